@@ -1,0 +1,43 @@
+# Two commands on a fresh machine with Python >= 3.11 and make:
+#   make run   - set up .venv and run the main job (a Kalah arena tournament)
+#   make test  - set up .venv with dev extras; ruff, mypy on src/, pytest
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PYTEST_ARGS ?=
+
+.PHONY: run test install install-dev lint typecheck bench clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(PY)
+	$(PY) -m pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(PY)
+	$(PY) -m pip install -q -e ".[dev]"
+	touch $@ $(VENV)/.installed
+
+install: $(VENV)/.installed
+install-dev: $(VENV)/.installed-dev
+
+run: $(VENV)/.installed
+	$(VENV)/bin/spielwerk arena kalah random greedy alphabeta:depth=2 alphabeta:depth=6 \
+		--games 24 --seed 1 --output results/make-run.csv --fresh
+
+lint: $(VENV)/.installed-dev
+	$(VENV)/bin/ruff check src tests benchmarks
+
+typecheck: $(VENV)/.installed-dev
+	$(VENV)/bin/mypy src
+
+test: $(VENV)/.installed-dev lint typecheck
+	NUMBA_CACHE_DIR=$$(mktemp -d) $(VENV)/bin/pytest -q $(PYTEST_ARGS)
+
+bench: $(VENV)/.installed-dev
+	$(PY) benchmarks/run_all.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache results

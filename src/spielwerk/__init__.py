@@ -1,0 +1,15 @@
+"""spielwerk: strong game AI for Skat, Durak and Kalah.
+
+The public entry points are :func:`load_game`, :func:`list_games` and
+:func:`make_agent`; games register themselves when ``spielwerk.games`` is
+imported (which this module does).
+"""
+
+from spielwerk.core.agent import make_agent
+from spielwerk.core.registry import list_games, load_game
+
+__version__ = "0.1.0"
+
+__all__ = ["load_game", "list_games", "make_agent", "__version__"]
+
+import spielwerk.games  # noqa: E402,F401  (registers the built-in games and agents)

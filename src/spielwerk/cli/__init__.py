@@ -1,0 +1,1 @@
+"""The ``spielwerk`` command line (typer + rich)."""

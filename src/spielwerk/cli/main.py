@@ -1,0 +1,59 @@
+"""The ``spielwerk`` command: one typer app, commands contributed by modules.
+
+Each module in ``COMMAND_MODULES`` defines ``register(app)``; a module that
+does not exist yet is skipped, so commands can be added without editing this
+file's logic. Errors that spielwerk raises on purpose are printed as one line
+(exit code 2), never as a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import typer
+from rich.console import Console
+
+from spielwerk.core.errors import SpielwerkError
+
+COMMAND_MODULES = ["games", "play", "arena", "fuzz", "kalah", "skat", "durak", "serve", "bench"]
+
+app = typer.Typer(
+    name="spielwerk",
+    help="Strong game AI for Skat, Durak and Kalah: play, analyse, run tournaments.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+err_console = Console(stderr=True)
+
+
+def _register_commands() -> None:
+    for name in COMMAND_MODULES:
+        module_name = f"spielwerk.cli.{name}"
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name == module_name:
+                continue
+            raise
+        module.register(app)
+
+
+_register_commands()
+
+
+def main() -> None:
+    """Entry point of the ``spielwerk`` script."""
+    try:
+        app(standalone_mode=True)
+    except SpielwerkError as exc:
+        err_console.print(f"[bold red]error:[/] {exc}", highlight=False)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        err_console.print("interrupted")
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

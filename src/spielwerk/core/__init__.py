@@ -1,0 +1,41 @@
+"""Core game API: protocols, registry, agents and the conformance harness."""
+
+from spielwerk.core.agent import Agent, AgentSpecError, list_agents, make_agent, register_agent
+from spielwerk.core.errors import (
+    GameParameterError,
+    IllegalActionError,
+    SpielwerkError,
+    UnknownGameError,
+)
+from spielwerk.core.game import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    GameType,
+    InfoState,
+    PerfectInfoState,
+    State,
+)
+from spielwerk.core.registry import list_games, load_game, register_game
+
+__all__ = [
+    "Agent",
+    "AgentSpecError",
+    "CHANCE",
+    "TERMINAL",
+    "Game",
+    "GameParameterError",
+    "GameType",
+    "IllegalActionError",
+    "InfoState",
+    "PerfectInfoState",
+    "SpielwerkError",
+    "State",
+    "UnknownGameError",
+    "list_agents",
+    "list_games",
+    "load_game",
+    "make_agent",
+    "register_agent",
+    "register_game",
+]

@@ -1,0 +1,146 @@
+"""Agents and their spec strings (``"mcts:iters=800:c=1.4"``).
+
+An agent receives only :class:`InfoState` objects. ``inform(action)`` tells it
+every action applied to the game (its own, the opponents', chance), so agents
+that keep a tree or beliefs can follow; ``reset(seed)`` starts a new game.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from spielwerk.core.errors import SpielwerkError
+from spielwerk.core.game import Game, InfoState
+
+
+class AgentSpecError(SpielwerkError, ValueError):
+    """An agent spec string that names no agent or has bad parameters."""
+
+
+class Agent(ABC):
+    """Base class of all agents. Every random choice uses ``self.rng``."""
+
+    def __init__(self, game: Game, seed: int | None = None) -> None:
+        self.game = game
+        self.rng = np.random.default_rng(seed)
+
+    @abstractmethod
+    def act(self, info_state: InfoState) -> int:
+        """Choose a legal action for the player to move in ``info_state``."""
+
+    def inform(self, action: int) -> None:  # noqa: B027 - optional hook
+        """Observe an action applied to the game (by anyone)."""
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new game; reseeds the agent's generator."""
+        self.rng = np.random.default_rng(seed)
+
+
+@dataclass(frozen=True)
+class AgentEntry:
+    name: str
+    factory: Callable[..., Agent]
+    defaults: dict[str, Any]
+    description: str
+    games: tuple[str, ...] | None  # None: any game
+    parameter_help: dict[str, str] = field(default_factory=dict)
+
+    def usage(self) -> str:
+        params = ":".join(f"{k}={v}" for k, v in self.defaults.items())
+        return f"{self.name}:{params}" if params else self.name
+
+
+_AGENTS: dict[tuple[str | None, str], AgentEntry] = {}
+
+
+def register_agent(
+    name: str,
+    factory: Callable[..., Agent],
+    defaults: dict[str, Any] | None = None,
+    description: str = "",
+    games: tuple[str, ...] | None = None,
+    parameter_help: dict[str, str] | None = None,
+) -> None:
+    """Register ``factory(game, seed=..., **params)`` for ``games`` (None: any game)."""
+    entry = AgentEntry(name, factory, dict(defaults or {}), description, games, parameter_help or {})
+    for g in games or (None,):
+        _AGENTS[(g, name)] = entry
+
+
+def list_agents(game: str | Game | None = None) -> list[AgentEntry]:
+    """Agents usable for ``game`` (all agents when ``game`` is None)."""
+    gname = game.name if isinstance(game, Game) else game
+    seen: dict[str, AgentEntry] = {}
+    for (g, name), entry in sorted(_AGENTS.items(), key=lambda kv: (kv[0][1], kv[0][0] or "")):
+        if gname is None or g is None or g == gname:
+            if gname is not None and g is None and (gname, name) in _AGENTS:
+                continue
+            seen.setdefault(name if gname else f"{name}@{g or '*'}", entry)
+    return list(seen.values())
+
+
+def _convert(name: str, key: str, text: str, default: Any) -> Any:
+    try:
+        if isinstance(default, bool):
+            low = text.lower()
+            if low in ("true", "1", "yes"):
+                return True
+            if low in ("false", "0", "no"):
+                return False
+            raise ValueError(text)
+        if isinstance(default, int):
+            return int(text)
+        if isinstance(default, float):
+            return float(text)
+    except ValueError:
+        kind = type(default).__name__
+        raise AgentSpecError(f"agent {name!r}: parameter {key!r} must be {kind}, not {text!r}") from None
+    return text
+
+
+def parse_agent_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """``"mcts:iters=800:c=1.4"`` -> ``("mcts", {"iters": "800", "c": "1.4"})``."""
+    parts = [p.strip() for p in spec.strip().split(":")]
+    if not parts[0]:
+        raise AgentSpecError(f"empty agent spec {spec!r}")
+    raw: dict[str, str] = {}
+    for item in parts[1:]:
+        if "=" not in item:
+            raise AgentSpecError(f"agent spec {spec!r}: {item!r} should be key=value")
+        k, v = item.split("=", 1)
+        raw[k.strip()] = v.strip()
+    return parts[0], raw
+
+
+def make_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
+    """Build an agent for ``game`` from a spec string."""
+    name, raw = parse_agent_spec(spec)
+    entry = _AGENTS.get((game.name, name)) or _AGENTS.get((None, name))
+    if entry is None:
+        known = ", ".join(e.usage() for e in list_agents(game)) or "none"
+        raise AgentSpecError(f"unknown agent {name!r} for {game.name}; known agents: {known}")
+    params = dict(entry.defaults)
+    for key, text in raw.items():
+        if key not in entry.defaults:
+            known = ", ".join(entry.defaults) or "none"
+            raise AgentSpecError(f"agent {name!r}: unknown parameter {key!r}; parameters: {known}")
+        params[key] = _convert(name, key, text, entry.defaults[key])
+    return entry.factory(game, seed=seed, **params)
+
+
+class RandomAgent(Agent):
+    """Uniformly random legal actions."""
+
+    def act(self, info_state: InfoState) -> int:
+        legal = info_state.legal_actions()
+        if not legal:
+            raise SpielwerkError("random agent asked to act with no legal actions")
+        return int(legal[int(self.rng.integers(len(legal)))])
+
+
+register_agent("random", RandomAgent, {}, "uniformly random legal moves")

@@ -1,0 +1,316 @@
+"""The game API: ``Game``, ``State`` and ``InfoState``, modelled on OpenSpiel.
+
+A ``Game`` is a rule set with fixed parameters; it makes ``State`` objects.
+A ``State`` is a full position (including hidden information) with its
+action history; ``apply`` mutates it and ``clone`` copies it. Agents never see
+a ``State``: they receive ``state.info_state(player)``, which holds exactly
+what that player may know, and can ``sample_world(rng)`` from it to get a full
+``State`` consistent with that knowledge (determinization).
+
+Subclasses implement the underscored hooks (``_apply_action``,
+``_legal_actions`` ...); the public methods add validation and history
+keeping so every game behaves the same way.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from spielwerk.core.errors import IllegalActionError, SerializationError
+
+CHANCE = -1
+"""``current_player`` value of a chance node (a deal, a shuffle)."""
+TERMINAL = -2
+"""``current_player`` value of a finished game."""
+
+
+@dataclass(frozen=True)
+class GameType:
+    """Static facts about a game that generic algorithms check before use.
+
+    ``utility_sum`` is the constant sum of all players' returns in every
+    terminal state (0.0 for zero-sum games) or ``None`` if not constant.
+    """
+
+    short_name: str
+    long_name: str
+    num_players: int
+    chance: bool
+    perfect_information: bool
+    zero_sum: bool
+    min_utility: float
+    max_utility: float
+    utility_sum: float | None = 0.0
+    parameters: dict[str, Any] = field(default_factory=dict)
+
+
+class Game(ABC):
+    """A rule set with fixed parameters."""
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        self.params: dict[str, Any] = dict(params)
+
+    @property
+    @abstractmethod
+    def game_type(self) -> GameType:
+        """Static metadata (players, chance, information, utilities)."""
+
+    @abstractmethod
+    def new_initial_state(self) -> State:
+        """The state before the first action (possibly a chance node)."""
+
+    @property
+    def num_players(self) -> int:
+        return self.game_type.num_players
+
+    @property
+    def name(self) -> str:
+        return self.game_type.short_name
+
+    def spec(self) -> str:
+        """The ``load_game`` string that recreates exactly this game."""
+        if not self.params:
+            return self.name
+        parts = []
+        for key in sorted(self.params):
+            value = self.params[key]
+            if isinstance(value, bool):
+                value = "true" if value else "false"
+            parts.append(f"{key}={value}")
+        return f"{self.name}({','.join(parts)})"
+
+    def __repr__(self) -> str:
+        return f"<Game {self.spec()}>"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and self.spec() == other.spec()
+
+    def __hash__(self) -> int:
+        return hash(self.spec())
+
+    def deserialize_state(self, text: str) -> State:
+        """Replay a JSON record written by :meth:`State.serialize`."""
+        try:
+            record = json.loads(text)
+            spec = record["game"]
+            history = record["history"]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise SerializationError(f"not a spielwerk game record: {exc}") from exc
+        if spec != self.spec():
+            raise SerializationError(f"record is for {spec!r}, not {self.spec()!r}")
+        state = self.new_initial_state()
+        for i, action in enumerate(history):
+            if not isinstance(action, int):
+                raise SerializationError(f"action {i} is not an integer: {action!r}")
+            try:
+                state.apply(action)
+            except IllegalActionError as exc:
+                raise SerializationError(f"action {i} ({action}) cannot be replayed: {exc}") from exc
+        return state
+
+
+class State(ABC):
+    """A full game position with its action history.
+
+    Subclasses implement the ``_``-prefixed hooks plus :meth:`fingerprint`,
+    :meth:`returns`, :meth:`action_to_string` and :meth:`info_state`.
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.history: list[int] = []
+
+    # ----- hooks for subclasses -------------------------------------------------
+    @property
+    @abstractmethod
+    def current_player(self) -> int:
+        """A seat number, :data:`CHANCE` or :data:`TERMINAL`."""
+
+    @abstractmethod
+    def _legal_actions(self) -> list[int]:
+        """Legal actions of the player to move, ascending (empty if terminal)."""
+
+    @abstractmethod
+    def _apply_action(self, action: int) -> None:
+        """Apply a legal action (already validated)."""
+
+    @abstractmethod
+    def _clone(self) -> State:
+        """A deep copy (the history is copied by :meth:`clone`)."""
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Each player's return; all zeros until the game is terminal."""
+
+    @abstractmethod
+    def fingerprint(self) -> Hashable:
+        """A value that is equal exactly for equal positions (history excluded)."""
+
+    @abstractmethod
+    def action_to_string(self, action: int) -> str:
+        """Human notation of ``action`` in this state."""
+
+    @abstractmethod
+    def info_state(self, player: int) -> InfoState:
+        """Everything ``player`` may know in this state."""
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(action, probability)`` pairs at a chance node."""
+        raise NotImplementedError(f"{self.game.name} has no chance nodes")
+
+    # ----- public API -------------------------------------------------------------
+    def legal_actions(self) -> list[int]:
+        if self.is_terminal():
+            return []
+        if self.current_player == CHANCE:
+            return [a for a, _ in self.chance_outcomes()]
+        return self._legal_actions()
+
+    def is_terminal(self) -> bool:
+        return self.current_player == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.current_player == CHANCE
+
+    def apply(self, action: int) -> None:
+        """Apply ``action``; raises :class:`IllegalActionError` (state unchanged) if illegal."""
+        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+            raise IllegalActionError(action, str(self), "actions are integers")
+        action = int(action)
+        if self.is_terminal():
+            raise IllegalActionError(action, str(self), "the game is over")
+        legal = self.legal_actions()
+        if action not in legal:
+            try:
+                name = self.action_to_string(action)
+            except Exception:  # noqa: BLE001 - a bad action may have no name at all
+                name = str(action)
+            raise IllegalActionError(
+                action, str(self), f"{name} is not legal here (legal: {self._legal_names(legal)})"
+            )
+        self._apply_action(action)
+        self.history.append(action)
+
+    def _legal_names(self, legal: Sequence[int]) -> str:
+        names = []
+        for a in legal[:20]:
+            try:
+                names.append(self.action_to_string(a))
+            except Exception:  # noqa: BLE001
+                names.append(str(a))
+        return ", ".join(names) + (" ..." if len(legal) > 20 else "")
+
+    def clone(self) -> State:
+        copy = self._clone()
+        copy.history = list(self.history)
+        return copy
+
+    def string_to_action(self, text: str) -> int:
+        """Parse human notation; raises :class:`IllegalActionError` if no legal action matches."""
+        wanted = text.strip().upper()
+        for action in self.legal_actions():
+            if self.action_to_string(action).upper() == wanted:
+                return action
+        raise IllegalActionError(
+            text, str(self), f"no legal action is written {text!r} "
+            f"(legal: {self._legal_names(self.legal_actions())})"
+        )
+
+    def serialize(self) -> str:
+        """The game record: game parameters plus action history, as JSON."""
+        return json.dumps({"game": self.game.spec(), "history": self.history})
+
+    def player_return(self, player: int) -> float:
+        return self.returns()[player]
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, State)
+            and self.game == other.game
+            and self.fingerprint() == other.fingerprint()
+        )
+
+    def __hash__(self) -> int:
+        return hash(self.fingerprint())
+
+
+class InfoState(ABC):
+    """What one player knows: the only thing an agent ever receives."""
+
+    def __init__(self, game: Game, player: int) -> None:
+        self.game = game
+        self.player = player
+
+    @property
+    @abstractmethod
+    def current_player(self) -> int:
+        """Who is to move (a seat, CHANCE or TERMINAL)."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[int]:
+        """Legal actions if ``player`` is to move (empty otherwise)."""
+
+    @abstractmethod
+    def sample_world(self, rng: np.random.Generator) -> State:
+        """A full State consistent with everything this player knows."""
+
+    @abstractmethod
+    def fingerprint(self) -> Hashable:
+        """Equal for equal knowledge; ``sample_world(rng).info_state(player)`` keeps it."""
+
+    @abstractmethod
+    def action_to_string(self, action: int) -> str:
+        """Human notation of ``action`` (the player's own moves)."""
+
+    def is_terminal(self) -> bool:
+        return self.current_player == TERMINAL
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, InfoState)
+            and self.game == other.game
+            and self.player == other.player
+            and self.fingerprint() == other.fingerprint()
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.player, self.fingerprint()))
+
+
+class PerfectInfoState(InfoState):
+    """Info state of a perfect-information game: a private copy of the full state.
+
+    ``state`` is exposed read-only by convention; agents may search it freely
+    because it is a clone.
+    """
+
+    def __init__(self, state: State, player: int) -> None:
+        super().__init__(state.game, player)
+        self.state = state.clone()
+
+    @property
+    def current_player(self) -> int:
+        return self.state.current_player
+
+    def legal_actions(self) -> list[int]:
+        if self.state.current_player != self.player:
+            return []
+        return self.state.legal_actions()
+
+    def sample_world(self, rng: np.random.Generator) -> State:
+        return self.state.clone()
+
+    def fingerprint(self) -> Hashable:
+        return self.state.fingerprint()
+
+    def action_to_string(self, action: int) -> str:
+        return self.state.action_to_string(action)
+
+    def __str__(self) -> str:
+        return str(self.state)

@@ -1,0 +1,3 @@
+"""Built-in games; importing this package registers them and their agents."""
+
+from spielwerk.games import kalah  # noqa: F401

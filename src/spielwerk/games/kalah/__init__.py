@@ -1,0 +1,6 @@
+"""Kalah(m,n): rules, agents (solver-backed agents live in ``solver``)."""
+
+from spielwerk.games.kalah import agents, rules  # noqa: F401
+from spielwerk.games.kalah.rules import KalahGame, KalahState
+
+__all__ = ["KalahGame", "KalahState"]

@@ -1,0 +1,188 @@
+"""Kalah(m, n): the ``Game`` and ``State`` wrapping the numba kernel.
+
+Rules (Champion's Kalah, as in the seed): each player owns ``m`` pits and a
+store to their right; a move sows all seeds of a non-empty own pit one by one
+counter-clockwise, skipping the opponent's store. A last seed in the own store
+gives another move (no limit). A last seed in an own empty pit captures it
+with the opposite pit's seeds - only if that pit is non-empty, unless
+``empty_capture`` (Irving, Donkers & Uiterwijk 2000). By default the game ends
+as soon as either side's pits are empty after a move, and each side's
+remaining seeds go to their owner. Returns are the final store margin.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+import numpy as np
+
+from spielwerk.core.errors import GameParameterError
+from spielwerk.core.game import TERMINAL, Game, GameType, PerfectInfoState, State
+from spielwerk.core.registry import register_game
+from spielwerk.games.kalah import kernel
+
+END_RULES = {"either_empty": kernel.END_EITHER_EMPTY, "mover_empty": kernel.END_MOVER_EMPTY}
+SOUTH, NORTH = 0, 1
+
+
+class KalahGame(Game):
+    """Kalah(pits, seeds) with a capture rule and an end rule."""
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        super().__init__(params)
+        self.pits = int(params["pits"])
+        self.seeds = int(params["seeds"])
+        self.empty_capture = bool(params["empty_capture"])
+        end_rule = str(params["end_rule"])
+        if self.pits < 1:
+            raise GameParameterError(f"kalah: pits must be at least 1, not {self.pits}")
+        if self.seeds < 1:
+            raise GameParameterError(f"kalah: seeds must be at least 1, not {self.seeds}")
+        if self.pits > 16 or self.seeds * self.pits * 2 > 10_000:
+            raise GameParameterError("kalah: at most 16 pits and 10,000 seeds in all")
+        if end_rule not in END_RULES:
+            raise GameParameterError(
+                f"kalah: end_rule must be one of {', '.join(END_RULES)}, not {end_rule!r}"
+            )
+        self.end_rule = END_RULES[end_rule]
+        total = 2 * self.pits * self.seeds
+        self._type = GameType(
+            short_name="kalah",
+            long_name=f"Kalah({self.pits},{self.seeds})",
+            num_players=2,
+            chance=False,
+            perfect_information=True,
+            zero_sum=True,
+            min_utility=-float(total),
+            max_utility=float(total),
+            utility_sum=0.0,
+            parameters=dict(self.params),
+        )
+
+    @property
+    def game_type(self) -> GameType:
+        return self._type
+
+    def new_initial_state(self) -> KalahState:
+        return KalahState(self, kernel.initial_board(self.pits, self.seeds), SOUTH)
+
+    def state_from_board(self, board: Any, to_move: int) -> KalahState:
+        """A state from an explicit board (layout as in :mod:`kernel`) and player to move.
+
+        The history of such a state starts empty.
+        """
+        arr = np.asarray(board, dtype=np.int32).copy()
+        if arr.shape != (2 * self.pits + 2,):
+            raise GameParameterError(
+                f"kalah: a board of Kalah({self.pits},{self.seeds}) has {2 * self.pits + 2} cells"
+            )
+        if (arr < 0).any():
+            raise GameParameterError("kalah: seed counts cannot be negative")
+        if to_move not in (SOUTH, NORTH):
+            raise GameParameterError("kalah: the player to move is 0 (South) or 1 (North)")
+        state = KalahState(self, arr, to_move)
+        m = self.pits
+        side0, side1 = arr[:m].sum(), arr[m + 1 : 2 * m + 1].sum()
+        if self.end_rule == kernel.END_EITHER_EMPTY:
+            over = side0 == 0 or side1 == 0
+        else:
+            over = (side0, side1)[to_move] == 0
+        if over:
+            kernel.sweep(state.board, m)
+            state._player = TERMINAL
+        return state
+
+
+class KalahState(State):
+    """A Kalah position: the board array and the player to move."""
+
+    def __init__(self, game: KalahGame, board: np.ndarray, player: int) -> None:
+        super().__init__(game)
+        self.kgame = game
+        self.board = board
+        self._player = player
+
+    @property
+    def current_player(self) -> int:
+        return self._player
+
+    def _legal_actions(self) -> list[int]:
+        mask = kernel.legal_mask(self.board, self._player, self.kgame.pits)
+        return [i for i in range(self.kgame.pits) if mask >> i & 1]
+
+    def _apply_action(self, action: int) -> None:
+        g = self.kgame
+        nxt = kernel.sow(self.board, self._player, action, g.pits, g.empty_capture, g.end_rule)
+        self._player = TERMINAL if nxt < 0 else int(nxt)
+
+    def _clone(self) -> KalahState:
+        return KalahState(self.kgame, self.board.copy(), self._player)
+
+    def store(self, player: int) -> int:
+        return int(self.board[player * (self.kgame.pits + 1) + self.kgame.pits])
+
+    def pits_of(self, player: int) -> list[int]:
+        """``player``'s pits from that player's left."""
+        base = player * (self.kgame.pits + 1)
+        return [int(x) for x in self.board[base : base + self.kgame.pits]]
+
+    def margin(self) -> int:
+        """South's store minus North's store."""
+        return self.store(SOUTH) - self.store(NORTH)
+
+    def returns(self) -> list[float]:
+        if self._player != TERMINAL:
+            return [0.0, 0.0]
+        d = float(self.margin())
+        return [d, -d]
+
+    def fingerprint(self) -> Hashable:
+        return (self.board.tobytes(), self._player)
+
+    def action_to_string(self, action: int) -> str:
+        return str(int(action) + 1)
+
+    def info_state(self, player: int) -> PerfectInfoState:
+        return PerfectInfoState(self, player)
+
+    def __str__(self) -> str:
+        m = self.kgame.pits
+        w = max(2, len(str(int(self.board.max()))))
+        north = self.pits_of(NORTH)[::-1]
+        south = self.pits_of(SOUTH)
+        cell = "[{:>" + str(w) + "}]"
+        label = " {:>" + str(w) + "} "
+        pad = " " * (w + 2)
+        lines = [
+            pad + "".join(label.format(i) for i in range(m, 0, -1)) + "   North",
+            pad + "".join(cell.format(x) for x in north),
+            cell.format(self.store(NORTH)) + " " * ((w + 2) * m) + cell.format(self.store(SOUTH)),
+            pad + "".join(cell.format(x) for x in south),
+            pad + "".join(label.format(i) for i in range(1, m + 1)) + "   South",
+        ]
+        if self._player == TERMINAL:
+            d = self.margin()
+            result = "draw" if d == 0 else ("South wins" if d > 0 else "North wins")
+            lines.append(f"game over: {result} by {abs(d)}")
+        else:
+            lines.append(f"{('South', 'North')[self._player]} to move")
+        return "\n".join(lines)
+
+
+def _make(params: dict[str, Any]) -> KalahGame:
+    return KalahGame(params)
+
+
+register_game(
+    "kalah",
+    _make,
+    {"pits": 6, "seeds": 4, "empty_capture": False, "end_rule": "either_empty"},
+    "Kalah(m,n), the two-player sowing game",
+    {
+        "pits": "pits per side (m >= 1)",
+        "seeds": "seeds per pit at the start (n >= 1)",
+        "empty_capture": "capture even when the opposite pit is empty (Irving et al. 2000)",
+        "end_rule": "either_empty (game ends when either side is empty) or mover_empty",
+    },
+)
