@@ -1,0 +1,104 @@
+"""``spielwerk play GAME --vs AGENT``: a person plays in the terminal against agents.
+
+The generic loop works for every game: the person sees their own info state
+(never hidden cards), types a move in the game's notation, and gets a clear
+message for bad input. Games with richer terminal front ends (Skat, Durak)
+register them in :data:`FRONT_ENDS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import typer
+from rich.console import Console
+
+from spielwerk.core.agent import Agent, make_agent
+from spielwerk.core.errors import GameParameterError
+from spielwerk.core.game import CHANCE, Game, State
+from spielwerk.core.registry import load_game
+
+FRONT_ENDS: dict[str, Callable[..., None]] = {}
+"""Game name -> ``front_end(game, vs, seat, seed)`` replacing the generic loop."""
+
+
+def _ask_move(state: State, seat: int, console: Console) -> int | None:
+    info = state.info_state(seat)
+    legal = info.legal_actions()
+    names = [info.action_to_string(a) for a in legal]
+    while True:
+        try:
+            text = input(f"your move ({', '.join(names)}; q quits): ").strip()
+        except EOFError:
+            return None
+        if text.lower() in ("q", "quit", "exit"):
+            return None
+        if not text:
+            continue
+        for a, name in zip(legal, names, strict=True):
+            if name.upper() == text.upper():
+                return a
+        console.print(f"[red]{text!r} is not a legal move here.[/] Legal: {', '.join(names)}")
+
+
+def play_game(game: Game, agents: dict[int, Agent], human_seat: int, seed: int,
+              console: Console) -> State | None:
+    """Run one game; returns the final state, or None if the person quit."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    for i, agent in agents.items():
+        agent.reset(seed * 1000 + i)
+    while not state.is_terminal():
+        player = state.current_player
+        if player == CHANCE:
+            outcomes = state.chance_outcomes()
+            probs = np.array([p for _, p in outcomes])
+            action = outcomes[int(rng.choice(len(outcomes), p=probs / probs.sum()))][0]
+        elif player == human_seat:
+            console.print(str(state.info_state(human_seat)))
+            chosen = _ask_move(state, human_seat, console)
+            if chosen is None:
+                console.print("You left the game.")
+                return None
+            action = chosen
+        else:
+            action = agents[player].act(state.info_state(player))
+            console.print(f"[cyan]seat {player} plays {state.action_to_string(action)}[/]")
+        state.apply(action)
+        for agent in agents.values():
+            agent.inform(action)
+    console.print(str(state.info_state(human_seat)))
+    returns = state.returns()
+    console.print(f"[bold]game over[/] - returns: {', '.join(f'{r:+g}' for r in returns)} "
+                  f"(you are seat {human_seat})")
+    return state
+
+
+def play_command(
+    game_spec: str = typer.Argument(..., metavar="GAME", help='game spec, e.g. "kalah(pits=6)"'),
+    vs: list[str] = typer.Option(
+        ["alphabeta:depth=6"], "--vs", help="opponent agent spec (repeat for more seats)"
+    ),
+    seat: int = typer.Option(0, help="your seat (0 moves first in Kalah)"),
+    seed: int = typer.Option(0, help="seed for agents and chance"),
+) -> None:
+    """Play a game in the terminal against agents (type 'q' to quit)."""
+    game = load_game(game_spec)
+    if game.name in FRONT_ENDS:
+        FRONT_ENDS[game.name](game, vs=vs, seat=seat, seed=seed)
+        return
+    n = game.num_players
+    if not 0 <= seat < n:
+        raise GameParameterError(f"seat must be between 0 and {n - 1}")
+    others = [p for p in range(n) if p != seat]
+    if len(vs) == 1:
+        vs = vs * len(others)
+    if len(vs) != len(others):
+        raise GameParameterError(f"{game.name} needs {len(others)} opponents (--vs), got {len(vs)}")
+    agents = {p: make_agent(spec, game, seed=seed + p) for p, spec in zip(others, vs, strict=True)}
+    play_game(game, agents, seat, seed, Console())
+
+
+def register(app: typer.Typer) -> None:
+    app.command("play")(play_command)
