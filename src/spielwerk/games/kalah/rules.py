@@ -134,8 +134,8 @@ class KalahState(State):
     def returns(self) -> list[float]:
         if self._player != TERMINAL:
             return [0.0, 0.0]
-        d = float(self.margin())
-        return [d, -d]
+        d = self.margin()
+        return [float(d), float(-d)]
 
     def fingerprint(self) -> Hashable:
         return (self.board.tobytes(), self._player)
@@ -163,8 +163,10 @@ class KalahState(State):
         ]
         if self._player == TERMINAL:
             d = self.margin()
-            result = "draw" if d == 0 else ("South wins" if d > 0 else "North wins")
-            lines.append(f"game over: {result} by {abs(d)}")
+            if d == 0:
+                lines.append("game over: draw")
+            else:
+                lines.append(f"game over: {'South' if d > 0 else 'North'} wins by {abs(d)}")
         else:
             lines.append(f"{('South', 'North')[self._player]} to move")
         return "\n".join(lines)
