@@ -1,0 +1,106 @@
+"""``spielwerk fuzz GAME --games N``: seeded random games, every invariant after every move."""
+
+from __future__ import annotations
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from spielwerk.core.fuzz import BatchResult, default_workers, run_fuzz
+from spielwerk.core.registry import load_game
+
+
+def fuzz(
+    game: str = typer.Argument(
+        ..., help='Game spec as for load_game, e.g. "kalah(pits=4,seeds=3)".'
+    ),
+    games: int = typer.Option(1000, "--games", "-n", min=1, help="Number of random games."),
+    seed: int = typer.Option(0, "--seed", "-s", min=0, help="Game i uses seed SEED+i."),
+    workers: int = typer.Option(
+        0, "--workers", "-w", min=0, help="Processes (0: all cores; 1: run in this process)."
+    ),
+    max_moves: int = typer.Option(
+        10_000, "--max-moves", min=1, help="A game not over after this many actions fails."
+    ),
+    max_failures: int = typer.Option(
+        10, "--max-failures", min=1, help="Stop after this many failing games."
+    ),
+) -> None:
+    """Play N seeded random games and check every invariant of check_game after every move.
+
+    Prints games/s and moves/s; for each failing game its seed, the broken
+    invariant and the command that replays it. Exit code 1 if any game fails.
+    """
+    console = Console()
+    spec = load_game(game).spec()  # a bad spec fails here, before any progress display
+    n_workers = workers or default_workers()
+    progress = Progress(
+        TextColumn("[bold]fuzz[/] {task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]} games/s"),
+        TextColumn("[red]{task.fields[failed]}[/] failed"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=False,
+    )
+    with progress:
+        task = progress.add_task(escape(spec), total=games, rate="-", failed=0)
+        failed = 0
+
+        def on_batch(result: BatchResult) -> None:
+            nonlocal failed
+            failed += len(result.failures)
+            progress.advance(task, result.games)
+            elapsed = progress.tasks[0].elapsed or 0.0
+            done = progress.tasks[0].completed
+            rate = f"{done / elapsed:,.0f}" if elapsed > 0 else "-"
+            progress.update(task, rate=rate, failed=failed)
+
+        summary = run_fuzz(
+            spec,
+            games,
+            seed,
+            n_workers,
+            max_moves=max_moves,
+            max_failures=max_failures,
+            on_batch=on_batch,
+        )
+    last = summary.seed + summary.requested - 1
+    console.print(
+        f"{escape(summary.spec)}: {summary.games:,} games (seeds {summary.seed}..{last}), "
+        f"{summary.moves + summary.chance_moves:,} moves in {summary.seconds:.2f} s "
+        f"on {summary.workers} worker{'s' if summary.workers != 1 else ''}: "
+        f"[bold]{summary.games_per_second:,.1f} games/s[/], "
+        f"[bold]{summary.moves_per_second:,.0f} moves/s[/]",
+        highlight=False,
+    )
+    if summary.ok:
+        console.print("[green]all invariants held[/]")
+        return
+    console.print(
+        f"[bold red]{len(summary.failures)} failing game"
+        f"{'s' if len(summary.failures) != 1 else ''}[/]"
+        + (" (stopped early)" if summary.stopped_early else ""),
+        highlight=False,
+    )
+    for failure in summary.failures:
+        console.print(
+            f"[red]seed {failure.seed}[/]: {escape(failure.invariant)}", highlight=False
+        )
+        console.print(escape(failure.message), highlight=False, soft_wrap=True)
+    raise typer.Exit(code=1)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``fuzz`` command to the spielwerk app."""
+    app.command("fuzz")(fuzz)

@@ -1,0 +1,219 @@
+"""Fuzzing: many seeded random games with every conformance check after every move.
+
+Game ``i`` of a run uses seed ``seed + i`` and is checked by
+:func:`spielwerk.core.testing.play_checked_game` with deep checks after every
+move, so a fuzz run checks exactly the invariants of ``check_game``, only
+more often and for more games. Games are cut into batches and run on a
+process pool (``workers=1`` runs in this process); a failing game is reported
+by its seed, which replays it.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from spielwerk.core.errors import SpielwerkError
+from spielwerk.core.game import Game
+from spielwerk.core.registry import load_game
+from spielwerk.core.testing import (
+    ConformanceError,
+    check_game_metadata,
+    play_checked_game,
+    replay_command,
+)
+
+
+class FuzzError(SpielwerkError, ValueError):
+    """Bad arguments for a fuzz run."""
+
+
+@dataclass(frozen=True)
+class FuzzFailure:
+    """One failing game: its seed, the broken invariant and the full message."""
+
+    seed: int
+    invariant: str
+    message: str
+    history: list[int] | None = None
+
+    def replay(self, spec: str) -> str:
+        return replay_command(spec, self.seed)
+
+
+@dataclass
+class BatchResult:
+    """What one batch of games found (picklable: it crosses process boundaries)."""
+
+    start: int
+    stop: int
+    games: int = 0
+    moves: int = 0
+    chance_moves: int = 0
+    failures: list[FuzzFailure] = field(default_factory=list)
+
+
+@dataclass
+class FuzzSummary:
+    """The outcome of :func:`run_fuzz`."""
+
+    spec: str
+    seed: int
+    requested: int
+    workers: int
+    games: int = 0
+    moves: int = 0
+    chance_moves: int = 0
+    seconds: float = 0.0
+    failures: list[FuzzFailure] = field(default_factory=list)
+    stopped_early: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def moves_per_second(self) -> float:
+        return (self.moves + self.chance_moves) / self.seconds if self.seconds > 0 else 0.0
+
+
+@lru_cache(maxsize=8)
+def _game(spec: str) -> Game:
+    return load_game(spec)
+
+
+def fuzz_batch(spec: str, start: int, stop: int, max_moves: int = 10_000) -> BatchResult:
+    """Play and check the games with seeds ``start .. stop-1`` (runs in a worker)."""
+    game = _game(spec)
+    result = BatchResult(start, stop)
+    for seed in range(start, stop):
+        try:
+            played = play_checked_game(game, seed, max_moves=max_moves, deep_every=1)
+        except ConformanceError as exc:
+            result.failures.append(FuzzFailure(seed, exc.invariant, str(exc), exc.history))
+            result.games += 1
+            continue
+        result.games += 1
+        result.moves += played.moves
+        result.chance_moves += played.chance_moves
+    return result
+
+
+def default_workers() -> int:
+    """All cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def run_fuzz(
+    spec: str,
+    games: int,
+    seed: int = 0,
+    workers: int | None = None,
+    *,
+    max_moves: int = 10_000,
+    max_failures: int = 10,
+    batch_size: int | None = None,
+    on_batch: Callable[[BatchResult], None] | None = None,
+) -> FuzzSummary:
+    """Fuzz ``spec`` with ``games`` random games (seeds ``seed .. seed+games-1``).
+
+    ``workers`` processes (default: all cores; 1 runs here). The run stops
+    early once ``max_failures`` failing games are found. ``on_batch`` is called
+    in this process after each finished batch (progress display).
+    """
+    if games < 1:
+        raise FuzzError(f"--games must be at least 1, not {games}")
+    if seed < 0:
+        raise FuzzError(f"--seed must be non-negative, not {seed}")
+    if max_moves < 1:
+        raise FuzzError(f"--max-moves must be at least 1, not {max_moves}")
+    if max_failures < 1:
+        raise FuzzError(f"--max-failures must be at least 1, not {max_failures}")
+    workers = default_workers() if workers is None else workers
+    if workers < 1:
+        raise FuzzError(f"--workers must be at least 1, not {workers}")
+    game = load_game(spec)
+    spec = game.spec()
+    workers = min(workers, games)
+    summary = FuzzSummary(spec, seed, games, workers)
+    start_time = time.perf_counter()
+    try:
+        check_game_metadata(game)
+    except ConformanceError as exc:
+        summary.failures.append(FuzzFailure(seed, exc.invariant, str(exc)))
+        summary.stopped_early = True
+        summary.seconds = time.perf_counter() - start_time
+        return summary
+    if batch_size is None:
+        batch_size = max(1, min(50, games // (workers * 8)))
+    bounds = [(s, min(s + batch_size, seed + games)) for s in range(seed, seed + games, batch_size)]
+
+    def absorb(result: BatchResult) -> bool:
+        summary.games += result.games
+        summary.moves += result.moves
+        summary.chance_moves += result.chance_moves
+        summary.failures.extend(result.failures)
+        if on_batch is not None:
+            on_batch(result)
+        return len(summary.failures) >= max_failures
+
+    if workers == 1:
+        for lo, hi in bounds:
+            if absorb(fuzz_batch(spec, lo, hi, max_moves)):
+                summary.stopped_early = summary.games < games
+                break
+    else:
+        pending = iter(bounds)
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            running: set[Future[BatchResult]] = set()
+            try:
+                for lo, hi in pending:
+                    running.add(pool.submit(fuzz_batch, spec, lo, hi, max_moves))
+                    if len(running) >= 2 * workers:
+                        break
+                stop = False
+                while running:
+                    done, running = wait(running, return_when=FIRST_COMPLETED)
+                    for fut in done:
+                        stop = absorb(fut.result()) or stop
+                    if stop:
+                        for fut in running:
+                            fut.cancel()
+                        for fut in running:
+                            if not fut.cancelled():
+                                absorb(fut.result())
+                        running = set()
+                        summary.stopped_early = summary.games < games
+                        break
+                    for lo, hi in pending:
+                        running.add(pool.submit(fuzz_batch, spec, lo, hi, max_moves))
+                        if len(running) >= 2 * workers:
+                            break
+            except BaseException:
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+    summary.failures.sort(key=lambda f: f.seed)
+    summary.seconds = time.perf_counter() - start_time
+    return summary
+
+
+__all__ = [
+    "BatchResult",
+    "FuzzError",
+    "FuzzFailure",
+    "FuzzSummary",
+    "default_workers",
+    "fuzz_batch",
+    "run_fuzz",
+]
