@@ -1,0 +1,3 @@
+"""Durak: rules with presets (classic, zarlykov2023, perevodnoy) and agents."""
+
+from spielwerk.games.durak import rules  # noqa: F401
