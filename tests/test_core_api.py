@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import TOY_BUGS, ToyGame
 
+from conftest import TOY_BUGS, ToyGame
 from spielwerk import load_game
 from spielwerk.core.errors import IllegalActionError, SerializationError, SpielwerkError
 from spielwerk.core.game import CHANCE, TERMINAL, PerfectInfoState
