@@ -83,6 +83,7 @@ def fuzz(
         f"[bold]{summary.games_per_second:,.1f} games/s[/], "
         f"[bold]{summary.moves_per_second:,.0f} moves/s[/]",
         highlight=False,
+        soft_wrap=True,
     )
     if summary.ok:
         console.print("[green]all invariants held[/]")
@@ -95,7 +96,9 @@ def fuzz(
     )
     for failure in summary.failures:
         console.print(
-            f"[red]seed {failure.seed}[/]: {escape(failure.invariant)}", highlight=False
+            f"[red]seed {failure.seed}[/]: {escape(failure.invariant)}",
+            highlight=False,
+            soft_wrap=True,
         )
         console.print(escape(failure.message), highlight=False, soft_wrap=True)
     raise typer.Exit(code=1)

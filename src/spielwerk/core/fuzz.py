@@ -90,11 +90,18 @@ def _game(spec: str) -> Game:
     return load_game(spec)
 
 
-def fuzz_batch(spec: str, start: int, stop: int, max_moves: int = 10_000) -> BatchResult:
-    """Play and check the games with seeds ``start .. stop-1`` (runs in a worker)."""
+def fuzz_batch(
+    spec: str, start: int, stop: int, max_moves: int = 10_000, max_failures: int | None = None
+) -> BatchResult:
+    """Play and check the games with seeds ``start .. stop-1`` (runs in a worker).
+
+    Stops early once the batch has ``max_failures`` failing games.
+    """
     game = _game(spec)
     result = BatchResult(start, stop)
     for seed in range(start, stop):
+        if max_failures is not None and len(result.failures) >= max_failures:
+            break
         try:
             played = play_checked_game(game, seed, max_moves=max_moves, deep_every=1)
         except ConformanceError as exc:
@@ -129,7 +136,8 @@ def run_fuzz(
     """Fuzz ``spec`` with ``games`` random games (seeds ``seed .. seed+games-1``).
 
     ``workers`` processes (default: all cores; 1 runs here). The run stops
-    early once ``max_failures`` failing games are found. ``on_batch`` is called
+    early once ``max_failures`` failing games are found and reports at most that
+    many (the lowest seeds among those found). ``on_batch`` is called
     in this process after each finished batch (progress display).
     """
     if games < 1:
@@ -168,9 +176,12 @@ def run_fuzz(
             on_batch(result)
         return len(summary.failures) >= max_failures
 
+    def args(lo: int, hi: int) -> tuple[str, int, int, int, int]:
+        return spec, lo, hi, max_moves, max_failures
+
     if workers == 1:
         for lo, hi in bounds:
-            if absorb(fuzz_batch(spec, lo, hi, max_moves)):
+            if absorb(fuzz_batch(spec, lo, hi, max_moves, max_failures)):
                 summary.stopped_early = summary.games < games
                 break
     else:
@@ -179,7 +190,7 @@ def run_fuzz(
             running: set[Future[BatchResult]] = set()
             try:
                 for lo, hi in pending:
-                    running.add(pool.submit(fuzz_batch, spec, lo, hi, max_moves))
+                    running.add(pool.submit(fuzz_batch, *args(lo, hi)))
                     if len(running) >= 2 * workers:
                         break
                 stop = False
@@ -197,13 +208,14 @@ def run_fuzz(
                         summary.stopped_early = summary.games < games
                         break
                     for lo, hi in pending:
-                        running.add(pool.submit(fuzz_batch, spec, lo, hi, max_moves))
+                        running.add(pool.submit(fuzz_batch, *args(lo, hi)))
                         if len(running) >= 2 * workers:
                             break
             except BaseException:
                 pool.shutdown(wait=False, cancel_futures=True)
                 raise
     summary.failures.sort(key=lambda f: f.seed)
+    del summary.failures[max_failures:]
     summary.seconds = time.perf_counter() - start_time
     return summary
 
