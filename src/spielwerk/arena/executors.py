@@ -1,0 +1,201 @@
+"""Where games run: one interface, three back ends.
+
+- :class:`SerialExecutor`: in this process, one task after another.
+- :class:`LocalProcessExecutor` (default): a process pool on all local cores.
+- :class:`DaskExecutor`: a Dask ``distributed`` cluster (``dask://host:8786``),
+  imported lazily so ``distributed`` stays an optional extra.
+
+``map_unordered(fn, tasks)`` yields ``fn(task)`` for every task as results
+come in, in any order. ``fn`` and the tasks must be picklable (a top-level
+function and plain data) for the pool and Dask. Tasks are sent in small
+batches to keep per-task overhead low on fast games; every task carries its
+own seeds, so results do not depend on the back end, the batch size or the
+worker that ran them.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any, TypeVar
+
+from spielwerk.core.errors import SpielwerkError
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class ExecutorError(SpielwerkError):
+    """A back end that cannot be created or reached."""
+
+
+def _run_batch(fn: Callable[[T], R], batch: Sequence[T]) -> list[R]:
+    return [fn(task) for task in batch]
+
+
+def _batches(tasks: Sequence[T], workers: int, batch_size: int | None) -> list[list[T]]:
+    """Cut tasks into batches: at least ~8 per worker so progress stays smooth, at most 64."""
+    if batch_size is None:
+        batch_size = max(1, min(64, len(tasks) // (8 * max(1, workers))))
+    return [list(tasks[i : i + batch_size]) for i in range(0, len(tasks), batch_size)]
+
+
+class Executor(ABC):
+    """Runs independent tasks and yields their results as they finish."""
+
+    name = "executor"
+
+    @abstractmethod
+    def map_unordered(self, fn: Callable[[T], R], tasks: Sequence[T]) -> Iterator[R]:
+        """``fn(task)`` for every task, in completion order."""
+
+    def close(self) -> None:  # noqa: B027 - optional hook
+        """Release workers or connections."""
+
+    def describe(self) -> str:
+        return self.name
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class SerialExecutor(Executor):
+    """In-process, in order: for debugging, profiling and tiny runs."""
+
+    name = "serial"
+
+    def map_unordered(self, fn: Callable[[T], R], tasks: Sequence[T]) -> Iterator[R]:
+        for task in tasks:
+            yield fn(task)
+
+
+def _default_start_method() -> str:
+    # forkserver: children fork from a clean server process, so threads in the
+    # parent (progress bars, Dask clients) cannot deadlock them; Windows/macOS: spawn.
+    methods = multiprocessing.get_all_start_methods()
+    return "forkserver" if "forkserver" in methods and sys.platform != "darwin" else "spawn"
+
+
+class LocalProcessExecutor(Executor):
+    """A process pool on this machine (``workers`` defaults to all cores).
+
+    The pool starts on first use and is reused until :meth:`close`.
+    """
+
+    name = "local"
+
+    def __init__(
+        self,
+        workers: int | None = None,
+        batch_size: int | None = None,
+        start_method: str | None = None,
+    ) -> None:
+        if workers is not None and workers < 1:
+            raise ExecutorError(f"--workers must be at least 1, not {workers}")
+        self.workers = workers or os.cpu_count() or 1
+        self.batch_size = batch_size
+        self.start_method = start_method or _default_start_method()
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _get_pool(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            ctx = multiprocessing.get_context(self.start_method)
+            if self.start_method == "forkserver":
+                ctx.set_forkserver_preload(["spielwerk.games", "spielwerk.arena.match"])
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
+        return self._pool
+
+    def map_unordered(self, fn: Callable[[T], R], tasks: Sequence[T]) -> Iterator[R]:
+        pool = self._get_pool()
+        pending: set[Future[list[R]]] = {
+            pool.submit(_run_batch, fn, batch)
+            for batch in _batches(tasks, self.workers, self.batch_size)
+        }
+        try:
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    yield from future.result()
+        finally:
+            for future in pending:
+                future.cancel()
+
+    def describe(self) -> str:
+        return f"local process pool, {self.workers} workers"
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+class DaskExecutor(Executor):
+    """Tasks on a Dask ``distributed`` cluster at ``address`` (``dask://`` or ``tcp://``).
+
+    Workers need spielwerk installed (same version). ``batch_size`` as for
+    the process pool.
+    """
+
+    name = "dask"
+
+    def __init__(self, address: str, batch_size: int | None = None, timeout_s: float = 10.0):
+        try:
+            from distributed import Client
+        except ImportError:
+            raise ExecutorError(
+                "the Dask executor needs the 'distributed' package: "
+                "pip install 'spielwerk[dask]'"
+            ) from None
+        if address.startswith("dask://"):
+            address = "tcp://" + address[len("dask://") :]
+        self.address = address
+        self.batch_size = batch_size
+        try:
+            self._client: Any = Client(address, timeout=timeout_s, set_as_default=False)
+        except (OSError, TimeoutError) as exc:
+            raise ExecutorError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+
+    def _workers(self) -> int:
+        info = self._client.scheduler_info()
+        threads = sum(w.get("nthreads", 1) for w in info.get("workers", {}).values())
+        return max(1, threads)
+
+    def map_unordered(self, fn: Callable[[T], R], tasks: Sequence[T]) -> Iterator[R]:
+        from distributed import as_completed
+
+        batches = _batches(tasks, self._workers(), self.batch_size)
+        futures = [self._client.submit(_run_batch, fn, batch, pure=False) for batch in batches]
+        try:
+            for future in as_completed(futures):
+                yield from future.result()
+        finally:
+            for future in futures:
+                if not future.done():
+                    future.cancel()
+
+    def describe(self) -> str:
+        return f"dask cluster at {self.address}, {self._workers()} worker threads"
+
+    def close(self) -> None:
+        self._client.close()
+
+
+def make_executor(spec: str = "local", workers: int | None = None) -> Executor:
+    """``"serial"``, ``"local"`` (process pool) or ``"dask://HOST:PORT"``."""
+    text = spec.strip()
+    if text == "serial":
+        return SerialExecutor()
+    if text in ("local", "pool", "process"):
+        return LocalProcessExecutor(workers)
+    if text.startswith(("dask://", "tcp://")):
+        if len(text.split("://", 1)[1]) == 0:
+            raise ExecutorError(f"executor {spec!r} needs an address, e.g. dask://localhost:8786")
+        return DaskExecutor(text)
+    raise ExecutorError(f"unknown executor {spec!r}; use local, serial or dask://HOST:PORT")

@@ -1,0 +1,226 @@
+"""Playing games between agents: one game, one task, one match.
+
+A :class:`GameTask` is everything needed to play one game (game spec, agent
+specs by seat, seeds) as small picklable data, so the result never depends on
+which executor or worker process played it. :func:`run_task` turns a task into
+a :class:`GameResult`.
+
+Seeding (same seed, same game):
+
+- ``task.seed`` is the game seed; the agent in seat ``s`` is built and
+  ``reset`` with :func:`agent_seed(task.seed, s) <agent_seed>`.
+- ``task.chance_seed`` seeds the Generator that samples chance nodes from
+  ``state.chance_outcomes()``. Duplicate deals share it: the same deal is
+  replayed with the seats rotated.
+
+Agents only ever receive ``state.info_state(player)`` and are informed of
+every action applied (chance included).
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from spielwerk.core.agent import Agent, make_agent
+from spielwerk.core.errors import IllegalActionError, SpielwerkError
+from spielwerk.core.game import CHANCE, Game
+from spielwerk.core.registry import load_game
+
+
+class ArenaError(SpielwerkError):
+    """A tournament or match that cannot be set up or run as asked."""
+
+
+class AgentFailedError(ArenaError):
+    """An agent returned an illegal action or raised during a game."""
+
+
+def derive_seed(*parts: int) -> int:
+    """A 63-bit seed derived from integer parts (stable across runs and machines)."""
+    if any(p < 0 for p in parts):
+        raise ArenaError(f"seeds must be non-negative integers, not {parts}")
+    words = np.random.SeedSequence(list(parts)).generate_state(2, np.uint32)
+    return (int(words[0]) << 31) ^ int(words[1])
+
+
+def agent_seed(game_seed: int, seat: int) -> int:
+    """The seed of the agent in ``seat`` for a game with ``game_seed``."""
+    return derive_seed(game_seed, 1_000_003, seat)
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """One scheduled game, as plain picklable data.
+
+    ``agents`` and ``labels`` are indexed by seat: ``agents[s]`` is the spec
+    of the agent in seat ``s`` and ``labels[s]`` its name in the standings.
+    ``deal`` and ``seating`` say which deal (chance seed) and which seat
+    order of the group this is.
+    """
+
+    task_id: str
+    game: str
+    agents: tuple[str, ...]
+    labels: tuple[str, ...]
+    seed: int
+    chance_seed: int
+    deal: int = 0
+    seating: int = 0
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The outcome of one :class:`GameTask`.
+
+    ``returns`` and ``labels`` are by seat; ``moves`` counts player actions
+    (chance outcomes excluded); ``duration_s`` is wall time and is the only
+    field that may differ between two runs of the same task.
+    """
+
+    task_id: str
+    game: str
+    agents: tuple[str, ...]
+    labels: tuple[str, ...]
+    seed: int
+    chance_seed: int
+    deal: int
+    seating: int
+    returns: tuple[float, ...]
+    moves: int
+    duration_s: float
+
+    def outcome(self) -> tuple[Any, ...]:
+        """Everything but the duration: equal for equal tasks, whoever played them."""
+        d = self.to_record()
+        d.pop("duration_s")
+        return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(d.items()))
+
+    def return_of(self, label: str) -> float:
+        return self.returns[self.labels.index(label)]
+
+    def to_record(self) -> dict[str, Any]:
+        """A JSON-ready dict (lists instead of tuples)."""
+        d = asdict(self)
+        for key in ("agents", "labels", "returns"):
+            d[key] = list(d[key])
+        return d
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> GameResult:
+        """Inverse of :meth:`to_record`; raises KeyError/TypeError/ValueError on bad records."""
+        return cls(
+            task_id=str(record["task_id"]),
+            game=str(record["game"]),
+            agents=tuple(str(a) for a in record["agents"]),
+            labels=tuple(str(a) for a in record["labels"]),
+            seed=int(record["seed"]),
+            chance_seed=int(record["chance_seed"]),
+            deal=int(record["deal"]),
+            seating=int(record["seating"]),
+            returns=tuple(float(r) for r in record["returns"]),
+            moves=int(record["moves"]),
+            duration_s=float(record["duration_s"]),
+        )
+
+
+def play_game(
+    game: Game,
+    agents: Sequence[Agent],
+    chance_rng: np.random.Generator,
+    names: Sequence[str] | None = None,
+) -> tuple[list[float], int, list[int]]:
+    """Play one game to the end; returns ``(returns, player moves, action history)``.
+
+    ``agents[s]`` plays seat ``s``; agents must already be reset. Chance nodes
+    are sampled with ``chance_rng``.
+    """
+    if len(agents) != game.num_players:
+        raise ArenaError(f"{game.spec()} needs {game.num_players} agents, got {len(agents)}")
+    labels = list(names) if names is not None else [f"seat {s}" for s in range(len(agents))]
+    state = game.new_initial_state()
+    moves = 0
+    while not state.is_terminal():
+        player = state.current_player
+        if player == CHANCE:
+            outcomes = state.chance_outcomes()
+            probs = np.array([p for _, p in outcomes], dtype=np.float64)
+            index = int(chance_rng.choice(len(outcomes), p=probs / probs.sum()))
+            action = int(outcomes[index][0])
+            state.apply(action)
+        else:
+            try:
+                action = agents[player].act(state.info_state(player))
+                state.apply(action)
+            except IllegalActionError as exc:
+                raise AgentFailedError(
+                    f"agent {labels[player]} (seat {player}) played an illegal action "
+                    f"{exc.action!r} after {len(state.history)} actions of {game.spec()}: "
+                    f"{exc.reason}"
+                ) from exc
+            moves += 1
+        for agent in agents:
+            agent.inform(action)
+    return [float(r) for r in state.returns()], moves, list(state.history)
+
+
+@functools.lru_cache(maxsize=32)
+def _game(spec: str) -> Game:
+    return load_game(spec)
+
+
+def build_agents(task: GameTask, game: Game) -> list[Agent]:
+    """The task's agents by seat, each built and reset with its derived seed."""
+    agents = []
+    for seat, spec in enumerate(task.agents):
+        seed = agent_seed(task.seed, seat)
+        agent = make_agent(spec, game, seed=seed)
+        agent.reset(seed)
+        agents.append(agent)
+    return agents
+
+
+def run_task(task: GameTask) -> GameResult:
+    """Play the game a task describes (top-level, so process pools and Dask can pickle it)."""
+    game = _game(task.game)
+    start = time.perf_counter()
+    agents = build_agents(task, game)
+    chance_rng = np.random.default_rng(task.chance_seed)
+    returns, moves, _ = play_game(game, agents, chance_rng, task.labels)
+    return GameResult(
+        task_id=task.task_id,
+        game=task.game,
+        agents=task.agents,
+        labels=task.labels,
+        seed=task.seed,
+        chance_seed=task.chance_seed,
+        deal=task.deal,
+        seating=task.seating,
+        returns=tuple(returns),
+        moves=moves,
+        duration_s=time.perf_counter() - start,
+    )
+
+
+def play_one(game_spec: str, agent_specs: Sequence[str], seed: int = 0) -> GameResult:
+    """Play a single game between ``agent_specs`` (by seat) with ``seed``.
+
+    Convenience for scripts and tests; the chance seed is derived from ``seed``.
+    """
+    game = load_game(game_spec)
+    if len(agent_specs) != game.num_players:
+        raise ArenaError(f"{game.spec()} needs {game.num_players} agents, got {len(agent_specs)}")
+    task = GameTask(
+        task_id="single",
+        game=game.spec(),
+        agents=tuple(agent_specs),
+        labels=tuple(agent_specs),
+        seed=derive_seed(seed, 0),
+        chance_seed=derive_seed(seed, 1),
+    )
+    return run_task(task)

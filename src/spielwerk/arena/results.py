@@ -1,0 +1,194 @@
+"""Append-only results files (JSON Lines) that survive kill -9 and resume.
+
+Layout: the first line is a header ``{"format": "spielwerk-arena-results",
+"config": {...}, "config_hash": "..."}``; every further line is one finished
+game (:meth:`GameResult.to_record`). Each line is written with a single
+unbuffered ``write`` as soon as its game finishes, so a killed run loses at
+most the line being written. On resume:
+
+- a last line without its newline (the process died mid-write) is discarded
+  and cut off the file before anything is appended;
+- a complete line that is not a valid record, or a header from a different
+  tournament configuration (other hash), is refused with a clear error and
+  the file is left untouched.
+
+While a run writes a file it holds an exclusive ``flock`` on it, so two runs
+cannot append to the same file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from spielwerk.arena.match import GameResult
+from spielwerk.core.errors import SpielwerkError
+
+FORMAT = "spielwerk-arena-results"
+
+try:  # POSIX only; elsewhere files are not locked
+    import fcntl
+except ImportError:  # pragma: no cover
+    fcntl = None  # type: ignore[assignment]
+
+
+class ResultsFileError(SpielwerkError):
+    """A results file that cannot be created, read or continued."""
+
+
+@dataclass
+class ReadBack:
+    """What :func:`read_results` found in a file."""
+
+    header: dict[str, Any] | None
+    results: list[GameResult] = field(default_factory=list)
+    good_bytes: int = 0  # length of the valid prefix (header and complete records)
+    discarded_tail: bytes = b""  # an unterminated last line, dropped
+
+
+def read_results(path: Path) -> ReadBack:
+    """Parse a results file; the unterminated last line (if any) is reported, not parsed."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ResultsFileError(f"cannot read results file {path}: {exc.strerror}") from exc
+    end = data.rfind(b"\n") + 1  # everything after the last newline is an unfinished line
+    tail = data[end:]
+    lines = data[:end].split(b"\n")[:-1]
+    if not lines:
+        return ReadBack(None, [], 0, tail)
+    try:
+        header = json.loads(lines[0])
+        if not isinstance(header, dict) or header.get("format") != FORMAT:
+            raise ValueError("no spielwerk header")
+    except ValueError:
+        raise ResultsFileError(
+            f"{path} is not a spielwerk arena results file (bad first line)"
+        ) from None
+    results: list[GameResult] = []
+    seen: set[str] = set()
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            result = GameResult.from_record(json.loads(line))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ResultsFileError(
+                f"{path}, line {number}: not a valid game record ({type(exc).__name__}: {exc}); "
+                "the file was not changed"
+            ) from None
+        if result.task_id in seen:
+            raise ResultsFileError(f"{path}, line {number}: game {result.task_id!r} appears twice")
+        seen.add(result.task_id)
+        results.append(result)
+    return ReadBack(header, results, end, tail)
+
+
+def _describe_difference(old: dict[str, Any], new: dict[str, Any]) -> str:
+    keys = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+    parts = [f"{k}: file has {old.get(k)!r}, now {new.get(k)!r}" for k in keys[:4]]
+    return "; ".join(parts) or "configuration hash differs"
+
+
+class ResultsFile:
+    """An open results file: existing records (when resuming) plus :meth:`append`."""
+
+    def __init__(self, path: Path, fd: int, existing: list[GameResult], discarded: bytes,
+                 fsync: bool) -> None:
+        self.path = path
+        self._fd: int | None = fd
+        self.existing = existing
+        self.discarded_tail = discarded
+        self.fsync = fsync
+
+    @classmethod
+    def open(
+        cls,
+        path: Path,
+        config: dict[str, Any],
+        config_hash: str,
+        resume: bool = False,
+        fresh: bool = False,
+        fsync: bool = False,
+    ) -> ResultsFile:
+        """Create, overwrite (``fresh``) or continue (``resume``) the results file at ``path``."""
+        if resume and fresh:
+            raise ResultsFileError("use either --resume or --fresh, not both")
+        exists = path.exists()
+        if exists and not (resume or fresh):
+            raise ResultsFileError(
+                f"{path} already exists: add --resume to continue it or --fresh to overwrite it"
+            )
+        if exists and path.is_dir():
+            raise ResultsFileError(f"{path} is a directory, not a results file")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise ResultsFileError(f"cannot open results file {path}: {exc.strerror}") from exc
+        try:
+            cls._lock(fd, path)
+            existing: list[GameResult] = []
+            discarded = b""
+            header = {"format": FORMAT, "config": config, "config_hash": config_hash}
+            if exists and resume:
+                back = read_results(path)
+                discarded = back.discarded_tail
+                if back.header is not None:
+                    if back.header.get("config_hash") != config_hash:
+                        old = back.header.get("config") or {}
+                        raise ResultsFileError(
+                            f"{path} holds results of a different tournament "
+                            f"({_describe_difference(old, config)}); use another --output or "
+                            "--fresh to overwrite it"
+                        )
+                    existing = back.results
+                    os.ftruncate(fd, back.good_bytes)  # drop a half-written last line
+                else:
+                    os.ftruncate(fd, 0)
+                    cls._write(fd, header)
+            else:
+                os.ftruncate(fd, 0)
+                cls._write(fd, header)
+            os.lseek(fd, 0, os.SEEK_END)
+        except BaseException:
+            os.close(fd)
+            raise
+        return cls(path, fd, existing, discarded, fsync)
+
+    @staticmethod
+    def _lock(fd: int, path: Path) -> None:
+        if fcntl is None:  # pragma: no cover
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise ResultsFileError(f"{path} is being written by another run") from None
+
+    @staticmethod
+    def _write(fd: int, record: dict[str, Any]) -> None:
+        data = (json.dumps(record, separators=(",", ":")) + "\n").encode()
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+
+    def append(self, result: GameResult) -> None:
+        """Write one finished game as a line, unbuffered (fsync too if asked)."""
+        if self._fd is None:
+            raise ResultsFileError(f"{self.path} is closed")
+        self._write(self._fd, result.to_record())
+        if self.fsync:
+            os.fsync(self._fd)
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing releases the flock
+            self._fd = None
+
+    def __enter__(self) -> ResultsFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

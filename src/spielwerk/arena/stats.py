@@ -1,0 +1,226 @@
+"""Tournament statistics: win/draw/loss, score with Wilson intervals, mean return, Elo.
+
+Outcomes are pairwise: in every game, each two seated agents are compared by
+their returns (higher wins, equal draws). In a two-player game that is the
+usual win/draw/loss; in an n-player game each agent gets n-1 comparisons per
+game. The *score* is (wins + draws/2) / comparisons; its confidence interval
+is the Wilson score interval with draws counted as half a win (the usual
+convention in engine testing; exact for draw-free results).
+
+Elo ratings are the maximum a-posteriori Bradley-Terry model fitted to all
+pairwise scores (draws as half a win each way) by Hunter's (2004) MM
+iteration, not an order-dependent iterated Elo. A weak prior - ``prior_games``
+virtual games scoring 50% against a fixed reference player - keeps ratings
+finite when an agent wins or loses everything. Ratings are centred so their
+mean is 0; 400 points is a factor 10 in odds.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from statistics import NormalDist
+from typing import Any
+
+from spielwerk.arena.match import GameResult
+from spielwerk.core.errors import SpielwerkError
+
+
+class StatsError(SpielwerkError, ValueError):
+    """Bad input to a statistic (e.g. a confidence level outside (0, 1))."""
+
+
+def z_value(confidence: float) -> float:
+    """Two-sided normal quantile for ``confidence`` (1.95996... for 0.95)."""
+    if not 0.0 < confidence < 1.0:
+        raise StatsError(f"confidence must be between 0 and 1 (e.g. 0.95), not {confidence}")
+    return NormalDist().inv_cdf(0.5 + confidence / 2.0)
+
+
+def wilson_interval(successes: float, n: float, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval for a proportion ``successes / n`` (``(0, 1)`` when ``n == 0``)."""
+    if n < 0 or successes < 0 or successes > n:
+        raise StatsError(f"need 0 <= successes <= n, got {successes} of {n}")
+    z = z_value(confidence)
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    z2 = z * z
+    denom = 1.0 + z2 / n
+    centre = (p + z2 / (2.0 * n)) / denom
+    half = z * math.sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def mean_and_se(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and standard error of the mean (sample std / sqrt(n)); SE is nan for n < 2."""
+    n = len(values)
+    if n == 0:
+        return math.nan, math.nan
+    mean = math.fsum(values) / n
+    if n < 2:
+        return mean, math.nan
+    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
+def bradley_terry_elo(
+    labels: Sequence[str],
+    scores: dict[tuple[str, str], float],
+    games: dict[tuple[str, str], float],
+    prior_games: float = 2.0,
+    tol: float = 1e-10,
+    max_iter: int = 100_000,
+) -> dict[str, float]:
+    """Elo ratings from pairwise results (see module docstring).
+
+    ``scores[(a, b)]`` is a's score against b (wins + draws/2) and
+    ``games[(a, b)]`` the number of comparisons; keys may be given in either
+    order or both (they are combined). ``prior_games`` >= 0; with 0 and a
+    perfect score the ratings diverge, so it must then be positive.
+    """
+    if prior_games < 0:
+        raise StatsError("prior_games must be non-negative")
+    idx = {label: i for i, label in enumerate(labels)}
+    k = len(labels)
+    n = [[0.0] * k for _ in range(k)]
+    won = [0.0] * k
+    for (a, b), g in games.items():
+        i, j = idx[a], idx[b]
+        s = scores.get((a, b), 0.0)
+        n[i][j] += g
+        n[j][i] += g
+        won[i] += s
+        won[j] += g - s
+    gamma = [1.0] * k
+    for _ in range(max_iter):
+        change = 0.0
+        new = []
+        for i in range(k):
+            denom = sum(n[i][j] / (gamma[i] + gamma[j]) for j in range(k) if n[i][j])
+            denom += prior_games / (gamma[i] + 1.0)
+            numer = won[i] + prior_games / 2.0
+            if denom == 0.0 or numer == 0.0:
+                new.append(gamma[i] if denom == 0.0 else 1e-300)
+                continue
+            new.append(numer / denom)
+        for i in range(k):
+            change = max(change, abs(math.log(new[i]) - math.log(gamma[i])))
+        gamma = new
+        if change < tol:
+            break
+    elo = [400.0 * math.log10(g) for g in gamma]
+    mean = math.fsum(elo) / k if k else 0.0
+    return {label: elo[i] - mean for label, i in idx.items()}
+
+
+@dataclass(frozen=True)
+class AgentStanding:
+    """One agent's line in the standings (pairwise outcomes, see module docstring)."""
+
+    label: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    score: float
+    ci_low: float
+    ci_high: float
+    mean_return: float
+    se_return: float
+    elo: float
+
+
+@dataclass(frozen=True)
+class PairStanding:
+    """Results of ``a`` against ``b``, from a's side; ``mean_return`` is a's return."""
+
+    a: str
+    b: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    score: float
+    ci_low: float
+    ci_high: float
+    mean_return: float
+    se_return: float
+
+
+@dataclass(frozen=True)
+class Standings:
+    """Agents sorted by Elo (then score), and every pairing."""
+
+    agents: list[AgentStanding]
+    pairs: list[PairStanding]
+    confidence: float
+
+    def to_dict(self) -> dict[str, Any]:
+        def clean(d: dict[str, Any]) -> dict[str, Any]:
+            return {
+                k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in d.items()
+            }
+
+        return {
+            "confidence": self.confidence,
+            "agents": [clean(asdict(a)) for a in self.agents],
+            "pairs": [clean(asdict(p)) for p in self.pairs],
+        }
+
+
+def _compare(x: float, y: float) -> int:
+    return (x > y) - (x < y)
+
+
+def standings(
+    results: Sequence[GameResult], labels: Sequence[str], confidence: float = 0.95,
+    prior_games: float = 2.0,
+) -> Standings:
+    """Compute the standings of ``labels`` from finished games."""
+    z_value(confidence)  # validate early
+    order = {label: i for i, label in enumerate(labels)}
+    wdl = {label: [0, 0, 0] for label in labels}
+    returns: dict[str, list[float]] = {label: [] for label in labels}
+    pair_wdl: dict[tuple[str, str], list[int]] = {}
+    pair_returns: dict[tuple[str, str], list[float]] = {}
+    for r in results:
+        for seat, label in enumerate(r.labels):
+            if label not in order:
+                raise StatsError(f"result {r.task_id} has unknown agent {label!r}")
+            returns[label].append(r.returns[seat])
+        for s in range(len(r.labels)):
+            for t in range(s + 1, len(r.labels)):
+                a, b, ra, rb = r.labels[s], r.labels[t], r.returns[s], r.returns[t]
+                if order[a] > order[b]:
+                    a, b, ra, rb = b, a, rb, ra
+                c = _compare(ra, rb)
+                slot = {1: 0, 0: 1, -1: 2}[c]
+                wdl[a][slot] += 1
+                wdl[b][2 - slot] += 1
+                pair_wdl.setdefault((a, b), [0, 0, 0])[slot] += 1
+                pair_returns.setdefault((a, b), []).append(ra)
+    scores = {p: v[0] + 0.5 * v[1] for p, v in pair_wdl.items()}
+    counts = {p: float(sum(v)) for p, v in pair_wdl.items()}
+    elo = bradley_terry_elo(list(labels), scores, counts, prior_games)
+    agents = []
+    for label in labels:
+        w, d, lo = wdl[label]
+        n = w + d + lo
+        score = (w + 0.5 * d) / n if n else math.nan
+        ci = wilson_interval(w + 0.5 * d, n, confidence)
+        mean, se = mean_and_se(returns[label])
+        agents.append(
+            AgentStanding(label, len(returns[label]), w, d, lo, score, ci[0], ci[1], mean, se,
+                          elo[label])
+        )
+    agents.sort(key=lambda a: (-a.elo, -(0.0 if math.isnan(a.score) else a.score), order[a.label]))
+    pairs = []
+    for (a, b), (w, d, lo) in sorted(pair_wdl.items(), key=lambda kv: (order[kv[0][0]],
+                                                                       order[kv[0][1]])):
+        n = w + d + lo
+        ci = wilson_interval(w + 0.5 * d, n, confidence)
+        mean, se = mean_and_se(pair_returns[(a, b)])
+        pairs.append(PairStanding(a, b, n, w, d, lo, (w + 0.5 * d) / n, ci[0], ci[1], mean, se))
+    return Standings(agents, pairs, confidence)

@@ -1,0 +1,267 @@
+"""Round-robin tournaments, matches and duplicate deals.
+
+Agents meet in *groups* of ``num_players`` (every pairing for two-player
+games, every combination of three for Skat). Each group plays *deals*: a
+deal is one chance seed (one shuffle), replayed under every *seating* of the
+group, so luck of the deal cancels out:
+
+- ``rotations`` (default): the group rotated through the seats; for two
+  players this is seat alternation (A-B, then B-A). Three-player Skat uses
+  the three rotations.
+- ``permutations``: every order of the group (``n!`` seatings).
+
+The same deal seeds are used for every group (deal ``d`` is the same shuffle
+in every pairing), which makes results across pairings comparable. Kalah has
+no chance nodes; there a deal is just a pair of games with the seats swapped.
+
+Each game is a :class:`GameTask` with a stable id ``g{group}-d{deal}-s{seating}``;
+results can be written as they finish and a stopped run resumed (see
+:mod:`spielwerk.arena.results`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from spielwerk.arena.executors import Executor, LocalProcessExecutor
+from spielwerk.arena.match import ArenaError, GameResult, GameTask, derive_seed, run_task
+from spielwerk.arena.results import ResultsFile
+from spielwerk.arena.stats import Standings, standings
+from spielwerk.core.agent import make_agent
+from spielwerk.core.registry import load_game
+
+SEATINGS = ("rotations", "permutations")
+FORMAT_VERSION = 1
+
+
+def seatings(num_players: int, mode: str = "rotations") -> list[tuple[int, ...]]:
+    """Seat orders of a group: ``order[s]`` is the group member sitting in seat ``s``."""
+    if mode == "rotations":
+        n = num_players
+        return [tuple((s + r) % n for s in range(n)) for r in range(n)]
+    if mode == "permutations":
+        return list(itertools.permutations(range(num_players)))
+    raise ArenaError(f"seating must be one of {', '.join(SEATINGS)}, not {mode!r}")
+
+
+def unique_labels(specs: Sequence[str]) -> tuple[str, ...]:
+    """Names for the standings: the spec, with ``#2``, ``#3`` ... for repeated specs."""
+    seen: dict[str, int] = {}
+    labels = []
+    for spec in specs:
+        seen[spec] = seen.get(spec, 0) + 1
+        labels.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
+    return tuple(labels)
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """Everything that determines a tournament's games (not how they are executed).
+
+    ``games_per_group`` is the number of games each group (each pairing in a
+    two-player game) plays; it must be a multiple of the number of seatings.
+    """
+
+    game: str
+    agents: tuple[str, ...]
+    games_per_group: int
+    seed: int = 0
+    seating: str = "rotations"
+    labels: tuple[str, ...] = field(default=())
+
+    @classmethod
+    def create(
+        cls,
+        game: str,
+        agents: Sequence[str],
+        games_per_group: int,
+        seed: int = 0,
+        seating: str = "rotations",
+        check_agents: bool = True,
+    ) -> TournamentConfig:
+        """Validate the game, agent specs and counts; canonicalise the game spec.
+
+        Raises :class:`UnknownGameError`, :class:`GameParameterError`,
+        :class:`AgentSpecError` or :class:`ArenaError` with a one-line message.
+        """
+        g = load_game(game)
+        specs = tuple(a.strip() for a in agents)
+        if len(specs) < g.num_players:
+            raise ArenaError(
+                f"{g.spec()} is a {g.num_players}-player game: give at least {g.num_players} "
+                f"agents (repeat a spec to seat it twice), got {len(specs)}"
+            )
+        if check_agents:
+            for spec in specs:
+                make_agent(spec, g, seed=0)
+        if seed < 0:
+            raise ArenaError(f"the seed must be a non-negative integer, not {seed}")
+        n_seatings = len(seatings(g.num_players, seating))
+        if games_per_group < 1 or games_per_group % n_seatings:
+            raise ArenaError(
+                f"games per pairing must be a positive multiple of {n_seatings} (each deal is "
+                f"played with the seats {seating!s}), not {games_per_group}"
+            )
+        return cls(g.spec(), specs, games_per_group, seed, seating, unique_labels(specs))
+
+    def __post_init__(self) -> None:
+        if not self.labels:
+            object.__setattr__(self, "labels", unique_labels(self.agents))
+
+    @property
+    def num_players(self) -> int:
+        return load_game(self.game).num_players
+
+    def groups(self) -> list[tuple[int, ...]]:
+        """Agent indices of each group, in a fixed order."""
+        return list(itertools.combinations(range(len(self.agents)), self.num_players))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format_version": FORMAT_VERSION,
+            "game": self.game,
+            "agents": list(self.agents),
+            "labels": list(self.labels),
+            "games_per_group": self.games_per_group,
+            "seed": self.seed,
+            "seating": self.seating,
+        }
+
+    def config_hash(self) -> str:
+        """SHA-256 of the canonical JSON of :meth:`to_dict` (identifies a results file)."""
+        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def schedule(self) -> list[GameTask]:
+        """All games, ordered deal by deal (so a partial run covers every group evenly)."""
+        orders = seatings(self.num_players, self.seating)
+        n_deals = self.games_per_group // len(orders)
+        groups = self.groups()
+        tasks = []
+        for deal in range(n_deals):
+            chance_seed = derive_seed(self.seed, 1, deal)
+            for gi, group in enumerate(groups):
+                for si, order in enumerate(orders):
+                    members = [group[k] for k in order]
+                    tasks.append(
+                        GameTask(
+                            task_id=f"g{gi}-d{deal}-s{si}",
+                            game=self.game,
+                            agents=tuple(self.agents[m] for m in members),
+                            labels=tuple(self.labels[m] for m in members),
+                            seed=derive_seed(self.seed, 2, gi, deal, si),
+                            chance_seed=chance_seed,
+                            deal=deal,
+                            seating=si,
+                        )
+                    )
+        return tasks
+
+
+def match_config(
+    game: str, agents: Sequence[str], games: int, seed: int = 0, seating: str = "rotations"
+) -> TournamentConfig:
+    """A match: exactly ``num_players`` agents playing ``games`` games (seats rotated)."""
+    config = TournamentConfig.create(game, agents, games, seed, seating)
+    if len(config.agents) != config.num_players:
+        raise ArenaError(
+            f"a match of {config.game} has exactly {config.num_players} agents, "
+            f"got {len(config.agents)}"
+        )
+    return config
+
+
+def duplicate_deals(
+    game: str, agents: Sequence[str], deals: int, seed: int = 0, seating: str = "permutations"
+) -> TournamentConfig:
+    """Duplicate play: each of ``deals`` deals replayed under every seating of the agents."""
+    g = load_game(game)
+    n = len(seatings(g.num_players, seating))
+    return TournamentConfig.create(game, agents, deals * n, seed, seating)
+
+
+@dataclass
+class TournamentResult:
+    """A tournament's configuration and its results in schedule order."""
+
+    config: TournamentConfig
+    results: list[GameResult]
+    resumed: int = 0  # results read back from the file instead of played
+
+    @property
+    def complete(self) -> bool:
+        return len(self.results) == len(self.config.schedule())
+
+    def standings(self, confidence: float = 0.95) -> Standings:
+        return standings(self.results, self.config.labels, confidence)
+
+    def to_dict(self, confidence: float = 0.95) -> dict[str, Any]:
+        return {
+            "config": self.config.to_dict(),
+            "config_hash": self.config.config_hash(),
+            "games_played": len(self.results),
+            "games_scheduled": len(self.config.schedule()),
+            "standings": self.standings(confidence).to_dict(),
+        }
+
+
+def run_tournament(
+    config: TournamentConfig,
+    executor: Executor | None = None,
+    output: str | Path | None = None,
+    resume: bool = False,
+    fresh: bool = False,
+    on_start: Callable[[int, int], None] | None = None,
+    on_result: Callable[[GameResult], None] | None = None,
+) -> TournamentResult:
+    """Play every scheduled game not already in ``output``; return all results.
+
+    ``executor`` defaults to a process pool on all local cores. With
+    ``output``, each finished game is appended to the file at once;
+    ``resume`` continues a file written by the same configuration and
+    ``fresh`` overwrites it; without either, an existing file is an error.
+    ``on_start(total, already_done)`` and ``on_result(result)`` drive progress
+    displays.
+    """
+    tasks = config.schedule()
+    done: dict[str, GameResult] = {}
+    results_file: ResultsFile | None = None
+    if output is not None:
+        results_file = ResultsFile.open(
+            Path(output), config.to_dict(), config.config_hash(), resume=resume, fresh=fresh
+        )
+        known = {t.task_id for t in tasks}
+        for r in results_file.existing:
+            if r.task_id not in known:
+                results_file.close()
+                raise ArenaError(f"{output}: result for unknown game {r.task_id!r}")
+            done[r.task_id] = r
+    elif resume:
+        raise ArenaError("--resume needs an output file (--output FILE)")
+    todo = [t for t in tasks if t.task_id not in done]
+    if on_start is not None:
+        on_start(len(tasks), len(done))
+    resumed = len(done)
+    own_executor = executor is None
+    ex = executor if executor is not None else LocalProcessExecutor()
+    try:
+        if todo:
+            for result in ex.map_unordered(run_task, todo):
+                if results_file is not None:
+                    results_file.append(result)
+                done[result.task_id] = result
+                if on_result is not None:
+                    on_result(result)
+    finally:
+        if own_executor:
+            ex.close()
+        if results_file is not None:
+            results_file.close()
+    ordered = [done[t.task_id] for t in tasks if t.task_id in done]
+    return TournamentResult(config, ordered, resumed)

@@ -1,0 +1,188 @@
+"""``spielwerk arena GAME AGENT...``: a round-robin tournament with standings."""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from spielwerk.arena.executors import make_executor
+from spielwerk.arena.match import GameResult
+from spielwerk.arena.stats import Standings, z_value
+from spielwerk.arena.tournament import SEATINGS, TournamentConfig, run_tournament
+
+HELP = """Play a round-robin tournament between AGENTS in GAME and print the standings.
+
+Every pairing (every group of as many agents as the game has seats) plays
+--games games; each deal is replayed with the seats rotated, so for Kalah
+every pairing plays both seat orders. Results are written to --output as
+each game finishes; an interrupted run continues with --resume.
+
+Example: spielwerk arena kalah random greedy alphabeta:depth=4 --games 40 -o results/k.jsonl
+"""
+
+
+def _fmt(x: float, spec: str = ".1f", signed: bool = False) -> str:
+    if isinstance(x, float) and math.isnan(x):
+        return "-"
+    return format(x, ("+" if signed else "") + spec)
+
+
+def _ci(lo: float, hi: float) -> str:
+    return f"{100 * lo:.1f}-{100 * hi:.1f}"
+
+
+def standings_tables(st: Standings, title: str) -> tuple[Table, Table]:
+    """The rich standings table and the pairwise table."""
+    level = f"{100 * st.confidence:g}%"
+    table = Table(title=title, title_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("agent", no_wrap=True)
+    table.add_column("games", justify="right")
+    table.add_column("W/D/L", justify="right")
+    table.add_column("score %", justify="right")
+    table.add_column(f"{level} CI", justify="right")
+    table.add_column("mean margin ± SE", justify="right", no_wrap=True)
+    table.add_column("Elo", justify="right")
+    for rank, a in enumerate(st.agents, start=1):
+        table.add_row(
+            str(rank),
+            a.label,
+            str(a.games),
+            f"{a.wins}/{a.draws}/{a.losses}",
+            _fmt(100 * a.score),
+            _ci(a.ci_low, a.ci_high),
+            f"{_fmt(a.mean_return, '.2f', True)} ± {_fmt(a.se_return, '.2f')}",
+            _fmt(a.elo, ".0f", True),
+        )
+    pairs = Table(title="Pairings (from the first agent's side)", title_justify="left")
+    pairs.add_column("agent", no_wrap=True)
+    pairs.add_column("opponent", no_wrap=True)
+    pairs.add_column("games", justify="right")
+    pairs.add_column("W/D/L", justify="right")
+    pairs.add_column("score %", justify="right")
+    pairs.add_column(f"{level} CI", justify="right")
+    pairs.add_column("mean margin ± SE", justify="right", no_wrap=True)
+    for p in st.pairs:
+        pairs.add_row(
+            p.a,
+            p.b,
+            str(p.games),
+            f"{p.wins}/{p.draws}/{p.losses}",
+            _fmt(100 * p.score),
+            _ci(p.ci_low, p.ci_high),
+            f"{_fmt(p.mean_return, '.2f', True)} ± {_fmt(p.se_return, '.2f')}",
+        )
+    return table, pairs
+
+
+def arena(
+    game: str = typer.Argument(..., help="Game spec, e.g. kalah or 'kalah(pits=4,seeds=3)'."),
+    agents: list[str] = typer.Argument(
+        ..., help="Agent specs, e.g. random greedy alphabeta:depth=6 (repeat one to seat it twice)."
+    ),
+    games: int = typer.Option(
+        20, "--games", "-n", help="Games per pairing: a multiple of the seatings (2 for Kalah)."
+    ),
+    seed: int = typer.Option(0, "--seed", "-s", help="Tournament seed: same seed, same games."),
+    executor: str = typer.Option(
+        "local", "--executor", "-e", help="local (process pool), serial or dask://HOST:PORT."
+    ),
+    workers: int = typer.Option(
+        None, "--workers", "-w", help="Worker processes for --executor local (default: all cores)."
+    ),
+    output: Path = typer.Option(
+        None, "--output", "-o", help="Results file (JSON Lines), appended as games finish."
+    ),
+    resume: bool = typer.Option(False, "--resume", help="Continue the games in --output."),
+    fresh: bool = typer.Option(False, "--fresh", help="Overwrite --output if it exists."),
+    as_json: bool = typer.Option(False, "--json", help="Print machine-readable results only."),
+    confidence: float = typer.Option(
+        0.95, "--confidence", help="Confidence level of the Wilson intervals, e.g. 0.98."
+    ),
+    seating: str = typer.Option(
+        "rotations", "--seating", help=f"How each deal is reseated: {', '.join(SEATINGS)}."
+    ),
+) -> None:
+    z_value(confidence)  # a bad level fails before any game is played
+    config = TournamentConfig.create(game, agents, games, seed, seating)
+    console = Console(stderr=True)
+    out = Console()
+    if not out.is_terminal:  # piped or captured: do not squeeze the tables into 80 columns
+        out = Console(width=160)
+    started = time.perf_counter()
+    with make_executor(executor, workers) as ex:
+        progress = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            disable=as_json,
+            transient=False,
+        )
+        bar = progress.add_task(config.game, total=None, rate="")
+        played = 0
+
+        def on_start(total: int, done: int) -> None:
+            progress.update(bar, total=total, completed=done)
+            if done and not as_json:
+                console.print(f"resuming: {done} of {total} games already in {output}")
+
+        def on_result(result: GameResult) -> None:
+            nonlocal played
+            played += 1
+            rate = played / max(1e-9, time.perf_counter() - started)
+            progress.update(bar, advance=1, rate=f"{rate:.1f} games/s")
+
+        try:
+            with progress:
+                result = run_tournament(
+                    config, ex, output, resume=resume, fresh=fresh,
+                    on_start=on_start, on_result=on_result,
+                )
+        except KeyboardInterrupt:
+            hint = f"; continue with --resume -o {output}" if output else ""
+            console.print(f"interrupted after {played} new games{hint}")
+            raise typer.Exit(130) from None
+        described = ex.describe()
+    wall = time.perf_counter() - started
+    st = result.standings(confidence)
+    if as_json:
+        data = result.to_dict(confidence)
+        data["wall_s"] = round(wall, 3)
+        print(json.dumps(data, indent=2))
+        return
+    title = (
+        f"Standings: {config.game}, {len(result.results)} games, seed {config.seed}, "
+        f"Elo = Bradley-Terry (mean 0)"
+    )
+    table, pairs = standings_tables(st, title)
+    out.print(table)
+    out.print(pairs)
+    where = f", results in {output}" if output else ""
+    out.print(
+        f"{played} games played in {wall:.1f} s ({played / max(wall, 1e-9):.1f} games/s) "
+        f"on {described}{where}",
+        highlight=False,
+    )
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``arena`` command to the ``spielwerk`` app."""
+    app.command("arena", help=HELP)(arena)
