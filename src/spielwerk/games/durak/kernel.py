@@ -665,3 +665,148 @@ def playout(S: np.ndarray, policy: int, voluntary: float) -> int:
 def seed_numba(seed: int) -> None:
     """Seed numba's own generator (used by the random rollout policy)."""
     np.random.seed(seed)
+
+
+# ----------------------------------------------------------------------------- exact solver
+TT_EXACT = 0
+TT_LOWER = 1
+TT_UPPER = 2
+
+
+@njit(cache=True)
+def position_key(S: np.ndarray) -> int:
+    """64-bit hash of everything that decides a 2-player endgame (stock empty)."""
+    h = S[HANDS] * 0x9E3779B97F4A7C15
+    h ^= S[HANDS + 1] * 0xC2B2AE3D27D4EB4F + (h >> 29)
+    h ^= S[ATTACK] * 0x165667B19E3779F9 + (h >> 31)
+    h ^= S[OPEN] * 0x27D4EB2F165667C5 + (h >> 27)
+    h ^= S[DEFENCE] * 0x94D049BB133111EB + (h >> 30)
+    small = (S[ATTACKER] | (S[DEFENDER] << 3) | (S[PHASE] << 6) | (S[TO_MOVE] << 9)
+             | (S[ROUND] << 12) | (min(S[BOUT], 1) << 15))
+    h ^= (small + S[SHOWN]) * 0xFF51AFD7ED558CCD + (h >> 33)
+    return h
+
+
+@njit(cache=True)
+def _solve(S: np.ndarray, alpha: int, beta: int, tt_key: np.ndarray, tt_val: np.ndarray,
+           budget: np.ndarray) -> int:
+    """Value for seat 0 (+1 win, 0 draw, -1 loss) of a 2-player position, alpha-beta with a
+    transposition table. ``budget[0]`` counts down nodes; at 0 the result is meaningless."""
+    if S[PHASE] == PH_OVER:
+        loser = S[LOSER]
+        return 0 if loser < 0 else (1 if loser == 1 else -1)
+    budget[0] -= 1
+    if budget[0] <= 0:
+        return 0
+    key = position_key(S)
+    slot = key & (tt_key.shape[0] - 1)
+    if tt_key[slot] == key:
+        v = tt_val[slot] // 4 - 2
+        flag = tt_val[slot] % 4
+        if flag == TT_EXACT:
+            return v
+        if flag == TT_LOWER and v >= beta:
+            return v
+        if flag == TT_UPPER and v <= alpha:
+            return v
+    buf = np.empty(MAX_ACTIONS, np.int64)
+    n = legal_actions(S, buf)
+    first = greedy_action(S, False)  # a good first guess orders the search
+    for i in range(n):
+        if buf[i] == first:
+            buf[i] = buf[0]
+            buf[0] = first
+            break
+    maximise = S[TO_MOVE] == 0
+    a0 = alpha
+    b0 = beta
+    best = -2 if maximise else 2
+    for i in range(n):
+        child = S.copy()
+        apply_action(child, buf[i])
+        v = _solve(child, alpha, beta, tt_key, tt_val, budget)
+        if maximise:
+            if v > best:
+                best = v
+            if v > alpha:
+                alpha = v
+        else:
+            if v < best:
+                best = v
+            if v < beta:
+                beta = v
+        if alpha >= beta:
+            break
+    if budget[0] > 0:
+        flag = TT_EXACT
+        if best <= a0:
+            flag = TT_UPPER
+        elif best >= b0:
+            flag = TT_LOWER
+        tt_key[slot] = key
+        tt_val[slot] = (best + 2) * 4 + flag
+    return best
+
+
+@njit(cache=True)
+def solve_root(S: np.ndarray, node_budget: int, tt_bits: int) -> np.ndarray:
+    """Exact value (for the mover) of every legal action of a 2-player position.
+
+    Returns rows ``(action, value)``; value -9 everywhere if the node budget ran out.
+    """
+    tt_key = np.full(1 << tt_bits, -1, np.int64)
+    tt_val = np.zeros(1 << tt_bits, np.int64)
+    budget = np.array([node_budget], np.int64)
+    buf = np.empty(MAX_ACTIONS, np.int64)
+    n = legal_actions(S, buf)
+    out = np.empty((n, 2), np.int64)
+    sign = 1 if S[TO_MOVE] == 0 else -1
+    for i in range(n):
+        child = S.copy()
+        apply_action(child, buf[i])
+        v = _solve(child, -1, 1, tt_key, tt_val, budget)
+        out[i, 0] = buf[i]
+        out[i, 1] = v * sign
+    if budget[0] <= 0:
+        for i in range(n):
+            out[i, 1] = -9
+    return out
+
+
+@njit(cache=True)
+def solve_best(S: np.ndarray, node_budget: int, tt_bits: int) -> np.ndarray:
+    """Best action and its exact value (for the mover) of a 2-player position.
+
+    Root children are searched with the window (best so far, win), so the search
+    stops at the first winning move. Returns ``[action, value]``; value -9 if the
+    node budget ran out.
+    """
+    tt_key = np.full(1 << tt_bits, -1, np.int64)
+    tt_val = np.zeros(1 << tt_bits, np.int64)
+    budget = np.array([node_budget], np.int64)
+    buf = np.empty(MAX_ACTIONS, np.int64)
+    n = legal_actions(S, buf)
+    first = greedy_action(S, False)
+    for i in range(n):
+        if buf[i] == first:
+            buf[i] = buf[0]
+            buf[0] = first
+            break
+    mover0 = S[TO_MOVE] == 0
+    best = -2
+    best_a = buf[0]
+    for i in range(n):
+        child = S.copy()
+        apply_action(child, buf[i])
+        if mover0:
+            v = _solve(child, best, 1, tt_key, tt_val, budget)
+        else:
+            v = -_solve(child, -1, -best, tt_key, tt_val, budget)
+        if budget[0] <= 0:
+            return np.array([best_a, -9], np.int64)
+        if v > best:
+            best = v
+            best_a = buf[i]
+        if best >= 1:
+            break
+    return np.array([best_a, best], np.int64)

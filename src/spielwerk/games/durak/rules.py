@@ -321,6 +321,15 @@ class DurakInfoState(InfoState):
         S[K.STOCK_LEN] = self.stock
         return S
 
+    def view(self) -> np.ndarray:
+        """A kernel array with this player's knowledge only: own hand, public facts, known
+        cards of the others and placeholder cards for their hidden ones (right counts).
+        Heuristic policies (greedy, smart) read it without any sampling."""
+        S = self._partial_state()
+        for q, k in enumerate(self.known):
+            S[K.KNOWN + q] = k
+        return S
+
     def unseen(self) -> int:
         """Cards whose place this player does not know (other hands' hidden cards, the stock
         except the trump card at its bottom)."""

@@ -1,0 +1,238 @@
+"""Durak agents as in Zarlykov (2023): random, greedy, smart, minimax, mcts, ismcts.
+
+The heuristic agents read :meth:`DurakInfoState.view` (own hand and public
+facts only). The search agents sample worlds with ``sample_world`` and use
+greedy playouts (numba, a few microseconds per game). Once the stock is empty
+in a 2-player game every card is known, so the search agents switch to the
+exact alpha-beta solver of :mod:`kernel` (falling back to their search if the
+position is too big for the node budget).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from spielwerk.core.agent import Agent, AgentSpecError, register_agent
+from spielwerk.core.errors import SpielwerkError
+from spielwerk.core.game import Game, InfoState, State
+from spielwerk.games.durak import kernel as K
+from spielwerk.games.durak.rules import DurakGame, DurakInfoState, DurakState
+from spielwerk.mc.agents import ISMCTSAgent, MCTSAgent, MinimaxAgent
+from spielwerk.mc.mcts import Rollout
+
+POLICIES = {"random": 0, "greedy": 1, "smart": 2}
+
+
+def _durak_info(info_state: InfoState) -> DurakInfoState:
+    if not isinstance(info_state, DurakInfoState):
+        raise SpielwerkError("this agent plays Durak only")
+    return info_state
+
+
+def _durak_game(game: Game) -> DurakGame:
+    if not isinstance(game, DurakGame):
+        raise AgentSpecError(f"this agent plays Durak only, not {game.name}")
+    return game
+
+
+def make_rollout(policy: str) -> Rollout:
+    """A rollout that plays a Durak world to the end with a kernel policy."""
+    if policy not in POLICIES:
+        raise AgentSpecError(f"rollout must be one of {', '.join(POLICIES)}, not {policy!r}")
+    code = POLICIES[policy]
+
+    def rollout(state: State, rng: np.random.Generator) -> Sequence[float]:
+        assert isinstance(state, DurakState)
+        S = state.S
+        if code == 0:
+            K.seed_numba(int(rng.integers(2**31 - 1)))
+        K.playout(S, code, 0.2)
+        out = np.zeros(state.dgame.players)
+        K.returns_into(S, out)
+        return out.tolist()
+
+    return rollout
+
+
+def endgame_action(info: DurakInfoState, rng: np.random.Generator, nodes: int) -> int | None:
+    """The exact best action once everything is known (2 players, stock empty), else None."""
+    if info.dgame.players != 2 or info.stock != 0 or info.public[K.PHASE] == K.PH_DEAL:
+        return None
+    world = info.sample_world(rng)  # unique: the opponent holds exactly the unseen cards
+    action, value = K.solve_best(world.S, nodes, 20)
+    if value == -9:
+        return None
+    return int(action)
+
+
+class DurakRandomAgent(Agent):
+    """Uniformly random, but takes/passes voluntarily with probability ``voluntary``."""
+
+    def __init__(self, game: Game, seed: int | None = None, voluntary: float = 0.2) -> None:
+        super().__init__(_durak_game(game), seed)
+        if not 0.0 <= voluntary <= 1.0:
+            raise AgentSpecError("agent 'random': voluntary must be in [0, 1]")
+        self.voluntary = voluntary
+
+    def act(self, info_state: InfoState) -> int:
+        legal = info_state.legal_actions()
+        if len(legal) > 1 and legal[-1] in (K.TAKE, K.PASS) and self.rng.random() < self.voluntary:
+            return legal[-1]
+        return legal[int(self.rng.integers(len(legal)))]
+
+
+class GreedyAgent(Agent):
+    """Lowest card first (trumps above all plain cards), saves trumps while the stock lasts."""
+
+    smart = False
+
+    def __init__(self, game: Game, seed: int | None = None) -> None:
+        super().__init__(_durak_game(game), seed)
+
+    def act(self, info_state: InfoState) -> int:
+        info = _durak_info(info_state)
+        return int(K.greedy_action(info.view(), self.smart))
+
+
+class SmartAgent(GreedyAgent):
+    """Greedy plus the weakness rule: prefer cards the defender is known not to beat."""
+
+    smart = True
+
+
+class _EndgameMixin:
+    solver: bool
+    solver_nodes: int
+    rng: np.random.Generator
+
+    def _endgame(self, info_state: InfoState) -> int | None:
+        if not self.solver:
+            return None
+        return endgame_action(_durak_info(info_state), self.rng, self.solver_nodes)
+
+
+class DurakMCTSAgent(_EndgameMixin, MCTSAgent):
+    """Determinized MCTS with greedy rollouts; exact solver in 2-player endgames."""
+
+    def __init__(
+        self,
+        game: Game,
+        seed: int | None = None,
+        worlds: int = 30,
+        iters: int = 30,
+        time: float = 0.0,
+        c: float = 1.4,
+        final: str = "mean",
+        rollout: str = "greedy",
+        solver: bool = True,
+        solver_nodes: int = 300_000,
+    ) -> None:
+        super().__init__(_durak_game(game), seed, worlds, iters, time, c, final)
+        self._rollout = make_rollout(rollout)
+        self.solver, self.solver_nodes = solver, solver_nodes
+
+    def rollout(self) -> Rollout:
+        return self._rollout
+
+    def act(self, info_state: InfoState) -> int:
+        legal = info_state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        exact = self._endgame(info_state)
+        return exact if exact is not None else super().act(info_state)
+
+
+class DurakISMCTSAgent(_EndgameMixin, ISMCTSAgent):
+    """SO-ISMCTS with greedy rollouts; exact solver in 2-player endgames."""
+
+    def __init__(
+        self,
+        game: Game,
+        seed: int | None = None,
+        iters: int = 900,
+        time: float = 0.0,
+        c: float = 0.7,
+        rollout: str = "greedy",
+        solver: bool = True,
+        solver_nodes: int = 300_000,
+    ) -> None:
+        super().__init__(_durak_game(game), seed, iters, time, c)
+        self._rollout = make_rollout(rollout)
+        self.solver, self.solver_nodes = solver, solver_nodes
+
+    def rollout(self) -> Rollout:
+        return self._rollout
+
+    def act(self, info_state: InfoState) -> int:
+        legal = info_state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        exact = self._endgame(info_state)
+        return exact if exact is not None else super().act(info_state)
+
+
+class DurakMinimaxAgent(_EndgameMixin, MinimaxAgent):
+    """Determinized alpha-beta (worlds x depth), evaluation = greedy-vs-greedy playout."""
+
+    def __init__(
+        self,
+        game: Game,
+        seed: int | None = None,
+        worlds: int = 30,
+        depth: int = 3,
+        solver: bool = True,
+        solver_nodes: int = 300_000,
+    ) -> None:
+        super().__init__(_durak_game(game), seed, worlds, depth, 1)
+        self.solver, self.solver_nodes = solver, solver_nodes
+
+    def evaluate(self, state: State, player: int) -> float:
+        assert isinstance(state, DurakState)
+        S = state.S.copy()
+        K.playout(S, 1, 0.2)
+        out = np.zeros(state.dgame.players)
+        K.returns_into(S, out)
+        return float(out[player])
+
+    def act(self, info_state: InfoState) -> int:
+        legal = info_state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        exact = self._endgame(info_state)
+        return exact if exact is not None else super().act(info_state)
+
+
+_G = ("durak",)
+_SOLVER_HELP = {"solver": "exact solver once the 2-player stock is empty",
+                "solver_nodes": "node budget of the solver (falls back to search)"}
+register_agent("random", DurakRandomAgent, {"voluntary": 0.2},
+               "uniformly random; takes/passes voluntarily 20% of the time", _G,
+               {"voluntary": "probability of a voluntary take or pass"})
+register_agent("greedy", GreedyAgent, {}, "lowest card first, trumps saved early", _G)
+register_agent("smart", SmartAgent, {}, "greedy plus the weakness rule and known cards", _G)
+register_agent(
+    "mcts", DurakMCTSAgent,
+    {"worlds": 30, "iters": 30, "time": 0.0, "c": 1.4, "final": "mean", "rollout": "greedy",
+     "solver": True, "solver_nodes": 300_000},
+    "determinized MCTS, greedy rollouts, exact endgames", _G,
+    {"worlds": "sampled worlds", "iters": "UCT iterations per world",
+     "time": "seconds per move (replaces iters if > 0)", "c": "UCT constant",
+     "final": "mean (Zarlykov) or visits", "rollout": "greedy, smart or random",
+     **_SOLVER_HELP},
+)
+register_agent(
+    "ismcts", DurakISMCTSAgent,
+    {"iters": 900, "time": 0.0, "c": 0.7, "rollout": "greedy", "solver": True,
+     "solver_nodes": 300_000},
+    "SO-ISMCTS, greedy rollouts, exact endgames", _G,
+    {"iters": "iterations per move", "time": "seconds per move (replaces iters if > 0)",
+     "c": "exploration constant", "rollout": "greedy, smart or random", **_SOLVER_HELP},
+)
+register_agent(
+    "minimax", DurakMinimaxAgent,
+    {"worlds": 30, "depth": 3, "solver": True, "solver_nodes": 300_000},
+    "determinized alpha-beta, greedy-playout evaluation, exact endgames", _G,
+    {"worlds": "sampled worlds", "depth": "plies searched", **_SOLVER_HELP},
+)
