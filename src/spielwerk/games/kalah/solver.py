@@ -1,0 +1,588 @@
+"""Kalah solver: iterative-deepening MTD(f) over a numba null-window alpha-beta.
+
+Positions are seen from the player to move (the kernel layout with the mover
+as player 0 and both stores zeroed); a node's value is the *future store gain*
+of the mover minus the opponent's, so it does not depend on the stores and the
+transposition table can be keyed on the pits alone (Irving, Donkers and
+Uiterwijk 2000). A game's final margin is the current store difference plus
+that value.
+
+The search (``_nws``) is one loop over an explicit stack of plies and can be
+paused after a node budget and resumed, which gives progress reports and time
+budgets without Python recursion in the hot path. Per node:
+
+* endgame database: a child with at most ``N`` seeds in the pits gets its
+  exact value from the database without a search;
+* futility: with ``s`` seeds left the value lies in ``[-s, s]`` (and has the
+  parity of ``s``), which answers many null-window tests at once;
+* transposition table: lower and upper bound, search depth and best move;
+* enhanced transposition cut-offs (ETC): before searching any child, the
+  table is asked whether one child already proves the cut-off;
+* move ordering: the table's move, then extra turns, captures, the rest (pits
+  nearest the store first).
+
+The driver searches to depth 3, 6, ... 30 (leaf value 0 = store difference
+so far), each iteration an MTD(f) seeded by the previous value, then without a
+depth limit, which gives the exact value.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from spielwerk.core.errors import SpielwerkError
+from spielwerk.games.kalah import egdb as egdb_mod
+from spielwerk.games.kalah import kernel
+from spielwerk.games.kalah.egdb import rank, swap_sides
+from spielwerk.search import tt
+from spielwerk.search.mtdf import mtdf
+from spielwerk.search.tt import DEPTH_INF, VALUE_INF
+
+ENTER, NEXT, RETURN = 0, 1, 2
+RUNNING, DONE, OVERFLOW = 0, 1, 2
+KIND_PASS, KIND_EXTRA, KIND_KNOWN = 0, 1, 2
+
+# counters
+C_NODES, C_EGDB, C_TT_CUTS, C_ETC_CUTS, C_MAX_PLY, C_FUTILITY = range(6)
+N_COUNTERS = 6
+
+
+class SolverError(SpielwerkError):
+    """A position or instance the solver cannot handle as asked."""
+
+
+@njit(cache=True)
+def _nws(
+    regs: np.ndarray,
+    brd: np.ndarray,
+    nbeta: np.ndarray,
+    ndepth: np.ndarray,
+    nkey: np.ndarray,
+    nseeds: np.ndarray,
+    cb: np.ndarray,
+    cg: np.ndarray,
+    ckind: np.ndarray,
+    cval: np.ndarray,
+    cseeds: np.ndarray,
+    ckey: np.ndarray,
+    corder: np.ndarray,
+    nmv: np.ndarray,
+    mi: np.ndarray,
+    best: np.ndarray,
+    bestmv: np.ndarray,
+    tt_keys: np.ndarray,
+    tt_data: np.ndarray,
+    db: np.ndarray,
+    db_n: int,
+    binom: np.ndarray,
+    m: int,
+    empty_capture: bool,
+    end_rule: int,
+    etc_min_depth: int,
+    counters: np.ndarray,
+    node_limit: int,
+) -> None:
+    """Null-window search (is the value >= beta?) resumable from ``regs``.
+
+    ``regs``: ply, mode, return value, status. Returns when done, on stack
+    overflow or when ``counters[C_NODES]`` reaches ``node_limit`` (paused).
+    """
+    ply = regs[0]
+    mode = regs[1]
+    retval = regs[2]
+    max_ply = brd.shape[0] - 1
+    cycle = 2 * m + 1
+    prio = np.empty(m, np.int64)
+    while True:
+        if mode == ENTER:
+            if counters[C_NODES] >= node_limit:
+                regs[0] = ply
+                regs[1] = mode
+                regs[2] = retval
+                regs[3] = RUNNING
+                return
+            counters[C_NODES] += 1
+            if ply > counters[C_MAX_PLY]:
+                counters[C_MAX_PLY] = ply
+            b = brd[ply]
+            s = nseeds[ply]
+            beta = nbeta[ply]
+            d = ndepth[ply]
+            root = ply == 0
+            if not root:
+                if s < beta:
+                    counters[C_FUTILITY] += 1
+                    retval = s
+                    mode = RETURN
+                    continue
+                if -s >= beta:
+                    counters[C_FUTILITY] += 1
+                    retval = -s
+                    mode = RETURN
+                    continue
+                if d == 0:
+                    retval = 0
+                    mode = RETURN
+                    continue
+            key = nkey[ply]
+            if key < 0:
+                key = rank(b, m, binom)
+                nkey[ply] = key
+            ttmove = -1
+            slot = tt.probe(tt_keys, tt_data, key)
+            if slot >= 0:
+                dd = tt_data[slot]
+                ttmove = tt.data_move(dd)
+                if not root and tt.data_depth(dd) >= d:
+                    lo = tt.data_lo(dd)
+                    if lo >= beta:
+                        counters[C_TT_CUTS] += 1
+                        retval = lo
+                        mode = RETURN
+                        continue
+                    hi = tt.data_hi(dd)
+                    if hi < beta:
+                        counters[C_TT_CUTS] += 1
+                        retval = hi
+                        mode = RETURN
+                        continue
+            cd = d if d == DEPTH_INF else d - 1
+            bst = -VALUE_INF
+            bmv = -1
+            n = 0
+            for i in range(m - 1, -1, -1):
+                if b[i] == 0:
+                    continue
+                c = cb[ply, i]
+                c[:] = b
+                nxt = kernel.sow(c, 0, i, m, empty_capture, end_rule)
+                g = c[m] - c[2 * m + 1]
+                cg[ply, i] = g
+                if nxt < 0:
+                    ckind[ply, i] = KIND_KNOWN
+                    cval[ply, i] = g
+                    if g > bst:
+                        bst = g
+                        bmv = i
+                    continue
+                cs = s - c[m]
+                c[m] = 0
+                kind = KIND_EXTRA
+                if nxt == 1:
+                    kind = KIND_PASS
+                    swap_sides(c, m)
+                if cs <= db_n:
+                    counters[C_EGDB] += 1
+                    ev = db[rank(c, m, binom)]
+                    v = g + ev if kind == KIND_EXTRA else g - ev
+                    ckind[ply, i] = KIND_KNOWN
+                    cval[ply, i] = v
+                    if v > bst:
+                        bst = v
+                        bmv = i
+                    continue
+                ckind[ply, i] = kind
+                cseeds[ply, i] = cs
+                ckey[ply, i] = -1
+                if i == ttmove:
+                    p = 0
+                elif kind == KIND_EXTRA:
+                    p = 1
+                else:
+                    seeds = b[i]
+                    through = 0
+                    if i + seeds >= m:
+                        through = 1 + (i + seeds - m) // cycle
+                    p = 2 if g > through else 3
+                # insertion by (priority, pit nearest the store first)
+                k = n
+                while k > 0 and prio[k - 1] > p:
+                    corder[ply, k] = corder[ply, k - 1]
+                    prio[k] = prio[k - 1]
+                    k -= 1
+                corder[ply, k] = i
+                prio[k] = p
+                n += 1
+            if bst >= beta:
+                tt.store(tt_keys, tt_data, key, d, bst, VALUE_INF, bmv)
+                bestmv[ply] = bmv
+                retval = bst
+                mode = RETURN
+                continue
+            if n > 0 and d >= etc_min_depth:
+                cut = False
+                for k in range(n):
+                    i = corder[ply, k]
+                    ck = rank(cb[ply, i], m, binom)
+                    ckey[ply, i] = ck
+                    cslot = tt.probe(tt_keys, tt_data, ck)
+                    if cslot < 0:
+                        continue
+                    cdata = tt_data[cslot]
+                    if tt.data_depth(cdata) < cd:
+                        continue
+                    g = cg[ply, i]
+                    if ckind[ply, i] == KIND_EXTRA:
+                        v = g + tt.data_lo(cdata)
+                    else:
+                        v = g - tt.data_hi(cdata)
+                    if v >= beta:
+                        counters[C_ETC_CUTS] += 1
+                        tt.store(tt_keys, tt_data, key, d, v, VALUE_INF, i)
+                        bestmv[ply] = i
+                        retval = v
+                        cut = True
+                        break
+                if cut:
+                    mode = RETURN
+                    continue
+            nmv[ply] = n
+            mi[ply] = 0
+            best[ply] = bst
+            bestmv[ply] = bmv
+            mode = NEXT
+        elif mode == NEXT:
+            k = mi[ply]
+            if k >= nmv[ply]:
+                bst = best[ply]
+                tt.store(tt_keys, tt_data, nkey[ply], ndepth[ply], -VALUE_INF, bst, -1)
+                retval = bst
+                mode = RETURN
+                continue
+            if ply + 1 > max_ply:
+                regs[0] = ply
+                regs[1] = mode
+                regs[2] = retval
+                regs[3] = OVERFLOW
+                return
+            i = corder[ply, k]
+            g = cg[ply, i]
+            brd[ply + 1, :] = cb[ply, i]
+            nseeds[ply + 1] = cseeds[ply, i]
+            nkey[ply + 1] = ckey[ply, i]
+            if ckind[ply, i] == KIND_EXTRA:
+                nbeta[ply + 1] = nbeta[ply] - g
+            else:
+                nbeta[ply + 1] = g - nbeta[ply] + 1
+            d = ndepth[ply]
+            ndepth[ply + 1] = d if d == DEPTH_INF else d - 1
+            ply += 1
+            mode = ENTER
+        else:  # RETURN: the node at ply has value bound retval
+            if ply == 0:
+                regs[0] = 0
+                regs[1] = mode
+                regs[2] = retval
+                regs[3] = DONE
+                return
+            ply -= 1
+            i = corder[ply, mi[ply]]
+            g = cg[ply, i]
+            if ckind[ply, i] == KIND_EXTRA:
+                v = g + retval
+            else:
+                v = g - retval
+            if v > best[ply]:
+                best[ply] = v
+                bestmv[ply] = i
+            if best[ply] >= nbeta[ply]:
+                tt.store(tt_keys, tt_data, nkey[ply], ndepth[ply], best[ply], VALUE_INF, i)
+                retval = best[ply]
+                mode = RETURN
+            else:
+                mi[ply] += 1
+                mode = NEXT
+
+
+@dataclass
+class SearchStats:
+    """Counters of one solver (cumulative over its searches)."""
+
+    nodes: int = 0
+    egdb_probes: int = 0
+    tt_cuts: int = 0
+    etc_cuts: int = 0
+    futility_cuts: int = 0
+    max_ply: int = 0
+    seconds: float = 0.0
+    iterations: list[tuple[int, int, int]] = field(default_factory=list)  # depth, value, nodes
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+class SearchTimeout(SolverError):
+    """The time budget ran out before the search finished."""
+
+
+@dataclass
+class Analysis:
+    """Result of :meth:`Solver.solve` for one position (values are final margins for the mover
+    relative to the current stores, i.e. future store gain difference)."""
+
+    value: int
+    best_move: int
+    move_values: dict[int, int]
+    pv: list[int]
+
+
+class Solver:
+    """Exact values and best moves for Kalah(m, n) positions.
+
+    ``egdb_seeds``: endgame database size (0: none); ``tt_log2``: table slots
+    as a power of two (16 bytes each); ``progress(text)`` is called about
+    every ``progress_nodes`` nodes.
+    """
+
+    def __init__(
+        self,
+        pits: int,
+        empty_capture: bool = False,
+        end_rule: int = kernel.END_EITHER_EMPTY,
+        max_seeds: int = 48,
+        egdb_seeds: int = 0,
+        egdb_path: str | None = None,
+        tt_log2: int = 22,
+        etc_min_depth: int = 4,
+        max_ply: int = 1024,
+        depth_step: int = 3,
+        depth_max: int = 30,
+        progress: Callable[[str], None] | None = None,
+        progress_nodes: int = 1 << 22,
+        egdb_values: np.ndarray | None = None,
+    ) -> None:
+        if pits < 1 or pits > 15:
+            raise SolverError("solver: pits must be in 1..15")
+        if end_rule not in (kernel.END_EITHER_EMPTY, kernel.END_MOVER_EMPTY):
+            raise SolverError("solver: unknown end rule")
+        if egdb_seeds < 0:
+            raise SolverError("solver: the endgame database size cannot be negative")
+        self.m = pits
+        self.empty_capture = bool(empty_capture)
+        self.end_rule = int(end_rule)
+        self.max_seeds = max(int(max_seeds), egdb_seeds)
+        try:
+            self.binom = egdb_mod.binomials(self.max_seeds, pits)
+        except egdb_mod.EgdbError as exc:
+            raise SolverError(str(exc)) from None
+        self.progress = progress
+        self.progress_nodes = progress_nodes
+        self.etc_min_depth = etc_min_depth
+        self.depth_step = depth_step
+        self.depth_max = depth_max
+        self.egdb: egdb_mod.Egdb | None = None
+        if egdb_values is not None:
+            self.db = egdb_values
+            self.db_n = egdb_seeds
+        elif egdb_seeds > 0:
+            self.egdb = egdb_mod.open_egdb(pits, egdb_seeds, self.empty_capture, self.end_rule,
+                                           egdb_path, progress=progress)
+            self.db = self.egdb.values
+            self.db_n = egdb_seeds
+        else:
+            self.db = egdb_mod.empty(pits)
+            self.db_n = 0
+        self.tt_keys, self.tt_data = tt.new_table(tt_log2)
+        cells = 2 * pits + 2
+        p = max_ply + 1
+        self._regs = np.zeros(4, np.int64)
+        self._brd = np.zeros((p, cells), np.int32)
+        self._nbeta = np.zeros(p, np.int64)
+        self._ndepth = np.zeros(p, np.int64)
+        self._nkey = np.zeros(p, np.int64)
+        self._nseeds = np.zeros(p, np.int64)
+        self._cb = np.zeros((p, pits, cells), np.int32)
+        self._cg = np.zeros((p, pits), np.int64)
+        self._ckind = np.zeros((p, pits), np.int64)
+        self._cval = np.zeros((p, pits), np.int64)
+        self._cseeds = np.zeros((p, pits), np.int64)
+        self._ckey = np.zeros((p, pits), np.int64)
+        self._corder = np.zeros((p, pits), np.int64)
+        self._nmv = np.zeros(p, np.int64)
+        self._mi = np.zeros(p, np.int64)
+        self._best = np.zeros(p, np.int64)
+        self._bestmv = np.zeros(p, np.int64)
+        self._counters = np.zeros(N_COUNTERS, np.int64)
+        self.stats = SearchStats()
+        self.deadline: float | None = None
+        self._next_report = progress_nodes
+
+    # -- positions ---------------------------------------------------------------------------
+
+    def relative(self, board: np.ndarray, player: int) -> np.ndarray:
+        """The kernel board seen from ``player`` (mover as player 0, stores zeroed)."""
+        m = self.m
+        b = np.asarray(board, dtype=np.int32).copy()
+        if b.shape != (2 * m + 2,):
+            raise SolverError(f"solver: a board of {m} pits has {2 * m + 2} cells")
+        if player == 1:
+            swap_sides(b, m)
+        b[m] = 0
+        b[2 * m + 1] = 0
+        if int(b.sum()) > self.max_seeds:
+            raise SolverError(f"solver: more than {self.max_seeds} seeds in the pits")
+        return b
+
+    def is_over(self, rel: np.ndarray) -> bool:
+        return bool(egdb_mod.is_over(rel, self.m, self.end_rule))
+
+    def children(self, rel: np.ndarray) -> list[tuple[int, int, int, np.ndarray]]:
+        """(pit, gain, next mover 0/1 or -1 when over, child seen from its mover) per move."""
+        m = self.m
+        out = []
+        for i in range(m):
+            if rel[i] == 0:
+                continue
+            c = rel.copy()
+            nxt = int(kernel.sow(c, 0, i, m, self.empty_capture, self.end_rule))
+            g = int(c[m] - c[2 * m + 1])
+            c[m] = 0
+            c[2 * m + 1] = 0
+            if nxt == 1:
+                swap_sides(c, m)
+            out.append((i, g, nxt, c))
+        return out
+
+    # -- the search --------------------------------------------------------------------------
+
+    def _check_time(self) -> None:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise SearchTimeout("time budget exhausted")
+
+    def test(self, rel: np.ndarray, beta: int, depth: int = DEPTH_INF) -> tuple[int, int]:
+        """Null-window search of ``rel`` (player 0 to move, not over): (bound, best move)."""
+        s = int(rel[: self.m].sum() + rel[self.m + 1 : 2 * self.m + 1].sum())
+        self._brd[0, :] = rel
+        self._nseeds[0] = s
+        self._nbeta[0] = beta
+        self._ndepth[0] = depth
+        self._nkey[0] = -1
+        self._bestmv[0] = -1
+        regs = self._regs
+        regs[:] = (0, ENTER, 0, RUNNING)
+        ctr = self._counters
+        start = time.perf_counter()
+        try:
+            while True:
+                limit = int(ctr[C_NODES]) + (1 << 20)
+                _nws(regs, self._brd, self._nbeta, self._ndepth, self._nkey, self._nseeds,
+                     self._cb, self._cg, self._ckind, self._cval, self._cseeds, self._ckey,
+                     self._corder, self._nmv, self._mi, self._best, self._bestmv,
+                     self.tt_keys, self.tt_data, self.db, self.db_n, self.binom, self.m,
+                     self.empty_capture, self.end_rule, self.etc_min_depth, ctr, limit)
+                if regs[3] == DONE:
+                    break
+                if regs[3] == OVERFLOW:
+                    raise SolverError("solver: search deeper than max_ply; raise max_ply")
+                if self.progress is not None and ctr[C_NODES] >= self._next_report:
+                    self._next_report = int(ctr[C_NODES]) + self.progress_nodes
+                    self.progress(self._progress_line())
+                self._check_time()
+        finally:
+            self.stats.seconds += time.perf_counter() - start
+            self._sync_stats()
+        return int(regs[2]), int(self._bestmv[0])
+
+    def _sync_stats(self) -> None:
+        c = self._counters
+        st = self.stats
+        st.nodes = int(c[C_NODES])
+        st.egdb_probes = int(c[C_EGDB])
+        st.tt_cuts = int(c[C_TT_CUTS])
+        st.etc_cuts = int(c[C_ETC_CUTS])
+        st.futility_cuts = int(c[C_FUTILITY])
+        st.max_ply = int(c[C_MAX_PLY])
+
+    def _progress_line(self) -> str:
+        self._sync_stats()
+        st = self.stats
+        return (f"{st.nodes / 1e6:.1f} M nodes, {st.seconds:.1f} s, "
+                f"{st.nodes_per_second / 1e6:.2f} M nodes/s")
+
+    def value(self, rel: np.ndarray, guess: int = 0, iterative: bool = True) -> int:
+        """Exact future gain difference for the mover of ``rel``."""
+        m = self.m
+        if self.is_over(rel):
+            return int(egdb_mod.over_value(rel, m))
+        s = int(rel[:m].sum() + rel[m + 1 : 2 * m + 1].sum())
+        if s <= self.db_n:
+            return int(self.db[rank(rel, m, self.binom)])
+        if iterative and self.depth_step > 0:
+            depth = self.depth_step
+            while depth <= self.depth_max:
+                guess = mtdf(lambda beta, d=depth: self.test(rel, beta, d)[0], guess, -s, s)
+                self.stats.iterations.append((depth, guess, self.stats.nodes))
+                if self.progress is not None:
+                    self.progress(f"depth {depth}: estimate {guess:+d}; " + self._progress_line())
+                depth += self.depth_step
+        v = mtdf(lambda beta: self.test(rel, beta)[0], guess, -s, s, step=2)
+        self.stats.iterations.append((-1, v, self.stats.nodes))
+        return v
+
+    def best_move(self, rel: np.ndarray, value: int) -> int:
+        """A move achieving ``value`` (exact) in ``rel``."""
+        if self.is_over(rel):
+            raise SolverError("the game is over: no move")
+        for pit, g, nxt, child in self.children(rel):
+            if nxt < 0 and g == value:
+                return pit
+        g, mv = self.test(rel, value)
+        if g < value or mv < 0:  # pragma: no cover - would be a solver bug
+            raise SolverError("internal error: value not confirmed")
+        return mv
+
+    def move_values(self, rel: np.ndarray) -> dict[int, int]:
+        """Exact value (future gain difference for the mover) of every legal move."""
+        out: dict[int, int] = {}
+        for pit, g, nxt, child in self.children(rel):
+            if nxt < 0:
+                out[pit] = g
+            elif nxt == 0:
+                out[pit] = g + self.value(child)
+            else:
+                out[pit] = g - self.value(child)
+        return out
+
+    def principal_variation(self, rel: np.ndarray, value: int, limit: int = 200) -> list[int]:
+        """Moves of one optimal line from ``rel`` (exact value ``value``) to the end."""
+        pv: list[int] = []
+        pos = rel
+        v = value
+        while len(pv) < limit and not self.is_over(pos):
+            mv = self.best_move(pos, v)
+            pv.append(mv)
+            for pit, g, nxt, child in self.children(pos):
+                if pit != mv:
+                    continue
+                if nxt < 0:
+                    return pv
+                pos = child
+                v = v - g if nxt == 0 else g - v
+                break
+        return pv
+
+    def analyze(self, rel: np.ndarray, pv_limit: int = 200) -> Analysis:
+        """Value, best move, per-move values and a principal variation of ``rel``."""
+        if self.is_over(rel):
+            raise SolverError("the game is over: nothing to analyse")
+        values = self.move_values(rel)
+        v = max(values.values())
+        best = min(p for p, x in values.items() if x == v)
+        return Analysis(v, best, values, self.principal_variation(rel, v, pv_limit))
+
+
+def solver_for(game: object, **kwargs: object) -> Solver:
+    """A solver for a :class:`~spielwerk.games.kalah.rules.KalahGame`."""
+    from spielwerk.games.kalah.rules import KalahGame
+
+    if not isinstance(game, KalahGame):
+        raise SolverError("the Kalah solver needs a Kalah game")
+    total = 2 * game.pits * game.seeds
+    return Solver(game.pits, game.empty_capture, game.end_rule, max_seeds=total,
+                  **kwargs)  # type: ignore[arg-type]

@@ -1,0 +1,1 @@
+"""Generic perfect-information search: transposition tables, MTD(f), alpha-beta."""
