@@ -1,0 +1,1 @@
+"""Skat baseline agents (filled in below)."""

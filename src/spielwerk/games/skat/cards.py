@@ -1,0 +1,93 @@
+"""Skat cards: 32 cards as ints 0..31 and card sets as 32-bit masks.
+
+Encoding (the same as OpenSpiel's ``skat``, which keeps the differential test
+simple): ``card = suit * 8 + rank`` with suits diamonds 0, hearts 1, spades 2,
+clubs 3 (ascending value) and ranks 7 8 9 Q K T A J (0..7), i.e. the order of
+a suit in a suit game with the jack on top. Strings are as in the ISS records:
+suit letter C S H D then rank letter A T K Q J 9 8 7 (``CJ``, ``ST``, ``H7``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from spielwerk.core.errors import SpielwerkError
+
+SUITS = "DHSC"
+"""Suit letters by suit index (diamonds, hearts, spades, clubs)."""
+RANKS = "789QKTAJ"
+"""Rank letters by rank index."""
+SUIT_NAMES = ("diamonds", "hearts", "spades", "clubs")
+
+DIAMONDS, HEARTS, SPADES, CLUBS = 0, 1, 2, 3
+SEVEN, EIGHT, NINE, QUEEN, KING, TEN, ACE, JACK = range(8)
+
+NUM_CARDS = 32
+CARD_POINTS = (0, 0, 0, 3, 4, 10, 11, 2)
+"""Card points (Augen) by rank index: A 11, T 10, K 4, Q 3, J 2, 9/8/7 0."""
+ALL_CARDS_MASK = (1 << 32) - 1
+JACKS_MASK = sum(1 << (s * 8 + JACK) for s in range(4))
+SUIT_MASKS = tuple(0xFF << (8 * s) for s in range(4))
+
+
+class CardError(SpielwerkError, ValueError):
+    """A card string or card number that names no Skat card."""
+
+
+def card_suit(card: int) -> int:
+    return card >> 3
+
+
+def card_rank(card: int) -> int:
+    return card & 7
+
+
+def card_points(card: int) -> int:
+    return CARD_POINTS[card & 7]
+
+
+def card_to_string(card: int) -> str:
+    """``0`` -> ``D7``; ``31`` -> ``CJ``."""
+    if not 0 <= card < NUM_CARDS:
+        raise CardError(f"{card} is not a card number (0..31)")
+    return SUITS[card >> 3] + RANKS[card & 7]
+
+
+def string_to_card(text: str) -> int:
+    """``"CJ"`` -> 31; raises :class:`CardError` for anything else."""
+    t = text.strip().upper()
+    if len(t) != 2 or t[0] not in SUITS or t[1] not in RANKS:
+        raise CardError(f"{text!r} is not a card (suit C S H D, rank A T K Q J 9 8 7)")
+    return SUITS.index(t[0]) * 8 + RANKS.index(t[1])
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << int(c)
+    return m
+
+
+def cards_of(mask: int) -> list[int]:
+    """Cards of a mask, ascending."""
+    return [c for c in range(NUM_CARDS) if mask >> c & 1]
+
+
+def popcount(mask: int) -> int:
+    return int(mask).bit_count()
+
+
+def points_of(mask: int) -> int:
+    """Card points of a set of cards."""
+    return sum(CARD_POINTS[c & 7] for c in cards_of(mask))
+
+
+DISPLAY_ORDER = [s * 8 + JACK for s in (3, 2, 1, 0)] + [
+    s * 8 + r for s in (3, 2, 1, 0) for r in (ACE, TEN, KING, QUEEN, NINE, EIGHT, SEVEN)
+]
+"""Cards in the usual sorting of a hand: jacks, then clubs .. diamonds, A T K Q 9 8 7."""
+
+
+def mask_to_string(mask: int) -> str:
+    """A hand as ISS card strings in the usual sorting (jacks first)."""
+    return " ".join(card_to_string(c) for c in DISPLAY_ORDER if mask >> c & 1)
