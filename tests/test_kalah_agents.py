@@ -1,0 +1,158 @@
+"""Kalah agents against oracles written here: brute-force minimax and a greedy scan."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from spielwerk import load_game, make_agent
+from spielwerk.core.agent import AgentSpecError
+from spielwerk.core.errors import SpielwerkError
+from spielwerk.core.testing import random_playout
+from spielwerk.games.kalah.agents import AlphaBetaAgent, GreedyAgent, alphabeta_root_values
+from spielwerk.games.kalah.rules import KalahGame, KalahState
+
+
+def minimax(state: KalahState, depth: int, me: int) -> int:
+    """Plain minimax over the State API: store difference for ``me`` at the horizon."""
+    if state.is_terminal() or depth == 0:
+        return state.store(me) - state.store(1 - me)
+    values = []
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply(action)
+        values.append(minimax(child, depth - 1, me))
+    return max(values) if state.current_player == me else min(values)
+
+
+def brute_root_values(state: KalahState, depth: int) -> dict[int, int]:
+    me = state.current_player
+    out = {}
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply(action)
+        out[action] = minimax(child, depth - 1, me)
+    return out
+
+
+def positions(spec: str, count: int, seed: int) -> list[KalahState]:
+    """Non-terminal positions from random games (a random prefix of each)."""
+    game = load_game(spec)
+    rng = np.random.default_rng(seed)
+    found: list[KalahState] = []
+    while len(found) < count:
+        final = random_playout(game, int(rng.integers(2**31)))
+        cut = int(rng.integers(len(final.history)))
+        state = game.new_initial_state()
+        for action in final.history[:cut]:
+            state.apply(action)
+        found.append(state)
+    return found
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "kalah(pits=3,seeds=3)",
+        "kalah(pits=4,seeds=2,empty_capture=true)",
+        "kalah(pits=2,seeds=4,end_rule=mover_empty)",
+    ],
+)
+@pytest.mark.parametrize("depth", [1, 2, 3, 5])
+def test_alphabeta_values_equal_brute_force_minimax(spec: str, depth: int) -> None:
+    for state in positions(spec, 12, seed=depth):
+        values = alphabeta_root_values(state, depth)
+        brute = brute_root_values(state, depth)
+        for pit in range(state.kgame.pits):
+            if pit in brute:
+                assert values[pit] == brute[pit], (state.board, depth, pit)
+            else:
+                assert values[pit] == -1_000_000_000
+        agent = AlphaBetaAgent(state.game, seed=7, depth=depth)
+        best = max(brute.values())
+        assert brute[agent.act(state.info_state(state.current_player))] == best
+
+
+def test_alphabeta_agent_is_seeded_and_plays_legal_moves() -> None:
+    game = load_game("kalah(pits=4,seeds=3)")
+    for seed in range(3):
+        a = make_agent("alphabeta:depth=3", game, seed=seed)
+        b = make_agent("alphabeta:depth=3", game, seed=seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            info = state.info_state(state.current_player)
+            move = a.act(info)
+            assert move == b.act(info) and move in state.legal_actions()
+            state.apply(move)
+
+
+def test_alphabeta_depth_must_be_positive() -> None:
+    game = load_game("kalah")
+    with pytest.raises(SpielwerkError, match="depth must be at least 1"):
+        make_agent("alphabeta:depth=0", game)
+    with pytest.raises(AgentSpecError, match="'depth' must be int"):
+        make_agent("alphabeta:depth=deep", game)
+
+
+def greedy_best(state: KalahState) -> set[int]:
+    """Moves with the best (extra turn, store gain) key, computed with the State API."""
+    me = state.current_player
+    keys = {}
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply(action)
+        keys[action] = (child.current_player == me, child.store(me) - state.store(me))
+    best = max(keys.values())
+    return {a for a, k in keys.items() if k == best}
+
+
+def test_greedy_picks_a_max_gain_move_in_random_positions() -> None:
+    for spec in ("kalah(pits=6,seeds=4)", "kalah(pits=3,seeds=5,empty_capture=true)"):
+        for i, state in enumerate(positions(spec, 60, seed=3)):
+            agent = make_agent("greedy", state.game, seed=i)
+            assert agent.act(state.info_state(state.current_player)) in greedy_best(state)
+
+
+def test_greedy_takes_the_big_capture() -> None:
+    game = load_game("kalah(pits=3,seeds=5)")
+    assert isinstance(game, KalahGame)
+    # pit 1 lands in the empty pit 2 and captures North's 9 (+1); pit 3 gains 1
+    state = game.state_from_board([1, 0, 5, 0, 2, 9, 1, 0], 0)
+    assert GreedyAgent(game, seed=0).act(state.info_state(0)) == 0
+
+
+def test_greedy_prefers_an_extra_turn_to_any_gain() -> None:
+    game = load_game("kalah(pits=3,seeds=5)")
+    assert isinstance(game, KalahGame)
+    # pit 1 would capture 10; pit 3 sows its single seed into the store: another move
+    state = game.state_from_board([1, 0, 1, 0, 2, 9, 1, 0], 0)
+    assert GreedyAgent(game, seed=0).act(state.info_state(0)) == 2
+
+
+def test_greedy_breaks_ties_by_its_seed() -> None:
+    game = load_game("kalah(pits=6,seeds=4)")
+    state = game.new_initial_state()
+    state.apply(2)  # South moves again; every move but pit 6 (extra turn) gains the same
+    choices = {make_agent("greedy", game, seed=s).act(state.info_state(0)) for s in range(40)}
+    assert choices == greedy_best(state)
+
+
+def test_random_agent_plays_kalah_to_the_end() -> None:
+    game = load_game("kalah(pits=5,seeds=3)")
+    agents = [make_agent("random", game, seed=1), make_agent("random", game, seed=2)]
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        move = agents[state.current_player].act(state.info_state(state.current_player))
+        assert move in state.legal_actions()
+        state.apply(move)
+    assert sum(state.returns()) == 0
+
+
+def test_kalah_agents_refuse_other_games(toy_game) -> None:  # type: ignore[no-untyped-def]
+    toy = toy_game()
+    with pytest.raises(AgentSpecError, match="unknown agent 'greedy' for toy_highcard"):
+        make_agent("greedy", toy)
+    kalah_agent = make_agent("alphabeta", load_game("kalah"))
+    state = toy.new_initial_state()
+    with pytest.raises(SpielwerkError, match="plays Kalah only"):
+        kalah_agent.act(state.info_state(0))
