@@ -173,7 +173,7 @@ class DaskExecutor(Executor):
         batches = _batches(tasks, self._workers(), self.batch_size)
         futures = [self._client.submit(_run_batch, fn, batch, pure=False) for batch in batches]
         try:
-            for future in as_completed(futures):
+            for future in as_completed(futures, loop=self._client.loop):
                 yield from future.result()
         finally:
             for future in futures:

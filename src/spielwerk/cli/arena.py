@@ -140,7 +140,9 @@ def arena(
         played = 0
 
         def on_start(total: int, done: int) -> None:
+            # called once the results file is open: errors before it print no progress bar
             progress.update(bar, total=total, completed=done)
+            progress.start()
             if done and not as_json:
                 console.print(f"resuming: {done} of {total} games already in {output}")
 
@@ -151,15 +153,16 @@ def arena(
             progress.update(bar, advance=1, rate=f"{rate:.1f} games/s")
 
         try:
-            with progress:
-                result = run_tournament(
-                    config, ex, output, resume=resume, fresh=fresh,
-                    on_start=on_start, on_result=on_result,
-                )
+            result = run_tournament(
+                config, ex, output, resume=resume, fresh=fresh,
+                on_start=on_start, on_result=on_result,
+            )
         except KeyboardInterrupt:
             hint = f"; continue with --resume -o {output}" if output else ""
             console.print(f"interrupted after {played} new games{hint}")
             raise typer.Exit(130) from None
+        finally:
+            progress.stop()
         described = ex.describe()
     wall = time.perf_counter() - started
     st = result.standings(confidence)

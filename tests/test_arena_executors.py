@@ -1,0 +1,97 @@
+"""Executors: serial, process pool and Dask give identical results for the same seed."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from spielwerk.arena import (
+    DaskExecutor,
+    ExecutorError,
+    LocalProcessExecutor,
+    SerialExecutor,
+    TournamentConfig,
+    make_executor,
+    run_tournament,
+)
+from spielwerk.cli.main import app
+
+GAME = "kalah(pits=4,seeds=3)"
+AGENTS = ["random", "greedy", "random"]
+
+
+def _outcomes(executor: Any) -> list[tuple[Any, ...]]:
+    config = TournamentConfig.create(GAME, AGENTS, 6, seed=21)
+    result = run_tournament(config, executor)
+    assert result.complete
+    return [r.outcome() for r in result.results]
+
+
+@pytest.fixture(scope="module")
+def serial_outcomes() -> list[tuple[Any, ...]]:
+    return _outcomes(SerialExecutor())
+
+
+@pytest.fixture(scope="module")
+def dask_address() -> Iterator[str]:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, protocol="tcp",
+        dashboard_address=None,
+    ) as cluster:
+        yield cluster.scheduler_address
+
+
+def test_process_pool_matches_serial(serial_outcomes: list[tuple[Any, ...]]) -> None:
+    with LocalProcessExecutor(workers=2, batch_size=4) as pool:
+        assert _outcomes(pool) == serial_outcomes
+        assert "2 workers" in pool.describe()
+
+
+def test_dask_matches_serial(dask_address: str, serial_outcomes: list[tuple[Any, ...]]) -> None:
+    with DaskExecutor(dask_address, batch_size=5) as ex:
+        assert _outcomes(ex) == serial_outcomes
+        assert "dask cluster" in ex.describe()
+
+
+def test_cli_dask_executor_matches_serial(dask_address: str) -> None:
+    runner = CliRunner()
+    host_port = dask_address.removeprefix("tcp://")
+    base = ["arena", GAME, *AGENTS, "--games", "6", "--seed", "21", "--json"]
+    via_dask = runner.invoke(app, [*base, "--executor", f"dask://{host_port}"])
+    via_serial = runner.invoke(app, [*base, "--executor", "serial"])
+    assert via_dask.exit_code == 0, via_dask.output
+    assert via_serial.exit_code == 0, via_serial.output
+
+    def strip(text: str) -> str:
+        return "\n".join(line for line in text.splitlines() if "wall_s" not in line)
+
+    assert strip(via_dask.stdout) == strip(via_serial.stdout)
+
+
+def test_make_executor() -> None:
+    assert isinstance(make_executor("serial"), SerialExecutor)
+    pool = make_executor("local", workers=3)
+    assert isinstance(pool, LocalProcessExecutor) and pool.workers == 3
+    with pytest.raises(ExecutorError, match="unknown executor 'gpu'"):
+        make_executor("gpu")
+    with pytest.raises(ExecutorError, match="needs an address"):
+        make_executor("dask://")
+    with pytest.raises(ExecutorError, match="at least 1"):
+        make_executor("local", workers=0)
+
+
+def test_dask_missing_gives_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
+    with pytest.raises(ExecutorError, match="pip install 'spielwerk\\[dask\\]'"):
+        make_executor("dask://localhost:8786")
+
+
+def test_unreachable_scheduler_is_a_clear_error() -> None:
+    pytest.importorskip("distributed")
+    with pytest.raises(ExecutorError, match="cannot reach the Dask scheduler"):
+        DaskExecutor("dask://127.0.0.1:1", timeout_s=0.5)
