@@ -1,0 +1,96 @@
+"""Generic alpha-beta: against brute-force minimax, against the Kalah numba searcher, and
+determinized alpha-beta equal to plain alpha-beta on a perfect-information game."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import spielwerk.games  # noqa: F401
+from spielwerk.core.game import State
+from spielwerk.core.registry import load_game
+from spielwerk.games.kalah.agents import alphabeta_root_values
+from spielwerk.games.kalah.rules import KalahState
+from spielwerk.search.alphabeta import (
+    AlphaBetaError,
+    alphabeta,
+    best_action,
+    determinized_alphabeta,
+    root_values,
+)
+
+
+def store_difference(state: State, player: int) -> float:
+    assert isinstance(state, KalahState)
+    return float(state.store(player) - state.store(1 - player))
+
+
+def minimax(state: State, depth: int, player: int) -> float:
+    """Brute force, no pruning: the oracle."""
+    if state.is_terminal():
+        return float(state.returns()[player])
+    if depth == 0:
+        return store_difference(state, player)
+    values = []
+    for a in state.legal_actions():
+        child = state.clone()
+        child.apply(a)
+        values.append(minimax(child, depth - 1, player))
+    return max(values) if state.current_player == player else min(values)
+
+
+def random_positions(spec: str, n: int, seed: int) -> list[State]:
+    game = load_game(spec)
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        s = game.new_initial_state()
+        for _ in range(int(rng.integers(0, 12))):
+            if s.is_terminal():
+                break
+            legal = s.legal_actions()
+            s.apply(legal[int(rng.integers(len(legal)))])
+        if not s.is_terminal():
+            out.append(s)
+    return out
+
+
+@pytest.mark.parametrize("depth", [1, 2, 4])
+def test_alphabeta_equals_brute_force_minimax(depth: int) -> None:
+    for s in random_positions("kalah(pits=4,seeds=3)", 12, depth):
+        p = s.current_player
+        assert alphabeta(s, depth, p, store_difference) == minimax(s, depth, p)
+        vals = root_values(s, depth, store_difference)
+        for a, v in vals.items():
+            child = s.clone()
+            child.apply(a)
+            assert v == minimax(child, depth - 1, p)
+
+
+def test_root_values_equal_the_kalah_numba_search() -> None:
+    for s in random_positions("kalah", 6, 7):
+        assert isinstance(s, KalahState)
+        ours = root_values(s, 4, store_difference)
+        theirs = alphabeta_root_values(s, 4)
+        for a, v in ours.items():
+            assert v == theirs[a]
+
+
+def test_determinized_equals_plain_on_perfect_information() -> None:
+    rng = np.random.default_rng(0)
+    for s in random_positions("kalah(pits=5,seeds=3)", 8, 3):
+        plain = root_values(s, 4, store_difference)
+        info = s.info_state(s.current_player)
+        det = determinized_alphabeta(info, worlds=3, depth=4, evaluate=store_difference, rng=rng)
+        assert det == plain
+        assert best_action(det) == best_action(plain)
+
+
+def test_errors() -> None:
+    s = load_game("kalah").new_initial_state()
+    with pytest.raises(AlphaBetaError):
+        root_values(s, 0)
+    with pytest.raises(AlphaBetaError):
+        determinized_alphabeta(s.info_state(1), worlds=2, depth=2)  # not player 1's move
+    with pytest.raises(AlphaBetaError):
+        determinized_alphabeta(s.info_state(0), worlds=0, depth=2)
