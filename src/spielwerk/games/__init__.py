@@ -2,3 +2,4 @@
 
 from spielwerk.games import kalah  # noqa: F401
 from spielwerk.games import durak  # noqa: F401
+from spielwerk.games import skat  # noqa: F401

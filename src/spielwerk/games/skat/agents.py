@@ -1,1 +1,214 @@
-"""Skat baseline agents (filled in below)."""
+"""Skat baseline agents: ``random`` (legal moves, never gives up) and ``rule``.
+
+These are baselines to measure the real AI against, not the AI itself. The
+rule-based agent bids by a hand-strength count, always picks up the skat,
+puts the two cards it needs least, declares its longest trump suit (grand
+with three jacks and two aces) and plays "highest-lowest": win a trick as
+cheaply as possible, give points to a partner who is winning, else throw the
+cheapest card. Neither agent claims or resigns; both decline such offers.
+"""
+
+from __future__ import annotations
+
+from spielwerk.core.agent import Agent, register_agent
+from spielwerk.core.errors import SpielwerkError
+from spielwerk.core.game import InfoState
+from spielwerk.games.skat import kernel
+from spielwerk.games.skat.bidding import BID_VALUES
+from spielwerk.games.skat.cards import ACE, CARD_POINTS, JACK, TEN, cards_of, popcount
+from spielwerk.games.skat.rules import (
+    BID_BASE,
+    CLAIM,
+    DECLARATIONS,
+    DECLARE_BASE,
+    HOLD,
+    PASS,
+    PICKUP,
+    PLAY_ON,
+    RESIGN,
+    SkatInfoState,
+)
+from spielwerk.games.skat.scoring import BASE_VALUES, GRAND, NULL
+
+_GIVE_UP = (CLAIM, RESIGN)
+
+
+def _skat_info(info: InfoState) -> SkatInfoState:
+    if not isinstance(info, SkatInfoState):
+        raise SpielwerkError("this agent plays Skat only")
+    return info
+
+
+class SkatRandomAgent(Agent):
+    """Uniformly random legal moves, except that it never claims or resigns."""
+
+    def act(self, info_state: InfoState) -> int:
+        legal = info_state.legal_actions()
+        if not legal:
+            raise SpielwerkError("random agent asked to act with no legal actions")
+        if PLAY_ON in legal:
+            return PLAY_ON
+        choices = [a for a in legal if a not in _GIVE_UP] or legal
+        return int(choices[int(self.rng.integers(len(choices)))])
+
+
+def _trump_count(hand: int, game: int) -> int:
+    return popcount(hand & kernel.trump_mask(game))
+
+
+def _side_aces(hand: int, game: int) -> int:
+    trumps = kernel.trump_mask(game)
+    aces = [s * 8 + ACE for s in range(4)]
+    return sum(1 for a in aces if (hand >> a) & 1 and not (trumps >> a) & 1)
+
+
+def best_suit_game(hand: int) -> tuple[int, float]:
+    """The game a hand suits best and a strength count (trumps + side aces + jack bonus)."""
+    best, best_score = 0, -1.0
+    jacks = popcount(hand & int(kernel.JACKS))
+    for game in range(4):
+        score = _trump_count(hand, game) + _side_aces(hand, game) + 0.5 * jacks
+        if score > best_score or (score == best_score and game > best):
+            best, best_score = game, score
+    grand_score = 2.0 * jacks + 1.5 * _side_aces(hand, GRAND) + (1 if (hand >> 31) & 1 else 0)
+    if jacks >= 3 and _side_aces(hand, GRAND) >= 2 and grand_score >= best_score:
+        return GRAND, grand_score
+    return best, best_score
+
+
+def hand_value(hand: int, game: int) -> int:
+    """Value of a plain game (no hand, no schneider) judged on these cards only."""
+    m = abs(int(kernel.matadors(hand, game)))
+    return (m + 1) * BASE_VALUES[game]
+
+
+class SkatRuleAgent(Agent):
+    """A simple rule-based baseline for every decision (see the module docstring)."""
+
+    def __init__(self, game, seed: int | None = None, threshold: float = 7.0) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(game, seed)
+        self.threshold = threshold
+
+    def act(self, info_state: InfoState) -> int:
+        info = _skat_info(info_state)
+        legal = info.legal_actions()
+        if not legal:
+            raise SpielwerkError("rule agent asked to act with no legal actions")
+        if PLAY_ON in legal:
+            return PLAY_ON
+        if PASS in legal:
+            return self._bid(info, legal)
+        if PICKUP in legal:
+            return PICKUP
+        if legal[0] >= DECLARE_BASE:
+            return self._declare(info, legal)
+        if info.contract is None:  # putting two cards
+            return self._put(info, legal)
+        return self._play(info, [a for a in legal if a < 32])
+
+    # ----- bidding and the skat --------------------------------------------------------------
+    def _bid(self, info: SkatInfoState, legal: list[int]) -> int:
+        game, strength = best_suit_game(info.hand)
+        if strength < self.threshold:
+            return PASS
+        limit = hand_value(info.hand, game)
+        if HOLD in legal:
+            return HOLD if info.bid <= limit else PASS
+        bids = [a for a in legal if BID_BASE <= a < HOLD and BID_VALUES[a - BID_BASE] <= limit]
+        return min(bids) if bids else PASS
+
+    def _put(self, info: SkatInfoState, legal: list[int]) -> int:
+        hand = info.hand
+        game, _ = best_suit_game(hand)
+        trumps = kernel.trump_mask(game)
+
+        def keep_value(card: int) -> float:
+            if (trumps >> card) & 1 or (card & 7) == JACK:
+                return 100.0 + card
+            suit_cards = hand & (0xFF << (card & ~7)) & ~trumps
+            length = popcount(suit_cards)
+            rank = card & 7
+            if rank == ACE:
+                return 50.0
+            if rank == TEN and not (suit_cards >> ((card & ~7) + ACE)) & 1:
+                return -10.0 + length  # a blank ten: put it, it is 10 safe points
+            return 10.0 * length + rank - CARD_POINTS[rank] * 0.1
+
+        return min(legal, key=lambda c: (keep_value(c), c))
+
+    def _declare(self, info: SkatInfoState, legal: list[int]) -> int:
+        hand = info.hand
+        matador_cards = hand | (info.put or 0) | (info.skat or 0)
+        game, _ = best_suit_game(hand)
+        options = {}
+        for a in legal:
+            c = DECLARATIONS[a - DECLARE_BASE]
+            if not (c.schneider_announced or c.ouvert) and c.game != NULL:
+                options[c.game] = a
+        order = [game] + [g for g in (GRAND, 3, 2, 1, 0) if g != game]
+        for g in order:
+            if g in options and hand_value(matador_cards, g) >= info.bid:
+                return options[g]
+        return options.get(game, legal[0])
+
+    # ----- card play ----------------------------------------------------------------------
+    def _play(self, info: SkatInfoState, cards: list[int]) -> int:
+        assert info.contract is not None
+        game = info.contract.game
+        declarer = info.declarer
+        me = info.player
+        if not info.trick:
+            return self._lead(info, cards, game)
+        led = info.trick[0]
+        powers = [kernel.card_power(c, led, game) for c in info.trick]
+        best_pos = max(range(len(powers)), key=lambda i: powers[i])
+        seat = info.leader
+        seats = [seat]
+        for _ in range(2):
+            seat = info.sgame.positions[(info.sgame.positions.index(seat) + 1) % 3]
+            seats.append(seat)
+        winner_seat = seats[best_pos]
+        partner_wins = me != declarer and winner_seat != declarer
+        if game == NULL:
+            if me == declarer:  # stay under the winning card, as high as possible
+                under = [c for c in cards if kernel.card_power(c, led, game) < powers[best_pos]]
+                pick = under or cards
+                return max(pick, key=lambda c: kernel.card_power(c, led, game))
+            return min(cards, key=lambda c: kernel.card_power(c, led, game))
+        if partner_wins:
+            return max(cards, key=lambda c: (CARD_POINTS[c & 7] * ((c & 7) != JACK), -c))
+        winning = [c for c in cards if kernel.card_power(c, led, game) > powers[best_pos]]
+        if winning:
+            return min(winning, key=lambda c: kernel.card_power(c, led, game))
+        return min(cards, key=lambda c: (CARD_POINTS[c & 7], kernel.card_power(c, led, game)))
+
+    def _lead(self, info: SkatInfoState, cards: list[int], game: int) -> int:
+        trumps = kernel.trump_mask(game)
+        me_declarer = info.player == info.declarer
+        if game == NULL:
+            return min(cards, key=lambda c: kernel.card_power(c, c, game))
+        own_trumps = [c for c in cards if (trumps >> c) & 1]
+        if me_declarer and own_trumps:
+            return max(own_trumps, key=lambda c: kernel.card_power(c, c, game))
+        aces = [c for c in cards if (c & 7) == ACE and not (trumps >> c) & 1]
+        if aces:
+            return aces[0]
+        side = [c for c in cards if not (trumps >> c) & 1] or cards
+        return min(side, key=lambda c: (CARD_POINTS[c & 7], c))
+
+
+register_agent(
+    "random", SkatRandomAgent, {}, "uniformly random legal Skat moves (never gives up)",
+    games=("skat",),
+)
+register_agent(
+    "rule", SkatRuleAgent, {"threshold": 7.0},
+    "rule-based Skat baseline: strength-count bidding, highest-lowest play",
+    games=("skat",),
+    parameter_help={"threshold": "hand-strength count needed to bid"},
+)
+
+
+def legal_cards_of(info: SkatInfoState) -> list[int]:
+    """The cards among the legal actions (for interfaces)."""
+    return cards_of(sum(1 << a for a in info.legal_actions() if a < 32))

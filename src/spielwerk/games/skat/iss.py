@@ -95,7 +95,9 @@ def parse_record(text: str, line: int = 0) -> IssRecord:
         raise IssRecordError(f"line {line}: the record has no moves (MV[...])")
     tokens = tags["MV"].split()
     if len(tokens) % 2:
-        raise IssRecordError(f"line {line}: moves must be 'actor move' pairs; {tokens[-1]!r} is alone")
+        raise IssRecordError(
+            f"line {line}: moves must be 'actor move' pairs; {tokens[-1]!r} is alone"
+        )
     moves = [(tokens[i], tokens[i + 1]) for i in range(0, len(tokens), 2)]
     for i, (actor, _) in enumerate(moves):
         if actor not in ("w", "0", "1", "2"):
@@ -118,11 +120,14 @@ def parse_record(text: str, line: int = 0) -> IssRecord:
     return IssRecord(tags, moves, result, passed, penalty, line)
 
 
-def iter_records(source: str | Path | TextIO) -> Iterator[IssRecord]:
-    """Stream the records of a file (or open text), one at a time, of any size."""
+def iter_record_texts(source: str | Path | TextIO) -> Iterator[tuple[int, str]]:
+    """Stream ``(first line number, record text)`` from a file of any size."""
     if isinstance(source, (str, Path)):
-        with open(source, encoding="utf-8", errors="replace") as fh:
-            yield from iter_records(fh)
+        path = Path(source)
+        if not path.is_file():
+            raise IssRecordError(f"no such file: {path}")
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            yield from iter_record_texts(fh)
         return
     buf: list[str] = []
     start = 0
@@ -134,10 +139,16 @@ def iter_records(source: str | Path | TextIO) -> Iterator[IssRecord]:
             start = n
         buf.append(line)
         if line.endswith(";)"):
-            yield parse_record(" ".join(buf), start)
+            yield start, " ".join(buf)
             buf = []
     if buf:
-        raise IssRecordError(f"line {start}: the last record is not closed with ';)'")
+        yield start, " ".join(buf)  # unterminated: parse_record reports it
+
+
+def iter_records(source: str | Path | TextIO) -> Iterator[IssRecord]:
+    """Stream the parsed records of a file (or open text), one at a time."""
+    for line, text in iter_record_texts(source):
+        yield parse_record(text, line)
 
 
 # ----- replay -----------------------------------------------------------------------------------

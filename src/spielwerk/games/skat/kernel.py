@@ -22,7 +22,7 @@ from numba import njit
 GRAND = 4
 NULL = 5
 
-JACKS = np.int64(0x80808080)
+JACKS = 0x80808080
 _SUIT = np.array([0xFF, 0xFF00, 0xFF0000, 0xFF000000], dtype=np.int64)
 _POINTS = np.array([0, 0, 0, 3, 4, 10, 11, 2], dtype=np.int64)
 # null order A K Q J T 9 8 7 for rank indices 7 8 9 Q K T A J
@@ -34,14 +34,14 @@ def class_mask(game: int, card: int) -> int:
     """Mask of the cards that follow ``card`` when it is led (its suit class)."""
     suit = card >> 3
     if game == NULL:
-        return _SUIT[suit]
+        return int(_SUIT[suit])
     if (card & 7) == 7:  # a jack is a trump in suit and grand games
         if game == GRAND:
             return JACKS
-        return JACKS | _SUIT[game]
+        return JACKS | int(_SUIT[game])
     if game < 4 and suit == game:
-        return JACKS | _SUIT[game]
-    return _SUIT[suit] & ~JACKS
+        return JACKS | int(_SUIT[game])
+    return int(_SUIT[suit]) & ~JACKS
 
 
 @njit(cache=True)
@@ -51,7 +51,7 @@ def trump_mask(game: int) -> int:
         return 0
     if game == GRAND:
         return JACKS
-    return JACKS | _SUIT[game]
+    return JACKS | int(_SUIT[game])
 
 
 @njit(cache=True)
@@ -71,7 +71,7 @@ def card_power(card: int, led_card: int, game: int) -> int:
     rank = card & 7
     if game == NULL:
         if (card >> 3) == (led_card >> 3):
-            return 1 + _NULL_RANK[rank]
+            return 1 + int(_NULL_RANK[rank])
         return 0
     if rank == 7:
         return 100 + (card >> 3)
@@ -103,7 +103,7 @@ def points(mask: int) -> int:
     total = 0
     for c in range(32):
         if (mask >> c) & 1:
-            total += _POINTS[c & 7]
+            total += int(_POINTS[c & 7])
     return total
 
 

@@ -715,7 +715,7 @@ def _sample_places(
         groups.setdefault(allowed, []).append(c)
     keys = sorted(groups)
     sizes = [len(groups[g]) for g in keys]
-    from functools import lru_cache
+    from functools import cache
     from math import comb
 
     def compositions(n: int, allowed: int, caps: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -742,7 +742,7 @@ def _sample_places(
             left -= x
         return total
 
-    @lru_cache(maxsize=None)
+    @cache
     def count(gi: int, caps: tuple[int, ...]) -> int:
         if gi == len(keys):
             return 1 if not any(caps) else 0
@@ -770,10 +770,13 @@ def _sample_places(
         total = sum(weights)
         r = _big_rand(rng, total)
         acc = 0
-        for (comp, rest), w in zip(options, weights, strict=True):
+        chosen = options[-1]
+        for option, w in zip(options, weights, strict=True):
             acc += w
             if r < acc:
+                chosen = option
                 break
+        comp, rest = chosen
         cards_g = list(groups[g])
         rng.shuffle(cards_g)
         pos = 0
