@@ -24,8 +24,8 @@ install: $(VENV)/.installed
 install-dev: $(VENV)/.installed-dev
 
 run: $(VENV)/.installed
-	$(VENV)/bin/spielwerk arena kalah random greedy alphabeta:depth=2 alphabeta:depth=6 \
-		--games 24 --seed 1 --output results/make-run.csv --fresh
+	$(VENV)/bin/spielwerk arena kalah random greedy alphabeta:depth=2 alphabeta:depth=4 \
+		alphabeta:depth=8 --games 100 --seed 1 --output results/make-run.jsonl --fresh
 
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check src tests benchmarks

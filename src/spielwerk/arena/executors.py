@@ -38,9 +38,9 @@ def _run_batch(fn: Callable[[T], R], batch: Sequence[T]) -> list[R]:
 
 
 def _batches(tasks: Sequence[T], workers: int, batch_size: int | None) -> list[list[T]]:
-    """Cut tasks into batches: at least ~8 per worker so progress stays smooth, at most 64."""
+    """Cut tasks into batches: at least ~8 per worker so progress stays smooth, at most 16."""
     if batch_size is None:
-        batch_size = max(1, min(64, len(tasks) // (8 * max(1, workers))))
+        batch_size = max(1, min(16, len(tasks) // (8 * max(1, workers))))
     return [list(tasks[i : i + batch_size]) for i in range(0, len(tasks), batch_size)]
 
 

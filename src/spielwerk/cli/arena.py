@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -23,6 +24,7 @@ from spielwerk.arena.executors import make_executor
 from spielwerk.arena.match import GameResult
 from spielwerk.arena.stats import Standings, z_value
 from spielwerk.arena.tournament import SEATINGS, TournamentConfig, run_tournament
+from spielwerk.core.registry import load_game
 
 HELP = """Play a round-robin tournament between AGENTS in GAME and print the standings.
 
@@ -45,46 +47,46 @@ def _ci(lo: float, hi: float) -> str:
     return f"{100 * lo:.1f}-{100 * hi:.1f}"
 
 
-def standings_tables(st: Standings, title: str) -> tuple[Table, Table]:
-    """The rich standings table and the pairwise table."""
-    level = f"{100 * st.confidence:g}%"
-    table = Table(title=title, title_justify="left")
-    table.add_column("#", justify="right")
-    table.add_column("agent", no_wrap=True)
+def standings_tables(st: Standings, title: str, value: str = "margin") -> tuple[Table, Table]:
+    """The rich standings table and the pairwise table.
+
+    ``value`` names the mean return: "margin" for two-player zero-sum games.
+    """
+    level = f"{100 * st.confidence:g}% CI"
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAVY, pad_edge=False)
+    table.add_column("agent", no_wrap=True, style="bold")
     table.add_column("games", justify="right")
-    table.add_column("W/D/L", justify="right")
-    table.add_column("score %", justify="right")
-    table.add_column(f"{level} CI", justify="right")
-    table.add_column("mean margin ± SE", justify="right", no_wrap=True)
+    table.add_column("W/D/L", justify="right", no_wrap=True)
+    table.add_column("score%", justify="right", min_width=6)
+    table.add_column(level, justify="right", no_wrap=True)
+    table.add_column(f"{value} ± SE", justify="right", no_wrap=True)
     table.add_column("Elo", justify="right")
-    for rank, a in enumerate(st.agents, start=1):
+    for a in st.agents:
         table.add_row(
-            str(rank),
             a.label,
             str(a.games),
             f"{a.wins}/{a.draws}/{a.losses}",
             _fmt(100 * a.score),
             _ci(a.ci_low, a.ci_high),
-            f"{_fmt(a.mean_return, '.2f', True)} ± {_fmt(a.se_return, '.2f')}",
+            f"{_fmt(a.mean_return, '.1f', True)} ± {_fmt(a.se_return, '.1f')}",
             _fmt(a.elo, ".0f", True),
         )
-    pairs = Table(title="Pairings (from the first agent's side)", title_justify="left")
+    pairs = Table(title="Pairings (first agent's view)", title_justify="left",
+                  box=box.SIMPLE_HEAVY, pad_edge=False)
     pairs.add_column("agent", no_wrap=True)
     pairs.add_column("opponent", no_wrap=True)
-    pairs.add_column("games", justify="right")
-    pairs.add_column("W/D/L", justify="right")
-    pairs.add_column("score %", justify="right")
-    pairs.add_column(f"{level} CI", justify="right")
-    pairs.add_column("mean margin ± SE", justify="right", no_wrap=True)
+    pairs.add_column("W/D/L", justify="right", no_wrap=True)
+    pairs.add_column("score%", justify="right", min_width=6)
+    pairs.add_column(level, justify="right", no_wrap=True)
+    pairs.add_column(f"{value}±SE", justify="right", no_wrap=True)
     for p in st.pairs:
         pairs.add_row(
             p.a,
             p.b,
-            str(p.games),
             f"{p.wins}/{p.draws}/{p.losses}",
             _fmt(100 * p.score),
             _ci(p.ci_low, p.ci_high),
-            f"{_fmt(p.mean_return, '.2f', True)} ± {_fmt(p.se_return, '.2f')}",
+            f"{_fmt(p.mean_return, '.1f', True)}±{_fmt(p.se_return, '.1f')}",
         )
     return table, pairs
 
@@ -136,7 +138,8 @@ def arena(
             disable=as_json,
             transient=False,
         )
-        bar = progress.add_task(config.game, total=None, rate="")
+        long_name = load_game(config.game).game_type.long_name
+        bar = progress.add_task(long_name, total=None, rate="")
         played = 0
 
         def on_start(total: int, done: int) -> None:
@@ -172,10 +175,12 @@ def arena(
         print(json.dumps(data, indent=2))
         return
     title = (
-        f"Standings: {config.game}, {len(result.results)} games, seed {config.seed}, "
-        f"Elo = Bradley-Terry (mean 0)"
+        f"Standings: {config.game}\n{len(result.results)} games, seed {config.seed}, "
+        "Elo: Bradley-Terry fit, mean 0"
     )
-    table, pairs = standings_tables(st, title)
+    game_type = load_game(config.game).game_type
+    value = "margin" if game_type.num_players == 2 and game_type.zero_sum else "return"
+    table, pairs = standings_tables(st, title, value)
     out.print(table)
     out.print(pairs)
     where = f", results in {output}" if output else ""
