@@ -239,5 +239,19 @@ def test_check_game_argument_errors() -> None:
         check_game(game, seed=-1)
 
 
+def test_errors_survive_pickling() -> None:
+    # a process pool sends exceptions back pickled; custom __init__ signatures broke that
+    import pickle
+
+    err = IllegalActionError(7, "board text", "pit 7 is empty")
+    back = pickle.loads(pickle.dumps(err))
+    assert (back.action, back.state_description, back.reason) == (7, "board text", "pit 7 is empty")
+    assert str(back) == str(err)
+    conf = ConformanceError("returns", "too big", "kalah", 3, [1, 2])
+    again = pickle.loads(pickle.dumps(conf))
+    assert (again.invariant, again.seed, again.history, str(again)) == (
+        "returns", 3, [1, 2], str(conf))
+
+
 def test_terminal_and_chance_constants() -> None:
     assert CHANCE != TERMINAL and CHANCE < 0 and TERMINAL < 0

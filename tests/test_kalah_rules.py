@@ -284,6 +284,8 @@ def test_state_from_board_validates_and_detects_the_end() -> None:
         game.state_from_board([1, 2, 3], 0)
     with pytest.raises(GameParameterError, match="negative"):
         game.state_from_board([1, -1, 2, 0, 2, 2, 2, 0], 0)
+    with pytest.raises(GameParameterError, match="at most 12 seeds, not 13"):
+        game.state_from_board([2, 2, 2, 1, 2, 2, 2, 0], 0)
     with pytest.raises(GameParameterError, match="player to move"):
         game.state_from_board([2, 2, 2, 0, 2, 2, 2, 0], 2)
     board = [1, 0, 3, 4, 0, 2, 0, 2]
@@ -317,7 +319,7 @@ def test_string_to_action_uses_pits_from_the_movers_left() -> None:
 
 
 def test_text_rendering() -> None:
-    state = board_of(kalah(3, 5), [1, 0, 12], 3, [4, 5, 6], 7)
+    state = board_of(kalah(3, 7), [1, 0, 12], 3, [4, 5, 6], 7)
     expected = "\n".join(
         [
             "      3   2   1    North",

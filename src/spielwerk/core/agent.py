@@ -67,7 +67,9 @@ def register_agent(
     parameter_help: dict[str, str] | None = None,
 ) -> None:
     """Register ``factory(game, seed=..., **params)`` for ``games`` (None: any game)."""
-    entry = AgentEntry(name, factory, dict(defaults or {}), description, games, parameter_help or {})
+    entry = AgentEntry(
+        name, factory, dict(defaults or {}), description, games, parameter_help or {}
+    )
     for g in games or (None,):
         _AGENTS[(g, name)] = entry
 
@@ -99,7 +101,9 @@ def _convert(name: str, key: str, text: str, default: Any) -> Any:
             return float(text)
     except ValueError:
         kind = type(default).__name__
-        raise AgentSpecError(f"agent {name!r}: parameter {key!r} must be {kind}, not {text!r}") from None
+        raise AgentSpecError(
+            f"agent {name!r}: parameter {key!r} must be {kind}, not {text!r}"
+        ) from None
     return text
 
 

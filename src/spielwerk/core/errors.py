@@ -23,6 +23,10 @@ class IllegalActionError(SpielwerkError, ValueError):
         msg += f"\nin state:\n{state_description}"
         super().__init__(msg)
 
+    def __reduce__(self) -> tuple[type, tuple[object, str, str]]:
+        # picklable, so it survives a process pool (the default reduce passes only the message)
+        return (type(self), (self.action, self.state_description, self.reason))
+
 
 class UnknownGameError(SpielwerkError, KeyError):
     """A game name that is not registered."""

@@ -111,7 +111,9 @@ class Game(ABC):
             try:
                 state.apply(action)
             except IllegalActionError as exc:
-                raise SerializationError(f"action {i} ({action}) cannot be replayed: {exc}") from exc
+                raise SerializationError(
+                    f"action {i} ({action}) cannot be replayed: {exc}"
+                ) from exc
         return state
 
 

@@ -60,6 +60,10 @@ class ConformanceError(SpielwerkError, AssertionError):
             msg += f"\n  replay: {replay_command(spec, seed)}"
         super().__init__(msg)
 
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:
+        # picklable, so it survives a process pool
+        return (type(self), (self.invariant, self.detail, self.spec, self.seed, self.history))
+
 
 def replay_command(spec: str, seed: int) -> str:
     """The shell command that replays game ``seed`` of ``spec`` with every check."""
@@ -129,15 +133,19 @@ def _snapshot(state: State) -> tuple[object, list[int], int]:
     return state.fingerprint(), list(state.history), state.current_player
 
 
-def _illegal_candidates(legal: Sequence[int]) -> list[object]:
-    """A few actions that must be rejected: out of range, a gap, non-integers."""
-    cands: list[object] = [-1, (max(legal) + 1) if legal else 0, 1.5, True]
+def _illegal_candidates(legal: Sequence[int], turn: int) -> list[object]:
+    """Actions that must be rejected: out of range, plus one of a gap or a non-integer.
+
+    The third candidate rotates with ``turn``, so a game tries all kinds
+    without paying for every kind after every move.
+    """
+    extra: list[object] = [1.5, True]
     legal_set = set(legal)
     for a in range(min(legal), max(legal)) if legal else ():
         if a not in legal_set:
-            cands.append(a)
+            extra.append(a)
             break
-    return cands
+    return [-1, (max(legal) + 1) if legal else 0, extra[turn % len(extra)]]
 
 
 # ----------------------------------------------------------------------------- per game
@@ -257,7 +265,7 @@ def check_state(
 
     # --- illegal actions are rejected and change nothing ----------------------------
     before = _snapshot(state)
-    for bad in _illegal_candidates(legal) if player != TERMINAL else [0, -1, 1.5]:
+    for bad in _illegal_candidates(legal, len(state.history)) if legal else [0, 1.5]:
         try:
             state.apply(bad)  # type: ignore[arg-type]
         except IllegalActionError:

@@ -79,6 +79,12 @@ class KalahGame(Game):
             )
         if (arr < 0).any():
             raise GameParameterError("kalah: seed counts cannot be negative")
+        most = 2 * self.pits * self.seeds
+        if int(arr.sum()) > most:  # more seeds could leave the declared utility range
+            raise GameParameterError(
+                f"kalah: a board of Kalah({self.pits},{self.seeds}) holds at most {most} seeds, "
+                f"not {int(arr.sum())}"
+            )
         if to_move not in (SOUTH, NORTH):
             raise GameParameterError("kalah: the player to move is 0 (South) or 1 (North)")
         state = KalahState(self, arr, to_move)
