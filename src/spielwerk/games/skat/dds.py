@@ -1,0 +1,849 @@
+"""Double-dummy Skat solver (DDSS after Kupferschmid 2003): all hands known, perfect play.
+
+The search is a numba alpha-beta on 32-bit card masks. The declarer is MAX, the
+two defenders are MIN nodes, and the turn order follows the trick winners. The
+searched value is the *rest of the game* from the current node (card points
+of the tricks still to be won, the cards on the table included), so a
+transposition-table entry is reusable whatever the history was (seed section
+"Optimierungen der Alpha-Beta-Suche").
+
+Three objectives ("modes") share one search:
+
+* ``MODE_POINTS`` - card points the declarer wins (61 / 90 thresholds, exact value);
+* ``MODE_DECLARER_TRICKS`` - tricks the declarer wins (schwarz: all of them);
+* ``MODE_DEFENDER_TRICKS`` - tricks the defenders win (null: the declarer wins
+  the null game iff the defenders take every remaining trick).
+
+Techniques, each with a switch in :class:`SolverConfig` for the ablation:
+
+* transposition table at trick boundaries, keyed by the remaining cards (as
+  owner per card) and the player to move; each entry keeps a lower and an
+  upper bound of the remaining value (``VALID`` when they meet, ``LBOUND`` /
+  ``UBOUND`` otherwise);
+* equivalence classes (partition search): cards of one suit class that are
+  adjacent in rank order and equal in points are interchangeable - in suit
+  and grand games the jacks and 9-8-7, in the trick objectives (null,
+  schwarz) any cards of a suit class. Only one card of a run held by the
+  mover with no other live card between is searched, and the table key
+  compacts each such group so entries generalise across histories;
+* move ordering by killer moves, a history of best moves and the branching
+  factor of the next player's reply;
+* null-window tests for thresholds and MTD(f) for exact values (switch off:
+  one full-window alpha-beta search).
+
+Early cut-offs use the points counted so far: a node stops as soon as the
+remaining points cannot change the outcome of the window. Depth is bounded
+(at most 30 plies), so recursion cannot run away.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from spielwerk.core.errors import SpielwerkError
+from spielwerk.games.skat.kernel import GRAND, NULL, class_mask, legal_cards, trick_winner
+
+MODE_POINTS = 0
+MODE_DECLARER_TRICKS = 1
+MODE_DEFENDER_TRICKS = 2
+
+MAX_PLY = 34
+
+# cfg indices
+_GAME, _DECL, _MODE, _USE_TT, _USE_EQUIV, _USE_ORDER, _GEN, _TT_MASK = range(8)
+# stats indices
+_NODES, _TT_HITS, _TT_STORES = range(3)
+
+_POINTS32 = np.array([(0, 0, 0, 3, 4, 10, 11, 2)[c & 7] for c in range(32)], dtype=np.int64)
+
+
+class SolverError(SpielwerkError, ValueError):
+    """A position or query the solver cannot answer (bad game code, bad threshold)."""
+
+
+# --------------------------------------------------------------------------- bit helpers
+@njit(cache=True)
+def _popcount(x: int) -> int:
+    x = x & 0xFFFFFFFF
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+
+
+@njit(cache=True)
+def _mask_points(m: int) -> int:
+    return (
+        3 * _popcount(m & 0x08080808)
+        + 4 * _popcount(m & 0x10101010)
+        + 10 * _popcount(m & 0x20202020)
+        + 11 * _popcount(m & 0x40404040)
+        + 2 * _popcount(m & 0x80808080)
+    )
+
+
+# --------------------------------------------------------------------------- card order
+def card_order(game: int, mode: int, equivalence: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Cards by suit class in descending power, and a group id per position.
+
+    Cards of one group are interchangeable when no live card lies between
+    them: equal points (jacks; 9-8-7) in the points objective, a whole suit
+    class in the trick objectives. Without ``equivalence`` every card is its
+    own group.
+    """
+    classes: list[list[int]] = []
+    jacks = [31, 23, 15, 7]
+    plain = [6, 5, 4, 3, 2, 1, 0]  # A T K Q 9 8 7
+    if game == NULL:
+        null_order = [6, 4, 3, 7, 5, 2, 1, 0]  # A K Q J T 9 8 7
+        for s in (3, 2, 1, 0):
+            classes.append([s * 8 + r for r in null_order])
+    elif game == GRAND:
+        classes.append(jacks)
+        for s in (3, 2, 1, 0):
+            classes.append([s * 8 + r for r in plain])
+    else:
+        classes.append(jacks + [game * 8 + r for r in plain])
+        for s in (3, 2, 1, 0):
+            if s != game:
+                classes.append([s * 8 + r for r in plain])
+    order: list[int] = []
+    group: list[int] = []
+    gid = 0
+    for cls in classes:
+        prev_points = -1
+        first = True
+        for c in cls:
+            pts = int(_POINTS32[c])
+            if not equivalence:
+                gid += 1
+            elif mode != MODE_POINTS:
+                if first:
+                    gid += 1
+            elif first or pts != prev_points or pts != 0 and (c & 7) != 7:
+                # points objective: only the jacks and the zero-point 9-8-7 form runs
+                gid += 1
+            first = False
+            prev_points = pts
+            order.append(c)
+            group.append(gid)
+    assert sorted(order) == list(range(32))
+    return np.array(order, dtype=np.int64), np.array(group, dtype=np.int64)
+
+
+# --------------------------------------------------------------------------- search kernel
+@njit(cache=True)
+def _tt_key(hands: np.ndarray, order: np.ndarray, group: np.ndarray) -> int:
+    """Owner (1..3) of each remaining card, compacted to the top of its group."""
+    key = 0
+    j = 0
+    pg = -1
+    start = 0
+    for pos in range(32):
+        g = group[pos]
+        if g != pg:
+            pg = g
+            start = pos
+            j = start
+        c = order[pos]
+        bit = 1 << c
+        owner = 0
+        if hands[0] & bit:
+            owner = 1
+        elif hands[1] & bit:
+            owner = 2
+        elif hands[2] & bit:
+            owner = 3
+        if owner:
+            key |= owner << (2 * j)
+            j += 1
+    return key
+
+
+@njit(cache=True)
+def _tt_index(key: int, leader: int, mask: int) -> int:
+    h = (key ^ (key >> 31) ^ (leader * 0x9E3779B1)) * 0x2545F4914F6CDD1D
+    h ^= h >> 29
+    return h & mask
+
+
+# per-ply fields of the explicit search stack
+_F_NT, _F_LEAD, _F_A, _F_B, _F_WA, _F_WB, _F_BEST, _F_BM, _F_N, _F_I = range(10)
+_F_SLOT, _F_KEY, _F_GAIN, _F_T0, _F_T1, _F_P, _F_UP, _F_CARD, _F_CUT = range(10, 19)
+_NF = 19
+
+
+@njit(cache=True)
+def _ab(
+    hands: np.ndarray,
+    table: np.ndarray,
+    nt0: int,
+    leader0: int,
+    alpha0: int,
+    beta0: int,
+    ply0: int,
+    cfg: np.ndarray,
+    order: np.ndarray,
+    group: np.ndarray,
+    ttk: np.ndarray,
+    ttl: np.ndarray,
+    ttg: np.ndarray,
+    ttlo: np.ndarray,
+    tthi: np.ndarray,
+    hist: np.ndarray,
+    killers: np.ndarray,
+    mbuf: np.ndarray,
+    sbuf: np.ndarray,
+    stats: np.ndarray,
+    stk: np.ndarray,
+) -> int:
+    """Fail-soft alpha-beta on the remaining value, with an explicit stack.
+
+    ``table[0:nt0]`` are the cards of the current trick. ``ply0`` is the
+    first stack level used (the root helpers search children at level 1).
+    """
+    game = cfg[_GAME]
+    decl = cfg[_DECL]
+    mode = cfg[_MODE]
+    use_tt = cfg[_USE_TT] != 0
+    use_equiv = cfg[_USE_EQUIV] != 0
+    use_order = cfg[_USE_ORDER] != 0
+    gen = cfg[_GEN]
+    ttmask = cfg[_TT_MASK]
+    ply = ply0
+    stk[ply, _F_NT] = nt0
+    stk[ply, _F_LEAD] = leader0
+    stk[ply, _F_A] = alpha0
+    stk[ply, _F_B] = beta0
+    entering = True
+    r = 0
+    while True:
+        if entering:
+            # ------------------------------------------------------------ enter a node
+            entering = False
+            stats[_NODES] += 1
+            nt = stk[ply, _F_NT]
+            leader = stk[ply, _F_LEAD]
+            alpha = stk[ply, _F_A]
+            beta = stk[ply, _F_B]
+            rem = hands[0] | hands[1] | hands[2]
+            done = False
+            t0 = -1
+            t1 = -1
+            upper = 0
+            if nt == 0 and rem == 0:
+                r = 0
+                done = True
+            else:
+                t0 = table[0]
+                t1 = table[1]
+                if mode == MODE_POINTS:
+                    upper = _mask_points(rem)
+                    for i in range(nt):
+                        upper += _POINTS32[table[i]]
+                else:
+                    upper = (_popcount(rem) + nt) // 3
+                if beta <= 0:
+                    r = 0
+                    done = True
+                elif alpha >= upper:
+                    r = upper
+                    done = True
+            slot = -1
+            key = 0
+            if not done and nt == 0 and use_tt:
+                key = _tt_key(hands, order, group)
+                slot = _tt_index(key, leader, ttmask)
+                if ttg[slot] == gen and ttk[slot] == key and ttl[slot] == leader:
+                    lo = np.int64(ttlo[slot])
+                    hi = np.int64(tthi[slot])
+                    if lo >= beta or lo == hi:
+                        stats[_TT_HITS] += 1
+                        r = lo
+                        done = True
+                    elif hi <= alpha:
+                        stats[_TT_HITS] += 1
+                        r = hi
+                        done = True
+                    else:
+                        if lo > alpha:
+                            alpha = lo
+                        if hi < beta:
+                            beta = hi
+            if not done:
+                p = (leader + nt) % 3
+                hand = hands[p]
+                led = t0 if nt > 0 else -1
+                legal = legal_cards(hand, led, game)
+                n = 0
+                if use_equiv:
+                    live = rem & ~legal
+                    for i in range(nt):
+                        live |= 1 << table[i]
+                    prev_mine = False
+                    pg = -1
+                    for pos in range(32):
+                        c = order[pos]
+                        if (legal >> c) & 1:
+                            g = group[pos]
+                            if g != pg:
+                                pg = g
+                                prev_mine = False
+                            if not prev_mine:
+                                mbuf[ply, n] = c
+                                n += 1
+                            prev_mine = True
+                        elif (live >> c) & 1:
+                            prev_mine = False
+                else:
+                    for pos in range(32):
+                        c = order[pos]
+                        if (legal >> c) & 1:
+                            mbuf[ply, n] = c
+                            n += 1
+                if use_order and n > 1:
+                    nxt = hands[(p + 1) % 3]
+                    k0 = killers[ply, 0]
+                    k1 = killers[ply, 1]
+                    for i in range(n):
+                        c = mbuf[ply, i]
+                        s = hist[p, c] * 64
+                        if c == k0:
+                            s += 1 << 50
+                        elif c == k1:
+                            s += 1 << 49
+                        if nt < 2:
+                            lc = c if nt == 0 else t0
+                            f = nxt & class_mask(game, lc)
+                            b = _popcount(f) if f != 0 else _popcount(nxt)
+                            s += 16 - b
+                        sbuf[ply, i] = s
+                    for i in range(1, n):  # insertion sort, descending score
+                        c = mbuf[ply, i]
+                        s = sbuf[ply, i]
+                        j = i - 1
+                        while j >= 0 and sbuf[ply, j] < s:
+                            mbuf[ply, j + 1] = mbuf[ply, j]
+                            sbuf[ply, j + 1] = sbuf[ply, j]
+                            j -= 1
+                        mbuf[ply, j + 1] = c
+                        sbuf[ply, j + 1] = s
+                stk[ply, _F_A] = alpha
+                stk[ply, _F_B] = beta
+                stk[ply, _F_WA] = alpha
+                stk[ply, _F_WB] = beta
+                stk[ply, _F_BEST] = -1 if p == decl else 1 << 20
+                stk[ply, _F_BM] = -1
+                stk[ply, _F_N] = n
+                stk[ply, _F_I] = 0
+                stk[ply, _F_SLOT] = slot
+                stk[ply, _F_KEY] = key
+                stk[ply, _F_T0] = t0
+                stk[ply, _F_T1] = t1
+                stk[ply, _F_P] = p
+                stk[ply, _F_UP] = upper
+                stk[ply, _F_CUT] = 0
+            else:
+                # immediate answer: return r to the parent
+                if ply == ply0:
+                    return r
+                ply -= 1
+                _after_child(hands, table, stk, ply, r, decl)
+        else:
+            # ---------------------------------------------------- next move or finish
+            i = stk[ply, _F_I]
+            n = stk[ply, _F_N]
+            if i < n and stk[ply, _F_CUT] == 0:
+                stk[ply, _F_I] = i + 1
+                c = mbuf[ply, i]
+                p = stk[ply, _F_P]
+                nt = stk[ply, _F_NT]
+                leader = stk[ply, _F_LEAD]
+                a = stk[ply, _F_A]
+                b = stk[ply, _F_B]
+                hands[p] &= ~(1 << c)
+                stk[ply, _F_CARD] = c
+                if nt < 2:
+                    table[nt] = c
+                    stk[ply, _F_GAIN] = 0
+                    stk[ply + 1, _F_NT] = nt + 1
+                    stk[ply + 1, _F_LEAD] = leader
+                    stk[ply + 1, _F_A] = a
+                    stk[ply + 1, _F_B] = b
+                else:
+                    t0 = stk[ply, _F_T0]
+                    t1 = stk[ply, _F_T1]
+                    w = trick_winner(t0, t1, c, game)
+                    winner = (leader + w) % 3
+                    gain = 0
+                    if mode == MODE_POINTS:
+                        if winner == decl:
+                            gain = _POINTS32[t0] + _POINTS32[t1] + _POINTS32[c]
+                    elif mode == MODE_DECLARER_TRICKS:
+                        if winner == decl:
+                            gain = 1
+                    elif winner != decl:
+                        gain = 1
+                    stk[ply, _F_GAIN] = gain
+                    stk[ply + 1, _F_NT] = 0
+                    stk[ply + 1, _F_LEAD] = winner
+                    stk[ply + 1, _F_A] = a - gain
+                    stk[ply + 1, _F_B] = b - gain
+                ply += 1
+                entering = True
+            else:
+                # ------------------------------------------------------ finish the node
+                best = stk[ply, _F_BEST]
+                best_move = stk[ply, _F_BM]
+                p = stk[ply, _F_P]
+                if use_order and best_move >= 0:
+                    rem = hands[0] | hands[1] | hands[2]
+                    weight = _popcount(rem) + 1
+                    hist[p, best_move] += weight * weight
+                    if stk[ply, _F_CUT] != 0 and killers[ply, 0] != best_move:
+                        killers[ply, 1] = killers[ply, 0]
+                        killers[ply, 0] = best_move
+                slot = stk[ply, _F_SLOT]
+                if slot >= 0:
+                    key = stk[ply, _F_KEY]
+                    leader = stk[ply, _F_LEAD]
+                    wa = stk[ply, _F_WA]
+                    wb = stk[ply, _F_WB]
+                    if ttg[slot] == gen and ttk[slot] == key and ttl[slot] == leader:
+                        lo = np.int64(ttlo[slot])
+                        hi = np.int64(tthi[slot])
+                    else:
+                        lo = 0
+                        hi = stk[ply, _F_UP]
+                    if best <= wa:
+                        if best < hi:
+                            hi = best
+                    elif best >= wb:
+                        if best > lo:
+                            lo = best
+                    else:
+                        lo = best
+                        hi = best
+                    ttk[slot] = key
+                    ttl[slot] = leader
+                    ttg[slot] = gen
+                    ttlo[slot] = lo
+                    tthi[slot] = hi
+                    stats[_TT_STORES] += 1
+                r = best
+                if ply == ply0:
+                    return r
+                ply -= 1
+                _after_child(hands, table, stk, ply, r, decl)
+
+
+@njit(cache=True)
+def _after_child(
+    hands: np.ndarray, table: np.ndarray, stk: np.ndarray, ply: int, r: int, decl: int
+) -> None:
+    """Undo the move of ``ply`` and fold the child's value ``r`` into its window."""
+    c = stk[ply, _F_CARD]
+    p = stk[ply, _F_P]
+    hands[p] |= 1 << c
+    table[0] = stk[ply, _F_T0]
+    table[1] = stk[ply, _F_T1]
+    v = stk[ply, _F_GAIN] + r
+    if p == decl:
+        if v > stk[ply, _F_BEST]:
+            stk[ply, _F_BEST] = v
+            stk[ply, _F_BM] = c
+            if v > stk[ply, _F_A]:
+                stk[ply, _F_A] = v
+    else:
+        if v < stk[ply, _F_BEST]:
+            stk[ply, _F_BEST] = v
+            stk[ply, _F_BM] = c
+            if v < stk[ply, _F_B]:
+                stk[ply, _F_B] = v
+    if stk[ply, _F_A] >= stk[ply, _F_B]:
+        stk[ply, _F_CUT] = 1
+
+
+@njit(cache=True)
+def _upper_bound(hands: np.ndarray, table: np.ndarray, nt: int, mode: int) -> int:
+    rem = hands[0] | hands[1] | hands[2]
+    if mode == MODE_POINTS:
+        u = _mask_points(rem)
+        for i in range(nt):
+            u += _POINTS32[table[i]]
+        return u
+    return (_popcount(rem) + nt) // 3
+
+
+@njit(cache=True)
+def _value(
+    hands: np.ndarray,
+    table: np.ndarray,
+    nt: int,
+    leader: int,
+    lo_t: int,
+    hi_t: int,
+    kind: int,
+    cfg: np.ndarray,
+    order: np.ndarray,
+    group: np.ndarray,
+    ttk: np.ndarray,
+    ttl: np.ndarray,
+    ttg: np.ndarray,
+    ttlo: np.ndarray,
+    tthi: np.ndarray,
+    hist: np.ndarray,
+    killers: np.ndarray,
+    mbuf: np.ndarray,
+    sbuf: np.ndarray,
+    stats: np.ndarray,
+    stk: np.ndarray,
+    ply: int,
+) -> int:
+    """kind 0: exact remaining value (MTD(f) or full window); kind 1: 1 if value >= lo_t else 0.
+
+    ``kind`` 1 with null window off searches the full window and compares.
+    """
+    upper = _upper_bound(hands, table, nt, cfg[_MODE])
+    null_window = hi_t != 0
+    if kind == 1:
+        t = lo_t
+        if t <= 0:
+            return 1
+        if t > upper:
+            return 0
+        if null_window:
+            v = _ab(hands, table, nt, leader, t - 1, t, ply, cfg, order, group,
+                    ttk, ttl, ttg, ttlo, tthi, hist, killers, mbuf, sbuf, stats, stk)
+        else:
+            v = _ab(hands, table, nt, leader, -1, upper + 1, ply, cfg, order, group,
+                    ttk, ttl, ttg, ttlo, tthi, hist, killers, mbuf, sbuf, stats, stk)
+        return 1 if v >= t else 0
+    if not null_window:
+        return _ab(hands, table, nt, leader, -1, upper + 1, ply, cfg, order, group,
+                   ttk, ttl, ttg, ttlo, tthi, hist, killers, mbuf, sbuf, stats, stk)
+    lower = 0
+    g = upper // 2
+    while lower < upper:
+        beta = g if g > lower else lower + 1
+        g = _ab(hands, table, nt, leader, beta - 1, beta, ply, cfg, order, group,
+                ttk, ttl, ttg, ttlo, tthi, hist, killers, mbuf, sbuf, stats, stk)
+        if g < beta:
+            upper = g
+        else:
+            lower = g
+    return lower
+
+
+@njit(cache=True)
+def _move_values(
+    hands: np.ndarray,
+    table: np.ndarray,
+    nt: int,
+    leader: int,
+    t: int,
+    kind: int,
+    null_window: int,
+    cfg: np.ndarray,
+    order: np.ndarray,
+    group: np.ndarray,
+    ttk: np.ndarray,
+    ttl: np.ndarray,
+    ttg: np.ndarray,
+    ttlo: np.ndarray,
+    tthi: np.ndarray,
+    hist: np.ndarray,
+    killers: np.ndarray,
+    mbuf: np.ndarray,
+    sbuf: np.ndarray,
+    stats: np.ndarray,
+    stk: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """``out[c]`` = value after card c for every legal card (-1 for illegal cards).
+
+    kind 0: exact remaining value from the root (the card's trick included);
+    kind 1: 1 if that value is >= t, else 0. Equivalent cards share the value of
+    the representative searched.
+    """
+    game = cfg[_GAME]
+    decl = cfg[_DECL]
+    mode = cfg[_MODE]
+    for c in range(32):
+        out[c] = -1
+    p = (leader + nt) % 3
+    hand = hands[p]
+    t0 = table[0]
+    t1 = table[1]
+    led = t0 if nt > 0 else -1
+    legal = legal_cards(hand, led, game)
+    rem = hands[0] | hands[1] | hands[2]
+    live = rem & ~legal
+    for i in range(nt):
+        live |= 1 << table[i]
+    rep = -1
+    pg = -1
+    for pos in range(32):
+        c = order[pos]
+        g = group[pos]
+        if g != pg:
+            pg = g
+            rep = -1
+        if (legal >> c) & 1:
+            if rep >= 0 and cfg[_USE_EQUIV]:
+                out[c] = out[rep]
+                continue
+            rep = c
+            hands[p] &= ~(1 << c)
+            if nt < 2:
+                table[nt] = c
+                nleader = leader
+                nnt = nt + 1
+                gain = 0
+            else:
+                w = trick_winner(t0, t1, c, game)
+                nleader = (leader + w) % 3
+                nnt = 0
+                gain = 0
+                if mode == MODE_POINTS:
+                    if nleader == decl:
+                        gain = _POINTS32[t0] + _POINTS32[t1] + _POINTS32[c]
+                elif mode == MODE_DECLARER_TRICKS:
+                    if nleader == decl:
+                        gain = 1
+                elif nleader != decl:
+                    gain = 1
+            hi_flag = 1 if null_window else 0
+            if kind == 0:
+                v = gain + _value(hands, table, nnt, nleader, 0, hi_flag, 0, cfg, order, group,
+                                  ttk, ttl, ttg, ttlo, tthi, hist, killers, mbuf, sbuf, stats, stk, 1)
+            else:
+                v = _value(hands, table, nnt, nleader, t - gain, hi_flag, 1, cfg, order, group,
+                           ttk, ttl, ttg, ttlo, tthi, hist, killers, mbuf, sbuf, stats, stk, 1)
+            hands[p] |= 1 << c
+            table[0] = t0
+            table[1] = t1
+            out[c] = v
+        elif (live >> c) & 1:
+            rep = -1
+
+
+# --------------------------------------------------------------------------- Python API
+@dataclass(frozen=True)
+class DealPosition:
+    """A play-phase position with every hand known, in kernel form.
+
+    ``hands`` are card masks per seat; ``trick`` the cards on the table in
+    play order; ``leader`` the seat that led the current trick (the player to
+    move is ``(leader + len(trick)) % 3``). ``declarer_points`` include the
+    skat (it counts for the declarer); the trick counts are of finished tricks.
+    """
+
+    game: int
+    declarer: int
+    hands: tuple[int, int, int]
+    trick: tuple[int, ...] = ()
+    leader: int = 0
+    declarer_points: int = 0
+    defender_points: int = 0
+    declarer_tricks: int = 0
+    defender_tricks: int = 0
+
+    @property
+    def to_move(self) -> int:
+        return (self.leader + len(self.trick)) % 3
+
+    @property
+    def tricks_left(self) -> int:
+        """Tricks not finished yet (the current one included)."""
+        return (sum(int(h).bit_count() for h in self.hands) + len(self.trick)) // 3
+
+
+@dataclass(frozen=True)
+class SolverConfig:
+    """Switches for the ablation; all on by default."""
+
+    transposition_table: bool = True
+    equivalence: bool = True
+    move_ordering: bool = True
+    null_window: bool = True
+    tt_log2: int = 20
+
+
+QUERIES = ("exact", "61", "90", "schwarz", "null")
+
+
+@dataclass
+class SolveResult:
+    """Answer to a query; ``moves`` maps each legal card to its value (int or bool)."""
+
+    query: str
+    value: int | bool
+    best: int
+    moves: dict[int, int | bool]
+    nodes: int
+    seconds: float
+    extra: dict[str, int] = field(default_factory=dict)
+
+
+class Solver:
+    """A double-dummy solver with its own transposition table and move-ordering tables.
+
+    Table entries are keyed by the full remaining position (owner of every
+    card), so they stay valid across deals and calls with the same game,
+    declarer and objective; :meth:`clear` empties everything (used for
+    reproducible node counts).
+    """
+
+    def __init__(self, config: SolverConfig | None = None) -> None:
+        self.config = config or SolverConfig()
+        size = 1 << self.config.tt_log2
+        self._ttk = np.zeros(size, dtype=np.int64)
+        self._ttl = np.zeros(size, dtype=np.int8)
+        self._ttg = np.zeros(size, dtype=np.int32)
+        self._ttlo = np.zeros(size, dtype=np.int16)
+        self._tthi = np.zeros(size, dtype=np.int16)
+        self._hist = np.zeros((3, 32), dtype=np.int64)
+        self._killers = np.full((MAX_PLY, 2), -1, dtype=np.int64)
+        self._mbuf = np.zeros((MAX_PLY, 16), dtype=np.int64)
+        self._sbuf = np.zeros((MAX_PLY, 16), dtype=np.int64)
+        self.stats = np.zeros(3, dtype=np.int64)
+        self._stk = np.zeros((MAX_PLY, _NF), dtype=np.int64)
+        self._orders: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+
+    def clear(self) -> None:
+        """Forget all table entries, history and killers."""
+        self._ttg[:] = 0
+        self._hist[:] = 0
+        self._killers[:] = -1
+        self.stats[:] = 0
+
+    @property
+    def nodes(self) -> int:
+        return int(self.stats[_NODES])
+
+    # ---- internals
+    def _prepare(
+        self, pos: DealPosition, mode: int
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        if not 0 <= pos.game <= 5:
+            raise SolverError(f"game code {pos.game} is not 0..5")
+        if not 0 <= pos.declarer <= 2 or not 0 <= pos.leader <= 2:
+            raise SolverError("declarer and leader are seats 0..2")
+        if len(pos.trick) > 2:
+            raise SolverError("at most two cards can lie on the table before the next card")
+        c = self.config
+        okey = (pos.game, mode)
+        if okey not in self._orders:
+            self._orders[okey] = card_order(pos.game, mode, c.equivalence)
+        order, group = self._orders[okey]
+        gen = 1 + ((pos.game * 3 + pos.declarer) * 3 + mode) * 2 + int(c.equivalence)
+        cfg = np.array(
+            [pos.game, pos.declarer, mode, int(c.transposition_table), int(c.equivalence),
+             int(c.move_ordering), gen, (1 << c.tt_log2) - 1],
+            dtype=np.int64,
+        )
+        hands = np.array(pos.hands, dtype=np.int64)
+        table = np.full(3, -1, dtype=np.int64)
+        for i, card in enumerate(pos.trick):
+            table[i] = card
+        return cfg, order, group, hands, table
+
+    def _run_value(self, pos: DealPosition, mode: int, kind: int, target: int) -> int:
+        cfg, order, group, hands, table = self._prepare(pos, mode)
+        return int(
+            _value(hands, table, len(pos.trick), pos.leader, target,
+                   int(self.config.null_window), kind, cfg, order, group, self._ttk, self._ttl,
+                   self._ttg, self._ttlo, self._tthi, self._hist, self._killers, self._mbuf,
+                   self._sbuf, self.stats, self._stk, 0)
+        )
+
+    def _run_moves(self, pos: DealPosition, mode: int, kind: int, target: int) -> dict[int, int]:
+        cfg, order, group, hands, table = self._prepare(pos, mode)
+        out = np.full(32, -1, dtype=np.int64)
+        _move_values(hands, table, len(pos.trick), pos.leader, target, kind,
+                     int(self.config.null_window), cfg, order, group, self._ttk, self._ttl,
+                     self._ttg, self._ttlo, self._tthi, self._hist, self._killers, self._mbuf,
+                     self._sbuf, self.stats, self._stk, out)
+        return {c: int(out[c]) for c in range(32) if out[c] >= 0}
+
+    @staticmethod
+    def _query_setup(pos: DealPosition, query: str) -> tuple[int, int, int | None]:
+        """(mode, kind, target on the remaining value or None if already decided)."""
+        if query not in QUERIES:
+            raise SolverError(f"unknown query {query!r}; choose one of {', '.join(QUERIES)}")
+        if query == "null":
+            if pos.game != NULL:
+                raise SolverError("the null query needs a null game")
+            if pos.declarer_tricks > 0:
+                return MODE_DEFENDER_TRICKS, 1, None
+            return MODE_DEFENDER_TRICKS, 1, pos.tricks_left
+        if pos.game == NULL:
+            raise SolverError(f"query {query!r} is for suit and grand games; null has 'null'")
+        if query == "exact":
+            return MODE_POINTS, 0, 0
+        if query == "schwarz":
+            if pos.defender_tricks > 0:
+                return MODE_DECLARER_TRICKS, 1, None
+            return MODE_DECLARER_TRICKS, 1, pos.tricks_left
+        need = int(query) - pos.declarer_points
+        return MODE_POINTS, 1, need
+
+    # ---- public queries
+    def exact(self, pos: DealPosition) -> int:
+        """The declarer's final card points (skat included) under perfect play."""
+        if pos.game == NULL:
+            raise SolverError("exact card points are not defined for null games")
+        return pos.declarer_points + self._run_value(pos, MODE_POINTS, 0, 0)
+
+    def reaches(self, pos: DealPosition, points: int) -> bool:
+        """Can the declarer end with at least ``points`` card points?"""
+        if pos.game == NULL:
+            raise SolverError("point thresholds are for suit and grand games")
+        return bool(self._run_value(pos, MODE_POINTS, 1, points - pos.declarer_points))
+
+    def query(self, pos: DealPosition, query: str) -> bool | int:
+        """``exact`` -> final declarer points; thresholds -> bool (declarer succeeds)."""
+        mode, kind, target = self._query_setup(pos, query)
+        if kind == 0:
+            return self.exact(pos)
+        if target is None:
+            return False
+        return bool(self._run_value(pos, mode, 1, target))
+
+    def move_values(self, pos: DealPosition, query: str = "exact") -> dict[int, int | bool]:
+        """Value after each legal card of the player to move (same meaning as :meth:`query`)."""
+        mode, kind, target = self._query_setup(pos, query)
+        if target is None:  # already decided: every card fails
+            leg = legal_cards(pos.hands[pos.to_move], pos.trick[0] if pos.trick else -1, pos.game)
+            return {c: False for c in range(32) if leg >> c & 1}
+        raw = self._run_moves(pos, mode, kind, target)
+        if kind == 0:
+            return {c: pos.declarer_points + v for c, v in raw.items()}
+        return {c: bool(v) for c, v in raw.items()}
+
+    def solve(self, pos: DealPosition, query: str = "exact") -> SolveResult:
+        """Value, best card and the value of every legal card, with nodes and time."""
+        start_nodes = self.nodes
+        t0 = time.perf_counter()
+        moves = self.move_values(pos, query)
+        if not moves:
+            raise SolverError("the player to move has no card")
+        declarer_moves = pos.to_move == pos.declarer
+        scored = {c: int(v) for c, v in moves.items()}
+        value_int = max(scored.values()) if declarer_moves else min(scored.values())
+        best = min(c for c, v in scored.items() if v == value_int)
+        value: int | bool = value_int if query == "exact" else bool(value_int)
+        seconds = time.perf_counter() - t0
+        return SolveResult(query, value, best, moves, self.nodes - start_nodes, seconds)
+
+
+def best_cards(values: dict[int, int | bool], maximize: bool) -> set[int]:
+    """Cards whose value is optimal for the mover (declarer maximises)."""
+    scored = {c: int(v) for c, v in values.items()}
+    target = max(scored.values()) if maximize else min(scored.values())
+    return {c for c, v in scored.items() if v == target}
