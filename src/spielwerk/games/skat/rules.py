@@ -435,6 +435,9 @@ class SkatState(State):
                 rest |= 1 << c
             self.won[d] |= rest
             self.trick_count[d] += 10 - self.tricks_done
+            for s in self.sgame.positions:
+                self.hands[s] = 0
+            self.trick = []
         skat_points = kernel.points(self.put if self.picked_up else self.skat)
         self.result = evaluate(
             self.contract,
