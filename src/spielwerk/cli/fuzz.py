@@ -40,7 +40,8 @@ def fuzz(
     invariant and the command that replays it. Exit code 1 if any game fails.
     """
     console = Console()
-    spec = load_game(game).spec()  # a bad spec fails here, before any progress display
+    loaded = load_game(game)  # a bad spec fails here, before any progress display
+    spec = loaded.spec()
     n_workers = workers or default_workers()
     progress = Progress(
         TextColumn("[bold]fuzz[/] {task.description}"),
@@ -54,7 +55,7 @@ def fuzz(
         transient=False,
     )
     with progress:
-        task = progress.add_task(escape(spec), total=games, rate="-", failed=0)
+        task = progress.add_task(escape(loaded.name), total=games, rate="-", failed=0)
         failed = 0
 
         def on_batch(result: BatchResult) -> None:
