@@ -44,4 +44,4 @@ def test_kalah_variant_conforms(spec: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("name", REGISTERED)
 def test_registered_game_conforms_long(name: str) -> None:
-    check_game(load_game(name), n_games=200, seed=10_000, deep_every=1)
+    check_game(load_game(name), n_games=100, seed=10_000, deep_every=1)

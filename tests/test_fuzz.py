@@ -141,3 +141,19 @@ def test_fuzz_cli_user_errors_are_one_line() -> None:
     assert "Traceback" not in proc.stderr + proc.stdout
     result = runner.invoke(app, ["fuzz", "kalah", "--games", "0"])
     assert result.exit_code == 2 and "--games" in result.output
+
+
+def test_fuzz_cli_on_a_pool_reports_failing_seeds(toy_game: ToyFactory) -> None:
+    game = toy_game(bug="crash")
+    expected = crashing_seeds(game, range(0, 24))[:3]
+    result = runner.invoke(
+        app,
+        ["fuzz", game.spec(), "--games", "24", "--workers", "2", "--max-failures", "3"],
+        env={"COLUMNS": "250"},
+    )
+    assert result.exit_code == 1, result.output
+    assert "on 2 workers" in result.output
+    for seed in expected:
+        assert f"seed {seed}: no unexpected exception" in result.output
+        assert f"--games 1 --seed {seed} --workers 1" in result.output
+    assert "ZeroDivisionError: pot split by zero" in result.output
