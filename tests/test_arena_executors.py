@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -95,3 +96,26 @@ def test_unreachable_scheduler_is_a_clear_error() -> None:
     pytest.importorskip("distributed")
     with pytest.raises(ExecutorError, match="cannot reach the Dask scheduler"):
         DaskExecutor("dask://127.0.0.1:1", timeout_s=0.5)
+
+
+@pytest.mark.slow
+def test_dask_worker_processes_match_serial(serial_outcomes: list[tuple[Any, ...]]) -> None:
+    """Worker in its own process: tasks and results really cross a process boundary."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster, DaskExecutor(cluster.scheduler_address) as ex:
+        assert _outcomes(ex) == serial_outcomes
+
+
+def _die(task: int) -> int:
+    if task == 3:
+        os._exit(1)  # a worker that vanishes, as after a segfault
+    return task
+
+
+def test_dead_worker_is_a_clear_error() -> None:
+    with LocalProcessExecutor(workers=1, batch_size=1) as pool:
+        with pytest.raises(ExecutorError, match="worker process died"):
+            list(pool.map_unordered(_die, list(range(6))))
+        assert sorted(pool.map_unordered(_die, [0, 1, 2])) == [0, 1, 2]  # a new pool

@@ -21,6 +21,7 @@ import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from spielwerk.core.errors import SpielwerkError
@@ -123,6 +124,13 @@ class LocalProcessExecutor(Executor):
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in finished:
                     yield from future.result()
+        except BrokenProcessPool:
+            self._pool = None  # unusable now; a later call starts a new pool
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise ExecutorError(
+                "a worker process died while playing (a crash in compiled code, or out of "
+                "memory); rerun with --executor serial to see the failing game"
+            ) from None
         finally:
             for future in pending:
                 future.cancel()
