@@ -68,7 +68,7 @@ def declare(state: SkatState, bidding: str, decision: str) -> None:
     play(state, decision)
 
 
-# ----- cards and the kernel ----------------------------------------------------------------------
+# ----- cards and the kernel ----------
 def test_cards_round_trip_and_points() -> None:
     names = [card_to_string(c) for c in range(32)]
     assert len(set(names)) == 32
@@ -138,7 +138,7 @@ def test_matadors_over_ten_cards_plus_skat() -> None:
     assert kernel.matadors(all_clubs, 5) == 0
 
 
-# ----- action encoding ----------------------------------------------------------------------
+# ----- action encoding ----------
 def test_action_strings_are_iss_notation() -> None:
     assert action_to_string(31) == "CJ"
     assert action_to_string(bid_action(18)) == "18" and action_to_string(bid_action(264)) == "264"
@@ -151,7 +151,7 @@ def test_action_strings_are_iss_notation() -> None:
     assert NUM_ACTIONS == PLAY_ON + 1
 
 
-# ----- bidding --------------------------------------------------------------------------------------
+# ----- bidding ----------
 def test_middlehand_says_to_forehand_then_rearhand_to_the_survivor() -> None:
     s = dealt()
     assert s.current_player == 1  # middlehand speaks first
@@ -198,7 +198,7 @@ def test_invalid_bids_are_rejected_and_state_unchanged() -> None:
     assert s.fingerprint() == before
 
 
-# ----- skat, declarations, play -----------------------------------------------------------------
+# ----- skat, declarations, play ----------
 def test_pick_up_put_declare_and_the_put_skat_counts() -> None:
     s = dealt()
     declare(s, "p 18 p", "s")
@@ -294,7 +294,7 @@ def test_claim_needs_both_defenders_and_can_be_declined_once_per_trick() -> None
     assert res.declarer_tricks == 9 and res.declarer_points == 120 - points_of(s.won[0])
 
 
-# ----- the 4-player table and series ---------------------------------------------------------
+# ----- the 4-player table and series ----------
 def test_four_player_table_dealer_sits_out() -> None:
     game = load_game("skat(players=4,dealer=1)")
     assert game.positions == (2, 3, 0)
@@ -320,7 +320,7 @@ def test_dealer_rotates_over_a_series() -> None:
     assert load_game("skat(dealer=0)").positions == (1, 2, 0)
 
 
-# ----- properties over random playouts -------------------------------------------------------------
+# ----- properties over random playouts ----------
 def _random_game(seed: int, spec: str = "skat", concessions: bool = False) -> list[SkatState]:
     rng = np.random.default_rng(seed)
     s = load_game(spec).new_initial_state()
@@ -367,7 +367,7 @@ def test_check_game_passes() -> None:
     check_game(load_game("skat(players=4,dealer=2)"), n_games=6, deep_every=6)
 
 
-# ----- information states ---------------------------------------------------------------------------
+# ----- information states ----------
 def test_info_state_hides_other_hands_and_the_skat() -> None:
     a = dealt()
     # swap two cards between middlehand and rearhand: forehand cannot tell
