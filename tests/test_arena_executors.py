@@ -99,6 +99,7 @@ def test_unreachable_scheduler_is_a_clear_error() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.filterwarnings("ignore:Port .* is already in use")
 def test_dask_worker_processes_match_serial(serial_outcomes: list[tuple[Any, ...]]) -> None:
     """Worker in its own process: tasks and results really cross a process boundary."""
     distributed = pytest.importorskip("distributed")
