@@ -28,6 +28,7 @@ from spielwerk.core.game import CHANCE, TERMINAL, Game, State
 from spielwerk.core.registry import load_game
 
 _TOL = 1e-9
+_NO_RNG = np.random.default_rng(0)  # passed when no deep check draws from it
 
 
 class ConformanceError(SpielwerkError, AssertionError):
@@ -127,6 +128,10 @@ class CheckReport:
 # ----------------------------------------------------------------------------- helpers
 def _fail(state: State, seed: int | None, invariant: str, detail: str) -> ConformanceError:
     return ConformanceError(invariant, detail, state.game.spec(), seed, state.history)
+
+
+def _same_game(a: Game, b: Game) -> bool:
+    return a is b or a == b
 
 
 def _snapshot(state: State) -> tuple[object, list[int], int]:
@@ -352,7 +357,7 @@ def _check_info_states(state: State, rng: np.random.Generator, seed: int | None)
 
     for p in range(gt.num_players):
         info = state.info_state(p)
-        if info.player != p or info.game != game:
+        if info.player != p or not _same_game(info.game, game):
             raise fail("info state", f"info_state({p}) is for player {info.player} of {info.game}")
         if info.current_player != to_move:
             raise fail(
@@ -372,7 +377,7 @@ def _check_info_states(state: State, rng: np.random.Generator, seed: int | None)
         info_fp = info.fingerprint()
         world_seed = int(rng.integers(2**63))
         world = info.sample_world(np.random.default_rng(world_seed))
-        if not isinstance(world, State) or world.game != game:
+        if not isinstance(world, State) or not _same_game(world.game, game):
             raise fail("sample_world", f"player {p}: sample_world returned {world!r}")
         if world.info_state(p) != info:
             raise fail("sample_world", f"player {p}: the world's info state differs from the info")
@@ -387,7 +392,7 @@ def _check_info_states(state: State, rng: np.random.Generator, seed: int | None)
         if gt.perfect_information and (world != state or world.history != state.history):
             raise fail("sample_world", f"player {p}: perfect information, but world != state")
         twin = info.sample_world(np.random.default_rng(world_seed))
-        if twin != world:
+        if twin.fingerprint() != world.fingerprint():
             raise fail("sample_world", f"player {p}: the same generator seed gave another world")
         moves = world.legal_actions()
         if moves:
@@ -445,7 +450,10 @@ def play_checked_game(
             if not terminal and k >= max_moves:
                 raise _fail(state, seed, "termination", f"not over after {max_moves} actions")
             deep = terminal or k % deep_every == (seed % deep_every)
-            check_state(state, np.random.default_rng([seed, k]), seed=seed, deep=deep)
+            # the checks draw from their own generator (per move, so a replay with other
+            # deep-check points samples the same worlds) and never touch the playout's
+            check_rng = np.random.default_rng([seed, k]) if deep else _NO_RNG
+            check_state(state, check_rng, seed=seed, deep=deep)
             if terminal:
                 break
             chance = state.is_chance_node()
