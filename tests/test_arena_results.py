@@ -122,6 +122,9 @@ def test_corrupt_complete_line_is_an_error(tmp_path: Path) -> None:
     other.write_text("hello\n")
     with pytest.raises(ResultsFileError, match="not a spielwerk arena results file"):
         run_tournament(_config(games=2), SerialExecutor(), output=other, resume=True)
+    with pytest.raises(ResultsFileError, match="refusing to overwrite"):
+        run_tournament(_config(games=2), SerialExecutor(), output=other, fresh=True)
+    assert other.read_text() == "hello\n"
 
 
 def test_duplicate_and_foreign_records_are_errors(tmp_path: Path) -> None:

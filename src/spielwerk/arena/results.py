@@ -85,6 +85,16 @@ def read_results(path: Path) -> ReadBack:
     return ReadBack(header, results, end, tail)
 
 
+def _looks_like_results(path: Path) -> bool:
+    """True for an empty file or one whose first line is (the start of) our header."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(200)
+    except OSError:
+        return False
+    return not head.strip() or head.startswith(b'{"format":"' + FORMAT.encode())
+
+
 def _describe_difference(old: dict[str, Any], new: dict[str, Any]) -> str:
     keys = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
     parts = [f"{k}: file has {old.get(k)!r}, now {new.get(k)!r}" for k in keys[:4]]
@@ -122,6 +132,10 @@ class ResultsFile:
             )
         if exists and path.is_dir():
             raise ResultsFileError(f"{path} is a directory, not a results file")
+        if exists and fresh and not _looks_like_results(path):
+            raise ResultsFileError(
+                f"{path} is not a spielwerk arena results file; refusing to overwrite it"
+            )
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)

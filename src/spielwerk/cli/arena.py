@@ -103,10 +103,10 @@ def arena(
     executor: str = typer.Option(
         "local", "--executor", "-e", help="local (process pool), serial or dask://HOST:PORT."
     ),
-    workers: int = typer.Option(
+    workers: int | None = typer.Option(
         None, "--workers", "-w", help="Worker processes for --executor local (default: all cores)."
     ),
-    output: Path = typer.Option(
+    output: Path | None = typer.Option(
         None, "--output", "-o", help="Results file (JSON Lines), appended as games finish."
     ),
     resume: bool = typer.Option(False, "--resume", help="Continue the games in --output."),
