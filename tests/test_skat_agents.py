@@ -135,3 +135,12 @@ def test_quitting_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(builtins, "input", lambda prompt="": "q")
     res = CliRunner().invoke(app, ["skat", "play", "--seed", "1"])
     assert res.exit_code == 0 and "You left the game." in res.output
+
+
+def test_agents_play_ramsch_when_all_pass() -> None:
+    ramsch = 0
+    for seed in range(60):
+        s = _play(["rule", "random", "rule"], seed, "skat(ramsch=true)")
+        assert (s.result is not None) != (s.ramsch_result is not None)
+        ramsch += s.ramsch_result is not None
+    assert ramsch > 0

@@ -442,3 +442,44 @@ def test_sample_world_for_defender_after_pickup_and_for_declarer() -> None:
         if p == 2:
             w = info.sample_world(rng)
             assert w.skat == s.skat and w.put == s.put
+
+
+# ----- Ramsch (optional house rule) ----------
+def test_ramsch_is_off_by_default_and_played_when_all_pass() -> None:
+    assert load_game("skat").spec() == "skat(dealer=2,players=3,ramsch=false)"
+    s = dealt(spec="skat(ramsch=true)")
+    play(s, "p p p")
+    assert not s.is_terminal() and s.is_ramsch and s.current_player == 0
+    assert s.declarer == -1 and CLAIM not in s.legal_actions()
+    # grand trumps: a spade lead, middlehand may not follow with a jack
+    play(s, "SA")
+    assert sorted(action_to_string(a) for a in s.legal_actions()) == ["S7", "S9", "SQ"]
+    rng = np.random.default_rng(4)
+    from spielwerk.core.testing import check_state
+
+    while not s.is_terminal():
+        check_state(s, rng)
+        legal = s.legal_actions()
+        s.apply(legal[int(rng.integers(len(legal)))])
+    check_state(s, rng)
+    res = s.ramsch_result
+    assert res is not None and s.result is None
+    last_winner = s.trick_history[-1][2]
+    assert s.won[last_winner] & s.skat == s.skat  # the skat goes to the last trick
+    assert sum(res.points.values()) == 120
+    assert sum(s.returns()) == 0
+    top = max(res.points.values())
+    assert all(res.points[x] == top for x in res.losers)
+
+
+def test_ramsch_scoring() -> None:
+    from spielwerk.games.skat.rules import ramsch_result
+
+    r = ramsch_result({0: 50, 1: 40, 2: 30}, {0: 4, 1: 3, 2: 3})
+    assert r.losers == (0,) and r.returns == {0: -50.0, 1: 25.0, 2: 25.0}
+    jungfrau = ramsch_result({0: 70, 1: 50, 2: 0}, {0: 6, 1: 4, 2: 0})
+    assert jungfrau.jungfrau and jungfrau.returns[0] == -140.0
+    tie = ramsch_result({0: 45, 1: 45, 2: 30}, {0: 4, 1: 4, 2: 2})
+    assert tie.losers == (0, 1) and tie.returns == {0: -45.0, 1: -45.0, 2: 90.0}
+    march = ramsch_result({0: 120, 1: 0, 2: 0}, {0: 10, 1: 0, 2: 0})
+    assert march.durchmarsch == 0 and march.returns == {0: 120.0, 1: -60.0, 2: -60.0}

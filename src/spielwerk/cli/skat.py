@@ -98,9 +98,10 @@ def play_command(
     seat: int = typer.Option(0, help="your seat (0 is forehand with the default dealer)"),
     seed: int = typer.Option(0, help="seed of the deal and the agents"),
     dealer: int = typer.Option(2, help="the dealer's seat"),
+    ramsch: bool = typer.Option(False, help="play Ramsch when all pass (house rule)"),
 ) -> None:
     """Play one deal of Skat against two agents (bidding, skat and declaration prompts)."""
-    game = load_game(f"skat(players=3,dealer={dealer})")
+    game = load_game(f"skat(players=3,dealer={dealer},ramsch={str(ramsch).lower()})")
     front_end(game, vs=vs, seat=seat, seed=seed)
 
 
@@ -217,9 +218,12 @@ def front_end(game: Game, vs: list[str], seat: int, seed: int) -> SkatState | No
         for agent in agents.values():
             agent.inform(action)
     res = state.result
-    assert res is not None
     console.print(f"skat: {mask_to_string(state.skat)}")
-    if res.passed:
+    if state.ramsch_result is not None:
+        console.print(f"[bold]{escape(state.ramsch_result.describe())}[/]")
+    elif res is None:
+        raise GameParameterError("the deal ended without a result")
+    elif res.passed:
         console.print("[bold]all passed: the deal is passed in[/]")
     else:
         console.print(f"[bold]seat {res.declarer}: {escape(res.describe())}[/]")

@@ -153,8 +153,7 @@ class SkatRuleAgent(Agent):
 
     # ----- card play ----------------------------------------------------------------------
     def _play(self, info: SkatInfoState, cards: list[int]) -> int:
-        assert info.contract is not None
-        game = info.contract.game
+        game = info.game_code
         declarer = info.declarer
         me = info.player
         if not info.trick:
@@ -169,6 +168,13 @@ class SkatRuleAgent(Agent):
             seats.append(seat)
         winner_seat = seats[best_pos]
         partner_wins = me != declarer and winner_seat != declarer
+        if info.is_ramsch:  # take no points: stay under the winning card if possible
+            under = [c for c in cards if kernel.card_power(c, led, game) < powers[best_pos]]
+            if under:
+                return max(
+                    under, key=lambda c: (kernel.card_power(c, led, game), CARD_POINTS[c & 7])
+                )
+            return max(cards, key=lambda c: kernel.card_power(c, led, game))
         if game == NULL:
             if me == declarer:  # stay under the winning card, as high as possible
                 under = [c for c in cards if kernel.card_power(c, led, game) < powers[best_pos]]
@@ -185,8 +191,8 @@ class SkatRuleAgent(Agent):
     def _lead(self, info: SkatInfoState, cards: list[int], game: int) -> int:
         trumps = kernel.trump_mask(game)
         me_declarer = info.player == info.declarer
-        if game == NULL:
-            return min(cards, key=lambda c: kernel.card_power(c, c, game))
+        if game == NULL or info.is_ramsch:
+            return min(cards, key=lambda c: (kernel.card_power(c, c, game), c))
         own_trumps = [c for c in cards if (trumps >> c) & 1]
         if me_declarer and own_trumps:
             return max(own_trumps, key=lambda c: kernel.card_power(c, c, game))

@@ -427,6 +427,8 @@ def write_record(state: SkatState, game_id: str = "0", players: tuple[str, str, 
     game = state.sgame
     if game.players != 3:
         raise IssRecordError("ISS records describe 3-player tables only")
+    if state.is_ramsch:
+        raise IssRecordError("ISS records have no Ramsch")
     pos_of = {game.seat_of(p): p for p in range(3)}
     if state.deal_index < 32:
         raise IssRecordError("the deal is not complete")

@@ -20,6 +20,15 @@ One deal, from the shuffle to the result (``load_game("skat")``):
   the defenders agree, the rest goes to the declarer (in null the declarer
   simply wins). Each party may offer once per trick, which keeps games finite.
 
+**Ramsch** (``ramsch=true``, a house rule, not ISkO, off by default): when
+all pass, the deal is played as Ramsch instead of being passed in - jacks are
+the only trumps (as in grand), forehand leads, the skat goes to the winner of
+the last trick, and the player with the most card points loses that many
+(every player tied for most loses). A player without a trick (Jungfrau)
+doubles the loss; a player who takes every trick (Durchmarsch) wins 120.
+Returns stay zero-sum: the others share the loser's points (pagat.com, Skat:
+Ramsch, the common club rules without "Schieben").
+
 Seats: with ``players=3`` the dealer is rearhand; with ``players=4`` the dealer
 sits the deal out. The default ``dealer=2`` makes seat 0 forehand, as ISS's P0.
 
@@ -34,6 +43,7 @@ defender minus half of it; the dealer of a 4-table gets 0.
 from __future__ import annotations
 
 from collections.abc import Hashable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -147,6 +157,7 @@ class SkatGame(Game):
         super().__init__(params)
         self.players = int(params["players"])
         self.dealer = int(params["dealer"])
+        self.ramsch = bool(params.get("ramsch", False))
         if self.players not in (3, 4):
             raise GameParameterError(f"skat: players must be 3 or 4, not {self.players}")
         if not 0 <= self.dealer < self.players:
@@ -218,13 +229,21 @@ class SkatState(State):
         self.resume = -1
         self.end_reason = ""
         self.result: GameResult | None = None
+        self.ramsch_result: RamschResult | None = None
+        self.ramsch_started = False
         self.log: list[tuple[int, bool]] = []  # (non-chance action, is a put)
         self.trick_history: list[tuple[int, tuple[int, ...], int]] = []  # leader, cards, winner
 
     # ----- helpers -------------------------------------------------------------------------
     @property
     def game_code(self) -> int:
-        return -1 if self.contract is None else self.contract.game
+        if self.contract is None:
+            return kernel.GRAND if self.phase in (PLAY, OVER) and self.is_ramsch else -1
+        return self.contract.game
+
+    @property
+    def is_ramsch(self) -> bool:
+        return self.ramsch_started
 
     def seat_of(self, position: int) -> int:
         return self.sgame.positions[position]
@@ -293,7 +312,7 @@ class SkatState(State):
             led = self.trick[0] if self.trick else -1
             acts = cards_of(kernel.legal_cards(self.hands[seat], led, self.game_code))
             party = 0 if seat == self.declarer else 1
-            if self.offers.get(party, -1) != self.tricks_done:
+            if not self.is_ramsch and self.offers.get(party, -1) != self.tricks_done:
                 if seat == self.declarer:
                     acts.append(CLAIM)
                 acts.append(RESIGN)
@@ -316,7 +335,11 @@ class SkatState(State):
             else:
                 self.auction.bid(BID_VALUES[action - BID_BASE])
             if self.auction.done:
-                if self.auction.declarer < 0:
+                if self.auction.declarer < 0 and self.sgame.ramsch:
+                    self.ramsch_started = True
+                    self.phase = PLAY
+                    self.leader = self.seat_of(0)
+                elif self.auction.declarer < 0:
                     self._finish("passed")
                 else:
                     self.declarer = self.seat_of(self.auction.declarer)
@@ -410,7 +433,11 @@ class SkatState(State):
         self.trick = []
         self.tricks_done += 1
         self.leader = winner
-        assert self.contract is not None
+        if self.contract is None:  # Ramsch
+            if self.tricks_done == 10:
+                self.won[winner] |= self.skat  # the skat goes to the last trick
+                self._finish("all tricks played")
+            return
         if game == NULL and winner == self.declarer:
             self._finish("null: declarer took a trick")
         elif self.contract.schwarz_announced and winner != self.declarer:
@@ -424,6 +451,12 @@ class SkatState(State):
         self.responders = []
         if reason == "passed":
             self.result = passed_in()
+            return
+        if self.is_ramsch:
+            self.ramsch_result = ramsch_result(
+                {s: int(kernel.points(self.won[s])) for s in self.sgame.positions},
+                {s: self.trick_count[s] for s in self.sgame.positions},
+            )
             return
         d = self.declarer
         assert self.contract is not None
@@ -468,6 +501,10 @@ class SkatState(State):
 
     def returns(self) -> list[float]:
         out = [0.0] * self.sgame.players
+        if self.phase == OVER and self.ramsch_result is not None:
+            for s, v in self.ramsch_result.returns.items():
+                out[s] = v
+            return out
         if self.phase != OVER or self.result is None or self.result.passed:
             return out
         score = float(self.result.score)
@@ -482,7 +519,7 @@ class SkatState(State):
             self.auction.answering, self.auction.listener, self.declarer, self.contract,
             self.leader, tuple(self.trick), tuple(self.won), tuple(self.trick_count),
             self.revealed, tuple(sorted(self.offers.items())), tuple(self.responders),
-            self.resume, self.end_reason,
+            self.resume, self.end_reason, self.ramsch_started,
         )
 
     def action_to_string(self, action: int) -> str:
@@ -517,6 +554,8 @@ class SkatState(State):
             lines.append("trick: " + " ".join(card_to_string(c) for c in self.trick))
         if self.result is not None:
             lines.append(f"result: {self.result.describe()}")
+        if self.ramsch_result is not None:
+            lines.append(f"result: {self.ramsch_result.describe()}")
         return "\n".join(lines)
 
 
@@ -534,11 +573,15 @@ class SkatInfoState(InfoState):
         self.deal_index = state.deal_index
         self.declarer = state.declarer
         self.contract = state.contract
+        self.is_ramsch = state.is_ramsch
+        self.game_code = state.game_code
         self.bid = state.auction.value
         self.picked_up = state.picked_up
         self.own_dealt = state.dealt[player]
         self.hand = state.hands[player]
-        knows_skat = player == state.declarer and state.picked_up
+        knows_skat = (player == state.declarer and state.picked_up) or (
+            state.is_ramsch and state.phase == OVER  # the skat is counted openly
+        )
         self.skat: int | None = state.skat if knows_skat else None
         self.put: int | None = state.put if player == state.declarer else None
         self.played = list(state.played)
@@ -651,7 +694,7 @@ class SkatInfoState(InfoState):
             put_cards = cards_of(skat_place)
             rng.shuffle(put_cards)
         else:
-            original_skat = skat_place
+            original_skat = skat_place if self.skat is None else self.skat
             put_cards = []
         if p != d or not self.picked_up:
             dealt[p] = self.own_dealt
@@ -799,6 +842,47 @@ def _big_rand(rng: np.random.Generator, total: int) -> int:
     return value % total
 
 
+@dataclass(frozen=True)
+class RamschResult:
+    """The outcome of a Ramsch: card points, losers, and zero-sum returns by seat."""
+
+    points: dict[int, int]
+    losers: tuple[int, ...]
+    durchmarsch: int  # seat that took every trick, else -1
+    jungfrau: bool  # someone took no trick: the loss is doubled
+    returns: dict[int, float]
+
+    def describe(self) -> str:
+        if self.durchmarsch >= 0:
+            return f"Ramsch: seat {self.durchmarsch} took every trick (Durchmarsch, +120)"
+        pts = ", ".join(f"seat {s} {p}" for s, p in sorted(self.points.items()))
+        who = " and ".join(f"seat {s}" for s in self.losers)
+        return f"Ramsch ({pts}): {who} lose{'s' if len(self.losers) == 1 else ''}" + (
+            " (Jungfrau: doubled)" if self.jungfrau else ""
+        )
+
+
+def ramsch_result(points: dict[int, int], tricks: dict[int, int]) -> RamschResult:
+    """Score a Ramsch from each seat's card points (skat included) and tricks."""
+    seats = sorted(points)
+    for s in seats:
+        if tricks[s] == 10:
+            rets = {t: (120.0 if t == s else -60.0) for t in seats}
+            return RamschResult(dict(points), (), s, False, rets)
+    top = max(points.values())
+    losers = tuple(s for s in seats if points[s] == top)
+    jungfrau = any(tricks[s] == 0 for s in seats)
+    loss = top * (2 if jungfrau else 1)
+    winners = [s for s in seats if s not in losers]
+    rets = {s: 0.0 for s in seats}
+    if winners:  # three-way ties (40-40-40) cost nobody anything
+        for s in losers:
+            rets[s] = -float(loss)
+        for s in winners:
+            rets[s] = loss * len(losers) / len(winners)
+    return RamschResult(dict(points), losers, -1, jungfrau, rets)
+
+
 def _make(params: dict[str, Any]) -> SkatGame:
     return SkatGame(params)
 
@@ -806,10 +890,11 @@ def _make(params: dict[str, Any]) -> SkatGame:
 register_game(
     "skat",
     _make,
-    {"players": 3, "dealer": 2},
+    {"players": 3, "dealer": 2, "ramsch": False},
     "Skat under the International Skat Order (one deal; bidding, skat, play, result)",
     {
         "players": "3, or 4 with the dealer sitting out",
         "dealer": "dealer's seat (default 2: seat 0 is forehand, like ISS's P0)",
+        "ramsch": "play Ramsch when all pass (house rule; default: passed in, score 0)",
     },
 )
