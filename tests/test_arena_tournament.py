@@ -15,6 +15,7 @@ from spielwerk.arena import (
     TournamentConfig,
     duplicate_deals,
     match_config,
+    play_match,
     run_task,
     run_tournament,
     seatings,
@@ -194,6 +195,9 @@ def test_match_config_needs_exactly_the_seats() -> None:
     assert len(config.schedule()) == 4
     with pytest.raises(ArenaError, match="exactly 2 agents"):
         match_config("kalah", ["greedy", "random", "random"], games=4)
+    result = play_match("kalah(pits=3,seeds=2)", ["greedy", "random"], 4, seed=2,
+                        executor=SerialExecutor())
+    assert [r.labels for r in result.results] == [("greedy", "random"), ("random", "greedy")] * 2
 
 
 def test_serial_tournament_standings_add_up() -> None:

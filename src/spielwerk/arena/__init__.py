@@ -42,6 +42,7 @@ from spielwerk.arena.tournament import (
     TournamentResult,
     duplicate_deals,
     match_config,
+    play_match,
     run_tournament,
     seatings,
 )
@@ -71,6 +72,7 @@ __all__ = [
     "match_config",
     "mean_and_se",
     "play_game",
+    "play_match",
     "play_one",
     "read_results",
     "run_task",

@@ -265,3 +265,14 @@ def run_tournament(
             results_file.close()
     ordered = [done[t.task_id] for t in tasks if t.task_id in done]
     return TournamentResult(config, ordered, resumed)
+
+
+def play_match(
+    game: str,
+    agents: Sequence[str],
+    games: int,
+    seed: int = 0,
+    executor: Executor | None = None,
+) -> TournamentResult:
+    """Play a match (see :func:`match_config`) in memory and return its results."""
+    return run_tournament(match_config(game, agents, games, seed), executor)
