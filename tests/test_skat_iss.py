@@ -136,3 +136,10 @@ def test_cli_replay_table_and_exit_codes(tmp_path: Path) -> None:
     missing = runner.invoke(app, ["skat", "replay", str(tmp_path / "none.sgf")])
     assert missing.exit_code != 0
     assert isinstance(missing.exception, iss.IssRecordError)
+
+
+def test_card_errors_say_why() -> None:
+    with pytest.raises(iss.IssRecordError, match="does not follow suit"):
+        iss.replay(_tampered("0 SA 1 S7", "0 SA 1 D9"))
+    with pytest.raises(iss.IssRecordError, match="does not hold"):
+        iss.replay(_tampered("0 SA 1 S7", "0 SA 1 HA"))

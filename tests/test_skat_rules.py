@@ -483,3 +483,34 @@ def test_ramsch_scoring() -> None:
     assert tie.losers == (0, 1) and tie.returns == {0: -45.0, 1: -45.0, 2: 90.0}
     march = ramsch_result({0: 120, 1: 0, 2: 0}, {0: 10, 1: 0, 2: 0})
     assert march.durchmarsch == 0 and march.returns == {0: 120.0, 1: -60.0, 2: -60.0}
+
+
+# ----- hypothesis: any deal, any legal play ----------
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.permutations(list(range(32))), st.integers(0, 2**32 - 1))
+def test_any_deal_keeps_cards_and_points(deck: list[int], seed: int) -> None:
+    s = load_game("skat").new_initial_state()
+    for c in deck:
+        s.apply(c)
+    rng = np.random.default_rng(seed)
+    while not s.is_terminal():
+        legal = [a for a in s.legal_actions() if a not in (CLAIM, RESIGN)]
+        assert legal
+        s.apply(legal[int(rng.integers(len(legal)))])
+        union = 0
+        for m in (*s.hands, *s.won, mask_of(s.trick), s.put if s.picked_up else s.skat):
+            assert union & m == 0, "a card is in two places"
+            union |= m
+        assert union == ALL_CARDS_MASK, "32 cards must be accounted for"
+    res = s.result
+    assert res is not None
+    if s.end_reason == "all tricks played":
+        assert 0 <= res.declarer_points <= 120 and 0 <= res.declarer_tricks <= 10
+        total = sum(points_of(s.won[x]) for x in range(3)) + points_of(
+            s.put if s.picked_up else s.skat
+        )
+        assert total == 120

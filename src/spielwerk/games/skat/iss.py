@@ -280,7 +280,13 @@ class _Replayer:
                 raise self.fail("a card after an unrecorded card (??) cannot be replayed")
             if st.phase != PLAY:
                 raise self.fail("a card play outside the play")
-            self.apply(string_to_card(mv), seat)
+            card = string_to_card(mv)
+            if st.current_player == seat and card not in st.legal_actions():
+                if not (st.hands[seat] >> card) & 1:
+                    raise self.fail(f"seat {seat} does not hold {mv}")
+                led = card_to_string(st.trick[0])
+                raise self.fail(f"{mv} does not follow suit ({led} led); it is not legal here")
+            self.apply(card, seat)
         else:
             self.declaration(seat, mv)
 
