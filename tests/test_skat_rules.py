@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies
 
 from spielwerk.core.errors import GameParameterError, IllegalActionError
 from spielwerk.core.game import CHANCE, TERMINAL
@@ -486,12 +487,10 @@ def test_ramsch_scoring() -> None:
 
 
 # ----- hypothesis: any deal, any legal play ----------
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.permutations(list(range(32))), st.integers(0, 2**32 - 1))
+@given(strategies.permutations(list(range(32))), strategies.integers(0, 2**32 - 1))
 def test_any_deal_keeps_cards_and_points(deck: list[int], seed: int) -> None:
     s = load_game("skat").new_initial_state()
     for c in deck:
