@@ -78,7 +78,8 @@ def fuzz(
         )
     last = summary.seed + summary.requested - 1
     console.print(
-        f"{escape(summary.spec)}: {summary.games:,} games (seeds {summary.seed}..{last}), "
+        f"{escape(summary.spec)}: {summary.games:,} game{'s' if summary.games != 1 else ''} "
+        f"(seeds {summary.seed}..{last}), "
         f"{summary.moves + summary.chance_moves:,} moves in {summary.seconds:.2f} s "
         f"on {summary.workers} worker{'s' if summary.workers != 1 else ''}: "
         f"[bold]{summary.games_per_second:,.1f} games/s[/], "
