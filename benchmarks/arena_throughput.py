@@ -52,17 +52,22 @@ def main() -> None:
         folder = Path(tmp)
         serial = SerialExecutor()
         cold = timed_run(serial, 20, seed=1, folder=folder)
+        cpu0 = time.process_time()
         t_serial = timed_run(serial, games, seed=2, folder=folder)
+        cpu_serial = time.process_time() - cpu0
         print(f"single process : {games / t_serial:8.0f} games/s "
-              f"({t_serial:.2f} s; first 20 games incl. JIT {cold:.2f} s)")
+              f"({t_serial:.2f} s wall; {games / cpu_serial:.0f} games per CPU second; "
+              f"first 20 games incl. JIT {cold:.2f} s)")
         with LocalProcessExecutor(workers) as pool:
             start = time.perf_counter()
             timed_run(pool, 2 * workers, seed=3, folder=folder)
             startup = time.perf_counter() - start
             t_pool = timed_run(pool, games, seed=4, folder=folder)
         print(f"process pool {workers:>2}: {games / t_pool:8.0f} games/s "
-              f"({t_pool:.2f} s; pool start-up and warm-up {startup:.2f} s)")
+              f"({t_pool:.2f} s wall; pool start-up and warm-up {startup:.2f} s)")
         print(f"speed-up       : {t_serial / t_pool:8.2f}x on {workers} workers")
+        print(f"load average   : {', '.join(f'{x:.2f}' for x in os.getloadavg())} "
+              "(other work on the machine slows both runs)")
 
 
 if __name__ == "__main__":
