@@ -1,6 +1,8 @@
 """Transposition tables as numpy arrays: packed entries with lower and upper bounds.
 
-An entry holds a 64-bit key (-1: empty) and one packed int64: the lower bound,
+A table is one int64 array: slot ``j`` holds the key at ``2j`` (-1: empty) and
+one packed int64 at ``2j + 1``, so a bucket of two slots fills 32 bytes of one
+cache line (one memory access per probe). The packed word holds the lower bound,
 the upper bound (16 bits each, offset by ``VALUE_OFFSET``), the search depth
 the bounds hold for (16 bits, ``DEPTH_INF`` for an unbounded, exact-to-the-end
 search) and the best move (8 bits, 0 for none). Keeping both bounds (rather
@@ -36,12 +38,13 @@ class Bound(IntEnum):
     """Both bounds known but apart."""
 
 
-def new_table(log2_entries: int) -> tuple[np.ndarray, np.ndarray]:
-    """Empty table with ``2 ** log2_entries`` slots: (keys, data); 16 bytes per slot."""
+def new_table(log2_entries: int) -> np.ndarray:
+    """Empty table with ``2 ** log2_entries`` slots, 16 bytes per slot."""
     if not 1 <= log2_entries <= 34:
         raise ValueError("transposition table size: log2 entries must be in 1..34")
-    size = 1 << log2_entries
-    return np.full(size, -1, dtype=np.int64), np.zeros(size, dtype=np.int64)
+    table = np.zeros(2 << log2_entries, dtype=np.int64)
+    table[0::2] = -1
+    return table
 
 
 @njit(cache=True, inline="always")
@@ -82,30 +85,28 @@ def slot_of(key: int, mask: int) -> int:
 
 
 @njit(cache=True)
-def probe(keys: np.ndarray, data: np.ndarray, key: int) -> int:
-    """Index of the slot holding ``key``, or -1."""
-    i = slot_of(key, keys.size - 1)
-    if keys[i] == key:
+def probe(table: np.ndarray, key: int) -> int:
+    """Slot index holding ``key`` (its data word is ``table[2 * slot + 1]``), or -1."""
+    i = slot_of(key, (table.size >> 1) - 1)
+    if table[2 * i] == key:
         return i
-    if keys[i + 1] == key:
+    if table[2 * i + 2] == key:
         return i + 1
     return -1
 
 
 @njit(cache=True)
-def store(
-    keys: np.ndarray, data: np.ndarray, key: int, depth: int, lo: int, hi: int, move: int
-) -> None:
+def store(table: np.ndarray, key: int, depth: int, lo: int, hi: int, move: int) -> None:
     """Record bounds ``lo <= value <= hi`` from a search of ``depth``, merging with an entry
     of the same depth and key (bounds tightened, move kept if none is given)."""
-    i = slot_of(key, keys.size - 1)
+    i = slot_of(key, (table.size >> 1) - 1)
     j = -1
-    if keys[i] == key:
+    if table[2 * i] == key:
         j = i
-    elif keys[i + 1] == key:
+    elif table[2 * i + 2] == key:
         j = i + 1
     if j >= 0:
-        old = data[j]
+        old = table[2 * j + 1]
         od = data_depth(old)
         if od == depth:
             olo = data_lo(old)
@@ -118,23 +119,23 @@ def store(
                 move = data_move(old)
         elif od > depth:
             if move >= 0:
-                data[j] = pack(data_lo(old), data_hi(old), od, move)
+                table[2 * j + 1] = pack(data_lo(old), data_hi(old), od, move)
             return
         elif move < 0:
             move = data_move(old)
-        data[j] = pack(lo, hi, depth, move)
+        table[2 * j + 1] = pack(lo, hi, depth, move)
         return
-    if keys[i] < 0:
-        keys[i] = key
-        data[i] = pack(lo, hi, depth, move)
-    elif depth >= data_depth(data[i]):
-        keys[i + 1] = keys[i]
-        data[i + 1] = data[i]
-        keys[i] = key
-        data[i] = pack(lo, hi, depth, move)
+    if table[2 * i] < 0:
+        table[2 * i] = key
+        table[2 * i + 1] = pack(lo, hi, depth, move)
+    elif depth >= data_depth(table[2 * i + 1]):
+        table[2 * i + 2] = table[2 * i]
+        table[2 * i + 3] = table[2 * i + 1]
+        table[2 * i] = key
+        table[2 * i + 1] = pack(lo, hi, depth, move)
     else:
-        keys[i + 1] = key
-        data[i + 1] = pack(lo, hi, depth, move)
+        table[2 * i + 2] = key
+        table[2 * i + 3] = pack(lo, hi, depth, move)
 
 
 def bound_kind(lo: int, hi: int) -> Bound:

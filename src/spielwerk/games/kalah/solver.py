@@ -43,9 +43,8 @@ from spielwerk.search import tt
 from spielwerk.search.mtdf import mtdf
 from spielwerk.search.tt import DEPTH_INF, VALUE_INF
 
-ENTER, NEXT, RETURN = 0, 1, 2
+ENTER, NEXT, RETURN, UPDATE = 0, 1, 2, 3
 RUNNING, DONE, OVERFLOW = 0, 1, 2
-KIND_PASS, KIND_EXTRA, KIND_KNOWN = 0, 1, 2
 
 # counters
 C_NODES, C_EGDB, C_TT_CUTS, C_ETC_CUTS, C_MAX_PLY, C_FUTILITY = range(6)
@@ -64,40 +63,42 @@ def _nws(
     ndepth: np.ndarray,
     nkey: np.ndarray,
     nseeds: np.ndarray,
-    cb: np.ndarray,
-    cg: np.ndarray,
-    ckind: np.ndarray,
-    cval: np.ndarray,
-    cseeds: np.ndarray,
     ckey: np.ndarray,
     corder: np.ndarray,
     nmv: np.ndarray,
     mi: np.ndarray,
     best: np.ndarray,
     bestmv: np.ndarray,
-    tt_keys: np.ndarray,
-    tt_data: np.ndarray,
+    curg: np.ndarray,
+    curx: np.ndarray,
+    table: np.ndarray,
     db: np.ndarray,
     db_n: int,
     binom: np.ndarray,
     m: int,
     empty_capture: bool,
     end_rule: int,
-    etc_min_depth: int,
+    etc_min_seeds: int,
     counters: np.ndarray,
     node_limit: int,
 ) -> None:
-    """Null-window search (is the value >= beta?) resumable from ``regs``.
+    """Null-window search (is the value of ``brd[0]`` >= ``nbeta[0]``?), resumable.
 
-    ``regs``: ply, mode, return value, status. Returns when done, on stack
-    overflow or when ``counters[C_NODES]`` reaches ``node_limit`` (paused).
+    ``regs``: ply, mode, value, status. Returns when done (``regs[2]`` is a
+    fail-soft bound, ``bestmv[0]`` the move that proved a fail high), on stack
+    overflow, or paused when ``counters[C_NODES]`` reaches ``node_limit``.
+    Children are generated lazily (one sowing per visited move); the move
+    order is computed arithmetically from the seed counts.
     """
     ply = regs[0]
     mode = regs[1]
     retval = regs[2]
     max_ply = brd.shape[0] - 1
     cycle = 2 * m + 1
+    cells = 2 * m + 2
     prio = np.empty(m, np.int64)
+    scratch = np.empty(cells, np.int32)
+    v = 0
     while True:
         if mode == ENTER:
             if counters[C_NODES] >= node_limit:
@@ -134,9 +135,9 @@ def _nws(
                 key = rank(b, m, binom)
                 nkey[ply] = key
             ttmove = -1
-            slot = tt.probe(tt_keys, tt_data, key)
+            slot = tt.probe(table, key)
             if slot >= 0:
-                dd = tt_data[slot]
+                dd = table[2 * slot + 1]
                 ttmove = tt.data_move(dd)
                 if not root and tt.data_depth(dd) >= d:
                     lo = tt.data_lo(dd)
@@ -151,55 +152,23 @@ def _nws(
                         retval = hi
                         mode = RETURN
                         continue
-            cd = d if d == DEPTH_INF else d - 1
-            bst = -VALUE_INF
-            bmv = -1
+            # move order: table move, extra turns, captures, the rest; nearest the store first
             n = 0
             for i in range(m - 1, -1, -1):
-                if b[i] == 0:
+                seeds = b[i]
+                if seeds == 0:
                     continue
-                c = cb[ply, i]
-                c[:] = b
-                nxt = kernel.sow(c, 0, i, m, empty_capture, end_rule)
-                g = c[m] - c[2 * m + 1]
-                cg[ply, i] = g
-                if nxt < 0:
-                    ckind[ply, i] = KIND_KNOWN
-                    cval[ply, i] = g
-                    if g > bst:
-                        bst = g
-                        bmv = i
-                    continue
-                cs = s - c[m]
-                c[m] = 0
-                kind = KIND_EXTRA
-                if nxt == 1:
-                    kind = KIND_PASS
-                    swap_sides(c, m)
-                if cs <= db_n:
-                    counters[C_EGDB] += 1
-                    ev = db[rank(c, m, binom)]
-                    v = g + ev if kind == KIND_EXTRA else g - ev
-                    ckind[ply, i] = KIND_KNOWN
-                    cval[ply, i] = v
-                    if v > bst:
-                        bst = v
-                        bmv = i
-                    continue
-                ckind[ply, i] = kind
-                cseeds[ply, i] = cs
-                ckey[ply, i] = -1
                 if i == ttmove:
                     p = 0
-                elif kind == KIND_EXTRA:
-                    p = 1
                 else:
-                    seeds = b[i]
-                    through = 0
-                    if i + seeds >= m:
-                        through = 1 + (i + seeds - m) // cycle
-                    p = 2 if g > through else 3
-                # insertion by (priority, pit nearest the store first)
+                    last = (i + seeds) % cycle
+                    if last == m:
+                        p = 1
+                    elif (last < m and seeds < cycle and last != i and b[last] == 0
+                          and (last < i or empty_capture or b[2 * m - last] > 0)):
+                        p = 2
+                    else:
+                        p = 3
                 k = n
                 while k > 0 and prio[k - 1] > p:
                     corder[ply, k] = corder[ply, k - 1]
@@ -207,33 +176,44 @@ def _nws(
                     k -= 1
                 corder[ply, k] = i
                 prio[k] = p
+                ckey[ply, i] = -1
                 n += 1
-            if bst >= beta:
-                tt.store(tt_keys, tt_data, key, d, bst, VALUE_INF, bmv)
-                bestmv[ply] = bmv
-                retval = bst
-                mode = RETURN
-                continue
-            if n > 0 and d >= etc_min_depth:
+            nmv[ply] = n
+            mi[ply] = 0
+            best[ply] = -VALUE_INF
+            bestmv[ply] = -1
+            if s >= etc_min_seeds:
+                # enhanced transposition cut-off: does a child's stored bound prove the cut?
+                cd = d if d == DEPTH_INF else d - 1
                 cut = False
                 for k in range(n):
                     i = corder[ply, k]
-                    ck = rank(cb[ply, i], m, binom)
+                    for j in range(cells):
+                        scratch[j] = b[j]
+                    nxt = kernel.sow(scratch, 0, i, m, empty_capture, end_rule)
+                    if nxt < 0:
+                        continue
+                    g = scratch[m]
+                    scratch[m] = 0
+                    if nxt == 1:
+                        swap_sides(scratch, m)
+                    if s - g <= db_n:
+                        continue
+                    ck = rank(scratch, m, binom)
                     ckey[ply, i] = ck
-                    cslot = tt.probe(tt_keys, tt_data, ck)
+                    cslot = tt.probe(table, ck)
                     if cslot < 0:
                         continue
-                    cdata = tt_data[cslot]
+                    cdata = table[2 * cslot + 1]
                     if tt.data_depth(cdata) < cd:
                         continue
-                    g = cg[ply, i]
-                    if ckind[ply, i] == KIND_EXTRA:
+                    if nxt == 0:
                         v = g + tt.data_lo(cdata)
                     else:
                         v = g - tt.data_hi(cdata)
                     if v >= beta:
                         counters[C_ETC_CUTS] += 1
-                        tt.store(tt_keys, tt_data, key, d, v, VALUE_INF, i)
+                        tt.store(table, key, d, v, VALUE_INF, i)
                         bestmv[ply] = i
                         retval = v
                         cut = True
@@ -241,16 +221,12 @@ def _nws(
                 if cut:
                     mode = RETURN
                     continue
-            nmv[ply] = n
-            mi[ply] = 0
-            best[ply] = bst
-            bestmv[ply] = bmv
             mode = NEXT
         elif mode == NEXT:
             k = mi[ply]
             if k >= nmv[ply]:
                 bst = best[ply]
-                tt.store(tt_keys, tt_data, nkey[ply], ndepth[ply], -VALUE_INF, bst, -1)
+                tt.store(table, nkey[ply], ndepth[ply], -VALUE_INF, bst, -1)
                 retval = bst
                 mode = RETURN
                 continue
@@ -261,11 +237,31 @@ def _nws(
                 regs[3] = OVERFLOW
                 return
             i = corder[ply, k]
-            g = cg[ply, i]
-            brd[ply + 1, :] = cb[ply, i]
-            nseeds[ply + 1] = cseeds[ply, i]
+            b = brd[ply]
+            c = brd[ply + 1]
+            for j in range(cells):
+                c[j] = b[j]
+            nxt = kernel.sow(c, 0, i, m, empty_capture, end_rule)
+            g = c[m] - c[2 * m + 1]
+            if nxt < 0:
+                v = g
+                mode = UPDATE
+                continue
+            cs = nseeds[ply] - c[m]
+            c[m] = 0
+            if nxt == 1:
+                swap_sides(c, m)
+            if cs <= db_n:
+                counters[C_EGDB] += 1
+                ev = db[rank(c, m, binom)]
+                v = g + ev if nxt == 0 else g - ev
+                mode = UPDATE
+                continue
+            nseeds[ply + 1] = cs
             nkey[ply + 1] = ckey[ply, i]
-            if ckind[ply, i] == KIND_EXTRA:
+            curg[ply] = g
+            curx[ply] = 1 if nxt == 0 else 0
+            if nxt == 0:
                 nbeta[ply + 1] = nbeta[ply] - g
             else:
                 nbeta[ply + 1] = g - nbeta[ply] + 1
@@ -273,7 +269,7 @@ def _nws(
             ndepth[ply + 1] = d if d == DEPTH_INF else d - 1
             ply += 1
             mode = ENTER
-        else:  # RETURN: the node at ply has value bound retval
+        elif mode == RETURN:  # the node at ply has the value bound retval
             if ply == 0:
                 regs[0] = 0
                 regs[1] = mode
@@ -281,18 +277,17 @@ def _nws(
                 regs[3] = DONE
                 return
             ply -= 1
+            g = curg[ply]
+            v = g + retval if curx[ply] == 1 else g - retval
+            mode = UPDATE
+        else:  # UPDATE: move corder[ply, mi[ply]] has value bound v
             i = corder[ply, mi[ply]]
-            g = cg[ply, i]
-            if ckind[ply, i] == KIND_EXTRA:
-                v = g + retval
-            else:
-                v = g - retval
             if v > best[ply]:
                 best[ply] = v
                 bestmv[ply] = i
-            if best[ply] >= nbeta[ply]:
-                tt.store(tt_keys, tt_data, nkey[ply], ndepth[ply], best[ply], VALUE_INF, i)
-                retval = best[ply]
+            if v >= nbeta[ply]:
+                tt.store(table, nkey[ply], ndepth[ply], v, VALUE_INF, i)
+                retval = v
                 mode = RETURN
             else:
                 mi[ply] += 1
@@ -349,7 +344,7 @@ class Solver:
         egdb_seeds: int = 0,
         egdb_path: str | None = None,
         tt_log2: int = 22,
-        etc_min_depth: int = 4,
+        etc_min_seeds: int = 12,
         max_ply: int = 1024,
         depth_step: int = 3,
         depth_max: int = 30,
@@ -373,7 +368,7 @@ class Solver:
             raise SolverError(str(exc)) from None
         self.progress = progress
         self.progress_nodes = progress_nodes
-        self.etc_min_depth = etc_min_depth
+        self.etc_min_seeds = etc_min_seeds
         self.depth_step = depth_step
         self.depth_max = depth_max
         self.egdb: egdb_mod.Egdb | None = None
@@ -388,7 +383,7 @@ class Solver:
         else:
             self.db = egdb_mod.empty(pits)
             self.db_n = 0
-        self.tt_keys, self.tt_data = tt.new_table(tt_log2)
+        self.table = tt.new_table(tt_log2)
         cells = 2 * pits + 2
         p = max_ply + 1
         self._regs = np.zeros(4, np.int64)
@@ -397,11 +392,8 @@ class Solver:
         self._ndepth = np.zeros(p, np.int64)
         self._nkey = np.zeros(p, np.int64)
         self._nseeds = np.zeros(p, np.int64)
-        self._cb = np.zeros((p, pits, cells), np.int32)
-        self._cg = np.zeros((p, pits), np.int64)
-        self._ckind = np.zeros((p, pits), np.int64)
-        self._cval = np.zeros((p, pits), np.int64)
-        self._cseeds = np.zeros((p, pits), np.int64)
+        self._curg = np.zeros(p, np.int64)
+        self._curx = np.zeros(p, np.int64)
         self._ckey = np.zeros((p, pits), np.int64)
         self._corder = np.zeros((p, pits), np.int64)
         self._nmv = np.zeros(p, np.int64)
@@ -472,10 +464,10 @@ class Solver:
             while True:
                 limit = int(ctr[C_NODES]) + (1 << 20)
                 _nws(regs, self._brd, self._nbeta, self._ndepth, self._nkey, self._nseeds,
-                     self._cb, self._cg, self._ckind, self._cval, self._cseeds, self._ckey,
-                     self._corder, self._nmv, self._mi, self._best, self._bestmv,
-                     self.tt_keys, self.tt_data, self.db, self.db_n, self.binom, self.m,
-                     self.empty_capture, self.end_rule, self.etc_min_depth, ctr, limit)
+                     self._ckey, self._corder, self._nmv, self._mi, self._best, self._bestmv,
+                     self._curg, self._curx, self.table, self.db, self.db_n,
+                     self.binom, self.m, self.empty_capture, self.end_rule, self.etc_min_seeds,
+                     ctr, limit)
                 if regs[3] == DONE:
                     break
                 if regs[3] == OVERFLOW:
