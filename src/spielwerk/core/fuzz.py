@@ -97,7 +97,12 @@ def fuzz_batch(
 
     Stops early once the batch has ``max_failures`` failing games.
     """
-    game = _game(spec)
+    return _check_games(_game(spec), start, stop, max_moves, max_failures)
+
+
+def _check_games(
+    game: Game, start: int, stop: int, max_moves: int, max_failures: int | None
+) -> BatchResult:
     result = BatchResult(start, stop)
     for seed in range(start, stop):
         if max_failures is not None and len(result.failures) >= max_failures:
@@ -181,7 +186,7 @@ def run_fuzz(
 
     if workers == 1:
         for lo, hi in bounds:
-            if absorb(fuzz_batch(spec, lo, hi, max_moves, max_failures)):
+            if absorb(_check_games(game, lo, hi, max_moves, max_failures)):
                 summary.stopped_early = summary.games < games
                 break
     else:
