@@ -201,3 +201,14 @@ def test_standings_tie_break_by_won_then_lost_games() -> None:
         ListEntry(3, 2, lose0, [0, 0, 0]),
     ]
     assert sf.standings()[:2] == [1, 0]  # same points and wins: fewer lost first
+
+
+def test_utility_bound_covers_every_overbid_game() -> None:
+    from spielwerk.games.skat.rules import DECLARATIONS, MAX_SCORE
+
+    worst = 0
+    for c in DECLARATIONS:
+        matadors = 0 if c.game == NULL else 1
+        r = evaluate(c, 264, matadors, 0, 0)
+        worst = max(worst, -r.score, r.value)
+    assert worst == MAX_SCORE == 590  # null ouvert hand (59) overbid at 264: 5 x 59 = 295

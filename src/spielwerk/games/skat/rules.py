@@ -108,7 +108,7 @@ DEAL_ORDER: tuple[int, ...] = (
 )
 """Position (0 forehand, 1 middlehand, 2 rearhand, 3 skat) receiving each dealt card."""
 
-MAX_SCORE = 552  # an overbid null ouvert hand at 264 is valued 276 and scores -552
+MAX_SCORE = 590  # an overbid null ouvert hand (59) at bid 264 is valued 295: -590
 
 
 def action_to_string(action: int) -> str:
