@@ -26,8 +26,10 @@ Techniques, each with a switch in :class:`SolverConfig` for the ablation:
   schwarz) any cards of a suit class. Only one card of a run held by the
   mover with no other live card between is searched, and the table key
   compacts each such group so entries generalise across histories;
-* move ordering by killer moves, a history of best moves and the branching
-  factor of the next player's reply;
+* move ordering: the best move stored in the table entry first, then the card
+  that leaves the next player the fewest legal replies (branching factor);
+  a history of cut-off moves and two killer moves per ply are available as
+  switches but cost nodes in our measurements, so they are off by default;
 * null-window tests for thresholds and MTD(f) for exact values (switch off:
   one full-window alpha-beta search).
 
@@ -211,7 +213,7 @@ def _ab(
     mode = cfg[_MODE]
     use_tt = cfg[_USE_TT] != 0
     use_equiv = cfg[_USE_EQUIV] != 0
-    use_order = cfg[_USE_ORDER] != 0
+    use_order = cfg[_USE_ORDER]
     gen = cfg[_GEN]
     ttmask = cfg[_TT_MASK]
     ply = ply0
@@ -255,10 +257,12 @@ def _ab(
                     done = True
             slot = -1
             key = 0
+            hash_move = -1
             if not done and nt == 0 and use_tt:
                 key = _tt_key(hands, order, group)
                 slot = _tt_index(key, leader, ttmask)
-                if ttg[slot] == gen and ttk[slot] == key and ttl[slot] == leader:
+                if ttg[slot] == gen and ttk[slot] == key and (ttl[slot] & 3) == leader:
+                    hash_move = (ttl[slot] >> 2) - 1
                     lo = np.int64(ttlo[slot])
                     hi = np.int64(tthi[slot])
                     if lo >= beta or lo == hi:
@@ -311,16 +315,24 @@ def _ab(
                     k1 = killers[ply, 1]
                     for i in range(n):
                         c = mbuf[ply, i]
-                        s = hist[p, c] * 64
-                        if c == k0:
-                            s += 1 << 50
-                        elif c == k1:
-                            s += 1 << 49
-                        if nt < 2:
+                        # hash move, then fewest replies for the next player, then
+                        # killers, then the history of best moves
+                        s = 0
+                        if use_order & 2:
+                            s = hist[p, c]
+                            if s > (1 << 36) - 1:
+                                s = (1 << 36) - 1
+                        if c == hash_move and use_order & 1:
+                            s += 1 << 52
+                        if c == k0 and use_order & 8:
+                            s += 1 << 38
+                        elif c == k1 and use_order & 8:
+                            s += 1 << 37
+                        if nt < 2 and use_order & 4:
                             lc = c if nt == 0 else t0
                             f = nxt & class_mask(game, lc)
                             b = _popcount(f) if f != 0 else _popcount(nxt)
-                            s += 16 - b
+                            s += (16 - b) << 40
                         sbuf[ply, i] = s
                     for i in range(1, n):  # insertion sort, descending score
                         c = mbuf[ply, i]
@@ -400,11 +412,11 @@ def _ab(
                 best = stk[ply, _F_BEST]
                 best_move = stk[ply, _F_BM]
                 p = stk[ply, _F_P]
-                if use_order and best_move >= 0:
+                if use_order and best_move >= 0 and stk[ply, _F_CUT] != 0:
                     rem = hands[0] | hands[1] | hands[2]
                     weight = _popcount(rem) + 1
                     hist[p, best_move] += weight * weight
-                    if stk[ply, _F_CUT] != 0 and killers[ply, 0] != best_move:
+                    if killers[ply, 0] != best_move:
                         killers[ply, 1] = killers[ply, 0]
                         killers[ply, 0] = best_move
                 slot = stk[ply, _F_SLOT]
@@ -413,7 +425,7 @@ def _ab(
                     leader = stk[ply, _F_LEAD]
                     wa = stk[ply, _F_WA]
                     wb = stk[ply, _F_WB]
-                    if ttg[slot] == gen and ttk[slot] == key and ttl[slot] == leader:
+                    if ttg[slot] == gen and ttk[slot] == key and (ttl[slot] & 3) == leader:
                         lo = np.int64(ttlo[slot])
                         hi = np.int64(tthi[slot])
                     else:
@@ -429,7 +441,7 @@ def _ab(
                         lo = best
                         hi = best
                     ttk[slot] = key
-                    ttl[slot] = leader
+                    ttl[slot] = leader + 4 * (best_move + 1)
                     ttg[slot] = gen
                     ttlo[slot] = lo
                     tthi[slot] = hi
@@ -527,9 +539,8 @@ def _value(
         return _ab(hands, table, nt, leader, -1, upper + 1, ply, cfg, order, group,
                    ttk, ttl, ttg, ttlo, tthi, hist, killers, mbuf, sbuf, stats, stk)
     lower = 0
-    g = upper // 2
-    while lower < upper:
-        beta = g if g > lower else lower + 1
+    while lower < upper:  # bisection with null-window tests (MTD-bi); fail-soft bounds
+        beta = (lower + upper + 1) // 2
         g = _ab(hands, table, nt, leader, beta - 1, beta, ply, cfg, order, group,
                 ttk, ttl, ttg, ttlo, tthi, hist, killers, mbuf, sbuf, stats, stk)
         if g < beta:
@@ -670,8 +681,18 @@ class SolverConfig:
     transposition_table: bool = True
     equivalence: bool = True
     move_ordering: bool = True
+    """Hash move from the table, then the card leaving the next player fewest replies."""
+    history: bool = False
+    """Also order by a history of cut-off moves (measured: costs nodes here, so off)."""
+    killers: bool = False
+    """Also try two killer moves per ply early (measured: costs nodes here, so off)."""
     null_window: bool = True
     tt_log2: int = 20
+
+    def ordering_bits(self) -> int:
+        if not self.move_ordering:
+            return 0
+        return 1 | 4 | (2 if self.history else 0) | (8 if self.killers else 0)
 
 
 QUERIES = ("exact", "61", "90", "schwarz", "null")
@@ -703,7 +724,7 @@ class Solver:
         self.config = config or SolverConfig()
         size = 1 << self.config.tt_log2
         self._ttk = np.zeros(size, dtype=np.int64)
-        self._ttl = np.zeros(size, dtype=np.int8)
+        self._ttl = np.zeros(size, dtype=np.int16)
         self._ttg = np.zeros(size, dtype=np.int32)
         self._ttlo = np.zeros(size, dtype=np.int16)
         self._tthi = np.zeros(size, dtype=np.int16)
@@ -744,7 +765,7 @@ class Solver:
         gen = 1 + ((pos.game * 3 + pos.declarer) * 3 + mode) * 2 + int(c.equivalence)
         cfg = np.array(
             [pos.game, pos.declarer, mode, int(c.transposition_table), int(c.equivalence),
-             int(c.move_ordering), gen, (1 << c.tt_log2) - 1],
+             c.ordering_bits(), gen, (1 << c.tt_log2) - 1],
             dtype=np.int64,
         )
         hands = np.array(pos.hands, dtype=np.int64)
