@@ -263,8 +263,8 @@ def _ab(
                 slot = _tt_index(key, leader, ttmask)
                 if ttg[slot] == gen and ttk[slot] == key and (ttl[slot] & 3) == leader:
                     hash_move = (ttl[slot] >> 2) - 1
-                    lo = np.int64(ttlo[slot])
-                    hi = np.int64(tthi[slot])
+                    lo = int(ttlo[slot])
+                    hi = int(tthi[slot])
                     if lo >= beta or lo == hi:
                         stats[_TT_HITS] += 1
                         r = lo
@@ -426,8 +426,8 @@ def _ab(
                     wa = stk[ply, _F_WA]
                     wb = stk[ply, _F_WB]
                     if ttg[slot] == gen and ttk[slot] == key and (ttl[slot] & 3) == leader:
-                        lo = np.int64(ttlo[slot])
-                        hi = np.int64(tthi[slot])
+                        lo = int(ttlo[slot])
+                        hi = int(tthi[slot])
                     else:
                         lo = 0
                         hi = stk[ply, _F_UP]
@@ -498,7 +498,7 @@ def _value(
     nt: int,
     leader: int,
     lo_t: int,
-    hi_t: int,
+    null_window_flag: int,
     kind: int,
     cfg: np.ndarray,
     order: np.ndarray,
@@ -521,7 +521,7 @@ def _value(
     ``kind`` 1 with null window off searches the full window and compares.
     """
     upper = _upper_bound(hands, table, nt, cfg[_MODE])
-    null_window = hi_t != 0
+    null_window = null_window_flag != 0
     if kind == 1:
         t = lo_t
         if t <= 0:
@@ -630,8 +630,9 @@ def _move_values(
                     gain = 1
             hi_flag = 1 if null_window else 0
             if kind == 0:
-                v = gain + _value(hands, table, nnt, nleader, 0, hi_flag, 0, cfg, order, group,
-                                  ttk, ttl, ttg, ttlo, tthi, hist, killers, mbuf, sbuf, stats, stk, 1)
+                v = gain + _value(hands, table, nnt, nleader, 0, hi_flag, 0, cfg, order,
+                                  group, ttk, ttl, ttg, ttlo, tthi, hist, killers, mbuf, sbuf,
+                                  stats, stk, 1)
             else:
                 v = _value(hands, table, nnt, nleader, t - gain, hi_flag, 1, cfg, order, group,
                            ttk, ttl, ttg, ttlo, tthi, hist, killers, mbuf, sbuf, stats, stk, 1)
