@@ -13,18 +13,28 @@ class IllegalActionError(SpielwerkError, ValueError):
     The state is unchanged when this is raised.
     """
 
-    def __init__(self, action: object, state_description: str, reason: str = "") -> None:
+    def __init__(self, action: object, state: object, reason: str = "") -> None:
+        # ``state`` is a description string or the state itself; rendering a board
+        # costs more than raising, so it is rendered only when the message is read.
         self.action = action
-        self.state_description = state_description
+        self._state = state
         self.reason = reason
-        msg = f"illegal action {action!r}"
-        if reason:
-            msg += f": {reason}"
-        msg += f"\nin state:\n{state_description}"
-        super().__init__(msg)
+        super().__init__(action, reason)
+
+    @property
+    def state_description(self) -> str:
+        if not isinstance(self._state, str):
+            self._state = str(self._state)
+        return self._state
+
+    def __str__(self) -> str:
+        msg = f"illegal action {self.action!r}"
+        if self.reason:
+            msg += f": {self.reason}"
+        return msg + f"\nin state:\n{self.state_description}"
 
     def __reduce__(self) -> tuple[type, tuple[object, str, str]]:
-        # picklable, so it survives a process pool (the default reduce passes only the message)
+        # picklable, so it survives a process pool (the default reduce passes only args)
         return (type(self), (self.action, self.state_description, self.reason))
 
 

@@ -75,6 +75,13 @@ class Game(ABC):
 
     def spec(self) -> str:
         """The ``load_game`` string that recreates exactly this game."""
+        cached: str | None = self.__dict__.get("_spec")
+        if cached is not None:
+            return cached
+        self.__dict__["_spec"] = spec = self._make_spec()
+        return spec
+
+    def _make_spec(self) -> str:
         if not self.params:
             return self.name
         parts = []
@@ -89,6 +96,8 @@ class Game(ABC):
         return f"<Game {self.spec()}>"
 
     def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
         return isinstance(other, Game) and self.spec() == other.spec()
 
     def __hash__(self) -> int:
@@ -183,10 +192,10 @@ class State(ABC):
     def apply(self, action: int) -> None:
         """Apply ``action``; raises :class:`IllegalActionError` (state unchanged) if illegal."""
         if isinstance(action, bool) or not isinstance(action, int | np.integer):
-            raise IllegalActionError(action, str(self), "actions are integers")
+            raise IllegalActionError(action, self.clone(), "actions are integers")
         action = int(action)
         if self.is_terminal():
-            raise IllegalActionError(action, str(self), "the game is over")
+            raise IllegalActionError(action, self.clone(), "the game is over")
         legal = self.legal_actions()
         if action not in legal:
             try:
@@ -194,7 +203,7 @@ class State(ABC):
             except Exception:  # noqa: BLE001 - a bad action may have no name at all
                 name = str(action)
             raise IllegalActionError(
-                action, str(self), f"{name} is not legal here (legal: {self._legal_names(legal)})"
+                action, self.clone(), f"{name} is not legal here (legal: {self._legal_names(legal)})"
             )
         self._apply_action(action)
         self.history.append(action)
@@ -220,7 +229,7 @@ class State(ABC):
             if self.action_to_string(action).upper() == wanted:
                 return action
         raise IllegalActionError(
-            text, str(self), f"no legal action is written {text!r} "
+            text, self.clone(), f"no legal action is written {text!r} "
             f"(legal: {self._legal_names(self.legal_actions())})"
         )
 
