@@ -72,9 +72,13 @@ def _negamax(board, player, depth, alpha, beta, m, empty_capture, end_rule):  # 
     return best
 
 
-@njit(cache=True)
 def _root_values(board, player, depth, m, empty_capture, end_rule):  # type: ignore[no-untyped-def]
-    """Exact depth-limited value of every root move (-10**9 for illegal pits)."""
+    """Exact depth-limited value of every root move (-10**9 for illegal pits).
+
+    Plain Python on purpose: a cached numba function that calls the recursive
+    ``_negamax`` cannot be reloaded from numba's cache (it dies with a missing
+    symbol), so only ``_negamax`` itself is compiled.
+    """
     out = np.full(m, -1_000_000_000, np.int64)
     base = player * (m + 1)
     for i in range(m):
