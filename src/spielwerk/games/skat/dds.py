@@ -47,7 +47,14 @@ import numpy as np
 from numba import njit
 
 from spielwerk.core.errors import SpielwerkError
-from spielwerk.games.skat.kernel import GRAND, NULL, class_mask, legal_cards, trick_winner
+from spielwerk.games.skat.kernel import (
+    GRAND,
+    NULL,
+    card_power,
+    class_mask,
+    legal_cards,
+    trick_winner,
+)
 
 MODE_POINTS = 0
 MODE_DECLARER_TRICKS = 1
@@ -260,11 +267,17 @@ def _ab(
             hash_move = -1
             if not done and nt == 0 and use_tt:
                 key = _tt_key(hands, order, group)
-                slot = _tt_index(key, leader, ttmask)
-                if ttg[slot] == gen and ttk[slot] == key and (ttl[slot] & 3) == leader:
-                    hash_move = (ttl[slot] >> 2) - 1
-                    lo = int(ttlo[slot])
-                    hi = int(tthi[slot])
+                slot = _tt_index(key, leader, ttmask) & ~1  # bucket of two slots
+                found = -1
+                if (ttg[slot] & 0xFF) == gen and ttk[slot] == key and (ttl[slot] & 3) == leader:
+                    found = slot
+                elif ((ttg[slot + 1] & 0xFF) == gen and ttk[slot + 1] == key
+                      and (ttl[slot + 1] & 3) == leader):
+                    found = slot + 1
+                if found >= 0:
+                    hash_move = (ttl[found] >> 2) - 1
+                    lo = int(ttlo[found])
+                    hi = int(tthi[found])
                     if lo >= beta or lo == hi:
                         stats[_TT_HITS] += 1
                         r = lo
@@ -313,6 +326,18 @@ def _ab(
                     nxt = hands[(p + 1) % 3]
                     k0 = killers[ply, 0]
                     k1 = killers[ply, 1]
+                    # following: who wins the trick so far, and is it my side?
+                    bp = 0
+                    mine_wins = False
+                    if nt > 0:
+                        bp = card_power(t0, t0, game)
+                        bw = 0
+                        if nt == 2:
+                            p1 = card_power(t1, t0, game)
+                            if p1 > bp:
+                                bp = p1
+                                bw = 1
+                        mine_wins = (((leader + bw) % 3) == decl) == (p == decl)
                     for i in range(n):
                         c = mbuf[ply, i]
                         # hash move, then fewest replies for the next player, then
@@ -328,11 +353,23 @@ def _ab(
                             s += 1 << 38
                         elif c == k1 and use_order & 8:
                             s += 1 << 37
-                        if nt < 2 and use_order & 4:
-                            lc = c if nt == 0 else t0
-                            f = nxt & class_mask(game, lc)
-                            b = _popcount(f) if f != 0 else _popcount(nxt)
-                            s += (16 - b) << 40
+                        if use_order & 4:
+                            if nt == 0:  # lead: fewest replies for the next player
+                                f = nxt & class_mask(game, c)
+                                b = _popcount(f) if f != 0 else _popcount(nxt)
+                                s += (16 - b) << 40
+                            else:  # follow: win cheaply, give points to a winning partner
+                                pw = card_power(c, t0, game)
+                                if pw > bp:
+                                    if nt == 2:
+                                        h = 300 + _POINTS32[c]
+                                    else:
+                                        h = 200 + 127 - min(pw, 127)
+                                elif mine_wins:
+                                    h = 100 + _POINTS32[c]
+                                else:
+                                    h = 100 - _POINTS32[c]
+                                s += h << 40
                         sbuf[ply, i] = s
                     for i in range(1, n):  # insertion sort, descending score
                         c = mbuf[ply, i]
@@ -425,12 +462,23 @@ def _ab(
                     leader = stk[ply, _F_LEAD]
                     wa = stk[ply, _F_WA]
                     wb = stk[ply, _F_WB]
-                    if ttg[slot] == gen and ttk[slot] == key and (ttl[slot] & 3) == leader:
-                        lo = int(ttlo[slot])
-                        hi = int(tthi[slot])
+                    depth = _popcount(hands[0] | hands[1] | hands[2])
+                    found = -1
+                    if ((ttg[slot] & 0xFF) == gen and ttk[slot] == key
+                            and (ttl[slot] & 3) == leader):
+                        found = slot
+                    elif ((ttg[slot + 1] & 0xFF) == gen and ttk[slot + 1] == key
+                          and (ttl[slot + 1] & 3) == leader):
+                        found = slot + 1
+                    if found >= 0:
+                        lo = int(ttlo[found])
+                        hi = int(tthi[found])
                     else:
                         lo = 0
                         hi = stk[ply, _F_UP]
+                        # slot 0 keeps the deeper entry, slot 1 always takes the new one
+                        old_depth = (ttg[slot] >> 8) if (ttg[slot] & 0xFF) == gen else -1
+                        found = slot if depth >= old_depth else slot + 1
                     if best <= wa:
                         if best < hi:
                             hi = best
@@ -440,11 +488,11 @@ def _ab(
                     else:
                         lo = best
                         hi = best
-                    ttk[slot] = key
-                    ttl[slot] = leader + 4 * (best_move + 1)
-                    ttg[slot] = gen
-                    ttlo[slot] = lo
-                    tthi[slot] = hi
+                    ttk[found] = key
+                    ttl[found] = leader + 4 * (best_move + 1)
+                    ttg[found] = gen + (depth << 8)
+                    ttlo[found] = lo
+                    tthi[found] = hi
                     stats[_TT_STORES] += 1
                 r = best
                 if ply == ply0:
@@ -792,6 +840,16 @@ class Solver:
                      self._ttg, self._ttlo, self._tthi, self._hist, self._killers, self._mbuf,
                      self._sbuf, self.stats, self._stk, out)
         return {c: int(out[c]) for c in range(32) if out[c] >= 0}
+
+    def remaining_move_values(self, pos: DealPosition, mode: int) -> dict[int, int]:
+        """Exact value of the rest of the game after each legal card, in objective ``mode``.
+
+        ``MODE_POINTS``: card points the declarer takes from here on (the table's
+        cards included); the trick modes count tricks.
+        """
+        if mode not in (MODE_POINTS, MODE_DECLARER_TRICKS, MODE_DEFENDER_TRICKS):
+            raise SolverError(f"unknown objective {mode}")
+        return self._run_moves(pos, mode, 0, 0)
 
     @staticmethod
     def _query_setup(pos: DealPosition, query: str) -> tuple[int, int, int | None]:

@@ -230,3 +230,35 @@ def position_to_json(
         "defender_tricks": deal.defender_tricks,
         "skat": [card_to_string(c) for c in skat],
     }
+
+
+def deal_from_state(state: Any) -> DealPosition:
+    """The solver position of a Skat ``SkatState`` in the play phase.
+
+    Solver seats are table positions (0 forehand, 1 middlehand, 2 rearhand),
+    which is the playing order; the skat (or the two cards put) counts for the
+    declarer except in null.
+    """
+    from spielwerk.games.skat.rules import PLAY, SkatState
+
+    if not isinstance(state, SkatState):
+        raise PositionError("deal_from_state needs a Skat state")
+    if state.phase != PLAY or state.contract is None:
+        raise PositionError("the double-dummy solver needs a declared game in the play phase")
+    g = state.sgame
+    game = state.contract.game
+    decl = state.declarer
+    skat_cards = state.put if state.picked_up else state.skat
+    skat_points = points_of(skat_cards) if game != kernel.NULL else 0
+    defenders = [s for s in g.positions if s != decl]
+    return DealPosition(
+        game=game,
+        declarer=g.position_of(decl),
+        hands=(state.hands[g.seat_of(0)], state.hands[g.seat_of(1)], state.hands[g.seat_of(2)]),
+        trick=tuple(state.trick),
+        leader=g.position_of(state.leader),
+        declarer_points=points_of(state.won[decl]) + skat_points,
+        defender_points=sum(points_of(state.won[s]) for s in defenders),
+        declarer_tricks=state.trick_count[decl],
+        defender_tricks=sum(state.trick_count[s] for s in defenders),
+    )

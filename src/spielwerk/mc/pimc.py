@@ -1,0 +1,132 @@
+"""Perfect-information Monte Carlo (PIMC): decide by solving sampled worlds exactly.
+
+For the player to move, draw worlds consistent with what the player knows
+(``InfoState.sample_world``), solve each world with a perfect-information
+solver that values every legal action, and pick the action that is best in
+the most worlds; ties go to the highest total value over the worlds, then to
+a seeded random choice (the DDSS procedure in the Skat seed, "Ausspielen").
+
+The driver is generic: any game works that offers a world sampler and a
+solver returning ``{action: value}`` from the mover's point of view (higher is
+better). When the info state can list its worlds (an optional
+``enumerate_worlds(limit)`` method returning ``None`` when there are more than
+``limit``), few worlds are solved exactly instead of sampled.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import numpy as np
+
+from spielwerk.core.errors import SpielwerkError
+from spielwerk.core.game import InfoState
+
+W = TypeVar("W")
+
+
+class PimcError(SpielwerkError, ValueError):
+    """Bad PIMC parameters or a solver that values no legal action."""
+
+
+@dataclass
+class PimcResult:
+    """The chosen action and the tallies behind it."""
+
+    action: int
+    best_counts: dict[int, int]
+    """Worlds in which each action was (one of) the best."""
+    totals: dict[int, float]
+    """Sum of each action's value over the worlds."""
+    worlds: int
+    exhaustive: bool
+    """True when every consistent world was solved (enumeration)."""
+    seconds: float = 0.0
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+def choose(
+    per_world: Sequence[dict[int, float]], rng: np.random.Generator
+) -> tuple[int, dict[int, int], dict[int, float]]:
+    """Most worlds best, then highest total, then a seeded random pick."""
+    counts: dict[int, int] = {}
+    totals: dict[int, float] = {}
+    for values in per_world:
+        if not values:
+            continue
+        top = max(values.values())
+        for a, v in values.items():
+            totals[a] = totals.get(a, 0.0) + float(v)
+            counts.setdefault(a, 0)
+            if v == top:
+                counts[a] += 1
+    if not counts:
+        raise PimcError("PIMC: the solver valued no action in any world")
+    best_count = max(counts.values())
+    cands = [a for a in sorted(counts) if counts[a] == best_count]
+    best_total = max(totals[a] for a in cands)
+    cands = [a for a in cands if totals[a] == best_total]
+    action = cands[int(rng.integers(len(cands)))] if len(cands) > 1 else cands[0]
+    return action, counts, totals
+
+
+def pimc_search(
+    sample: Callable[[np.random.Generator], W],
+    solve: Callable[[W], dict[int, float]],
+    rng: np.random.Generator,
+    *,
+    worlds: int = 64,
+    time_limit: float | None = None,
+    enumerate_worlds: Callable[[int], list[W] | None] | None = None,
+) -> PimcResult:
+    """PIMC over any world type ``W``.
+
+    ``worlds`` caps the number of sampled worlds and ``time_limit`` (seconds)
+    stops sampling early (at least one world is always solved). If
+    ``enumerate_worlds(worlds)`` returns a list, exactly those worlds are
+    solved (each once) instead of samples.
+    """
+    if worlds < 1:
+        raise PimcError(f"PIMC needs at least 1 world, not {worlds}")
+    if time_limit is not None and time_limit <= 0:
+        raise PimcError(f"PIMC time limit must be positive, not {time_limit}")
+    start = time.perf_counter()
+    listed = enumerate_worlds(worlds) if enumerate_worlds is not None else None
+    per_world: list[dict[int, float]] = []
+    if listed is not None:
+        for w in listed:
+            per_world.append(solve(w))
+    else:
+        for _ in range(worlds):
+            per_world.append(solve(sample(rng)))
+            if time_limit is not None and time.perf_counter() - start >= time_limit:
+                break
+    action, counts, totals = choose(per_world, rng)
+    return PimcResult(
+        action, counts, totals, len(per_world), listed is not None, time.perf_counter() - start
+    )
+
+
+def pimc_decide(
+    info_state: InfoState,
+    solve: Callable[[Any], dict[int, float]],
+    rng: np.random.Generator,
+    *,
+    worlds: int = 64,
+    time_limit: float | None = None,
+) -> PimcResult:
+    """PIMC on the core API: worlds from ``info_state.sample_world`` (or its
+    ``enumerate_worlds`` when present), ``solve(state)`` values the legal actions."""
+    legal = info_state.legal_actions()
+    if not legal:
+        raise PimcError("PIMC: the player has no move here")
+    if len(legal) == 1:
+        return PimcResult(int(legal[0]), {int(legal[0]): 0}, {int(legal[0]): 0.0}, 0, True)
+    enum = getattr(info_state, "enumerate_worlds", None)
+    return pimc_search(
+        info_state.sample_world, solve, rng, worlds=worlds, time_limit=time_limit,
+        enumerate_worlds=enum if callable(enum) else None,
+    )
