@@ -1,0 +1,216 @@
+"""``spielwerk skat solve`` and ``spielwerk skat analyze``: the double-dummy solver for players.
+
+``solve POSITION.json`` answers a query for a position in the JSON notation of
+``docs/skat-dds.md``; ``analyze FILE.sgf`` replays an ISS record and prints,
+after every card, the double-dummy value and whether the card changed the
+outcome, marking the decisive mistakes. :func:`register_dds_commands` adds
+both to the ``skat`` sub-app.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+from spielwerk.core.errors import SpielwerkError
+from spielwerk.games.skat import iss
+from spielwerk.games.skat.cards import DISPLAY_ORDER, card_to_string
+from spielwerk.games.skat.dds import QUERIES, DealPosition, Solver
+from spielwerk.games.skat.kernel import NULL
+from spielwerk.games.skat.position import deal_from_state, load_position
+
+
+class AnalysisError(SpielwerkError, ValueError):
+    """A record that cannot be analysed (passed in, Ramsch, no such game id)."""
+
+
+def _ordered(moves: dict[int, int | bool]) -> dict[str, int | bool]:
+    return {card_to_string(c): moves[c] for c in DISPLAY_ORDER if c in moves}
+
+
+def solve_position(path: Path, query: str | None) -> dict[str, object]:
+    """Solve a position file; the dict is the ``--json`` output."""
+    position = load_position(path)
+    q = query if query is not None else ("null" if position.deal.game == NULL else "exact")
+    if q not in QUERIES:
+        raise SpielwerkError(f"unknown query {q!r}; choose one of {', '.join(QUERIES)}")
+    result = Solver().solve(position.deal, q)
+    return {
+        "value": result.value,
+        "best": card_to_string(result.best),
+        "moves": _ordered(result.moves),
+        "nodes": result.nodes,
+        "seconds": round(result.seconds, 6),
+    }
+
+
+@dataclass
+class CardAnalysis:
+    """One card of a replayed game with the double-dummy view before and after it."""
+
+    trick: int
+    position: int
+    declarer_side: bool
+    card: int
+    value_before: int | None
+    value_after: int | None
+    win_before: bool
+    win_after: bool
+    better: tuple[int, ...] = ()
+
+    @property
+    def mistake(self) -> bool:
+        """The card lost value (points, or the win) for its own side."""
+        if self.win_before != self.win_after:
+            return self.win_before == self.declarer_side
+        if self.value_before is None or self.value_after is None:
+            return False
+        if self.declarer_side:
+            return self.value_after < self.value_before
+        return self.value_after > self.value_before
+
+    @property
+    def decisive(self) -> bool:
+        """The card turned a won game into a lost one for its side."""
+        return self.win_before != self.win_after and self.win_before == self.declarer_side
+
+
+def _goal(state: object) -> str:
+    contract = state.contract  # type: ignore[attr-defined]
+    if contract.game == NULL:
+        return "null"
+    if contract.schwarz_announced:
+        return "schwarz"
+    if contract.schneider_announced:
+        return "90"
+    return "61"
+
+
+def _goal_reached(goal: str, points: int, tricks: int) -> bool:
+    if goal == "null":
+        return tricks == 0
+    if goal == "schwarz":
+        return tricks == 10
+    return points >= int(goal)
+
+
+def analyze_state_history(final_state: object) -> list[CardAnalysis]:
+    """Replay a finished game's actions and solve before and after every card."""
+    from spielwerk.games.skat.rules import PLAY, SkatState
+
+    if not isinstance(final_state, SkatState):
+        raise AnalysisError("analysis needs a Skat game")
+    if final_state.contract is None:
+        raise AnalysisError("this deal was passed in (or played as Ramsch): nothing to analyse")
+    solver = Solver()
+    state = final_state.game.new_initial_state()
+    assert isinstance(state, SkatState)
+    out: list[CardAnalysis] = []
+    goal = ""
+    cache: dict[DealPosition, tuple[int | None, bool]] = {}
+
+    def view(pos: DealPosition) -> tuple[int | None, bool]:
+        if pos not in cache:
+            value = None if pos.game == NULL else solver.exact(pos)
+            cache[pos] = (value, bool(solver.query(pos, goal)))
+        return cache[pos]
+
+    for action in final_state.history:
+        if state.phase == PLAY and action < 32:
+            goal = _goal(state)
+            before = deal_from_state(state)
+            v0, w0 = view(before)
+            mover = before.to_move
+            trick_no = state.tricks_done + 1
+            state.apply(action)
+            if state.phase == PLAY and state.contract is not None:
+                v1, w1 = view(deal_from_state(state))
+            else:  # the game ended with this card: read the result
+                res = state.result
+                assert res is not None
+                v1 = None if before.game == NULL else res.declarer_points
+                w1 = _goal_reached(goal, res.declarer_points, res.declarer_tricks)
+            item = CardAnalysis(trick_no, mover, mover == before.declarer, action, v0, v1, w0, w1)
+            if item.decisive:
+                moves = solver.move_values(before, goal)
+                want = item.declarer_side
+                item.better = tuple(c for c in DISPLAY_ORDER if c in moves and moves[c] == want)
+            out.append(item)
+        else:
+            state.apply(action)
+    return out
+
+
+def register_dds_commands(skat_app: typer.Typer) -> None:
+    """Add ``solve`` and ``analyze`` to the ``skat`` sub-app."""
+
+    @skat_app.command("solve")
+    def solve_command(
+        position: Path = typer.Argument(..., help="position file in the JSON notation"),
+        query: str | None = typer.Option(
+            None, "--query", help="exact | 61 | 90 | schwarz | null (default: exact, null)"
+        ),
+        as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    ) -> None:
+        """Double-dummy solve a position: value, best card and the value of every card."""
+        out = solve_position(position, query)
+        if as_json:
+            print(json.dumps(out))
+            return
+        console = Console(highlight=False)
+        pos = load_position(position)
+        console.print(pos.describe())
+        q = query or ("null" if pos.deal.game == NULL else "exact")
+        console.print(f"query {q}: value {out['value']}, best card {out['best']}")
+        moves = out["moves"]
+        assert isinstance(moves, dict)
+        console.print("cards: " + ", ".join(f"{c} {v}" for c, v in moves.items()))
+        console.print(f"{out['nodes']} nodes, {out['seconds']:.3f} s")
+
+    @skat_app.command("analyze")
+    def analyze_command(
+        file: Path = typer.Argument(..., help="file of ISS records"),
+        game_id: str | None = typer.Option(
+            None, "--game", help="ID of the record to analyse (default: the first)"
+        ),
+    ) -> None:
+        """Replay a recorded game; after every card the double-dummy value and any mistake."""
+        record = None
+        for rec in iss.iter_records(file):
+            if game_id is None or rec.game_id == game_id:
+                record = rec
+                break
+        if record is None:
+            raise AnalysisError(f"no record with ID {game_id} in {file}")
+        rep = iss.replay(record)
+        items = analyze_state_history(rep.state)
+        console = Console(highlight=False)
+        contract = rep.state.contract
+        console.print(f"game {record.game_id}: {contract} (seats are positions, 0 forehand)")
+        null = contract is not None and contract.game == NULL
+        console.print("trick  seat  side      card  value        goal reachable")
+        decisive = 0
+        for it in items:
+            side = "declarer" if it.declarer_side else "defender"
+            value = "" if null else f"{it.value_before:>3} -> {it.value_after:<3}"
+            goal = f"{'yes' if it.win_before else 'no'} -> {'yes' if it.win_after else 'no'}"
+            mark = ""
+            if it.decisive:
+                decisive += 1
+                better = " ".join(card_to_string(c) for c in it.better)
+                mark = f"  DECISIVE MISTAKE (keeps it: {better})"
+            elif it.mistake:
+                mark = "  mistake"
+            console.print(
+                f"{it.trick:>5}  {it.position:>4}  {side:<8}  {card_to_string(it.card):<4}  "
+                f"{value:<11}  {goal}{mark}"
+            )
+        first = items[0] if items else None
+        if first is not None:
+            verdict = "could win" if first.win_before else "could not win"
+            console.print(f"at the first card the declarer {verdict} under perfect play; "
+                          f"{decisive} decisive mistake(s)")
