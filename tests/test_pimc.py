@@ -1,0 +1,173 @@
+"""PIMC: the generic driver (any game) and the Skat PIMC player."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from spielwerk.core.agent import AgentSpecError, make_agent
+from spielwerk.core.game import CHANCE
+from spielwerk.core.registry import load_game
+from spielwerk.games.kalah.agents import alphabeta_root_values
+from spielwerk.games.skat import pimc_agent  # noqa: F401 - registers "pimc" for skat
+from spielwerk.games.skat.dds import Solver
+from spielwerk.games.skat.pimc_agent import SkatPimcAgent, goal_query
+from spielwerk.games.skat.position import deal_from_state
+from spielwerk.games.skat.rules import PLAY, SkatState
+from spielwerk.mc.pimc import PimcError, choose, pimc_decide, pimc_search
+
+
+def test_choose_counts_best_worlds_then_totals_then_random() -> None:
+    rng = np.random.default_rng(0)
+    # action 1 best in two worlds, action 2 in one: 1 wins despite a lower total
+    worlds = [{1: 5.0, 2: 4.0}, {1: 5.0, 2: 4.0}, {1: 0.0, 2: 100.0}]
+    action, counts, totals = choose(worlds, rng)
+    assert action == 1 and counts == {1: 2, 2: 1} and totals == {1: 10.0, 2: 108.0}
+    # equal counts: the higher total wins
+    action, counts, _ = choose([{1: 5.0, 2: 4.0}, {1: 0.0, 2: 9.0}], rng)
+    assert counts == {1: 1, 2: 1} and action == 2
+    # full ties: a seeded random choice among them, both seen over many seeds
+    picks = {choose([{1: 1.0, 2: 1.0}], np.random.default_rng(s))[0] for s in range(20)}
+    assert picks == {1, 2}
+    same = [choose([{1: 1.0, 2: 1.0, 3: 1.0}], np.random.default_rng(7))[0] for _ in range(3)]
+    assert len(set(same)) == 1
+    with pytest.raises(PimcError):
+        choose([{}], rng)
+
+
+def test_enumerated_worlds_are_solved_exactly_once() -> None:
+    solved: list[int] = []
+
+    def solve(w: int) -> dict[int, float]:
+        solved.append(w)
+        return {0: float(w), 1: float(3 - w)}
+
+    res = pimc_search(lambda rng: 99, solve, np.random.default_rng(1), worlds=10,
+                      enumerate_worlds=lambda limit: [0, 1, 2, 3] if limit >= 4 else None)
+    assert res.exhaustive and res.worlds == 4 and sorted(solved) == [0, 1, 2, 3]
+    assert res.best_counts == {0: 2, 1: 2}
+    # too many to list: fall back to sampling
+    res = pimc_search(lambda rng: 0, solve, np.random.default_rng(1), worlds=3,
+                      enumerate_worlds=lambda limit: None)
+    assert not res.exhaustive and res.worlds == 3 and res.action == 1
+
+
+def test_time_limit_stops_sampling_but_solves_one_world() -> None:
+    def slow(w: int) -> dict[int, float]:
+        time.sleep(0.02)
+        return {0: 1.0}
+
+    start = time.perf_counter()
+    res = pimc_search(lambda rng: 0, slow, np.random.default_rng(0), worlds=1000, time_limit=0.05)
+    assert 1 <= res.worlds <= 10 and time.perf_counter() - start < 1.0
+    with pytest.raises(PimcError):
+        pimc_search(lambda rng: 0, slow, np.random.default_rng(0), worlds=0)
+
+
+def test_generic_driver_on_a_perfect_information_game() -> None:
+    """Kalah: every world is the position itself, so PIMC plays a solver-optimal move."""
+    game = load_game("kalah(pits=4,seeds=3)")
+    state = game.new_initial_state()
+    rng = np.random.default_rng(3)
+    for _ in range(4):
+        state.apply(state.legal_actions()[int(rng.integers(len(state.legal_actions())))])
+    info = state.info_state(state.current_player)
+
+    def solve(world: object) -> dict[int, float]:
+        values = alphabeta_root_values(world, 6)  # type: ignore[arg-type]
+        return {a: float(values[a]) for a in world.legal_actions()}  # type: ignore[attr-defined]
+
+    res = pimc_decide(info, solve, np.random.default_rng(0), worlds=5)
+    values = solve(state)
+    assert values[res.action] == max(values.values())
+    assert res.worlds == 5
+
+
+def _play_until(seed: int, tricks_left: int) -> SkatState | None:
+    """A deal bid and played by the rule baseline until ``tricks_left`` tricks remain."""
+    game = load_game("skat")
+    state = game.new_initial_state()
+    assert isinstance(state, SkatState)
+    rule = make_agent("rule", game, seed=seed)
+    rng = np.random.default_rng(seed)
+    while not state.is_terminal() and not (
+        state.phase == PLAY and 10 - state.tricks_done == tricks_left and not state.trick
+    ):
+        if state.current_player == CHANCE:
+            outcomes = state.chance_outcomes()
+            state.apply(outcomes[int(rng.integers(len(outcomes)))][0])
+        else:
+            state.apply(rule.act(state.info_state(state.current_player)))
+    return None if state.is_terminal() else state
+
+
+def _endgames(count: int, tricks_left: int) -> list[SkatState]:
+    out = []
+    seed = 0
+    while len(out) < count:
+        st = _play_until(seed, tricks_left)
+        seed += 1
+        if st is not None:
+            out.append(st)
+    return out
+
+
+def test_world_values_are_the_solver_s_move_values() -> None:
+    for state in _endgames(3, 4):
+        info = state.info_state(state.current_player)
+        agent = SkatPimcAgent(state.game, seed=1, worlds=4)
+        world = deal_from_state(info.sample_world(np.random.default_rng(0)))
+        query = goal_query(info)
+        me_declarer = info.player == info.declarer
+        values = agent.card_values(world, query, me_declarer)
+        legal_cards = {a for a in info.legal_actions() if a < 32}
+        assert set(values) == legal_cards
+        if world.game != 5:
+            exact = Solver().move_values(world, "exact")
+            for c, v in values.items():
+                assert v == (exact[c] if me_declarer else 120 - exact[c])
+        win = SkatPimcAgent(state.game, seed=1, worlds=4, values="win")
+        wins = win.card_values(world, query, me_declarer)
+        solved = Solver().move_values(world, query)
+        assert wins == {c: float(bool(solved[c]) == me_declarer) for c in solved}
+
+
+def test_pimc_plays_endgames_to_the_end_deterministically() -> None:
+    for state in _endgames(3, 3):
+        histories = []
+        for _ in range(2):
+            st = state.clone()
+            agents = {s: make_agent("pimc:worlds=6", st.game, seed=5) for s in range(3)}
+            while not st.is_terminal():
+                seat = st.current_player
+                action = agents[seat].act(st.info_state(seat))
+                assert action in st.legal_actions()
+                st.apply(action)
+            histories.append(st.history)
+        assert histories[0] == histories[1]
+
+
+def test_a_sampled_world_keeps_what_the_player_knows() -> None:
+    state = _endgames(1, 5)[0]
+    seat = state.current_player
+    info = state.info_state(seat)
+    pos = state.sgame.position_of(seat)
+    for s in range(5):
+        world = deal_from_state(info.sample_world(np.random.default_rng(s)))
+        truth = deal_from_state(state)
+        assert world.hands[pos] == truth.hands[pos]
+        assert world.trick == truth.trick and world.leader == truth.leader
+        assert world.declarer_tricks == truth.declarer_tricks
+        assert sum(h.bit_count() for h in world.hands) == sum(h.bit_count() for h in truth.hands)
+
+
+def test_bad_pimc_specs_are_rejected() -> None:
+    game = load_game("skat")
+    with pytest.raises(AgentSpecError):
+        make_agent("pimc:worlds=0", game)
+    with pytest.raises(AgentSpecError):
+        make_agent("pimc:values=maybe", game)
+    agent = make_agent("pimc:worlds=8:values=win", game, seed=1)
+    assert isinstance(agent, SkatPimcAgent) and agent.worlds == 8
