@@ -253,3 +253,15 @@ def test_bad_queries_raise() -> None:
         solver.query(_full_deal(1, 5), "exact")
     with pytest.raises(SolverError):
         solver.exact(DealPosition(game=9, declarer=0, hands=(1, 2, 4)))
+
+
+def test_node_limit_gives_up_cleanly() -> None:
+    from spielwerk.games.skat.dds import SearchLimitError
+
+    pos = _full_deal(1, 4)
+    limited = Solver(SolverConfig(node_limit=2000))
+    with pytest.raises(SearchLimitError):
+        limited.exact(pos)
+    small = [p for p in _positions(51, (4,), 12) if p.tricks_left <= 3]
+    for p in small:  # afterwards the same solver still answers correctly
+        assert limited._run_moves(p, MODE_POINTS, 0, 0) == brute_moves(p, MODE_POINTS)

@@ -63,15 +63,19 @@ MODE_DEFENDER_TRICKS = 2
 MAX_PLY = 34
 
 # cfg indices
-_GAME, _DECL, _MODE, _USE_TT, _USE_EQUIV, _USE_ORDER, _GEN, _TT_MASK = range(8)
+_GAME, _DECL, _MODE, _USE_TT, _USE_EQUIV, _USE_ORDER, _GEN, _TT_MASK, _NODE_LIMIT = range(9)
 # stats indices
-_NODES, _TT_HITS, _TT_STORES = range(3)
+_NODES, _TT_HITS, _TT_STORES, _ABORTED = range(4)
 
 _POINTS32 = np.array([(0, 0, 0, 3, 4, 10, 11, 2)[c & 7] for c in range(32)], dtype=np.int64)
 
 
 class SolverError(SpielwerkError, ValueError):
     """A position or query the solver cannot answer (bad game code, bad threshold)."""
+
+
+class SearchLimitError(SolverError):
+    """The search passed its node limit (``SolverConfig.node_limit``) without an answer."""
 
 
 # --------------------------------------------------------------------------- bit helpers
@@ -244,7 +248,11 @@ def _ab(
             t0 = -1
             t1 = -1
             upper = 0
-            if nt == 0 and rem == 0:
+            if cfg[_NODE_LIMIT] > 0 and stats[_NODES] > cfg[_NODE_LIMIT]:
+                stats[_ABORTED] = 1  # unwind: no more moves, no table stores
+                r = 0
+                done = True
+            elif nt == 0 and rem == 0:
                 r = 0
                 done = True
             else:
@@ -406,7 +414,7 @@ def _ab(
             # ---------------------------------------------------- next move or finish
             i = stk[ply, _F_I]
             n = stk[ply, _F_N]
-            if i < n and stk[ply, _F_CUT] == 0:
+            if i < n and stk[ply, _F_CUT] == 0 and stats[_ABORTED] == 0:
                 stk[ply, _F_I] = i + 1
                 c = mbuf[ply, i]
                 p = stk[ply, _F_P]
@@ -457,7 +465,7 @@ def _ab(
                         killers[ply, 1] = killers[ply, 0]
                         killers[ply, 0] = best_move
                 slot = stk[ply, _F_SLOT]
-                if slot >= 0:
+                if slot >= 0 and stats[_ABORTED] == 0:
                     key = stk[ply, _F_KEY]
                     leader = stk[ply, _F_LEAD]
                     wa = stk[ply, _F_WA]
@@ -737,6 +745,8 @@ class SolverConfig:
     """Also try two killer moves per ply early (measured: costs nodes here, so off)."""
     null_window: bool = True
     tt_log2: int = 20
+    node_limit: int = 0
+    """Give up (:class:`SearchLimitError`) after this many nodes in one call; 0: never."""
 
     def ordering_bits(self) -> int:
         if not self.move_ordering:
@@ -781,7 +791,7 @@ class Solver:
         self._killers = np.full((MAX_PLY, 2), -1, dtype=np.int64)
         self._mbuf = np.zeros((MAX_PLY, 16), dtype=np.int64)
         self._sbuf = np.zeros((MAX_PLY, 16), dtype=np.int64)
-        self.stats = np.zeros(3, dtype=np.int64)
+        self.stats = np.zeros(4, dtype=np.int64)
         self._stk = np.zeros((MAX_PLY, _NF), dtype=np.int64)
         self._orders: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
 
@@ -814,7 +824,8 @@ class Solver:
         gen = 1 + ((pos.game * 3 + pos.declarer) * 3 + mode) * 2 + int(c.equivalence)
         cfg = np.array(
             [pos.game, pos.declarer, mode, int(c.transposition_table), int(c.equivalence),
-             c.ordering_bits(), gen, (1 << c.tt_log2) - 1],
+             c.ordering_bits(), gen, (1 << c.tt_log2) - 1,
+             self.nodes + c.node_limit if c.node_limit else 0],
             dtype=np.int64,
         )
         hands = np.array(pos.hands, dtype=np.int64)
@@ -823,14 +834,22 @@ class Solver:
             table[i] = card
         return cfg, order, group, hands, table
 
+    def _check_limit(self) -> None:
+        if self.stats[_ABORTED]:
+            self.stats[_ABORTED] = 0
+            self._ttg[:] = 0  # entries written on the way out may be incomplete
+            raise SearchLimitError(f"gave up after the node limit {self.config.node_limit}")
+
     def _run_value(self, pos: DealPosition, mode: int, kind: int, target: int) -> int:
         cfg, order, group, hands, table = self._prepare(pos, mode)
-        return int(
+        value = int(
             _value(hands, table, len(pos.trick), pos.leader, target,
                    int(self.config.null_window), kind, cfg, order, group, self._ttk, self._ttl,
                    self._ttg, self._ttlo, self._tthi, self._hist, self._killers, self._mbuf,
                    self._sbuf, self.stats, self._stk, 0)
         )
+        self._check_limit()
+        return value
 
     def _run_moves(self, pos: DealPosition, mode: int, kind: int, target: int) -> dict[int, int]:
         cfg, order, group, hands, table = self._prepare(pos, mode)
@@ -839,6 +858,7 @@ class Solver:
                      int(self.config.null_window), cfg, order, group, self._ttk, self._ttl,
                      self._ttg, self._ttlo, self._tthi, self._hist, self._killers, self._mbuf,
                      self._sbuf, self.stats, self._stk, out)
+        self._check_limit()
         return {c: int(out[c]) for c in range(32) if out[c] >= 0}
 
     def remaining_move_values(self, pos: DealPosition, mode: int) -> dict[int, int]:
