@@ -361,23 +361,23 @@ def _ab(
                             s += 1 << 38
                         elif c == k1 and use_order & 8:
                             s += 1 << 37
-                        if use_order & 4:
-                            if nt == 0:  # lead: fewest replies for the next player
+                        if nt == 0:
+                            if use_order & 16:  # lead: fewest replies for the next player
                                 f = nxt & class_mask(game, c)
                                 b = _popcount(f) if f != 0 else _popcount(nxt)
                                 s += (16 - b) << 40
-                            else:  # follow: win cheaply, give points to a winning partner
-                                pw = card_power(c, t0, game)
-                                if pw > bp:
-                                    if nt == 2:
-                                        h = 300 + _POINTS32[c]
-                                    else:
-                                        h = 200 + 127 - min(pw, 127)
-                                elif mine_wins:
-                                    h = 100 + _POINTS32[c]
+                        elif use_order & 4:  # follow: win cheaply, feed a winning partner
+                            pw = card_power(c, t0, game)
+                            if pw > bp:
+                                if nt == 2:
+                                    h = 300 + _POINTS32[c]
                                 else:
-                                    h = 100 - _POINTS32[c]
-                                s += h << 40
+                                    h = 200 + 127 - min(pw, 127)
+                            elif mine_wins:
+                                h = 100 + _POINTS32[c]
+                            else:
+                                h = 100 - _POINTS32[c]
+                            s += h << 40
                         sbuf[ply, i] = s
                     for i in range(1, n):  # insertion sort, descending score
                         c = mbuf[ply, i]
@@ -751,7 +751,7 @@ class SolverConfig:
     def ordering_bits(self) -> int:
         if not self.move_ordering:
             return 0
-        return 1 | 4 | (2 if self.history else 0) | (8 if self.killers else 0)
+        return 1 | 4 | 16 | (2 if self.history else 0) | (8 if self.killers else 0)
 
 
 QUERIES = ("exact", "61", "90", "schwarz", "null")

@@ -1,0 +1,241 @@
+"""Double-dummy solver timings on seeded random full deals, the ablation, and PIMC per decision.
+
+Deals: 32 cards shuffled (seed = deal number), the seat with the strongest
+hand (2 x jacks + longest suit + aces, as a stand-in for the bidding) takes
+the skat (12 cards), declares a reasonable game - grand with 3+ jacks, else
+the longest suit (ties: the suit with more points) - and puts the two side
+cards (not trumps, not aces) of the shortest side suits with the most points.
+Forehand (seat 0) leads. Per deal and query the solver's tables are cleared
+first, so every time is a cold solve of one deal.
+
+Queries: ``61`` (can the declarer reach 61), ``exact`` (final card points),
+``null`` (the same twelve cards as a null game, the two highest cards put:
+can the declarer avoid every trick).
+
+    python benchmarks/skat_dds.py --deals 1000 --workers 8
+    python benchmarks/skat_dds.py --ablation 100
+    python benchmarks/skat_dds.py --pimc 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from spielwerk.games.skat.cards import CARD_POINTS
+from spielwerk.games.skat.dds import DealPosition, SearchLimitError, Solver, SolverConfig
+from spielwerk.games.skat.kernel import trump_mask
+
+
+def _popcount(m: int) -> int:
+    return int(m).bit_count()
+
+
+def make_deal(seed: int, null: bool = False) -> DealPosition:
+    """A seeded deal with a reasonable game for the declarer (see the module docstring)."""
+    rng = np.random.default_rng(seed)
+    perm = [int(c) for c in rng.permutation(32)]
+    hands = [sum(1 << c for c in perm[i * 10:(i + 1) * 10]) for i in range(3)]
+    skat = (1 << perm[30]) | (1 << perm[31])
+
+    def strength(h: int) -> int:  # the bidding winner: jacks, longest suit, aces
+        longest = max(_popcount(h & (0x7F << (8 * s))) for s in range(4))
+        return 2 * _popcount(h & 0x80808080) + longest + _popcount(h & 0x40404040)
+
+    declarer = max(range(3), key=lambda s: (strength(hands[s]), -s))
+    twelve = hands[declarer] | skat
+    cards = [c for c in range(32) if twelve >> c & 1]
+    if null:
+        game = 5
+        # put the two highest cards by null rank (A K Q J T 9 8 7)
+        null_rank = (0, 1, 2, 5, 6, 3, 7, 4)
+        put = sorted(cards, key=lambda c: -null_rank[c & 7])[:2]
+    else:
+        jacks = _popcount(twelve & 0x80808080)
+        if jacks >= 3:
+            game = 4
+        else:
+            def suit_key(s: int) -> tuple[int, int]:
+                suit_cards = [c for c in cards if c >> 3 == s and c & 7 != 7]
+                return len(suit_cards), sum(CARD_POINTS[c & 7] for c in suit_cards)
+
+            game = max(range(4), key=suit_key)
+        trumps = int(trump_mask(game))
+        side = [c for c in cards if not trumps >> c & 1 and c & 7 != 6]
+
+        def suit_len(c: int) -> int:
+            return sum(1 for d in cards if d >> 3 == c >> 3 and not trumps >> d & 1)
+
+        side.sort(key=lambda c: (suit_len(c), -CARD_POINTS[c & 7], c))
+        put = side[:2]
+        if len(put) < 2:
+            rest = sorted((c for c in cards if c not in put), key=lambda c: (CARD_POINTS[c & 7], c))
+            put += rest[: 2 - len(put)]
+    put_mask = (1 << put[0]) | (1 << put[1])
+    hands[declarer] = twelve & ~put_mask
+    skat_points = sum(CARD_POINTS[c & 7] for c in put) if game != 5 else 0
+    return DealPosition(game=game, declarer=declarer, hands=(hands[0], hands[1], hands[2]),
+                        leader=0, declarer_points=skat_points)
+
+
+def _time_query(solver: Solver, pos: DealPosition, query: str) -> tuple[float, int, Any]:
+    solver.clear()
+    t0 = time.perf_counter()
+    value = solver.query(pos, query)
+    return time.perf_counter() - t0, solver.nodes, value
+
+
+def _run_chunk(args: tuple[list[int], dict[str, Any], tuple[str, ...]]) -> list[dict[str, Any]]:
+    seeds, config, queries = args
+    solver = Solver(SolverConfig(**config))
+    solver.query(make_deal(10**6), "61")  # compile / load the kernels outside the timing
+    rows = []
+    for seed in seeds:
+        row: dict[str, Any] = {"seed": seed}
+        for q in queries:
+            pos = make_deal(seed, null=q == "null")
+            try:
+                dt, nodes, value = _time_query(solver, pos, q)
+            except SearchLimitError:
+                dt, nodes, value = float("nan"), -1, None
+            row[q] = (dt, nodes, value)
+        rows.append(row)
+    return rows
+
+
+def run(seeds: list[int], config: dict[str, Any], queries: tuple[str, ...], workers: int
+        ) -> list[dict[str, Any]]:
+    if workers <= 1:
+        return _run_chunk((seeds, config, queries))
+    chunks = [seeds[i::workers] for i in range(workers)]
+    with ProcessPoolExecutor(workers) as pool:
+        parts = list(pool.map(_run_chunk, [(c, config, queries) for c in chunks]))
+    return [r for p in parts for r in p]
+
+
+def _pct(values: list[float], q: float) -> float:
+    return float(np.percentile(values, q)) if values else float("nan")
+
+
+def timing_table(rows: list[dict[str, Any]], queries: tuple[str, ...]) -> None:
+    print(f"{'query':<8} {'deals':>6} {'median ms':>10} {'p90 ms':>10} {'median nodes':>13} "
+          f"{'p90 nodes':>11} {'max ms':>9} {'gave up':>8}")
+    for q in queries:
+        ok = [r[q] for r in rows if r[q][1] >= 0]
+        ms = [t * 1000 for t, _, _ in ok]
+        nodes = [float(n) for _, n, _ in ok]
+        print(f"{q:<8} {len(ok):>6} {statistics.median(ms):>10.2f} {_pct(ms, 90):>10.2f} "
+              f"{statistics.median(nodes):>13.0f} {_pct(nodes, 90):>11.0f} {max(ms):>9.1f} "
+              f"{len(rows) - len(ok):>8}")
+
+
+ABLATION = [
+    ("all on", {}),
+    ("no transposition table", {"transposition_table": False}),
+    ("no equivalence classes", {"equivalence": False}),
+    ("no move ordering", {"move_ordering": False}),
+    ("+ history + killers", {"history": True, "killers": True}),
+    ("no null window / MTD", {"null_window": False}),
+]
+
+
+def ablation(seeds: list[int], workers: int, node_limit: int) -> None:
+    queries = ("61", "exact", "null")
+    print(f"ablation over {len(seeds)} deals; node limit {node_limit:,} per query "
+          "(a query over it counts as 'gave up'; medians over the deals all configs solved)")
+    results = {}
+    for name, cfg in ABLATION:
+        rows = run(seeds, {**cfg, "node_limit": node_limit}, queries, workers)
+        results[name] = {r["seed"]: r for r in rows}
+    for q in queries:
+        solved = [s for s in seeds if all(results[n][s][q][1] >= 0 for n, _ in ABLATION)]
+        print(f"\n{q}: {len(solved)} deals solved by every configuration")
+        print(f"{'configuration':<26} {'median nodes':>13} {'total nodes':>14} {'median ms':>10} "
+              f"{'total s':>9} {'gave up':>8}")
+        for name, _ in ABLATION:
+            res = results[name]
+            nodes = [res[s][q][1] for s in solved]
+            ms = [res[s][q][0] * 1000 for s in solved]
+            gave_up = sum(1 for s in seeds if res[s][q][1] < 0)
+            print(f"{name:<26} {statistics.median(nodes):>13.0f} {sum(nodes):>14,} "
+                  f"{statistics.median(ms):>10.2f} {sum(ms) / 1000:>9.2f} {gave_up:>8}")
+        base = results["all on"]
+        for name, _ in ABLATION:
+            vals = [results[name][s][q][2] for s in solved]
+            assert vals == [base[s][q][2] for s in solved], f"{name} changed a value"
+
+
+def pimc_timing(count: int, worlds: int, values: str) -> None:
+    """Time per PIMC decision for the first card of trick 1 (deals bid by the rule agent)."""
+    from spielwerk.core.agent import make_agent
+    from spielwerk.core.game import CHANCE
+    from spielwerk.core.registry import load_game
+    from spielwerk.games.skat import pimc_agent  # noqa: F401
+    from spielwerk.games.skat.rules import PLAY
+
+    game = load_game("skat")
+    times = []
+    seed = 0
+    agent = make_agent(f"pimc:worlds={worlds}:values={values}", game, seed=1)
+    warm = True
+    while len(times) < count:
+        rng = np.random.default_rng(seed)
+        seed += 1
+        st = game.new_initial_state()
+        rule = make_agent("rule", game, seed=seed)
+        while not st.is_terminal() and st.phase != PLAY:
+            if st.current_player == CHANCE:
+                o = st.chance_outcomes()
+                st.apply(o[int(rng.integers(len(o)))][0])
+            else:
+                st.apply(rule.act(st.info_state(st.current_player)))
+        if st.is_terminal():
+            continue
+        for _ in range(2 if warm else 1):
+            t0 = time.perf_counter()
+            agent.act(st.info_state(st.current_player))
+            dt = time.perf_counter() - t0
+        warm = False
+        times.append(dt)
+        print(f"  deal {seed - 1}: {st.contract}, seat {st.current_player} "
+              f"({'declarer' if st.current_player == st.declarer else 'defender'}) "
+              f"{dt:.2f} s", flush=True)
+    print(f"PIMC {worlds} worlds, values={values}, first card of trick 1, {count} deals: "
+          f"median {statistics.median(times):.2f} s, p90 {_pct(times, 90):.2f} s, "
+          f"max {max(times):.2f} s")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--deals", type=int, default=100)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--ablation", type=int, default=0, help="deals for the ablation (0: skip)")
+    ap.add_argument("--node-limit", type=int, default=20_000_000)
+    ap.add_argument("--pimc", type=int, default=0, help="deals for PIMC timing (0: skip)")
+    ap.add_argument("--worlds", type=int, default=64)
+    ap.add_argument("--values", default="win")
+    args = ap.parse_args()
+    print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
+    if args.deals:
+        queries = ("61", "exact", "null")
+        t0 = time.perf_counter()
+        rows = run(list(range(args.deals)), {"node_limit": args.node_limit}, queries, args.workers)
+        print(f"{args.deals} deals, {args.workers} worker process(es), "
+              f"wall {time.perf_counter() - t0:.1f} s")
+        timing_table(rows, queries)
+        wins = sum(1 for r in rows if r["61"][2])
+        print(f"declarer reaches 61 in {wins} of {len(rows)} deals")
+    if args.ablation:
+        ablation(list(range(args.ablation)), args.workers, args.node_limit)
+    if args.pimc:
+        pimc_timing(args.pimc, args.worlds, args.values)
+
+
+if __name__ == "__main__":
+    main()
