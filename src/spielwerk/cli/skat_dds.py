@@ -38,7 +38,11 @@ def solve_position(path: Path, query: str | None) -> dict[str, object]:
     q = query if query is not None else ("null" if position.deal.game == NULL else "exact")
     if q not in QUERIES:
         raise SpielwerkError(f"unknown query {q!r}; choose one of {', '.join(QUERIES)}")
-    result = Solver().solve(position.deal, q)
+    solver = Solver()
+    warm = DealPosition(game=4, declarer=0, hands=(1, 2, 4))
+    solver.solve(warm, "exact")  # load the compiled kernels before timing
+    solver.solve(warm, "61")
+    result = solver.solve(position.deal, q)
     return {
         "value": result.value,
         "best": card_to_string(result.best),

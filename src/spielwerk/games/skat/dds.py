@@ -47,6 +47,7 @@ import numpy as np
 from numba import njit
 
 from spielwerk.core.errors import SpielwerkError
+from spielwerk.games.skat.cards import DISPLAY_ORDER
 from spielwerk.games.skat.kernel import (
     GRAND,
     NULL,
@@ -936,7 +937,7 @@ class Solver:
         declarer_moves = pos.to_move == pos.declarer
         scored = {c: int(v) for c, v in moves.items()}
         value_int = max(scored.values()) if declarer_moves else min(scored.values())
-        best = min(c for c, v in scored.items() if v == value_int)
+        best = next(c for c in DISPLAY_ORDER if scored.get(c, -1) == value_int)
         value: int | bool = value_int if query == "exact" else bool(value_int)
         seconds = time.perf_counter() - t0
         return SolveResult(query, value, best, moves, self.nodes - start_nodes, seconds)
