@@ -171,3 +171,24 @@ def test_bad_pimc_specs_are_rejected() -> None:
         make_agent("pimc:values=maybe", game)
     agent = make_agent("pimc:worlds=8:values=win", game, seed=1)
     assert isinstance(agent, SkatPimcAgent) and agent.worlds == 8
+
+
+def test_enumerated_skat_worlds_are_exactly_the_consistent_ones() -> None:
+    from spielwerk.games.skat.pimc_agent import enumerate_deals
+
+    checked = 0
+    for state in _endgames(6, 3):
+        for seat in range(3):
+            info = state.info_state(seat)
+            worlds = enumerate_deals(info, 10_000)
+            assert worlds is not None
+            assert len(set(worlds)) == len(worlds)
+            assert deal_from_state(state) in worlds  # the true deal is among them
+            rng = np.random.default_rng(seat)
+            sampled = {deal_from_state(info.sample_world(rng)) for _ in range(30)}
+            assert sampled <= set(worlds)
+            if len(worlds) <= 6:  # few worlds: 30 samples should hit them all
+                assert sampled == set(worlds)
+            assert enumerate_deals(info, len(worlds) - 1) is None or len(worlds) == 1
+            checked += 1
+    assert checked == 18

@@ -2,7 +2,9 @@
 
 For each card decision the agent samples worlds from its info state, solves
 every world with :mod:`dds` for every legal card, and plays the card that is
-best in the most worlds (ties: most total value, then seeded random). Values:
+best in the most worlds (ties: most total value, then seeded random). When
+no more worlds are consistent than ``worlds``, all of them are listed
+(:func:`enumerate_deals`) and each is solved once. Values:
 
 * ``values=points`` (default, as the seed describes): the declarer's final
   card points under perfect play (defenders use 120 minus that); in null,
@@ -19,12 +21,15 @@ baseline does.
 
 from __future__ import annotations
 
+import itertools
+import math
 from typing import Any
 
 from spielwerk.core.agent import Agent, AgentSpecError, register_agent
 from spielwerk.core.game import Game, InfoState
 from spielwerk.games.skat import kernel
 from spielwerk.games.skat.agents import SkatRuleAgent
+from spielwerk.games.skat.cards import cards_of, points_of, popcount
 from spielwerk.games.skat.dds import (
     MODE_DEFENDER_TRICKS,
     MODE_POINTS,
@@ -108,7 +113,8 @@ class SkatPimcAgent(Agent):
             return self.card_values(pos, query, me_declarer)
 
         return pimc_search(
-            sample, solve, self.rng, worlds=self.worlds, time_limit=self.time_limit
+            sample, solve, self.rng, worlds=self.worlds, time_limit=self.time_limit,
+            enumerate_worlds=lambda limit: enumerate_deals(info, limit),
         )
 
     def card_values(self, pos: DealPosition, query: str, me_declarer: bool) -> dict[int, float]:
@@ -138,3 +144,91 @@ register_agent(
         "values": "points (final card points, as the seed) or win (goal reached 1/0)",
     },
 )
+
+
+def enumerate_deals(info: SkatInfoState, limit: int, cap: int = 20000) -> list[DealPosition] | None:
+    """Every world consistent with ``info`` as solver positions, or None if more than ``limit``.
+
+    The hidden cards (:meth:`SkatInfoState.unseen`) are spread over the hidden
+    places - the other hands (cards not shown) and the skat when this player
+    does not know it - respecting the voids each player has shown. Worlds are
+    equally likely, as in ``sample_world``. ``cap`` bounds the work: when the
+    unconstrained count is above it, the answer is None without listing.
+    """
+    if info.phase != PLAY or info.contract is None:
+        return None
+    g = info.sgame
+    me = info.player
+    d = info.declarer
+    shown = info.declarer_hand_known()
+    places: list[tuple[int, int, int]] = []  # (seat or -1 for the skat, count, forbidden)
+    for s in g.positions:
+        if s == me or (s == d and shown is not None):
+            continue
+        count = 10 - popcount(info.played[s])
+        if s == d and info.picked_up:
+            count = 12 - info.puts_done - popcount(info.played[s])
+        places.append((s, count, info.voids[s]))
+    if info.skat is None and not (me == d and info.picked_up):
+        count = info.puts_done if info.picked_up else 2
+        if count:
+            places.append((-1, count, 0))
+    unseen = cards_of(info.unseen())
+    if sum(c for _, c, _ in places) != len(unseen):
+        return None
+    total = math.factorial(len(unseen))
+    for _, c, _ in places:
+        total //= math.factorial(c)
+    if total > cap:
+        return None
+    fills: list[list[int]] = []
+
+    def rec(i: int, left: list[int], acc: list[int]) -> bool:
+        if i == len(places):
+            fills.append(list(acc))
+            return len(fills) <= limit
+        _, count, forbidden = places[i]
+        allowed = [c for c in left if not (forbidden >> c) & 1]
+        for combo in itertools.combinations(allowed, count):
+            m = sum(1 << c for c in combo)
+            acc.append(m)
+            ok = rec(i + 1, [c for c in left if not (m >> c) & 1], acc)
+            acc.pop()
+            if not ok:
+                return False
+        return True
+
+    if not rec(0, unseen, []):
+        return None
+    game = info.contract.game
+    hands_now = dict.fromkeys(g.positions, 0)
+    hands_now[me] = info.hand
+    if shown is not None:
+        hands_now[d] = shown
+    defenders = [s for s in g.positions if s != d]
+    won_d = points_of(info.won[d])
+    won_f = sum(points_of(info.won[s]) for s in defenders)
+    out = []
+    for fill in fills:
+        hands = dict(hands_now)
+        skat_cards = info.put if (me == d and info.picked_up) else None
+        for (seat, _, _), m in zip(places, fill, strict=True):
+            if seat < 0:
+                skat_cards = m
+            else:
+                hands[seat] = m
+        if skat_cards is None:  # the declarer's put cards are known to this player
+            skat_cards = info.put or info.skat or 0
+        skat_points = points_of(skat_cards) if game != kernel.NULL else 0
+        out.append(DealPosition(
+            game=game,
+            declarer=g.position_of(d),
+            hands=(hands[g.seat_of(0)], hands[g.seat_of(1)], hands[g.seat_of(2)]),
+            trick=tuple(info.trick),
+            leader=g.position_of(info.leader),
+            declarer_points=won_d + skat_points,
+            defender_points=won_f,
+            declarer_tricks=info.trick_count[d],
+            defender_tricks=sum(info.trick_count[s] for s in defenders),
+        ))
+    return out
