@@ -117,7 +117,7 @@ def _endgames(count: int, tricks_left: int) -> list[SkatState]:
 def test_world_values_are_the_solver_s_move_values() -> None:
     for state in _endgames(3, 4):
         info = state.info_state(state.current_player)
-        agent = SkatPimcAgent(state.game, seed=1, worlds=4)
+        agent = SkatPimcAgent(state.game, seed=1, worlds=4, values="points")
         world = deal_from_state(info.sample_world(np.random.default_rng(0)))
         query = goal_query(info)
         me_declarer = info.player == info.declarer
