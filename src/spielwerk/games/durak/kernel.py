@@ -85,6 +85,7 @@ PLIES = 32
 STOCK = 33  # 52 card slots: the shuffled deck while dealing, then the stock
 STATE_LEN = STOCK + 52
 
+PLY_CAP = 2000  # actions (deal included) after which a game is a draw
 NO_RESULT = -3
 CHANCE_PLAYER = -1
 TERMINAL_PLAYER = -2
@@ -438,9 +439,22 @@ def _after_defence_step(S: np.ndarray) -> None:
 
 @njit(cache=True)
 def apply_action(S: np.ndarray, action: int) -> None:
-    """Apply a legal ``action`` (not validated: use :func:`is_legal` first)."""
-    ph = S[PHASE]
+    """Apply a legal ``action`` (not validated: use :func:`is_legal` first).
+
+    Takes and transfers can repeat positions, so a game still running after
+    ``PLY_CAP`` actions ends as a draw: every game terminates.
+    """
+    _apply(S, action)
     S[PLIES] += 1
+    if S[PLIES] >= PLY_CAP and S[PHASE] != PH_OVER:
+        S[PHASE] = PH_OVER
+        S[TO_MOVE] = TERMINAL_PLAYER
+        S[LOSER] = -1
+
+
+@njit(cache=True)
+def _apply(S: np.ndarray, action: int) -> None:
+    ph = S[PHASE]
     if ph == PH_DEAL:
         S[STOCK + S[DEAL_POS]] = action - DEAL
         S[DEAL_POS] += 1
@@ -687,65 +701,112 @@ def position_key(S: np.ndarray) -> int:
     return h
 
 
+MAX_DEPTH = 400
+
+
 @njit(cache=True)
-def _solve(S: np.ndarray, alpha: int, beta: int, tt_key: np.ndarray, tt_val: np.ndarray,
+def _solve(S0: np.ndarray, alpha0: int, beta0: int, tt_key: np.ndarray, tt_val: np.ndarray,
            budget: np.ndarray) -> int:
-    """Value for seat 0 (+1 win, 0 draw, -1 loss) of a 2-player position, alpha-beta with a
-    transposition table. ``budget[0]`` counts down nodes; at 0 the result is meaningless."""
-    if S[PHASE] == PH_OVER:
-        loser = S[LOSER]
-        return 0 if loser < 0 else (1 if loser == 1 else -1)
-    budget[0] -= 1
-    if budget[0] <= 0:
-        return 0
-    key = position_key(S)
-    slot = key & (tt_key.shape[0] - 1)
-    if tt_key[slot] == key:
-        v = tt_val[slot] // 4 - 2
-        flag = tt_val[slot] % 4
-        if flag == TT_EXACT:
+    """Value for seat 0 (+1 win, 0 draw, -1 loss) of a 2-player position: alpha-beta with a
+    transposition table, on an explicit stack (numba cannot cache recursive functions, and
+    a deep recursion would overflow the C stack). ``budget[0]`` counts down nodes; when it
+    reaches 0 the search stops and the result is meaningless."""
+    D = MAX_DEPTH
+    st = np.empty((D, STATE_LEN), np.int64)
+    acts = np.empty((D, MAX_ACTIONS), np.int64)
+    nact = np.zeros(D, np.int64)
+    idx = np.zeros(D, np.int64)
+    al = np.zeros(D, np.int64)
+    be = np.zeros(D, np.int64)
+    a0 = np.zeros(D, np.int64)
+    b0 = np.zeros(D, np.int64)
+    best = np.zeros(D, np.int64)
+    keys = np.zeros(D, np.int64)
+    maxi = np.zeros(D, np.bool_)
+    size_mask = tt_key.shape[0] - 1
+    st[0, :] = S0
+    al[0] = alpha0
+    be[0] = beta0
+    d = 0
+    v = 0
+    entering = True
+    while True:
+        if entering:
+            S = st[d]
+            done = False
+            if S[PHASE] == PH_OVER:
+                loser = S[LOSER]
+                v = 0 if loser < 0 else (1 if loser == 1 else -1)
+                done = True
+            else:
+                budget[0] -= 1
+                if budget[0] <= 0 or d + 1 >= D:
+                    budget[0] = 0
+                    return 0
+                key = position_key(S)
+                keys[d] = key
+                slot = key & size_mask
+                if tt_key[slot] == key:
+                    tv = tt_val[slot] // 4 - 2
+                    flag = tt_val[slot] % 4
+                    if (flag == TT_EXACT or (flag == TT_LOWER and tv >= be[d])
+                            or (flag == TT_UPPER and tv <= al[d])):
+                        v = tv
+                        done = True
+            if not done:
+                row = acts[d]
+                n = legal_actions(S, row)
+                first = greedy_action(S, False)  # a good first guess orders the search
+                for i in range(n):
+                    if row[i] == first:
+                        row[i] = row[0]
+                        row[0] = first
+                        break
+                nact[d] = n
+                a0[d] = al[d]
+                b0[d] = be[d]
+                maxi[d] = S[TO_MOVE] == 0
+                best[d] = -2 if maxi[d] else 2
+                st[d + 1, :] = st[d, :]
+                apply_action(st[d + 1], row[0])
+                idx[d] = 1
+                al[d + 1] = al[d]
+                be[d + 1] = be[d]
+                d += 1
+                continue
+        # hand the value v of node d to its parent
+        if d == 0:
             return v
-        if flag == TT_LOWER and v >= beta:
-            return v
-        if flag == TT_UPPER and v <= alpha:
-            return v
-    buf = np.empty(MAX_ACTIONS, np.int64)
-    n = legal_actions(S, buf)
-    first = greedy_action(S, False)  # a good first guess orders the search
-    for i in range(n):
-        if buf[i] == first:
-            buf[i] = buf[0]
-            buf[0] = first
-            break
-    maximise = S[TO_MOVE] == 0
-    a0 = alpha
-    b0 = beta
-    best = -2 if maximise else 2
-    for i in range(n):
-        child = S.copy()
-        apply_action(child, buf[i])
-        v = _solve(child, alpha, beta, tt_key, tt_val, budget)
-        if maximise:
-            if v > best:
-                best = v
-            if v > alpha:
-                alpha = v
+        d -= 1
+        if maxi[d]:
+            if v > best[d]:
+                best[d] = v
+            if v > al[d]:
+                al[d] = v
         else:
-            if v < best:
-                best = v
-            if v < beta:
-                beta = v
-        if alpha >= beta:
-            break
-    if budget[0] > 0:
-        flag = TT_EXACT
-        if best <= a0:
-            flag = TT_UPPER
-        elif best >= b0:
-            flag = TT_LOWER
-        tt_key[slot] = key
-        tt_val[slot] = (best + 2) * 4 + flag
-    return best
+            if v < best[d]:
+                best[d] = v
+            if v < be[d]:
+                be[d] = v
+        if al[d] >= be[d] or idx[d] == nact[d]:
+            flag = TT_EXACT
+            if best[d] <= a0[d]:
+                flag = TT_UPPER
+            elif best[d] >= b0[d]:
+                flag = TT_LOWER
+            slot = keys[d] & size_mask
+            tt_key[slot] = keys[d]
+            tt_val[slot] = (best[d] + 2) * 4 + flag
+            v = best[d]
+            entering = False
+            continue
+        st[d + 1, :] = st[d, :]
+        apply_action(st[d + 1], acts[d, idx[d]])
+        idx[d] += 1
+        al[d + 1] = al[d]
+        be[d + 1] = be[d]
+        d += 1
+        entering = True
 
 
 @njit(cache=True)

@@ -34,7 +34,7 @@ PRESET_HELP = {
 _PUBLIC = [
     K.ATTACK, K.OPEN, K.DEFENCE, K.DISCARD, K.TRUMP_SUIT, K.TRUMP_CARD, K.ATTACKER, K.DEFENDER,
     K.PHASE, K.TO_MOVE, K.ROUND, K.BOUT, K.SHOWN, K.NPLAYERS, K.DECK, K.FLAGS, K.LOSER,
-    K.DEAL_POS,
+    K.DEAL_POS, K.PLIES,
 ]
 
 
@@ -91,6 +91,56 @@ class DurakGame(Game):
         for c in gen.permutation(np.arange(low, 52)):
             state.apply(K.DEAL + int(c))
         return state
+
+
+def make_position(
+    game: DurakGame,
+    hands: list[str],
+    trump: str,
+    stock: list[str] | None = None,
+    attacker: int = 0,
+    bout: int = 1,
+) -> DurakState:
+    """A hand-made position at the start of a bout, for tests and analysis.
+
+    ``hands`` are card names per seat (``"S6 HA"``), ``stock`` lists the stock
+    from the top, its last card should be the ``trump`` card (or the stock is
+    empty); every card of the pack in no hand and not in the stock counts as
+    discarded. ``bout`` 0 is the first bout (cap of 5 cards in classic).
+    """
+    from spielwerk.games.durak.cards import parse_card
+
+    if len(hands) != game.players:
+        raise GameParameterError(f"durak: give {game.players} hands, not {len(hands)}")
+    S = K.new_state(game.players, game.deck, game.flags)
+    used = 0
+    full = K.deck_mask(game.deck)
+    for p, text in enumerate(hands):
+        for name in text.split():
+            c = parse_card(name)
+            if used >> c & 1 or not full >> c & 1:
+                raise GameParameterError(f"durak: {name} twice or not in the {game.deck}-card pack")
+            used |= 1 << c
+            S[K.HANDS + p] |= 1 << c
+    t = parse_card(trump)
+    S[K.TRUMP_CARD] = t
+    S[K.TRUMP_SUIT] = t & 3
+    cards = [parse_card(c) for c in (stock or [])]
+    if cards and cards[-1] != t:
+        raise GameParameterError("durak: the trump card lies at the bottom of the stock")
+    for i in range(52):
+        S[K.STOCK + i] = -1
+    for i, c in enumerate(cards):
+        if used >> c & 1:
+            raise GameParameterError(f"durak: card {c} is placed twice")
+        used |= 1 << c
+        S[K.STOCK + i] = c
+    S[K.STOCK_LEN] = len(cards)
+    S[K.DISCARD] = full & ~used
+    S[K.DEAL_POS] = game.deck
+    S[K.BOUT] = bout
+    K._start_bout(S, attacker)
+    return DurakState(game, S)
 
 
 def _legal(S: np.ndarray) -> list[int]:
@@ -177,9 +227,7 @@ class DurakState(State):
         return [float(x) + 0.0 for x in out]
 
     def fingerprint(self) -> Hashable:
-        S = self.S.copy()
-        S[K.PLIES] = 0
-        return S.tobytes()
+        return self.S.tobytes()
 
     def action_to_string(self, action: int) -> str:
         return describe_action(action)
