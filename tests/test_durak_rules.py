@@ -25,6 +25,8 @@ SPECS = [
     "durak(players=5,deck=52,preset=perevodnoy)",
     "durak(players=6,deck=52)",
     "durak(players=2,deck=52,preset=perevodnoy)",
+    "durak(preset=zarlykov2023,open=true)",
+    "durak(players=3,open=true)",
 ]
 
 
@@ -358,3 +360,13 @@ def test_deal_is_chance_and_notation() -> None:
         assert st.string_to_action(describe_action(a)) == a
     assert describe_action(K.TAKE) == "take" and describe_action(K.PASS) == "pass"
     assert "trump" in str(st) and "trump" in str(st.info_state(1))
+
+
+def test_open_world_shows_everything() -> None:
+    game = load_game("durak(preset=zarlykov2023,open=true)")
+    assert game.game_type.perfect_information
+    st = game.new_dealt_state(2)
+    info = st.info_state(0)
+    assert info.known[1] == st.hand(1)
+    w = info.sample_world(np.random.default_rng(0))
+    assert w == st and w.history == st.history

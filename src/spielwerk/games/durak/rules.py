@@ -61,14 +61,16 @@ class DurakGame(Game):
             )
         if self.preset == "zarlykov2023" and (self.players != 2 or self.deck != 36):
             raise GameParameterError("durak: preset zarlykov2023 is for 2 players and 36 cards")
+        self.open = bool(params.get("open", False))
         self.flags = PRESETS[self.preset]
         n = self.players
         self._type = GameType(
             short_name="durak",
-            long_name=f"Durak ({self.preset}, {n} players, {self.deck} cards)",
+            long_name=f"Durak ({self.preset}, {n} players, {self.deck} cards"
+            + (", open world)" if self.open else ")"),
             num_players=n,
             chance=True,
-            perfect_information=False,
+            perfect_information=self.open,
             zero_sum=True,
             min_utility=-1.0,
             max_utility=1.0,
@@ -315,9 +317,12 @@ class DurakInfoState(InfoState):
         self.hand_sizes = hand_sizes
         self.stock = stock
         self.deal_known = deal_known  # (position, card) seen while dealing
+        self.open_state: DurakState | None = None  # open world: everything is visible
 
     @classmethod
     def from_state(cls, state: DurakState, player: int) -> DurakInfoState:
+        if state.dgame.open:
+            return cls._open(state, player)
         S = state.S
         n = state.dgame.players
         public = np.zeros(K.STATE_LEN, np.int64)
@@ -343,6 +348,19 @@ class DurakInfoState(InfoState):
             deal_known,
         )
 
+    @classmethod
+    def _open(cls, state: DurakState, player: int) -> DurakInfoState:
+        """Open world (all cards face up): the info state is the whole state."""
+        S = state.S
+        n = state.dgame.players
+        hands = tuple(int(S[K.HANDS + q]) for q in range(n))
+        info = cls(
+            state.dgame, player, S.copy(), hands[player], hands,
+            tuple(K.popcount(h) for h in hands), int(K.stock_size(S)), (),
+        )
+        info.open_state = state.clone()  # type: ignore[assignment]
+        return info
+
     @property
     def current_player(self) -> int:
         return int(self.public[K.TO_MOVE])
@@ -366,6 +384,7 @@ class DurakInfoState(InfoState):
             else:
                 # placeholder cards only to carry the count (legal moves read sizes only)
                 S[K.HANDS + q] = (1 << size) - 1
+        S[K.STOCK_TOP] = 0
         S[K.STOCK_LEN] = self.stock
         return S
 
@@ -393,6 +412,8 @@ class DurakInfoState(InfoState):
 
     def sample_world(self, rng: np.random.Generator) -> DurakState:
         """Deal the unseen cards at random into the hidden slots; keep everything known."""
+        if self.open_state is not None:
+            return self.open_state.clone()  # type: ignore[return-value]
         n = self.dgame.players
         P = self.public
         S = P.copy()
@@ -443,6 +464,8 @@ class DurakInfoState(InfoState):
         return DurakState(self.dgame, S)
 
     def fingerprint(self) -> Hashable:
+        if self.open_state is not None:
+            return self.open_state.fingerprint()
         return (
             self.public.tobytes(), self.own_hand, self.known, self.hand_sizes, self.stock,
             self.deal_known,
@@ -488,12 +511,13 @@ def _make(params: dict[str, Any]) -> DurakGame:
 register_game(
     "durak",
     _make,
-    {"preset": "classic", "players": 2, "deck": 36},
+    {"preset": "classic", "players": 2, "deck": 36, "open": False},
     "Durak, the Russian shedding card game (podkidnoy, perevodnoy, Zarlykov 2023)",
     {
         "preset": "classic, zarlykov2023 or perevodnoy",
         "players": "2 to 6 (6 x players <= deck)",
         "deck": "24, 36 or 52 cards",
+        "open": "open world: every card (hands and stock) is visible to everyone",
     },
 )
 
