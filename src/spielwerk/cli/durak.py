@@ -1,0 +1,346 @@
+"""``spielwerk durak tournament`` and ``spielwerk durak play``.
+
+The tournament is the arena's round robin (seats alternated, paired deals:
+both seatings of a deal share its chance seed) with Durak reporting: win
+rates over decisive games with Wilson intervals, draws counted separately, a
+sequential extension of undecided pairings, a table, ``--json`` lines and a
+heat-map PNG like figure 5 of the seed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from spielwerk.arena.executors import make_executor
+from spielwerk.arena.match import GameResult, derive_seed
+from spielwerk.arena.stats import wilson_interval, z_value
+from spielwerk.arena.tournament import TournamentConfig, run_tournament, unique_labels
+from spielwerk.core.agent import Agent, make_agent, parse_agent_spec
+from spielwerk.core.errors import GameParameterError, SpielwerkError
+from spielwerk.core.game import CHANCE
+from spielwerk.core.registry import load_game
+from spielwerk.games.durak.rules import DurakGame, render
+
+TIMED_AGENTS = ("mcts", "ismcts")
+
+durak_app = typer.Typer(help="Durak: tournaments between agents, and play in the terminal.",
+                        no_args_is_help=True)
+
+
+class DurakCliError(SpielwerkError):
+    """Bad options for a Durak command."""
+
+
+def with_time(spec: str, seconds: float) -> str:
+    """Add ``time=seconds`` to search agents that do not set a budget of their own."""
+    name, params = parse_agent_spec(spec)
+    if seconds <= 0 or name not in TIMED_AGENTS or "time" in params or "iters" in params:
+        return spec
+    return f"{spec}:time={seconds:g}"
+
+
+@dataclass
+class PairResult:
+    """Decisive-game statistics of ``agent`` against ``opponent``."""
+
+    agent: str
+    opponent: str
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    def interval(self, confidence: float) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.wins + self.losses, confidence)
+
+    @property
+    def win_rate(self) -> float:
+        n = self.wins + self.losses
+        return self.wins / n if n else float("nan")
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.losses + self.draws
+
+    def decided(self, confidence: float) -> bool:
+        lo, hi = self.interval(confidence)
+        return self.wins + self.losses > 0 and (lo > 0.5 or hi < 0.5)
+
+    def to_dict(self, confidence: float) -> dict[str, object]:
+        lo, hi = self.interval(confidence)
+        rate = self.win_rate
+        return {
+            "agent": self.agent, "opponent": self.opponent, "wins": self.wins,
+            "losses": self.losses, "draws": self.draws,
+            "win_rate": None if rate != rate else round(rate, 4),
+            "ci_low": round(lo, 4), "ci_high": round(hi, 4),
+        }
+
+
+def tally(results: list[GameResult], a: str, b: str, into: PairResult) -> None:
+    for r in results:
+        if set(r.labels) != {a, b}:
+            continue
+        ra, rb = r.return_of(a), r.return_of(b)
+        if ra > rb:
+            into.wins += 1
+        elif ra < rb:
+            into.losses += 1
+        else:
+            into.draws += 1
+
+
+def heatmap(pairs: dict[tuple[str, str], PairResult], labels: list[str], path: Path,
+            title: str) -> None:
+    """Row agent's win rate over decisive games against each column agent, as a PNG."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as exc:
+        raise DurakCliError("--heatmap needs matplotlib (pip install matplotlib)") from exc
+    n = len(labels)
+    grid = np.full((n, n), np.nan)
+    for i, a in enumerate(labels):
+        for j, b in enumerate(labels):
+            if (a, b) in pairs:
+                grid[i, j] = pairs[(a, b)].win_rate
+            elif (b, a) in pairs:
+                grid[i, j] = 1.0 - pairs[(b, a)].win_rate
+    fig, ax = plt.subplots(figsize=(1.4 * n + 2, 1.2 * n + 1.5))
+    im = ax.imshow(grid, vmin=0.0, vmax=1.0, cmap="RdYlGn")
+    ax.set_xticks(range(n), labels, rotation=30, ha="right")
+    ax.set_yticks(range(n), labels)
+    for i in range(n):
+        for j in range(n):
+            if not np.isnan(grid[i, j]):
+                ax.text(j, i, f"{100 * grid[i, j]:.1f}%", ha="center", va="center", fontsize=9)
+    ax.set_title(title, fontsize=9)
+    fig.colorbar(im, ax=ax, label="row agent's win rate (decisive games)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+@durak_app.command(
+    "tournament",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": False},
+)
+def tournament(
+    ctx: typer.Context,
+    agents: list[str] = typer.Option(
+        None, "--agents", "-a",
+        help="agent specs: --agents greedy mcts ismcts (names may follow --agents directly)",
+    ),
+    preset: str = typer.Option("zarlykov2023", help="classic, zarlykov2023 or perevodnoy"),
+    players: int = typer.Option(2, help="players per game (2 for the round robin of pairs)"),
+    deck: int = typer.Option(36, help="24, 36 or 52 cards"),
+    games: int = typer.Option(100, "--games", "-n", help="games per pairing (even: paired deals)"),
+    time_per_move: float = typer.Option(
+        0.1, "--time-per-move", help="seconds per move for mcts/ismcts without own budget"
+    ),
+    open_world: bool = typer.Option(False, "--open-world", help="all cards visible"),
+    extend: int = typer.Option(0, help="games added to each undecided pairing per round"),
+    max_games: int = typer.Option(0, help="cap on games per pairing with --extend"),
+    confidence: float = typer.Option(0.98, help="confidence of the Wilson intervals"),
+    seed: int = typer.Option(0, "--seed", "-s", help="same seed, same games"),
+    workers: int | None = typer.Option(None, "--workers", "-w", help="worker processes"),
+    executor: str = typer.Option("local", help="local, serial or dask://HOST:PORT"),
+    heatmap_path: Path | None = typer.Option(None, "--heatmap", help="write a heat-map PNG"),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object per pairing"),
+) -> None:
+    """Round robin between Durak agents with win rates over decisive games."""
+    specs = list(agents or []) + list(ctx.args)
+    if len(specs) < 2:
+        raise DurakCliError("give at least two agents, e.g. --agents greedy mcts ismcts")
+    if players != 2:
+        raise DurakCliError("the tournament compares pairs of agents: use --players 2")
+    if games < 2 or games % 2:
+        raise DurakCliError(f"--games must be a positive even number (paired deals), not {games}")
+    z_value(confidence)
+    game_spec = f"durak(preset={preset},players={players},deck={deck}" + (
+        ",open=true)" if open_world else ")")
+    game = load_game(game_spec)
+    timed = [with_time(s, time_per_move) for s in specs]
+    config = TournamentConfig.create(game.spec(), timed, games, seed)
+    config = dataclasses.replace(config, labels=unique_labels(specs))
+    labels = list(config.labels)
+    err = Console(stderr=True)
+    start = time.perf_counter()
+    results: list[GameResult] = []
+    with make_executor(executor, workers) as ex:
+        results.extend(run_tournament(config, ex).results)
+        pairs: dict[tuple[str, str], PairResult] = {}
+        for i, a in enumerate(labels):
+            for b in labels[i + 1:]:
+                pairs[(a, b)] = PairResult(a, b)
+                tally(results, a, b, pairs[(a, b)])
+        rnd = 0
+        while extend > 0:
+            rnd += 1
+            todo = [p for p in pairs.values()
+                    if not p.decided(confidence) and (max_games <= 0 or p.games < max_games)]
+            if not todo:
+                break
+            for p in todo:
+                n = extend if max_games <= 0 else min(extend, max_games - p.games)
+                n -= n % 2
+                if n <= 0:
+                    continue
+                spec_a = timed[labels.index(p.agent)]
+                spec_b = timed[labels.index(p.opponent)]
+                extra = TournamentConfig.create(
+                    game.spec(), [spec_a, spec_b], n, derive_seed(seed, 7, rnd, labels.index(
+                        p.agent), labels.index(p.opponent)))
+                got = run_tournament(extra, ex).results
+                renamed = [_relabel(r, {extra.labels[0]: p.agent, extra.labels[1]: p.opponent})
+                           for r in got]
+                results.extend(renamed)
+                tally(renamed, p.agent, p.opponent, p)
+                if not as_json:
+                    err.print(f"extended {p.agent} vs {p.opponent}: {p.games} games")
+    wall = time.perf_counter() - start
+    if as_json:
+        for p in pairs.values():
+            print(json.dumps(p.to_dict(confidence)))
+    else:
+        _print_table(pairs, labels, game.game_type.long_name, confidence, len(results), wall)
+    if heatmap_path is not None:
+        title = (f"{game.game_type.long_name}\nrow agent's win rate over decisive games, "
+                 f"{time_per_move:g} s/move for {', '.join(TIMED_AGENTS)}")
+        heatmap(pairs, labels, heatmap_path, title)
+        if not as_json:
+            err.print(f"heat map written to {heatmap_path}")
+
+
+def _relabel(r: GameResult, names: dict[str, str]) -> GameResult:
+    return GameResult(
+        r.task_id, r.game, r.agents, tuple(names.get(x, x) for x in r.labels), r.seed,
+        r.chance_seed, r.deal, r.seating, r.returns, r.moves, r.duration_s,
+    )
+
+
+def _print_table(pairs: dict[tuple[str, str], PairResult], labels: list[str], name: str,
+                 confidence: float, n_games: int, wall: float) -> None:
+    out = Console() if Console().is_terminal else Console(width=200)
+    table = Table(title=f"{name}: row agent's win rate over decisive games "
+                        f"({100 * confidence:g}% Wilson interval), n = decisive games, d = draws")
+    table.add_column("agent")
+    for b in labels:
+        table.add_column(b, justify="center")
+    for a in labels:
+        row = [a]
+        for b in labels:
+            p = pairs.get((a, b))
+            flip = False
+            if p is None and (b, a) in pairs:
+                p, flip = pairs[(b, a)], True
+            if p is None:
+                row.append("-")
+                continue
+            w, lo_ = (p.losses, p.wins) if flip else (p.wins, p.losses)
+            n = w + lo_
+            lo, hi = wilson_interval(w, n, confidence)
+            rate = w / n if n else float("nan")
+            row.append(f"{100 * rate:.1f}% [{100 * lo:.1f}-{100 * hi:.1f}]\nn={n} d={p.draws}")
+        table.add_row(*row)
+    out.print(table)
+    out.print(f"{n_games} games in {wall:.1f} s", highlight=False)
+
+
+# ----------------------------------------------------------------------------- play
+def play_durak(game: DurakGame, vs: list[str], seat: int, seed: int,
+               console: Console | None = None) -> None:
+    """A person plays Durak in the terminal against agents; shows only their own cards."""
+    console = console or Console()
+    n = game.num_players
+    if not 0 <= seat < n:
+        raise GameParameterError(f"seat must be between 0 and {n - 1}")
+    others = [p for p in range(n) if p != seat]
+    if len(vs) == 1:
+        vs = vs * len(others)
+    if len(vs) != len(others):
+        raise GameParameterError(f"this game needs {len(others)} opponents (--vs), got {len(vs)}")
+    agents: dict[int, Agent] = {
+        p: make_agent(spec, game, seed=seed + p) for p, spec in zip(others, vs, strict=True)}
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        player = state.current_player
+        if player == CHANCE:
+            outcomes = state.chance_outcomes()
+            action = outcomes[int(rng.integers(len(outcomes)))][0]
+        elif player == seat:
+            info = state.info_state(seat)
+            console.print(str(info), highlight=False)
+            legal = info.legal_actions()
+            names = [info.action_to_string(a) for a in legal]
+            chosen = None
+            while chosen is None:
+                try:
+                    text = input(f"your move ({', '.join(names)}; q quits): ").strip()
+                except EOFError:
+                    text = "q"
+                if text.lower() in ("q", "quit", "exit"):
+                    console.print("You left the game.")
+                    return
+                for a, name in zip(legal, names, strict=True):
+                    if name.upper() == text.upper():
+                        chosen = a
+                if chosen is None and text:
+                    console.print(f"{text!r} is not a legal move here. Legal: {', '.join(names)}",
+                                  highlight=False)
+            action = chosen
+        else:
+            action = agents[player].act(state.info_state(player))
+            console.print(f"player {player} plays {state.action_to_string(action)}",
+                          highlight=False)
+        state.apply(action)
+        for agent in agents.values():
+            agent.inform(action)
+    console.print(render(state.S, None, n), highlight=False)
+    loser = state.loser()
+    if loser == seat:
+        console.print("You are the durak.")
+    elif loser is not None and loser < 0:
+        console.print("A draw.")
+    else:
+        console.print("You are not the durak.")
+
+
+@durak_app.command("play")
+def play(
+    vs: list[str] = typer.Option(["mcts"], "--vs", help="opponent agent spec (repeat per seat)"),
+    preset: str = typer.Option("classic", help="classic, zarlykov2023 or perevodnoy"),
+    players: int = typer.Option(2, help="2 to 6"),
+    deck: int = typer.Option(36, help="24, 36 or 52 cards"),
+    seat: int = typer.Option(0, help="your seat"),
+    seed: int = typer.Option(0, help="seed for the deal and the agents"),
+) -> None:
+    """Play Durak in the terminal against agents (type a card such as S6, take, pass; q quits)."""
+    game = load_game(f"durak(preset={preset},players={players},deck={deck})")
+    assert isinstance(game, DurakGame)
+    play_durak(game, vs, seat, seed)
+
+
+def _front_end(game: DurakGame, vs: list[str], seat: int, seed: int) -> None:
+    play_durak(game, vs if vs != ["alphabeta:depth=6"] else ["mcts"], seat, seed)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(durak_app, name="durak")
+    try:  # `spielwerk play durak` uses this front end as well
+        from spielwerk.cli.play import FRONT_ENDS
+
+        FRONT_ENDS["durak"] = _front_end
+    except ImportError:  # pragma: no cover - the play command is optional
+        pass
