@@ -196,6 +196,9 @@ def register_dds_commands(skat_app: typer.Typer) -> None:
         contract = rep.state.contract
         console.print(f"game {record.game_id}: {contract} (seats are positions, 0 forehand)")
         null = contract is not None and contract.game == NULL
+        if not items:
+            console.print("no card was played in this record (it ended before the first trick)")
+            return
         console.print("trick  seat  side      card  value        goal reachable")
         decisive = 0
         for it in items:
