@@ -1,0 +1,93 @@
+"""``spielwerk durak tournament`` and ``spielwerk durak play`` / ``spielwerk play durak``."""
+
+from __future__ import annotations
+
+import builtins
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from spielwerk.cli.durak import DurakCliError, PairResult, with_time
+from spielwerk.cli.main import app
+
+runner = CliRunner()
+
+
+def test_with_time_only_for_search_agents_without_budget() -> None:
+    assert with_time("mcts", 0.1) == "mcts:time=0.1"
+    assert with_time("ismcts:c=0.5", 0.1) == "ismcts:c=0.5:time=0.1"
+    assert with_time("mcts:iters=50", 0.1) == "mcts:iters=50"
+    assert with_time("greedy", 0.1) == "greedy"
+
+
+def test_pair_result_rates_over_decisive_games() -> None:
+    p = PairResult("a", "b", wins=30, losses=10, draws=60)
+    d = p.to_dict(0.98)
+    assert d["win_rate"] == 0.75 and d["draws"] == 60
+    assert d["ci_low"] < 0.75 < d["ci_high"]  # type: ignore[operator]
+    assert p.decided(0.98)
+    assert not PairResult("a", "b", 5, 5, 0).decided(0.98)
+
+
+def test_tournament_json_lines(tmp_path: Path) -> None:
+    result = runner.invoke(app, [
+        "durak", "tournament", "--agents", "random", "greedy", "mcts:worlds=2:iters=5",
+        "--games", "4", "--executor", "serial", "--json", "--seed", "3",
+    ])
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(x) for x in result.stdout.splitlines() if x.startswith("{")]
+    assert len(lines) == 3
+    for d in lines:
+        assert d["wins"] + d["losses"] + d["draws"] == 4
+        assert set(d) == {"agent", "opponent", "wins", "losses", "draws", "win_rate", "ci_low",
+                          "ci_high"}
+    again = runner.invoke(app, [
+        "durak", "tournament", "--agents", "random", "greedy", "mcts:worlds=2:iters=5",
+        "--games", "4", "--executor", "serial", "--json", "--seed", "3",
+    ])
+    assert again.stdout == result.stdout  # same seed, same games
+
+
+def test_tournament_table_extension_and_heatmap(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "fig.png"
+    result = runner.invoke(app, [
+        "durak", "tournament", "--agents", "greedy", "smart", "--games", "4", "--extend", "4",
+        "--max-games", "8", "--executor", "serial", "--heatmap", str(png), "--open-world",
+    ], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "36 cards, open" in result.output and "8 games" in result.output
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_tournament_errors() -> None:
+    result = runner.invoke(app, ["durak", "tournament", "--agents", "greedy"])
+    assert isinstance(result.exception, DurakCliError)
+    result = runner.invoke(app, ["durak", "tournament", "--agents", "greedy", "nosuch"])
+    assert result.exit_code != 0 and "nosuch" in str(result.exception)
+
+
+def _first_legal(prompt: str = "") -> str:
+    return prompt.split("(", 1)[1].split(";")[0].split(", ")[0]
+
+
+def test_play_a_whole_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(builtins, "input", _first_legal)
+    result = runner.invoke(app, ["durak", "play", "--vs", "greedy", "--seed", "2"])
+    assert result.exit_code == 0, result.output
+    assert "game over" in result.output
+    assert "durak" in result.output or "draw" in result.output.lower()
+    # the person never sees the opponent's hand, only its size and known cards
+    assert "player 1 (defender): 6 cards" in result.output or "player 1 (attacker): 6 cards" \
+        in result.output
+
+
+def test_play_durak_via_generic_play_and_quit() -> None:
+    result = runner.invoke(app, ["play", "durak(preset=perevodnoy)", "--vs", "random"],
+                           input="x\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "'x' is not a legal move here" in result.output or "You left the game." \
+        in result.output
+    assert "You left the game." in result.output
