@@ -195,3 +195,15 @@ def test_deal_from_state_counts_the_skat_for_the_declarer() -> None:
                     skat
                 )
                 return
+
+
+def test_the_documented_example_gives_the_documented_answer(tmp_path: Path) -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "skat-dds.md").read_text()
+    blocks = [b.split("```", 1)[0] for b in doc.split("```json")[1:]]
+    position, output = json.loads(blocks[0]), json.loads(blocks[1])
+    path = tmp_path / "doc.json"
+    path.write_text(json.dumps(position))
+    result = CliRunner().invoke(_runner_app(), ["solve", str(path), "--json"])
+    out = json.loads(result.output)
+    for key in ("value", "best", "moves", "nodes"):
+        assert out[key] == output[key]
