@@ -91,7 +91,7 @@ def play_deal(args: tuple[int, str]) -> dict[str, Any] | None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--deals", type=int, default=20)
-    ap.add_argument("--worlds", type=int, default=64)
+    ap.add_argument("--worlds", type=int, default=16)
     ap.add_argument("--values", default="win")
     ap.add_argument("--workers", type=int, default=1)
     args = ap.parse_args()
