@@ -13,7 +13,7 @@ Queries: ``61`` (can the declarer reach 61), ``exact`` (final card points),
 can the declarer avoid every trick).
 
     python benchmarks/skat_dds.py --deals 1000 --workers 8
-    python benchmarks/skat_dds.py --ablation 100
+    python benchmarks/skat_dds.py --deals 0 --ablation 100 --played 4
     python benchmarks/skat_dds.py --pimc 10
 """
 
@@ -84,6 +84,35 @@ def make_deal(seed: int, null: bool = False) -> DealPosition:
                         leader=0, declarer_points=skat_points)
 
 
+def make_endgame(seed: int, null: bool = False, played: int = 4) -> DealPosition:
+    """:func:`make_deal` after ``played`` tricks of seeded random legal play."""
+    from spielwerk.games.skat.kernel import legal_cards, trick_winner
+
+    pos = make_deal(seed, null)
+    rng = np.random.default_rng(seed + 7_000_000)
+    hands = list(pos.hands)
+    leader = pos.leader
+    won = {True: 0, False: 0}
+    tricks = {True: 0, False: 0}
+    for _ in range(played):
+        trick: list[int] = []
+        for i in range(3):
+            seat = (leader + i) % 3
+            legal = int(legal_cards(hands[seat], trick[0] if trick else -1, pos.game))
+            cards = [c for c in range(32) if legal >> c & 1]
+            card = cards[int(rng.integers(len(cards)))]
+            hands[seat] &= ~(1 << card)
+            trick.append(card)
+        leader = (leader + int(trick_winner(trick[0], trick[1], trick[2], pos.game))) % 3
+        side = leader == pos.declarer
+        won[side] += sum(CARD_POINTS[c & 7] for c in trick)
+        tricks[side] += 1
+    return DealPosition(game=pos.game, declarer=pos.declarer, hands=(hands[0], hands[1], hands[2]),
+                        leader=leader, declarer_points=pos.declarer_points + won[True],
+                        defender_points=won[False], declarer_tricks=tricks[True],
+                        defender_tricks=tricks[False])
+
+
 def _time_query(solver: Solver, pos: DealPosition, query: str) -> tuple[float, int, Any]:
     solver.clear()
     t0 = time.perf_counter()
@@ -91,8 +120,9 @@ def _time_query(solver: Solver, pos: DealPosition, query: str) -> tuple[float, i
     return time.perf_counter() - t0, solver.nodes, value
 
 
-def _run_chunk(args: tuple[list[int], dict[str, Any], tuple[str, ...]]) -> list[dict[str, Any]]:
-    seeds, config, queries = args
+def _run_chunk(args: tuple[list[int], dict[str, Any], tuple[str, ...], int]
+               ) -> list[dict[str, Any]]:
+    seeds, config, queries, played = args
     solver = Solver(SolverConfig(**config))
     warm = Solver(SolverConfig(tt_log2=10))  # compile / load the kernels outside the timing
     tiny = DealPosition(game=4, declarer=0, hands=(1, 2, 4))
@@ -102,7 +132,8 @@ def _run_chunk(args: tuple[list[int], dict[str, Any], tuple[str, ...]]) -> list[
     for seed in seeds:
         row: dict[str, Any] = {"seed": seed}
         for q in queries:
-            pos = make_deal(seed, null=q == "null")
+            pos = (make_endgame(seed, q == "null", played) if played
+                   else make_deal(seed, null=q == "null"))
             try:
                 dt, nodes, value = _time_query(solver, pos, q)
             except SearchLimitError:
@@ -112,13 +143,13 @@ def _run_chunk(args: tuple[list[int], dict[str, Any], tuple[str, ...]]) -> list[
     return rows
 
 
-def run(seeds: list[int], config: dict[str, Any], queries: tuple[str, ...], workers: int
-        ) -> list[dict[str, Any]]:
+def run(seeds: list[int], config: dict[str, Any], queries: tuple[str, ...], workers: int,
+        played: int = 0) -> list[dict[str, Any]]:
     if workers <= 1:
-        return _run_chunk((seeds, config, queries))
+        return _run_chunk((seeds, config, queries, played))
     chunks = [seeds[i::workers] for i in range(workers)]
     with ProcessPoolExecutor(workers) as pool:
-        parts = list(pool.map(_run_chunk, [(c, config, queries) for c in chunks]))
+        parts = list(pool.map(_run_chunk, [(c, config, queries, played) for c in chunks]))
     return [r for p in parts for r in p]
 
 
@@ -148,19 +179,22 @@ ABLATION = [
 ]
 
 
-def ablation(seeds: list[int], workers: int, node_limit: int) -> None:
+def ablation(seeds: list[int], workers: int, node_limit: int, played: int) -> None:
     queries = ("61", "exact", "null")
-    print(f"ablation over {len(seeds)} deals; node limit {node_limit:,} per query "
+    where = f"endgames after {played} random tricks" if played else "full deals"
+    print(f"ablation over {len(seeds)} {where}; node limit {node_limit:,} per query "
           "(a query over it counts as 'gave up'; medians over the deals all configs solved)")
     results = {}
     for name, cfg in ABLATION:
-        rows = run(seeds, {**cfg, "node_limit": node_limit}, queries, workers)
+        rows = run(seeds, {**cfg, "node_limit": node_limit}, queries, workers, played)
         results[name] = {r["seed"]: r for r in rows}
     for q in queries:
         solved = [s for s in seeds if all(results[n][s][q][1] >= 0 for n, _ in ABLATION)]
         print(f"\n{q}: {len(solved)} deals solved by every configuration")
         print(f"{'configuration':<26} {'median nodes':>13} {'total nodes':>14} {'median ms':>10} "
               f"{'total s':>9} {'gave up':>8}")
+        if not solved:
+            continue
         for name, _ in ABLATION:
             res = results[name]
             nodes = [res[s][q][1] for s in solved]
@@ -220,6 +254,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--ablation", type=int, default=0, help="deals for the ablation (0: skip)")
     ap.add_argument("--node-limit", type=int, default=20_000_000)
+    ap.add_argument("--played", type=int, default=4,
+                    help="random tricks played before the ablation positions (0: full deals)")
     ap.add_argument("--pimc", type=int, default=0, help="deals for PIMC timing (0: skip)")
     ap.add_argument("--worlds", type=int, default=64)
     ap.add_argument("--values", default="win")
@@ -235,7 +271,7 @@ def main() -> None:
         wins = sum(1 for r in rows if r["61"][2])
         print(f"declarer reaches 61 in {wins} of {len(rows)} deals")
     if args.ablation:
-        ablation(list(range(args.ablation)), args.workers, args.node_limit)
+        ablation(list(range(args.ablation)), args.workers, args.node_limit, args.played)
     if args.pimc:
         pimc_timing(args.pimc, args.worlds, args.values)
 
