@@ -285,7 +285,8 @@ def file_name(pits: int, max_seeds: int, empty_capture: bool, end_rule: int) -> 
     return f"egdb-m{pits}-n{max_seeds}-{cap}-{end}-v{FORMAT_VERSION}.bin"
 
 
-def _header(pits: int, max_seeds: int, empty_capture: bool, end_rule: int, n: int, crc: int) -> bytes:
+def _header(pits: int, max_seeds: int, empty_capture: bool, end_rule: int, n: int,
+            crc: int) -> bytes:
     raw = HEADER.pack(MAGIC, FORMAT_VERSION, pits, max_seeds, int(empty_capture), end_rule, n, crc)
     return raw.ljust(HEADER_SIZE, b"\0")
 
@@ -295,7 +296,7 @@ def save(db: np.ndarray, file: Path, pits: int, max_seeds: int, empty_capture: b
     """Write atomically (temporary file, then rename) with header and CRC-32."""
     file.parent.mkdir(parents=True, exist_ok=True)
     payload = np.ascontiguousarray(db, dtype=np.int8)
-    crc = zlib.crc32(memoryview(payload).cast("B"))
+    crc = zlib.crc32(payload.data)
     tmp = file.with_suffix(f".tmp{os.getpid()}")
     with open(tmp, "wb") as fh:
         fh.write(_header(pits, max_seeds, empty_capture, end_rule, payload.size, crc))
@@ -320,7 +321,7 @@ def load(file: Path, pits: int, max_seeds: int, empty_capture: bool, end_rule: i
         raise EgdbError(f"{file}: cannot read: {exc}") from None
     if db.size != n:
         raise EgdbError(f"{file}: {db.size} entries, expected {n}")
-    if zlib.crc32(memoryview(db).cast("B")) != crc:
+    if zlib.crc32(db.data) != crc:
         raise EgdbError(f"{file}: checksum mismatch")
     return db
 

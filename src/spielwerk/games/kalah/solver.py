@@ -35,7 +35,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
+from spielwerk.core.agent import Agent, register_agent
 from spielwerk.core.errors import SpielwerkError
+from spielwerk.core.game import Game, InfoState, PerfectInfoState
 from spielwerk.games.kalah import egdb as egdb_mod
 from spielwerk.games.kalah import kernel
 from spielwerk.games.kalah.egdb import rank, swap_sides
@@ -481,6 +483,14 @@ class Solver:
             self._sync_stats()
         return int(regs[2]), int(self._bestmv[0])
 
+    def tester(self, rel: np.ndarray, depth: int) -> Callable[[int], int]:
+        """``beta -> fail-soft bound`` for :func:`~spielwerk.search.mtdf.mtdf`."""
+
+        def run(beta: int) -> int:
+            return self.test(rel, beta, depth)[0]
+
+        return run
+
     def _sync_stats(self) -> None:
         c = self._counters
         st = self.stats
@@ -508,12 +518,12 @@ class Solver:
         if iterative and self.depth_step > 0:
             depth = self.depth_step
             while depth <= self.depth_max:
-                guess = mtdf(lambda beta, d=depth: self.test(rel, beta, d)[0], guess, -s, s)
+                guess = mtdf(self.tester(rel, depth), guess, -s, s)
                 self.stats.iterations.append((depth, guess, self.stats.nodes))
                 if self.progress is not None:
                     self.progress(f"depth {depth}: estimate {guess:+d}; " + self._progress_line())
                 depth += self.depth_step
-        v = mtdf(lambda beta: self.test(rel, beta)[0], guess, -s, s, step=2)
+        v = mtdf(self.tester(rel, DEPTH_INF), guess, -s, s, step=2)
         self.stats.iterations.append((-1, v, self.stats.nodes))
         return v
 
@@ -521,7 +531,7 @@ class Solver:
         """A move achieving ``value`` (exact) in ``rel``."""
         if self.is_over(rel):
             raise SolverError("the game is over: no move")
-        for pit, g, nxt, child in self.children(rel):
+        for pit, g, nxt, _child in self.children(rel):
             if nxt < 0 and g == value:
                 return pit
         g, mv = self.test(rel, value)
@@ -578,3 +588,84 @@ def solver_for(game: object, **kwargs: object) -> Solver:
     total = 2 * game.pits * game.seeds
     return Solver(game.pits, game.empty_capture, game.end_rule, max_seeds=total,
                   **kwargs)  # type: ignore[arg-type]
+
+
+def search_move(solver: Solver, rel: np.ndarray, budget_s: float) -> tuple[int, int, int]:
+    """Best move within ``budget_s`` seconds: (move, value, depth; -1 = exact).
+
+    Iterative deepening as in :meth:`Solver.value`; when time runs out, the
+    move of the deepest completed iteration is returned (the largest
+    immediate gain, extra turns first, if not even the first one finished).
+    """
+    m = solver.m
+    if solver.is_over(rel):
+        raise SolverError("the game is over: no move")
+    kids = solver.children(rel)
+    fallback = max(kids, key=lambda k: (k[2] == 0, k[1], k[0]))[0]
+    result = (fallback, 0, 0)
+    s = int(rel[:m].sum() + rel[m + 1 : 2 * m + 1].sum())
+    solver.deadline = time.perf_counter() + budget_s
+    try:
+        if s <= solver.db_n:
+            vals = solver.move_values(rel)
+            v = max(vals.values())
+            return min(p for p, x in vals.items() if x == v), v, -1
+        guess = 0
+        step = solver.depth_step if solver.depth_step > 0 else solver.depth_max + 1
+        depth = step
+        while depth <= solver.depth_max:
+            guess = mtdf(solver.tester(rel, depth), guess, -s, s)
+            g, mv = solver.test(rel, guess, depth)
+            if mv >= 0:
+                result = (mv, guess, depth)
+            depth += step
+        v = mtdf(solver.tester(rel, DEPTH_INF), guess, -s, s, step=2)
+        return solver.best_move(rel, v), v, -1
+    except SearchTimeout:
+        return result
+    finally:
+        solver.deadline = None
+
+
+class PerfectAgent(Agent):
+    """Solver-backed Kalah agent: exact play when the search finishes within ``time``
+    seconds per move, else the best move of the deepest completed iteration."""
+
+    def __init__(self, game: Game, seed: int | None = None, time: float = 5.0, egdb: int = 0,
+                 tt: int = 20) -> None:
+        super().__init__(game, seed)
+        if time <= 0:
+            raise SolverError("perfect: the time budget must be positive")
+        self.budget = float(time)
+        self.solver = solver_for(game, egdb_seeds=egdb, tt_log2=tt)
+        self.last: tuple[int, int, int] | None = None
+
+    def act(self, info_state: InfoState) -> int:
+        from spielwerk.games.kalah.rules import KalahState
+
+        if not isinstance(info_state, PerfectInfoState) or not isinstance(info_state.state,
+                                                                          KalahState):
+            raise SolverError("the perfect agent plays Kalah only")
+        state = info_state.state
+        rel = self.solver.relative(state.board, state.current_player)
+        self.last = search_move(self.solver, rel, self.budget)
+        return self.last[0]
+
+
+def _perfect(game: Game, seed: int | None = None, time: float = 5.0, egdb: int = 0,
+             tt: int = 20) -> Agent:
+    return PerfectAgent(game, seed, time, egdb, tt)
+
+
+register_agent(
+    "perfect",
+    _perfect,
+    {"time": 5.0, "egdb": 0, "tt": 20},
+    "MTD(f) solver: exact play when it finishes in time, else deepest completed iteration",
+    ("kalah",),
+    {
+        "time": "seconds per move",
+        "egdb": "endgame database size in seeds (0: none; built once, cached on disk)",
+        "tt": "transposition table size, log2 of the slots (16 bytes each)",
+    },
+)

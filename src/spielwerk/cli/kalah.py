@@ -1,0 +1,211 @@
+"""``spielwerk kalah solve|analyze|graph|egdb``: perfect play for Kalah(m, n)."""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from spielwerk.core.errors import SpielwerkError
+from spielwerk.games.kalah import egdb as egdb_mod
+from spielwerk.games.kalah import kernel
+from spielwerk.games.kalah.notation import format_position, parse_position
+from spielwerk.games.kalah.solver import Solver
+
+console = Console()
+err = Console(stderr=True)
+
+kalah_app = typer.Typer(help="Kalah perfect play: solve, analyse positions, full game graphs.",
+                        no_args_is_help=True)
+
+Pits = Annotated[int, typer.Option("--pits", "-m", help="pits per side")]
+Seeds = Annotated[int, typer.Option("--seeds", "-n", help="seeds per pit at the start")]
+EmptyCapture = Annotated[bool, typer.Option(
+    "--empty-capture", help="capture even when the opposite pit is empty (Irving et al. 2000)")]
+EgdbOpt = Annotated[int, typer.Option(
+    "--egdb", help="endgame database: exact values for <= N seeds (0: none; cached on disk)")]
+EgdbDir = Annotated[str | None, typer.Option(
+    "--egdb-dir", help="folder of endgame database files (default ~/.cache/spielwerk/kalah, "
+                       "or $SPIELWERK_CACHE_DIR/kalah)")]
+TtOpt = Annotated[int, typer.Option("--tt", help="transposition table: log2 of the slots "
+                                                   "(16 bytes each)")]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="no progress lines")]
+
+
+def _progress(quiet: bool):  # type: ignore[no-untyped-def]
+    if quiet:
+        return None
+    return lambda text: err.print(f"[dim]{text}[/]", highlight=False)
+
+
+def _check(pits: int, seeds: int | None = None) -> None:
+    if not 1 <= pits <= 15:
+        raise SpielwerkError("--pits must be in 1..15")
+    if seeds is not None and seeds < 1:
+        raise SpielwerkError("--seeds must be at least 1")
+
+
+def _make_solver(pits: int, total: int, empty_capture: bool, egdb: int, egdb_dir: str | None,
+                 tt: int, iterative: bool, quiet: bool) -> Solver:
+    if egdb < 0 or egdb > 40:
+        raise SpielwerkError("--egdb must be in 0..40")
+    if not 10 <= tt <= 30:
+        raise SpielwerkError("--tt must be in 10..30")
+    return Solver(pits, empty_capture, kernel.END_EITHER_EMPTY, max_seeds=total,
+                  egdb_seeds=egdb, egdb_path=egdb_dir, tt_log2=tt,
+                  depth_step=3 if iterative else 0, progress=_progress(quiet))
+
+
+def _pv_text(solver: Solver, board, mover: int, pv: list[int]) -> str:  # type: ignore[no-untyped-def]
+    """PV as 'S3 S6 N2 ...' (pits numbered from the mover's left, 1-based)."""
+    b = board.copy()
+    p = mover
+    out = []
+    for pit in pv:
+        out.append(("S" if p == 0 else "N") + str(pit + 1))
+        nxt = kernel.sow(b, p, pit, solver.m, solver.empty_capture, solver.end_rule)
+        if nxt < 0:
+            break
+        p = int(nxt)
+    return " ".join(out)
+
+
+@kalah_app.command()
+def solve(
+    pits: Pits = 6,
+    seeds: Seeds = 4,
+    empty_capture: EmptyCapture = False,
+    egdb: EgdbOpt = 0,
+    egdb_dir: EgdbDir = None,
+    tt: TtOpt = 22,
+    iterative: Annotated[bool, typer.Option(
+        help="iterative deepening 3, 6, ... 30 before the exact search")] = True,
+    quiet: Quiet = False,
+) -> None:
+    """Value of the start of Kalah(pits, seeds) for South (first player), best move and PV."""
+    _check(pits, seeds)
+    t0 = time.perf_counter()
+    solver = _make_solver(pits, 2 * pits * seeds, empty_capture, egdb, egdb_dir, tt, iterative,
+                          quiet)
+    time.perf_counter() - t0
+    board = kernel.initial_board(pits, seeds)
+    rel = solver.relative(board, 0)
+    value = solver.value(rel)
+    move = solver.best_move(rel, value)
+    nodes, search_s = solver.stats.nodes, solver.stats.seconds
+    pv = solver.principal_variation(rel, value)
+    total = time.perf_counter() - t0
+    rule = "empty capture" if empty_capture else "standard capture"
+    console.print(f"Kalah({pits},{seeds}), {rule}: value {value:+d} for South (first player)")
+    console.print(f"best move: pit {move + 1}")
+    console.print(f"principal variation: {_pv_text(solver, board, 0, pv)}")
+    db_text = "none"
+    if solver.egdb is not None:
+        how = (f"built in {solver.egdb.build_seconds:.1f} s" if solver.egdb.build_seconds
+               is not None else f"loaded in {solver.egdb.load_seconds:.1f} s")
+        db_text = (f"<= {egdb} seeds, {solver.egdb.size_bytes / 1e6:.1f} MB, {how}")
+    console.print(f"endgame database: {db_text}")
+    console.print(f"nodes: {nodes:,} in {search_s:.2f} s "
+                  f"({nodes / max(search_s, 1e-9) / 1e6:.2f} M nodes/s); "
+                  f"total {total:.2f} s including database and PV")
+
+
+@kalah_app.command()
+def analyze(
+    position: Annotated[str, typer.Argument(
+        help="SOUTH|NORTH[|STORES][ S|N], e.g. '4,4,4,4,4,4|4,4,4,4,4,4|0-0 S', or 'start'")],
+    pits: Annotated[int | None, typer.Option("--pits", "-m", help="pits (for 'start')")] = None,
+    seeds: Annotated[int | None, typer.Option("--seeds", "-n", help="seeds (for 'start')")] = None,
+    empty_capture: EmptyCapture = False,
+    egdb: EgdbOpt = 0,
+    egdb_dir: EgdbDir = None,
+    tt: TtOpt = 22,
+    quiet: Quiet = False,
+) -> None:
+    """Exact value of every legal move of a position (final margins for the player to move)."""
+    board, mover = parse_position(position, pits, seeds)
+    m = (len(board) - 2) // 2
+    _check(m)
+    total = int(board.sum())
+    solver = _make_solver(m, total, empty_capture, min(egdb, total), egdb_dir, tt, True, quiet)
+    rel = solver.relative(board, mover)
+    who = "South" if mover == 0 else "North"
+    diff = int(board[m] - board[2 * m + 1]) * (1 if mover == 0 else -1)
+    console.print(f"position {format_position(board, mover)}")
+    if solver.is_over(rel):
+        raise SpielwerkError("the game is over in this position: no moves to analyse")
+    res = solver.analyze(rel)
+    table = Table(title=f"{who} to move: final margin for {who} (store difference now {diff:+d})")
+    table.add_column("pit", justify="right")
+    table.add_column("value", justify="right")
+    table.add_column("", justify="left")
+    for pit in sorted(res.move_values):
+        v = res.move_values[pit] + diff
+        table.add_row(str(pit + 1), f"{v:+d}", "best" if res.move_values[pit] == res.value else "")
+    console.print(table)
+    console.print(f"value {res.value + diff:+d} for {who}; principal variation: "
+                  f"{_pv_text(solver, board, mover, res.pv)}")
+    st = solver.stats
+    console.print(f"nodes: {st.nodes:,} in {st.seconds:.2f} s")
+
+
+@kalah_app.command()
+def graph(
+    pits: Pits = 4,
+    seeds: Seeds = 3,
+    empty_capture: EmptyCapture = False,
+    quiet: Quiet = False,
+) -> None:
+    """Full game graph: reachable, terminal and W/L/D positions, solved bottom-up."""
+    from spielwerk.games.kalah.graph import full_graph
+
+    _check(pits, seeds)
+    if 2 * pits * seeds > 60:
+        raise SpielwerkError("the full graph is for small instances (at most 60 seeds)")
+    r = full_graph(pits, seeds, empty_capture, progress=_progress(quiet))
+    rule = "empty capture" if empty_capture else "standard capture"
+    t = Table(title=f"Kalah({pits},{seeds}), {rule}: full game graph")
+    t.add_column("quantity")
+    t.add_column("count", justify="right")
+    t.add_row("positions (pits + stores + mover, non-terminal)", f"{r.positions:,}")
+    t.add_row("terminal positions (finished, swept)", f"{r.terminal_positions:,}")
+    t.add_row("all nodes", f"{r.positions + r.terminal_positions:,}")
+    t.add_row("pit configurations + mover (stores ignored)", f"{r.pit_positions:,}")
+    t.add_row("W / L / D for South (non-terminal)", f"{r.wins:,} / {r.losses:,} / {r.draws:,}")
+    t.add_row("W / L / D for South (terminal)",
+              f"{r.terminal_wins:,} / {r.terminal_losses:,} / {r.terminal_draws:,}")
+    console.print(t)
+    outcome = "W" if r.start_value > 0 else ("L" if r.start_value < 0 else "D")
+    console.print(f"start value {r.start_value:+d} for South ({outcome}); "
+                  f"{r.seconds:.1f} s, hash tables {r.table_bytes / 1e6:.0f} MB at peak, "
+                  f"process peak RSS {r.peak_rss_bytes / 1e6:.0f} MB")
+    console.print("convention: a position is the whole board (pits and stores) with the player "
+                  "to move, reachable from the start; finished games are counted separately.")
+
+
+@kalah_app.command("egdb")
+def egdb_cmd(
+    pits: Pits = 6,
+    max_seeds: Annotated[int, typer.Option("--max-seeds", "-N", help="largest seed count")] = 15,
+    empty_capture: EmptyCapture = False,
+    egdb_dir: EgdbDir = None,
+    quiet: Quiet = False,
+) -> None:
+    """Build (or load and verify) an endgame database; print its size and build time."""
+    _check(pits)
+    if not 0 <= max_seeds <= 40:
+        raise SpielwerkError("--max-seeds must be in 0..40")
+    db = egdb_mod.open_egdb(pits, max_seeds, empty_capture, kernel.END_EITHER_EMPTY, egdb_dir,
+                            progress=_progress(quiet))
+    how = (f"built in {db.build_seconds:.1f} s" if db.build_seconds is not None
+           else f"loaded and verified in {db.load_seconds:.1f} s")
+    console.print(f"endgame database {pits} pits, <= {max_seeds} seeds: "
+                  f"{db.values.size:,} entries, {db.size_bytes / 1e6:.1f} MB, {how}; "
+                  f"file {db.file}")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(kalah_app, name="kalah")
