@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from spielwerk.games.kalah import egdb, kernel
 
 sys.path.insert(0, str(Path(__file__).parent))
-from kalah_oracle import Oracle  # noqa: E402
+from test_kalah_solver_oracle import Oracle  # noqa: E402
 
 
 @settings(max_examples=200, deadline=None)

@@ -15,7 +15,7 @@ from spielwerk.games.kalah.graph import full_graph
 from spielwerk.games.kalah.solver import Solver
 
 sys.path.insert(0, str(Path(__file__).parent))
-from kalah_oracle import Oracle  # noqa: E402
+from test_kalah_solver_oracle import Oracle  # noqa: E402
 
 
 def _enumerate(m: int, n: int, empty_capture: bool) -> tuple[set, set]:  # type: ignore[type-arg]

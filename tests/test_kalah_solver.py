@@ -15,7 +15,7 @@ from spielwerk.games.kalah.notation import NotationError, format_position, parse
 from spielwerk.games.kalah.solver import Solver, SolverError, search_move
 
 sys.path.insert(0, str(Path(__file__).parent))
-from kalah_oracle import Oracle  # noqa: E402
+from test_kalah_solver_oracle import Oracle  # noqa: E402
 
 # Every Kalah(m, n) with m * n <= 12 whose brute force takes seconds; the bigger ones are
 # slow-marked; (6,2) and (8..12,1) have 10^8+ positions: too large for a memoised brute force.
