@@ -81,6 +81,7 @@ def _nws(
     empty_capture: bool,
     end_rule: int,
     etc_min_seeds: int,
+    tt_min_seeds: int,
     counters: np.ndarray,
     node_limit: int,
 ) -> None:
@@ -137,7 +138,7 @@ def _nws(
                 key = rank(b, m, binom)
                 nkey[ply] = key
             ttmove = -1
-            slot = tt.probe(table, key)
+            slot = tt.probe(table, key) if s >= tt_min_seeds or root else -1
             if slot >= 0:
                 dd = table[2 * slot + 1]
                 ttmove = tt.data_move(dd)
@@ -228,7 +229,8 @@ def _nws(
             k = mi[ply]
             if k >= nmv[ply]:
                 bst = best[ply]
-                tt.store(table, nkey[ply], ndepth[ply], -VALUE_INF, bst, -1)
+                if nseeds[ply] >= tt_min_seeds:
+                    tt.store(table, nkey[ply], ndepth[ply], -VALUE_INF, bst, -1)
                 retval = bst
                 mode = RETURN
                 continue
@@ -288,7 +290,8 @@ def _nws(
                 best[ply] = v
                 bestmv[ply] = i
             if v >= nbeta[ply]:
-                tt.store(table, nkey[ply], ndepth[ply], v, VALUE_INF, i)
+                if nseeds[ply] >= tt_min_seeds or ply == 0:
+                    tt.store(table, nkey[ply], ndepth[ply], v, VALUE_INF, i)
                 retval = v
                 mode = RETURN
             else:
@@ -346,10 +349,11 @@ class Solver:
         egdb_seeds: int = 0,
         egdb_path: str | None = None,
         tt_log2: int = 22,
-        etc_min_seeds: int = 12,
+        etc_min_seeds: int = 30,
+        tt_skip: int = 1,
         max_ply: int = 1024,
         depth_step: int = 3,
-        depth_max: int = 30,
+        depth_max: int = 12,
         progress: Callable[[str], None] | None = None,
         progress_nodes: int = 1 << 22,
         egdb_values: np.ndarray | None = None,
@@ -371,6 +375,8 @@ class Solver:
         self.progress = progress
         self.progress_nodes = progress_nodes
         self.etc_min_seeds = etc_min_seeds
+        self.tt_skip = tt_skip
+        self.report_iterations = False
         self.depth_step = depth_step
         self.depth_max = depth_max
         self.egdb: egdb_mod.Egdb | None = None
@@ -469,7 +475,7 @@ class Solver:
                      self._ckey, self._corder, self._nmv, self._mi, self._best, self._bestmv,
                      self._curg, self._curx, self.table, self.db, self.db_n,
                      self.binom, self.m, self.empty_capture, self.end_rule, self.etc_min_seeds,
-                     ctr, limit)
+                     self.db_n + 1 + self.tt_skip, ctr, limit)
                 if regs[3] == DONE:
                     break
                 if regs[3] == OVERFLOW:
@@ -520,7 +526,7 @@ class Solver:
             while depth <= self.depth_max:
                 guess = mtdf(self.tester(rel, depth), guess, -s, s)
                 self.stats.iterations.append((depth, guess, self.stats.nodes))
-                if self.progress is not None:
+                if self.progress is not None and self.report_iterations:
                     self.progress(f"depth {depth}: estimate {guess:+d}; " + self._progress_line())
                 depth += self.depth_step
         v = mtdf(self.tester(rel, DEPTH_INF), guess, -s, s, step=2)
