@@ -38,7 +38,7 @@ from spielwerk.games.skat.rules import (
 )
 
 skat_app = typer.Typer(
-    help="Skat: replay ISS game records, play a deal in the terminal.",
+    help="Skat: replay ISS game records, play a deal, double-dummy solve and analyse.",
     no_args_is_help=True,
 )
 
@@ -234,6 +234,9 @@ def front_end(game: Game, vs: list[str], seat: int, seed: int) -> SkatState | No
 
 
 def register(app: typer.Typer) -> None:
+    from spielwerk.cli.skat_dds import register_dds_commands
+
+    register_dds_commands(skat_app)
     app.add_typer(skat_app, name="skat")
     try:  # let ``spielwerk play skat`` use this front end
         from spielwerk.cli import play
