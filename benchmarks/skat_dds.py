@@ -176,6 +176,7 @@ ABLATION = [
     ("no move ordering", {"move_ordering": False}),
     ("+ history + killers", {"history": True, "killers": True}),
     ("no null window / MTD", {"null_window": False}),
+    ("no quick tricks", {"quick_tricks": False}),
 ]
 
 

@@ -30,6 +30,9 @@ Techniques, each with a switch in :class:`SolverConfig` for the ablation:
   that leaves the next player the fewest legal replies (branching factor);
   a history of cut-off moves and two killer moves per ply are available as
   switches but cost nodes in our measurements, so they are off by default;
+* quick tricks: at a trick boundary the side on lead surely wins the points
+  of its top trumps in sequence (and, once the opponents are out of trumps,
+  of its top side-suit cards); a node cuts when that decides the window;
 * null-window tests for thresholds and MTD(f) for exact values (switch off:
   one full-window alpha-beta search).
 
@@ -55,6 +58,7 @@ from spielwerk.games.skat.kernel import (
     class_mask,
     legal_cards,
     trick_winner,
+    trump_mask,
 )
 
 MODE_POINTS = 0
@@ -185,6 +189,75 @@ def _tt_index(key: int, leader: int, mask: int) -> int:
     return h & mask
 
 
+@njit(cache=True)
+def _last_trick(
+    hands: np.ndarray, table: np.ndarray, nt: int, leader: int, game: int, decl: int, mode: int
+) -> int:
+    """Value of the last trick when each player still to play holds one card."""
+    c0 = table[0] if nt > 0 else _popcount(hands[leader] - 1)  # index of the single card
+    c1 = table[1] if nt > 1 else _popcount(hands[(leader + 1) % 3] - 1)
+    c2 = _popcount(hands[(leader + 2) % 3] - 1)
+    winner = (leader + trick_winner(c0, c1, c2, game)) % 3
+    if mode == MODE_POINTS:
+        if winner == decl:
+            return int(_POINTS32[c0] + _POINTS32[c1] + _POINTS32[c2])
+        return 0
+    if mode == MODE_DECLARER_TRICKS:
+        return 1 if winner == decl else 0
+    return 1 if winner != decl else 0
+
+
+@njit(cache=True)
+def _quick_points(
+    hands: np.ndarray, rem: int, leader: int, game: int, decl: int, order: np.ndarray
+) -> int:
+    """Card points the leader's side surely wins by cashing top cards (suit and grand).
+
+    The leader leads the highest remaining trumps while they are his: each wins
+    and keeps the lead. Once these rounds have drawn every opposing trump, the
+    top remaining cards of each side suit in his hand win too (the same for a
+    defender once the declarer has no trump left; the partner can always let
+    a winning card through). Only the leader's own
+    cards are counted, so it is a lower bound on the side's points.
+    """
+    tm = trump_mask(game)
+    hand = hands[leader]
+    q = 0
+    k = 0
+    pos = 0
+    top = True
+    while pos < 32 and (tm >> order[pos]) & 1:
+        c = order[pos]
+        if top and (rem >> c) & 1:
+            if (hand >> c) & 1:
+                q += _POINTS32[c]
+                k += 1
+            else:
+                top = False
+        pos += 1
+    if leader == decl:
+        if (_popcount(hands[(decl + 1) % 3] & tm) > k
+                or _popcount(hands[(decl + 2) % 3] & tm) > k):
+            return q
+    elif _popcount(hands[decl] & tm) > k:
+        return q
+    top = True
+    prev_class = -1
+    while pos < 32:
+        c = order[pos]
+        cls = c >> 3
+        if cls != prev_class:
+            prev_class = cls
+            top = True
+        if top and (rem >> c) & 1:
+            if (hand >> c) & 1:
+                q += _POINTS32[c]
+            else:
+                top = False
+        pos += 1
+    return q
+
+
 # per-ply fields of the explicit search stack
 _F_NT, _F_LEAD, _F_A, _F_B, _F_WA, _F_WB, _F_BEST, _F_BM, _F_N, _F_I = range(10)
 _F_SLOT, _F_KEY, _F_GAIN, _F_T0, _F_T1, _F_P, _F_UP, _F_CARD, _F_CUT = range(10, 19)
@@ -226,6 +299,7 @@ def _ab(
     use_tt = cfg[_USE_TT] != 0
     use_equiv = cfg[_USE_EQUIV] != 0
     use_order = cfg[_USE_ORDER]
+    use_quick = (use_order & 32) != 0 and game != NULL
     gen = cfg[_GEN]
     ttmask = cfg[_TT_MASK]
     ply = ply0
@@ -271,6 +345,19 @@ def _ab(
                 elif alpha >= upper:
                     r = upper
                     done = True
+                elif nt + _popcount(rem) == 3:
+                    # the last trick: every card left is forced, so score it directly
+                    r = _last_trick(hands, table, nt, leader, game, decl, mode)
+                    done = True
+                elif nt == 0 and use_quick and mode == MODE_POINTS:
+                    q = _quick_points(hands, rem, leader, game, decl, order)
+                    if leader == decl:
+                        if q >= beta:  # the declarer surely takes q more points
+                            r = q
+                            done = True
+                    elif upper - q <= alpha:  # the defenders surely take q points
+                        r = upper - q
+                        done = True
             slot = -1
             key = 0
             hash_move = -1
@@ -745,6 +832,8 @@ class SolverConfig:
     killers: bool = False
     """Also try two killer moves per ply early (measured: costs nodes here, so off)."""
     null_window: bool = True
+    quick_tricks: bool = True
+    """Cut when the side on lead surely takes enough points by cashing top cards."""
     tt_log2: int = 20
     node_limit: int = 0
     """Give up (:class:`SearchLimitError`) after this many nodes in one call; 0: never."""
@@ -752,7 +841,8 @@ class SolverConfig:
     def ordering_bits(self) -> int:
         if not self.move_ordering:
             return 0
-        return 1 | 4 | 16 | (2 if self.history else 0) | (8 if self.killers else 0)
+        return (1 | 4 | 16 | (32 if self.quick_tricks else 0) | (2 if self.history else 0)
+                | (8 if self.killers else 0))
 
 
 QUERIES = ("exact", "61", "90", "schwarz", "null")
