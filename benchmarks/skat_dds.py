@@ -209,7 +209,7 @@ def ablation(seeds: list[int], workers: int, node_limit: int, played: int) -> No
             assert vals == [base[s][q][2] for s in solved], f"{name} changed a value"
 
 
-def pimc_timing(count: int, worlds: int, values: str) -> None:
+def pimc_timing(count: int, worlds: int, values: str, prune: bool = True) -> None:
     """Time per PIMC decision for the first card of trick 1 (deals bid by the rule agent)."""
     from spielwerk.core.agent import make_agent
     from spielwerk.core.game import CHANCE
@@ -220,7 +220,7 @@ def pimc_timing(count: int, worlds: int, values: str) -> None:
     game = load_game("skat")
     times = []
     seed = 0
-    agent = make_agent(f"pimc:worlds={worlds}:values={values}", game, seed=1)
+    agent = make_agent(f"pimc:worlds={worlds}:values={values}:prune={prune}", game, seed=1)
     warm = True
     while len(times) < count:
         rng = np.random.default_rng(seed)
@@ -244,7 +244,8 @@ def pimc_timing(count: int, worlds: int, values: str) -> None:
         print(f"  deal {seed - 1}: {st.contract}, seat {st.current_player} "
               f"({'declarer' if st.current_player == st.declarer else 'defender'}) "
               f"{dt:.2f} s", flush=True)
-    print(f"PIMC {worlds} worlds, values={values}, first card of trick 1, {count} deals: "
+    print(f"PIMC {worlds} worlds, values={values}, prune={prune}, first card of trick 1, "
+          f"{count} deals: "
           f"median {statistics.median(times):.2f} s, p90 {_pct(times, 90):.2f} s, "
           f"max {max(times):.2f} s")
 
@@ -260,6 +261,8 @@ def main() -> None:
     ap.add_argument("--pimc", type=int, default=0, help="deals for PIMC timing (0: skip)")
     ap.add_argument("--worlds", type=int, default=64)
     ap.add_argument("--values", default="win")
+    ap.add_argument("--no-prune", action="store_true",
+                    help="PIMC: solve every card in every world (no vote pruning)")
     args = ap.parse_args()
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
     if args.deals:
@@ -274,7 +277,7 @@ def main() -> None:
     if args.ablation:
         ablation(list(range(args.ablation)), args.workers, args.node_limit, args.played)
     if args.pimc:
-        pimc_timing(args.pimc, args.worlds, args.values)
+        pimc_timing(args.pimc, args.worlds, args.values, not args.no_prune)
 
 
 if __name__ == "__main__":

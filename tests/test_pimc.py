@@ -192,3 +192,48 @@ def test_enumerated_skat_worlds_are_exactly_the_consistent_ones() -> None:
             assert enumerate_deals(info, len(worlds) - 1) is None or len(worlds) == 1
             checked += 1
     assert checked == 18
+
+
+def _vote_once(seed: int) -> int:
+    """Full and pruned PIMC on one random win/loss table; the solves saved."""
+    gen = np.random.default_rng(seed)
+    n_actions = int(gen.integers(2, 6))
+    strength = gen.random(n_actions)  # some cards win more often than others
+    table = {w: {a: float(gen.random() < strength[a]) for a in range(n_actions)}
+             for w in range(1000)}
+    calls = [0, 0]
+
+    def sample(rng: np.random.Generator) -> int:
+        return int(rng.integers(1000))
+
+    def solve(w: int) -> dict[int, float]:
+        calls[0] += len(table[w])
+        return dict(table[w])
+
+    def solve_some(w: int, acts: frozenset[int] | None) -> dict[int, float]:
+        vals = {a: v for a, v in table[w].items() if acts is None or a in acts}
+        calls[1] += len(vals)
+        return vals
+
+    full = pimc_search(sample, solve, np.random.default_rng(seed), worlds=32)
+    pruned = pimc_search(sample, lambda w: {}, np.random.default_rng(seed), worlds=32,
+                         solve_some=solve_some)
+    assert pruned.action == full.action
+    assert calls[1] <= calls[0]
+    return calls[0] - calls[1]
+
+
+def test_vote_pruning_makes_the_same_choice_with_less_solving() -> None:
+    """Win/loss values: pruning cards that cannot win the vote changes nothing but the work."""
+    assert sum(_vote_once(seed) for seed in range(300)) > 0
+
+
+def test_solver_answers_a_subset_of_cards() -> None:
+    for state in _endgames(4, 4):
+        world = deal_from_state(state)
+        query = "null" if world.game == 5 else "61"
+        full = Solver().move_values(world, query)
+        cards = sorted(full)
+        for subset in (cards[:1], cards[1::2], cards):
+            mask = sum(1 << c for c in subset)
+            assert Solver().move_values(world, query, mask) == {c: full[c] for c in subset}

@@ -81,6 +81,7 @@ def pimc_search(
     worlds: int = 64,
     time_limit: float | None = None,
     enumerate_worlds: Callable[[int], list[W] | None] | None = None,
+    solve_some: Callable[[W, frozenset[int] | None], dict[int, float]] | None = None,
 ) -> PimcResult:
     """PIMC over any world type ``W``.
 
@@ -88,6 +89,14 @@ def pimc_search(
     stops sampling early (at least one world is always solved). If
     ``enumerate_worlds(worlds)`` returns a list, exactly those worlds are
     solved (each once) instead of samples.
+
+    ``solve_some(world, actions)`` - for solvers whose values are win/loss
+    (0 or 1) only - values just the listed actions (None: all). Then actions
+    that can no longer reach the most-best count even if they were best in
+    every world left are not solved any more, and sampling stops when one
+    action is left. The choice is the one full solving would make on the
+    same worlds (with two values, the actions still counted gain the same
+    per world either way); ``best_counts`` then differ from full solving.
     """
     if worlds < 1:
         raise PimcError(f"PIMC needs at least 1 world, not {worlds}")
@@ -96,17 +105,34 @@ def pimc_search(
     start = time.perf_counter()
     listed = enumerate_worlds(worlds) if enumerate_worlds is not None else None
     per_world: list[dict[int, float]] = []
-    if listed is not None:
-        for w in listed:
+    total = len(listed) if listed is not None else worlds
+    alive: frozenset[int] | None = None
+    counts: dict[int, int] = {}
+    skipped = 0
+    for i in range(total):
+        w = listed[i] if listed is not None else sample(rng)
+        if solve_some is None:
             per_world.append(solve(w))
-    else:
-        for _ in range(worlds):
-            per_world.append(solve(sample(rng)))
-            if time_limit is not None and time.perf_counter() - start >= time_limit:
-                break
-    action, counts, totals = choose(per_world, rng)
+        else:
+            values = solve_some(w, alive)
+            per_world.append(values)
+            if values:
+                top = max(values.values())
+                for a, v in values.items():
+                    counts[a] = counts.get(a, 0) + (v == top)
+                lead = max(counts.values())
+                left = total - i - 1
+                alive = frozenset(a for a, k in counts.items() if k + left >= lead)
+                if len(alive) == 1:
+                    skipped = left
+                    break
+        if (listed is None and time_limit is not None
+                and time.perf_counter() - start >= time_limit):
+            break
+    action, counts_out, totals = choose(per_world, rng)
     return PimcResult(
-        action, counts, totals, len(per_world), listed is not None, time.perf_counter() - start
+        action, counts_out, totals, len(per_world), listed is not None,
+        time.perf_counter() - start, {"skipped_worlds": skipped} if solve_some else {},
     )
 
 

@@ -718,12 +718,14 @@ def _move_values(
     stats: np.ndarray,
     stk: np.ndarray,
     out: np.ndarray,
+    want: int,
 ) -> None:
     """``out[c]`` = value after card c for every legal card (-1 for illegal cards).
 
     kind 0: exact remaining value from the root (the card's trick included);
     kind 1: 1 if that value is >= t, else 0. Equivalent cards share the value of
-    the representative searched.
+    the representative searched. Only cards in the mask ``want`` (and their
+    equivalents) are searched; the others get -2.
     """
     game = cfg[_GAME]
     decl = cfg[_DECL]
@@ -753,6 +755,20 @@ def _move_values(
                 out[c] = out[rep]
                 continue
             rep = c
+            needed = False
+            for pos2 in range(pos, 32):  # is any card of this run wanted?
+                c2 = order[pos2]
+                if group[pos2] != g or (pos2 > pos and not cfg[_USE_EQUIV]):
+                    break
+                if (legal >> c2) & 1:
+                    if (want >> c2) & 1:
+                        needed = True
+                        break
+                elif (live >> c2) & 1:
+                    break
+            if not needed:
+                out[c] = -2
+                continue
             hands[p] &= ~(1 << c)
             if nt < 2:
                 table[nt] = c
@@ -942,15 +958,17 @@ class Solver:
         self._check_limit()
         return value
 
-    def _run_moves(self, pos: DealPosition, mode: int, kind: int, target: int) -> dict[int, int]:
+    def _run_moves(
+        self, pos: DealPosition, mode: int, kind: int, target: int, want: int = 0xFFFFFFFF
+    ) -> dict[int, int]:
         cfg, order, group, hands, table = self._prepare(pos, mode)
         out = np.full(32, -1, dtype=np.int64)
         _move_values(hands, table, len(pos.trick), pos.leader, target, kind,
                      int(self.config.null_window), cfg, order, group, self._ttk, self._ttl,
                      self._ttg, self._ttlo, self._tthi, self._hist, self._killers, self._mbuf,
-                     self._sbuf, self.stats, self._stk, out)
+                     self._sbuf, self.stats, self._stk, out, want)
         self._check_limit()
-        return {c: int(out[c]) for c in range(32) if out[c] >= 0}
+        return {c: int(out[c]) for c in range(32) if out[c] >= 0 and (want >> c) & 1}
 
     def remaining_move_values(self, pos: DealPosition, mode: int) -> dict[int, int]:
         """Exact value of the rest of the game after each legal card, in objective ``mode``.
@@ -1006,13 +1024,19 @@ class Solver:
             return False
         return bool(self._run_value(pos, mode, 1, target))
 
-    def move_values(self, pos: DealPosition, query: str = "exact") -> dict[int, int | bool]:
-        """Value after each legal card of the player to move (same meaning as :meth:`query`)."""
+    def move_values(
+        self, pos: DealPosition, query: str = "exact", cards: int = 0xFFFFFFFF
+    ) -> dict[int, int | bool]:
+        """Value after each legal card of the player to move (same meaning as :meth:`query`).
+
+        ``cards`` (a mask) limits the answer to those legal cards; the others
+        are not searched.
+        """
         mode, kind, target = self._query_setup(pos, query)
         if target is None:  # already decided: every card fails
             leg = legal_cards(pos.hands[pos.to_move], pos.trick[0] if pos.trick else -1, pos.game)
-            return {c: False for c in range(32) if leg >> c & 1}
-        raw = self._run_moves(pos, mode, kind, target)
+            return {c: False for c in range(32) if leg >> c & cards >> c & 1}
+        raw = self._run_moves(pos, mode, kind, target, cards)
         if kind == 0:
             return {c: pos.declarer_points + v for c, v in raw.items()}
         return {c: bool(v) for c, v in raw.items()}

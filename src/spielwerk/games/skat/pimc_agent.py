@@ -67,6 +67,7 @@ class SkatPimcAgent(Agent):
         worlds: int = 64,
         time: float = 0.0,
         values: str = "win",
+        prune: bool = True,
     ) -> None:
         super().__init__(game, seed)
         if worlds < 1:
@@ -78,6 +79,7 @@ class SkatPimcAgent(Agent):
         self.worlds = worlds
         self.time_limit = time if time > 0 else None
         self.values = values
+        self.prune = prune
         self.solver = Solver(SolverConfig(tt_log2=20))
         self.fallback = SkatRuleAgent(game, seed)
         self.last: PimcResult | None = None
@@ -114,15 +116,23 @@ class SkatPimcAgent(Agent):
         def solve(pos: DealPosition) -> dict[int, float]:
             return self.card_values(pos, query, me_declarer)
 
+        def solve_some(pos: DealPosition, cards: frozenset[int] | None) -> dict[int, float]:
+            mask = 0xFFFFFFFF if cards is None else sum(1 << c for c in cards)
+            return self.card_values(pos, query, me_declarer, mask)
+
         return pimc_search(
             sample, solve, self.rng, worlds=self.worlds, time_limit=self.time_limit,
             enumerate_worlds=lambda limit: enumerate_deals(info, limit),
+            solve_some=solve_some if self.values == "win" and self.prune else None,
         )
 
-    def card_values(self, pos: DealPosition, query: str, me_declarer: bool) -> dict[int, float]:
-        """Value of each legal card in one world, from the mover's side (higher is better)."""
+    def card_values(
+        self, pos: DealPosition, query: str, me_declarer: bool, cards: int = 0xFFFFFFFF
+    ) -> dict[int, float]:
+        """Value of each legal card (those in the mask ``cards``) in one world, from the
+        mover's side (higher is better)."""
         if self.values == "win":
-            won = self.solver.move_values(pos, query)
+            won = self.solver.move_values(pos, query, cards)
             return {c: float(bool(v) == me_declarer) for c, v in won.items()}
         if pos.game == kernel.NULL:
             if pos.declarer_tricks > 0:  # already lost: nothing to choose by
@@ -137,13 +147,14 @@ class SkatPimcAgent(Agent):
 register_agent(
     "pimc",
     SkatPimcAgent,
-    {"worlds": 64, "time": 0.0, "values": "win"},
+    {"worlds": 64, "time": 0.0, "values": "win", "prune": True},
     "PIMC card play: sampled worlds solved double-dummy, the card best in most worlds",
     games=("skat",),
     parameter_help={
         "worlds": "worlds sampled per card decision",
         "time": "seconds per decision (0: no limit; stops sampling early)",
         "values": "win (goal reached 1/0, fast) or points (final card points, as the seed)",
+        "prune": "win values: stop solving cards that can no longer win the vote (same choice)",
     },
 )
 
