@@ -13,11 +13,14 @@ mean Seeger-Fabian score per game (declarer: +value+50 won, -2 x value - 50
 lost; each defender +40 per lost game) with a 95% interval.
 
     python benchmarks/skat_pimc_match.py --deals 2000 --worlds 64 --workers 8
+    python benchmarks/skat_pimc_match.py --deals 2000 --log match.jsonl   # progress per deal
+    python benchmarks/skat_pimc_match.py --summarize match.jsonl          # table so far
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -94,15 +97,30 @@ def main() -> None:
     ap.add_argument("--worlds", type=int, default=16)
     ap.add_argument("--values", default="win")
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--log", help="append one JSON line per deal to this file (progress)")
+    ap.add_argument("--summarize", help="only print the table for the deals in this log file")
     args = ap.parse_args()
     spec = f"pimc:worlds={args.worlds}:values={args.values}"
     t0 = time.perf_counter()
-    tasks = [(s, spec) for s in range(args.deals)]
-    if args.workers > 1:
-        with ProcessPoolExecutor(args.workers) as pool:
-            rows = list(pool.map(play_deal, tasks))
+    if args.summarize:
+        with open(args.summarize) as fh:
+            logged = [json.loads(line) for line in fh if line.strip()]
+        rows = [r["result"] for r in logged]
+        spec = logged[0]["spec"] if logged else spec
+        args.deals = len(rows)
     else:
-        rows = [play_deal(t) for t in tasks]
+        tasks = [(s, spec) for s in range(args.deals)]
+        if args.workers > 1:
+            with ProcessPoolExecutor(args.workers) as pool:
+                rows = list(pool.map(play_deal, tasks))
+        else:
+            rows = []
+            for t in tasks:
+                rows.append(play_deal(t))
+                if args.log:
+                    with open(args.log, "a") as fh:
+                        fh.write(json.dumps({"seed": t[0], "spec": spec, "result": rows[-1]})
+                                 + "\n")
     played = [r for r in rows if r is not None]
     print(f"{spec} vs rule: {args.deals} deals, {len(played)} played (others passed in), "
           f"wall {time.perf_counter() - t0:.0f} s")
