@@ -211,51 +211,73 @@ def _last_trick(
 def _quick_points(
     hands: np.ndarray, rem: int, leader: int, game: int, decl: int, order: np.ndarray
 ) -> int:
-    """Card points the leader's side surely wins by cashing top cards (suit and grand).
+    """Card points each side surely wins (suit and grand): declarer * 256 + defenders.
 
-    The leader leads the highest remaining trumps while they are his: each wins
-    and keeps the lead. Once these rounds have drawn every opposing trump, the
-    top remaining cards of each side suit in his hand win too (the same for a
-    defender once the declarer has no trump left; the partner can always let
-    a winning card through). Only the leader's own
-    cards are counted, so it is a lower bound on the side's points.
+    Top trumps: the remaining trumps above every trump of the other side win
+    whatever trick they fall in, so their points go to the side holding them
+    (the defenders count jointly). Cashing: the leader leads his own highest
+    trumps while they are the top ones, each wins and keeps the lead; once
+    these rounds have drawn every opposing trump, his top remaining cards of
+    each side suit win too (a partner can always let a winning card through).
+    Only the cards of the side itself are counted, so both are lower bounds.
     """
     tm = trump_mask(game)
     hand = hands[leader]
+    dh = hands[decl]
+    side = -1
+    seq = 0
+    top_seq = True
     q = 0
     k = 0
-    pos = 0
     top = True
+    pos = 0
     while pos < 32 and (tm >> order[pos]) & 1:
         c = order[pos]
-        if top and (rem >> c) & 1:
-            if (hand >> c) & 1:
-                q += _POINTS32[c]
-                k += 1
-            else:
-                top = False
+        if (rem >> c) & 1:
+            if top_seq:
+                s = 1 if (dh >> c) & 1 else 0
+                if side < 0:
+                    side = s
+                if s == side:
+                    seq += _POINTS32[c]
+                else:
+                    top_seq = False
+            if top:
+                if (hand >> c) & 1:
+                    q += _POINTS32[c]
+                    k += 1
+                else:
+                    top = False
         pos += 1
+    cash = True
     if leader == decl:
         if (_popcount(hands[(decl + 1) % 3] & tm) > k
                 or _popcount(hands[(decl + 2) % 3] & tm) > k):
-            return q
-    elif _popcount(hands[decl] & tm) > k:
-        return q
-    top = True
-    prev_class = -1
-    while pos < 32:
-        c = order[pos]
-        cls = c >> 3
-        if cls != prev_class:
-            prev_class = cls
-            top = True
-        if top and (rem >> c) & 1:
-            if (hand >> c) & 1:
-                q += _POINTS32[c]
-            else:
-                top = False
-        pos += 1
-    return q
+            cash = False
+    elif _popcount(dh & tm) > k:
+        cash = False
+    if cash:
+        top = True
+        prev_class = -1
+        while pos < 32:
+            c = order[pos]
+            cls = c >> 3
+            if cls != prev_class:
+                prev_class = cls
+                top = True
+            if top and (rem >> c) & 1:
+                if (hand >> c) & 1:
+                    q += _POINTS32[c]
+                else:
+                    top = False
+            pos += 1
+    dec = seq if side == 1 else 0
+    dfd = seq if side == 0 else 0
+    if leader == decl:
+        dec = max(dec, q)
+    else:
+        dfd = max(dfd, q)
+    return dec * 256 + dfd
 
 
 # per-ply fields of the explicit search stack
@@ -351,12 +373,11 @@ def _ab(
                     done = True
                 elif nt == 0 and use_quick and mode == MODE_POINTS:
                     q = _quick_points(hands, rem, leader, game, decl, order)
-                    if leader == decl:
-                        if q >= beta:  # the declarer surely takes q more points
-                            r = q
-                            done = True
-                    elif upper - q <= alpha:  # the defenders surely take q points
-                        r = upper - q
+                    if (q >> 8) >= beta:  # the declarer surely takes these points
+                        r = q >> 8
+                        done = True
+                    elif upper - (q & 255) <= alpha:  # the defenders surely take these
+                        r = upper - (q & 255)
                         done = True
             slot = -1
             key = 0
