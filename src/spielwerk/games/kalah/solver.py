@@ -482,7 +482,7 @@ class Solver:
                     raise SolverError("solver: search deeper than max_ply; raise max_ply")
                 if self.progress is not None and ctr[C_NODES] >= self._next_report:
                     self._next_report = int(ctr[C_NODES]) + self.progress_nodes
-                    self.progress(self._progress_line())
+                    self.progress(self._progress_line(time.perf_counter() - start))
                 self._check_time()
         finally:
             self.stats.seconds += time.perf_counter() - start
@@ -507,11 +507,13 @@ class Solver:
         st.futility_cuts = int(c[C_FUTILITY])
         st.max_ply = int(c[C_MAX_PLY])
 
-    def _progress_line(self) -> str:
+    def _progress_line(self, running: float = 0.0) -> str:
+        """Nodes, seconds and rate so far (``running``: seconds of the search in progress)."""
         self._sync_stats()
         st = self.stats
-        return (f"{st.nodes / 1e6:.1f} M nodes, {st.seconds:.1f} s, "
-                f"{st.nodes_per_second / 1e6:.2f} M nodes/s")
+        seconds = st.seconds + running
+        rate = st.nodes / seconds if seconds > 0 else 0.0
+        return f"{st.nodes / 1e6:.1f} M nodes, {seconds:.1f} s, {rate / 1e6:.2f} M nodes/s"
 
     def value(self, rel: np.ndarray, guess: int = 0, iterative: bool = True) -> int:
         """Exact future gain difference for the mover of ``rel``."""
