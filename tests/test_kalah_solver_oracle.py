@@ -30,7 +30,7 @@ def _key(b: np.ndarray, m: int) -> int:
     return k
 
 
-@njit(cache=True)
+@njit(cache=False)  # numba's cache of recursive functions has crashed on reload here
 def _negamax(b, m, empty_capture, end_rule, memo, level, scratch):  # type: ignore[no-untyped-def]
     key = _key(b, m)
     if key in memo:
