@@ -219,6 +219,7 @@ def pimc_timing(count: int, worlds: int, values: str, prune: bool = True) -> Non
 
     game = load_game("skat")
     times = []
+    nodes: list[int] = []
     seed = 0
     agent = make_agent(f"pimc:worlds={worlds}:values={values}:prune={prune}", game, seed=1)
     warm = True
@@ -236,18 +237,23 @@ def pimc_timing(count: int, worlds: int, values: str, prune: bool = True) -> Non
         if st.is_terminal():
             continue
         for _ in range(2 if warm else 1):
+            agent.reset(seed)  # the same worlds with and without pruning
+            agent.solver.clear()  # cold tables: every decision is timed alike
+            n0 = agent.solver.nodes
             t0 = time.perf_counter()
             agent.act(st.info_state(st.current_player))
             dt = time.perf_counter() - t0
         warm = False
         times.append(dt)
+        nodes.append(agent.solver.nodes - n0)
         print(f"  deal {seed - 1}: {st.contract}, seat {st.current_player} "
               f"({'declarer' if st.current_player == st.declarer else 'defender'}) "
-              f"{dt:.2f} s", flush=True)
+              f"{dt:.2f} s, {nodes[-1]:,} nodes", flush=True)
     print(f"PIMC {worlds} worlds, values={values}, prune={prune}, first card of trick 1, "
           f"{count} deals: "
           f"median {statistics.median(times):.2f} s, p90 {_pct(times, 90):.2f} s, "
-          f"max {max(times):.2f} s")
+          f"max {max(times):.2f} s; median nodes {statistics.median(nodes):,.0f}, "
+          f"total nodes {sum(nodes):,}")
 
 
 def main() -> None:
