@@ -202,9 +202,8 @@ class State(ABC):
                 name = self.action_to_string(action)
             except Exception:  # noqa: BLE001 - a bad action may have no name at all
                 name = str(action)
-            raise IllegalActionError(
-                action, self.clone(), f"{name} is not legal here (legal: {self._legal_names(legal)})"
-            )
+            reason = f"{name} is not legal here (legal: {self._legal_names(legal)})"
+            raise IllegalActionError(action, self.clone(), reason)
         self._apply_action(action)
         self.history.append(action)
 

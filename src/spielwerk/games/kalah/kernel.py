@@ -43,7 +43,9 @@ def sweep(board: np.ndarray, m: int) -> None:
 
 
 @njit(cache=True)
-def sow(board: np.ndarray, player: int, pit: int, m: int, empty_capture: bool, end_rule: int) -> int:
+def sow(
+    board: np.ndarray, player: int, pit: int, m: int, empty_capture: bool, end_rule: int
+) -> int:
     """Sow ``player``'s ``pit`` (0-based from the mover's left) in place.
 
     Returns the next player to move, or -1 when the game is over (the board is
