@@ -107,6 +107,17 @@ class _EndgameMixin:
     solver_nodes: int
     rng: np.random.Generator
 
+    def act(self, info_state: InfoState) -> int:
+        """A forced move at once; the exact solver in a known endgame; else the search."""
+        legal = info_state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        exact = self._endgame(info_state)
+        if exact is not None:
+            return exact
+        search_act = super().act  # type: ignore[misc]
+        return int(search_act(info_state))
+
     def _endgame(self, info_state: InfoState) -> int | None:
         if not self.solver:
             return None
@@ -136,13 +147,6 @@ class DurakMCTSAgent(_EndgameMixin, MCTSAgent):
     def rollout(self) -> Rollout:
         return self._rollout
 
-    def act(self, info_state: InfoState) -> int:
-        legal = info_state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        exact = self._endgame(info_state)
-        return exact if exact is not None else super().act(info_state)
-
 
 class DurakISMCTSAgent(_EndgameMixin, ISMCTSAgent):
     """SO-ISMCTS with greedy rollouts; exact solver in 2-player endgames."""
@@ -164,13 +168,6 @@ class DurakISMCTSAgent(_EndgameMixin, ISMCTSAgent):
 
     def rollout(self) -> Rollout:
         return self._rollout
-
-    def act(self, info_state: InfoState) -> int:
-        legal = info_state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        exact = self._endgame(info_state)
-        return exact if exact is not None else super().act(info_state)
 
 
 class DurakMinimaxAgent(_EndgameMixin, MinimaxAgent):
@@ -195,13 +192,6 @@ class DurakMinimaxAgent(_EndgameMixin, MinimaxAgent):
         out = np.zeros(state.dgame.players)
         K.returns_into(S, out)
         return float(out[player])
-
-    def act(self, info_state: InfoState) -> int:
-        legal = info_state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        exact = self._endgame(info_state)
-        return exact if exact is not None else super().act(info_state)
 
 
 _G = ("durak",)
