@@ -24,8 +24,9 @@ from spielwerk.arena.executors import make_executor
 from spielwerk.arena.match import GameResult, derive_seed
 from spielwerk.arena.stats import wilson_interval, z_value
 from spielwerk.arena.tournament import TournamentConfig, run_tournament, unique_labels
-from spielwerk.core.agent import Agent, make_agent, parse_agent_spec
-from spielwerk.core.errors import GameParameterError, SpielwerkError
+from spielwerk.cli.play import seat_opponents
+from spielwerk.core.agent import parse_agent_spec
+from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.game import CHANCE
 from spielwerk.core.registry import load_game
 from spielwerk.games.durak.rules import DurakGame, render
@@ -263,15 +264,7 @@ def play_durak(game: DurakGame, vs: list[str], seat: int, seed: int,
     """A person plays Durak in the terminal against agents; shows only their own cards."""
     console = console or Console()
     n = game.num_players
-    if not 0 <= seat < n:
-        raise GameParameterError(f"seat must be between 0 and {n - 1}")
-    others = [p for p in range(n) if p != seat]
-    if len(vs) == 1:
-        vs = vs * len(others)
-    if len(vs) != len(others):
-        raise GameParameterError(f"this game needs {len(others)} opponents (--vs), got {len(vs)}")
-    agents: dict[int, Agent] = {
-        p: make_agent(spec, game, seed=seed + p) for p, spec in zip(others, vs, strict=True)}
+    agents = seat_opponents(game, vs, seat, seed)
     rng = np.random.default_rng(seed)
     state = game.new_initial_state()
     while not state.is_terminal():

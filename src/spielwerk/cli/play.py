@@ -42,6 +42,19 @@ def _ask_move(state: State, seat: int, console: Console) -> int | None:
         console.print(f"[red]{text!r} is not a legal move here.[/] Legal: {', '.join(names)}")
 
 
+def seat_opponents(game: Game, vs: list[str], seat: int, seed: int) -> dict[int, Agent]:
+    """Agents for every seat but the person's; one ``--vs`` spec fills all of them."""
+    n = game.num_players
+    if not 0 <= seat < n:
+        raise GameParameterError(f"seat must be between 0 and {n - 1}")
+    others = [p for p in range(n) if p != seat]
+    if len(vs) == 1:
+        vs = vs * len(others)
+    if len(vs) != len(others):
+        raise GameParameterError(f"{game.name} needs {len(others)} opponents (--vs), got {len(vs)}")
+    return {p: make_agent(spec, game, seed=seed + p) for p, spec in zip(others, vs, strict=True)}
+
+
 def play_game(game: Game, agents: dict[int, Agent], human_seat: int, seed: int,
               console: Console) -> State | None:
     """Run one game; returns the final state, or None if the person quit."""
@@ -88,16 +101,7 @@ def play_command(
     if game.name in FRONT_ENDS:
         FRONT_ENDS[game.name](game, vs=vs, seat=seat, seed=seed)
         return
-    n = game.num_players
-    if not 0 <= seat < n:
-        raise GameParameterError(f"seat must be between 0 and {n - 1}")
-    others = [p for p in range(n) if p != seat]
-    if len(vs) == 1:
-        vs = vs * len(others)
-    if len(vs) != len(others):
-        raise GameParameterError(f"{game.name} needs {len(others)} opponents (--vs), got {len(vs)}")
-    agents = {p: make_agent(spec, game, seed=seed + p) for p, spec in zip(others, vs, strict=True)}
-    play_game(game, agents, seat, seed, Console())
+    play_game(game, seat_opponents(game, vs, seat, seed), seat, seed, Console())
 
 
 def register(app: typer.Typer) -> None:
