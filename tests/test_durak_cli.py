@@ -62,6 +62,32 @@ def test_tournament_table_extension_and_heatmap(tmp_path: Path) -> None:
     assert png.read_bytes()[:4] == b"\x89PNG"
 
 
+def test_tournament_output_resume_and_partial(tmp_path: Path) -> None:
+    out = tmp_path / "t.jsonl"
+    base = ["durak", "tournament", "--agents", "random", "greedy", "smart", "--games", "6",
+            "--executor", "serial", "--json", "--seed", "4", "-o", str(out)]
+    whole = runner.invoke(app, base)
+    assert whole.exit_code == 0, whole.output
+    lines = out.read_text().splitlines()
+    assert len(lines) == 1 + 18  # header + one line per game
+    # an interrupted run: keep the header and the first 7 games, then resume
+    out.write_text("\n".join(lines[:8]) + "\n")
+    part = runner.invoke(app, base + ["--partial"])
+    assert part.exit_code == 0, part.output
+    counts = [json.loads(x) for x in part.stdout.splitlines() if x.startswith("{")]
+    assert sum(d["wins"] + d["losses"] + d["draws"] for d in counts) == 7
+    resumed = runner.invoke(app, base + ["--resume"])
+    assert resumed.exit_code == 0, resumed.output
+    assert resumed.stdout == whole.stdout  # same games, same table
+    assert len(out.read_text().splitlines()) == 19
+    refused = runner.invoke(app, base)  # existing file without --resume/--fresh
+    assert refused.exit_code != 0
+    other = runner.invoke(app, base[:-5] + ["--seed", "5", "-o", str(out), "--partial"])
+    assert other.exit_code != 0 and "another configuration" in str(other.exception)
+    missing = runner.invoke(app, base[:-2] + ["--partial"])
+    assert isinstance(missing.exception, DurakCliError)
+
+
 def test_tournament_errors() -> None:
     result = runner.invoke(app, ["durak", "tournament", "--agents", "greedy"])
     assert isinstance(result.exception, DurakCliError)

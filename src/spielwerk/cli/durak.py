@@ -9,9 +9,11 @@ heat-map PNG like figure 5 of the seed.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +24,7 @@ from rich.table import Table
 
 from spielwerk.arena.executors import make_executor
 from spielwerk.arena.match import GameResult, derive_seed
+from spielwerk.arena.results import read_results
 from spielwerk.arena.stats import wilson_interval, z_value
 from spielwerk.arena.tournament import TournamentConfig, run_tournament, unique_labels
 from spielwerk.cli.play import seat_opponents
@@ -158,6 +161,18 @@ def tournament(
     executor: str = typer.Option("local", help="local, serial or dask://HOST:PORT"),
     heatmap_path: Path | None = typer.Option(None, "--heatmap", help="write a heat-map PNG"),
     as_json: bool = typer.Option(False, "--json", help="one JSON object per pairing"),
+    output: Path | None = typer.Option(
+        None, "--output", "-o",
+        help="results file (JSON Lines), one line per finished game; extension rounds go to "
+             "FILE.extR-I-J.jsonl beside it",
+    ),
+    resume: bool = typer.Option(False, "--resume", help="continue the games in --output"),
+    fresh: bool = typer.Option(False, "--fresh", help="overwrite --output if it exists"),
+    partial: bool = typer.Option(
+        False, "--partial",
+        help="play nothing: print the table of the games already in --output (an unfinished "
+             "run's n per cell)",
+    ),
 ) -> None:
     """Round robin between Durak agents with win rates over decisive games."""
     specs = list(agents or []) + list(ctx.args)
@@ -178,8 +193,17 @@ def tournament(
     err = Console(stderr=True)
     start = time.perf_counter()
     results: list[GameResult] = []
-    with make_executor(executor, workers) as ex:
-        results.extend(run_tournament(config, ex).results)
+    if partial:
+        if output is None:
+            raise DurakCliError("--partial reads the games in --output FILE: give -o")
+        results.extend(_partial_results(output, config.config_hash()))
+        extend = 0
+    progress = _Progress(err, quiet=as_json)
+    with make_executor(executor, workers) if not partial else _no_executor() as ex:
+        if not partial:
+            results.extend(run_tournament(
+                config, ex, output, resume=resume, fresh=fresh,
+                on_start=progress.start, on_result=progress.result).results)
         pairs: dict[tuple[str, str], PairResult] = {}
         for i, a in enumerate(labels):
             for b in labels[i + 1:]:
@@ -202,7 +226,11 @@ def tournament(
                 extra = TournamentConfig.create(
                     game.spec(), [spec_a, spec_b], n, derive_seed(seed, 7, rnd, labels.index(
                         p.agent), labels.index(p.opponent)))
-                got = run_tournament(extra, ex).results
+                extra_out = None if output is None else output.with_name(
+                    f"{output.name}.ext{rnd}-{labels.index(p.agent)}-"
+                    f"{labels.index(p.opponent)}.jsonl")
+                got = run_tournament(extra, ex, extra_out, resume=resume, fresh=fresh,
+                                     on_start=progress.start, on_result=progress.result).results
                 renamed = [_relabel(r, {extra.labels[0]: p.agent, extra.labels[1]: p.opponent})
                            for r in got]
                 results.extend(renamed)
@@ -221,6 +249,48 @@ def tournament(
         heatmap(pairs, labels, heatmap_path, title)
         if not as_json:
             err.print(f"heat map written to {heatmap_path}")
+
+
+class _Progress:
+    """One stderr line every 20 finished games (and at the end): done/total and games/s."""
+
+    def __init__(self, console: Console, quiet: bool) -> None:
+        self.console, self.quiet = console, quiet
+        self.total = self.done = self.played = 0
+        self.t0 = time.perf_counter()
+
+    def start(self, total: int, done: int) -> None:
+        self.total, self.done, self.played = total, done, 0
+        self.t0 = time.perf_counter()
+        if done and not self.quiet:
+            self.console.print(f"resuming: {done} of {total} games already played")
+
+    def result(self, _r: GameResult) -> None:
+        self.done += 1
+        self.played += 1
+        if not self.quiet and (self.played % 20 == 0 or self.done == self.total):
+            rate = self.played / max(time.perf_counter() - self.t0, 1e-9)
+            self.console.print(f"{self.done}/{self.total} games ({rate:.2f} games/s)",
+                               highlight=False)
+
+
+@contextlib.contextmanager
+def _no_executor() -> Iterator[None]:
+    yield None
+
+
+def _partial_results(output: Path, config_hash: str) -> list[GameResult]:
+    """Games already in ``output`` (a file of this very configuration)."""
+    if not output.exists():
+        raise DurakCliError(f"{output} does not exist")
+    back = read_results(output)
+    if back.header is None:
+        return []
+    if back.header.get("config_hash") != config_hash:
+        raise DurakCliError(
+            f"{output} was written by another configuration (agents, games, seed, preset or "
+            "time per move differ)")
+    return back.results
 
 
 def _relabel(r: GameResult, names: dict[str, str]) -> GameResult:
