@@ -45,9 +45,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
 
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.games.skat.cards import DISPLAY_ORDER
@@ -84,13 +86,35 @@ class SearchLimitError(SolverError):
 
 
 # --------------------------------------------------------------------------- bit helpers
+def _ctpop_typer(typingctx, x):  # type: ignore[no-untyped-def]
+    """The CPU's population count (LLVM ``ctpop``) on a 64-bit integer."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+_ctpop: Any = intrinsic(_ctpop_typer)
+
+
+def _cttz_typer(typingctx, x):  # type: ignore[no-untyped-def]
+    """Index of the lowest set bit (LLVM ``cttz``) of a non-zero 64-bit integer."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.cttz(args[0], context.get_constant(types.boolean, True))
+
+    return sig, codegen
+
+
+_cttz: Any = intrinsic(_cttz_typer)
+
+
 @njit(cache=True)
 def _popcount(x: int) -> int:
-    x = x & 0xFFFFFFFF
-    x = x - ((x >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+    return _ctpop(x & 0xFFFFFFFF)
 
 
 @njit(cache=True)
@@ -182,6 +206,122 @@ def _tt_key(hands: np.ndarray, order: np.ndarray, group: np.ndarray) -> int:
     return key
 
 
+def _compact_table(bits: int) -> np.ndarray:
+    """``T[rem * 2**bits + mine]``: the cards ``mine`` of a group moved to its top.
+
+    A group's remaining cards (``rem``, bit i = the i-th card from the bottom)
+    keep their order and move to the highest bits, so positions that differ
+    only in which card of the group is gone map to the same pattern.
+    """
+    size = 1 << bits
+    out = np.zeros(size * size, dtype=np.int64)
+    for rem in range(size):
+        live = [i for i in range(bits) if rem >> i & 1]
+        shift = bits - len(live)
+        for mine in range(size):
+            if mine & ~rem:
+                continue
+            packed = sum(1 << j for j, i in enumerate(live) if mine >> i & 1)
+            out[rem * size + mine] = packed << shift
+    return out
+
+
+_COMPACT3 = _compact_table(3)  # 9-8-7 of a suit: bits 2, 1, 0 of the suit's byte
+_COMPACT4 = _compact_table(4)  # jacks: bits 7, 15, 23, 31 gathered to 0..3
+
+
+def _rep_table(bits: int) -> np.ndarray:
+    """``T[live * 2**bits + mine]``: the top card of each run of ``mine`` in a group.
+
+    ``live`` holds every card of the group still in play or on the table
+    (``mine`` among them); a run is the mover's cards with no other live card
+    between, and only its top card needs searching.
+    """
+    size = 1 << bits
+    out = np.zeros(size * size, dtype=np.int64)
+    for live in range(size):
+        for mine in range(size):
+            if mine & ~live:
+                continue
+            reps = 0
+            prev_mine = False
+            for b in range(bits - 1, -1, -1):
+                if mine >> b & 1:
+                    if not prev_mine:
+                        reps |= 1 << b
+                    prev_mine = True
+                elif live >> b & 1:
+                    prev_mine = False
+            out[live * size + mine] = reps
+    return out
+
+
+_REP3 = _rep_table(3)
+_REP4 = _rep_table(4)
+
+
+@njit(cache=True)
+def _spread(x: int) -> int:
+    """Bit i of a 32-bit mask to bit 2i (a Morton interleave)."""
+    x = x & 0xFFFFFFFF
+    x = (x | (x << 16)) & 0x0000FFFF0000FFFF
+    x = (x | (x << 8)) & 0x00FF00FF00FF00FF
+    x = (x | (x << 4)) & 0x0F0F0F0F0F0F0F0F
+    x = (x | (x << 2)) & 0x3333333333333333
+    x = (x | (x << 1)) & 0x5555555555555555
+    return x
+
+
+@njit(cache=True)
+def _jacks4(h: int) -> int:
+    return ((h >> 7) & 1) | ((h >> 14) & 2) | ((h >> 21) & 4) | ((h >> 28) & 8)
+
+
+@njit(cache=True)
+def _compact_hand(h: int, rem: int) -> int:
+    """``h`` with its jacks and its 9-8-7 of each suit moved to the top of their group."""
+    rj = _jacks4(rem)
+    j = _COMPACT4[rj * 16 + _jacks4(h)]
+    out = h & 0x78787878  # aces, tens, kings, queens stay where they are
+    out |= ((j & 1) << 7) | ((j & 2) << 14) | ((j & 4) << 21) | ((j & 8) << 28)
+    for s in range(4):
+        sh = 8 * s
+        out |= _COMPACT3[((rem >> sh) & 7) * 8 + ((h >> sh) & 7)] << sh
+    return out
+
+
+@njit(cache=True)
+def _points_reps(legal: int, live: int) -> int:
+    """The legal cards worth searching in the points objective (equivalence on).
+
+    The groups are the jacks and the 9-8-7 of each suit; of each run of the
+    mover's cards in a group only the top card stays (see :func:`card_order`).
+    """
+    out = legal & 0x78787878
+    lv = live | legal
+    j = _REP4[_jacks4(lv) * 16 + _jacks4(legal)]
+    out |= ((j & 1) << 7) | ((j & 2) << 14) | ((j & 4) << 21) | ((j & 8) << 28)
+    for su in range(4):
+        sh = 8 * su
+        out |= _REP3[((lv >> sh) & 7) * 8 + ((legal >> sh) & 7)] << sh
+    return out
+
+
+@njit(cache=True)
+def _tt_key_points(hands: np.ndarray) -> int:
+    """The table key of :func:`_tt_key` for the points objective, by bit operations.
+
+    The groups there are the jacks and the 9-8-7 of each suit; each is
+    compacted to its top, then the owner of every card is interleaved into
+    two bits (01, 10, 11 for seats 0, 1, 2; 00 gone).
+    """
+    rem = hands[0] | hands[1] | hands[2]
+    c0 = _compact_hand(hands[0], rem)
+    c1 = _compact_hand(hands[1], rem)
+    c2 = _compact_hand(hands[2], rem)
+    return _spread(c0 | c2) | (_spread(c1 | c2) << 1)
+
+
 @njit(cache=True)
 def _tt_index(key: int, leader: int, mask: int) -> int:
     h = (key ^ (key >> 31) ^ (leader * 0x9E3779B1)) * 0x2545F4914F6CDD1D
@@ -207,73 +347,141 @@ def _last_trick(
     return 1 if winner != decl else 0
 
 
+_PTS7 = np.array([sum((0, 0, 0, 3, 4, 10, 11)[r] for r in range(7) if f >> r & 1)
+                  for f in range(128)], dtype=np.int64)
+
+
 @njit(cache=True)
-def _quick_points(
-    hands: np.ndarray, rem: int, leader: int, game: int, decl: int, order: np.ndarray
-) -> int:
+def _trump_bits(h: int, game: int) -> int:
+    """The trumps of ``h`` in power order: the jacks above the trump suit's A..7."""
+    j = _jacks4(h) << 7
+    if game == GRAND:
+        return j
+    return j | ((h >> (8 * game)) & 0x7F)
+
+
+@njit(cache=True)
+def _trump_points(t: int) -> int:
+    return 2 * _popcount(t >> 7) + _PTS7[t & 0x7F]
+
+
+@njit(cache=True)
+def _top_of(r: int, x: int) -> int:
+    """The cards of ``r`` (power-ordered bits) above every card of ``r`` not in ``x``."""
+    y = r & ~x
+    y |= y >> 1
+    y |= y >> 2
+    y |= y >> 4
+    y |= y >> 8
+    return r & ~y
+
+
+@njit(cache=True)
+def _lowest_points(h: int, m: int) -> int:
+    """The fewest points any ``m`` cards of ``h`` can hold (its m cheapest cards)."""
+    total = 0
+    n = _popcount(h & 0x07070707)  # 9, 8, 7
+    if m <= n:
+        return 0
+    m -= n
+    n = _popcount(h & 0x80808080)  # jacks, 2
+    if m <= n:
+        return total + 2 * m
+    total += 2 * n
+    m -= n
+    n = _popcount(h & 0x08080808)  # queens, 3
+    if m <= n:
+        return total + 3 * m
+    total += 3 * n
+    m -= n
+    n = _popcount(h & 0x10101010)  # kings, 4
+    if m <= n:
+        return total + 4 * m
+    total += 4 * n
+    m -= n
+    n = _popcount(h & 0x20202020)  # tens, 10
+    if m <= n:
+        return total + 10 * m
+    total += 10 * n
+    m -= n
+    n = _popcount(h & 0x40404040)  # aces, 11
+    if m > n:
+        m = n
+    return total + 11 * m
+
+
+@njit(cache=True)
+def _quick_points(hands: np.ndarray, rem: int, leader: int, game: int, decl: int) -> int:
     """Card points each side surely wins (suit and grand): declarer * 256 + defenders.
 
     Top trumps: the remaining trumps above every trump of the other side win
     whatever trick they fall in, so their points go to the side holding them
-    (the defenders count jointly). Cashing: the leader leads his own highest
-    trumps while they are the top ones, each wins and keeps the lead; once
-    these rounds have drawn every opposing trump, his top remaining cards of
-    each side suit win too (a partner can always let a winning card through).
-    Only the cards of the side itself are counted, so both are lower bounds.
+    (the defenders count jointly), and so does one card of each opponent per
+    such trick (at least the opponent's cheapest cards). Cashing: the leader
+    leads his own highest trumps while they are the top ones, each wins and
+    keeps the lead; once these rounds have drawn every opposing trump, his top
+    remaining cards of each side suit win too (a partner can always let a
+    winning card through, and a defender holding only trumps wins every trick
+    left anyway). In these K tricks each opponent has to give all his trumps
+    and K minus that many other cards, the leader's partner K cards. All are
+    lower bounds on what the side can force.
     """
     tm = trump_mask(game)
+    d1 = (decl + 1) % 3
+    d2 = (decl + 2) % 3
+    r = _trump_bits(rem, game)
+    td = _trump_bits(hands[decl], game)
+    dec = 0
+    dfd = 0
+    if r != 0:
+        hi = r
+        hi |= hi >> 1
+        hi |= hi >> 2
+        hi |= hi >> 4
+        hi |= hi >> 8
+        hi = hi ^ (hi >> 1)  # the highest remaining trump
+        if hi & td:
+            seq = _top_of(r, td)
+            s = _popcount(seq)
+            dec = (_trump_points(seq) + _lowest_points(hands[d1], s)
+                   + _lowest_points(hands[d2], s))
+        else:
+            seq = _top_of(r, r & ~td)
+            s1 = _popcount(seq & _trump_bits(hands[d1], game))
+            s2 = _popcount(seq & _trump_bits(hands[d2], game))
+            dfd = _trump_points(seq) + _lowest_points(hands[decl], max(s1, s2))
     hand = hands[leader]
-    dh = hands[decl]
-    side = -1
-    seq = 0
-    top_seq = True
-    q = 0
-    k = 0
-    top = True
-    pos = 0
-    while pos < 32 and (tm >> order[pos]) & 1:
-        c = order[pos]
-        if (rem >> c) & 1:
-            if top_seq:
-                s = 1 if (dh >> c) & 1 else 0
-                if side < 0:
-                    side = s
-                if s == side:
-                    seq += _POINTS32[c]
-                else:
-                    top_seq = False
-            if top:
-                if (hand >> c) & 1:
-                    q += _POINTS32[c]
-                    k += 1
-                else:
-                    top = False
-        pos += 1
-    cash = True
+    lt = _trump_bits(hand, game)
+    kset = _top_of(r, lt)
+    k = _popcount(kset)
     if leader == decl:
-        if (_popcount(hands[(decl + 1) % 3] & tm) > k
-                or _popcount(hands[(decl + 2) % 3] & tm) > k):
-            cash = False
-    elif _popcount(dh & tm) > k:
-        cash = False
+        t1 = _popcount(hands[d1] & tm)
+        t2 = _popcount(hands[d2] & tm)
+        cash = t1 <= k and t2 <= k
+    else:
+        td_n = _popcount(hands[decl] & tm)
+        cash = td_n <= k
+    q = _trump_points(kset)
     if cash:
-        top = True
-        prev_class = -1
-        while pos < 32:
-            c = order[pos]
-            cls = c >> 3
-            if cls != prev_class:
-                prev_class = cls
-                top = True
-            if top and (rem >> c) & 1:
-                if (hand >> c) & 1:
-                    q += _POINTS32[c]
-                else:
-                    top = False
-            pos += 1
-    dec = seq if side == 1 else 0
-    dfd = seq if side == 0 else 0
-    if leader == decl:
+        big_k = k
+        for su in range(4):
+            if su == game:
+                continue
+            sh = 8 * su
+            top = _top_of((rem >> sh) & 0x7F, (hand >> sh) & 0x7F)
+            q += _PTS7[top]
+            big_k += _popcount(top)
+        if leader == decl:
+            q += (_mask_points(hands[d1] & tm) + _lowest_points(hands[d1] & ~tm, big_k - t1)
+                  + _mask_points(hands[d2] & tm) + _lowest_points(hands[d2] & ~tm, big_k - t2))
+            dec = max(dec, q)
+        else:
+            partner = hands[3 - leader - decl]
+            q += (_mask_points(hands[decl] & tm)
+                  + _lowest_points(hands[decl] & ~tm, big_k - td_n)
+                  + _lowest_points(partner, big_k))
+            dfd = max(dfd, q)
+    elif leader == decl:
         dec = max(dec, q)
     else:
         dfd = max(dfd, q)
@@ -324,6 +532,10 @@ def _ab(
     use_quick = (use_order & 32) != 0 and game != NULL
     gen = cfg[_GEN]
     ttmask = cfg[_TT_MASK]
+    fast_key = mode == MODE_POINTS and use_equiv
+    opos = np.empty(32, dtype=np.int64)  # position of each card in the power order
+    for i in range(32):
+        opos[order[i]] = i
     ply = ply0
     stk[ply, _F_NT] = nt0
     stk[ply, _F_LEAD] = leader0
@@ -371,19 +583,14 @@ def _ab(
                     # the last trick: every card left is forced, so score it directly
                     r = _last_trick(hands, table, nt, leader, game, decl, mode)
                     done = True
-                elif nt == 0 and use_quick and mode == MODE_POINTS:
-                    q = _quick_points(hands, rem, leader, game, decl, order)
-                    if (q >> 8) >= beta:  # the declarer surely takes these points
-                        r = q >> 8
-                        done = True
-                    elif upper - (q & 255) <= alpha:  # the defenders surely take these
-                        r = upper - (q & 255)
-                        done = True
             slot = -1
             key = 0
             hash_move = -1
             if not done and nt == 0 and use_tt:
-                key = _tt_key(hands, order, group)
+                if fast_key:
+                    key = _tt_key_points(hands)
+                else:
+                    key = _tt_key(hands, order, group)
                 slot = _tt_index(key, leader, ttmask) & ~1  # bucket of two slots
                 found = -1
                 if (ttg[slot] & 0xFF) == gen and ttk[slot] == key and (ttl[slot] & 3) == leader:
@@ -408,13 +615,32 @@ def _ab(
                             alpha = lo
                         if hi < beta:
                             beta = hi
+            if not done and nt == 0 and use_quick and mode == MODE_POINTS:
+                q = _quick_points(hands, rem, leader, game, decl)
+                if (q >> 8) >= beta:  # the declarer surely takes these points
+                    r = q >> 8
+                    done = True
+                elif upper - (q & 255) <= alpha:  # the defenders surely take these
+                    r = upper - (q & 255)
+                    done = True
             if not done:
                 p = (leader + nt) % 3
                 hand = hands[p]
                 led = t0 if nt > 0 else -1
                 legal = legal_cards(hand, led, game)
                 n = 0
-                if use_equiv:
+                if fast_key:
+                    live = rem & ~legal
+                    for i in range(nt):
+                        live |= 1 << table[i]
+                    mv = _points_reps(legal, live)
+                    while mv != 0:
+                        c = _cttz(mv)
+                        mv &= mv - 1
+                        mbuf[ply, n] = c
+                        sbuf[ply, n] = 31 - opos[c]
+                        n += 1
+                elif use_equiv:
                     live = rem & ~legal
                     for i in range(nt):
                         live |= 1 << table[i]
@@ -429,16 +655,19 @@ def _ab(
                                 prev_mine = False
                             if not prev_mine:
                                 mbuf[ply, n] = c
+                                sbuf[ply, n] = 31 - pos
                                 n += 1
                             prev_mine = True
                         elif (live >> c) & 1:
                             prev_mine = False
                 else:
-                    for pos in range(32):
-                        c = order[pos]
-                        if (legal >> c) & 1:
-                            mbuf[ply, n] = c
-                            n += 1
+                    mv = legal
+                    while mv != 0:
+                        c = _cttz(mv)
+                        mv &= mv - 1
+                        mbuf[ply, n] = c
+                        sbuf[ply, n] = 31 - opos[c]
+                        n += 1
                 if use_order and n > 1:
                     nxt = hands[(p + 1) % 3]
                     k0 = killers[ply, 0]
@@ -487,7 +716,8 @@ def _ab(
                             else:
                                 h = 100 - _POINTS32[c]
                             s += h << 40
-                        sbuf[ply, i] = s
+                        sbuf[ply, i] = (s << 5) | sbuf[ply, i]  # ties: power order
+                if n > 1:
                     for i in range(1, n):  # insertion sort, descending score
                         c = mbuf[ply, i]
                         s = sbuf[ply, i]
