@@ -30,6 +30,20 @@ settings.register_profile(
 )
 settings.load_profile("spielwerk")
 
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--run-huge", action="store_true", default=False,
+                     help="also run the tests marked huge (many GB of memory, minutes each)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--run-huge"):
+        return
+    skip = pytest.mark.skip(reason="huge: needs several GB and minutes; run with --run-huge")
+    for item in items:
+        if "huge" in item.keywords:
+            item.add_marker(skip)
+
 _UNSEEDED = random.Random()  # the "unseeded" bug: a random choice without a seed
 
 TOY_BUGS = {
