@@ -506,11 +506,7 @@ def _ab(
     cfg: np.ndarray,
     order: np.ndarray,
     group: np.ndarray,
-    ttk: np.ndarray,
-    ttl: np.ndarray,
-    ttg: np.ndarray,
-    ttlo: np.ndarray,
-    tthi: np.ndarray,
+    tt: np.ndarray,
     hist: np.ndarray,
     killers: np.ndarray,
     mbuf: np.ndarray,
@@ -592,16 +588,19 @@ def _ab(
                 else:
                     key = _tt_key(hands, order, group)
                 slot = _tt_index(key, leader, ttmask) & ~1  # bucket of two slots
+                b2 = 2 * slot  # the bucket's two entries: key, data, key, data
+                d = tt[b2 + 1]
                 found = -1
-                if (ttg[slot] & 0xFF) == gen and ttk[slot] == key and (ttl[slot] & 3) == leader:
-                    found = slot
-                elif ((ttg[slot + 1] & 0xFF) == gen and ttk[slot + 1] == key
-                      and (ttl[slot + 1] & 3) == leader):
-                    found = slot + 1
+                if (d & 0xFF) == gen and tt[b2] == key and ((d >> 14) & 3) == leader:
+                    found = b2
+                else:
+                    d = tt[b2 + 3]
+                    if (d & 0xFF) == gen and tt[b2 + 2] == key and ((d >> 14) & 3) == leader:
+                        found = b2 + 2
                 if found >= 0:
-                    hash_move = (ttl[found] >> 2) - 1
-                    lo = int(ttlo[found])
-                    hi = int(tthi[found])
+                    hash_move = ((d >> 16) & 63) - 1
+                    lo = (d >> 22) & 511
+                    hi = (d >> 31) & 511
                     if lo >= beta or lo == hi:
                         stats[_TT_HITS] += 1
                         r = lo
@@ -810,22 +809,25 @@ def _ab(
                     wa = stk[ply, _F_WA]
                     wb = stk[ply, _F_WB]
                     depth = _popcount(hands[0] | hands[1] | hands[2])
+                    b2 = 2 * slot
+                    d = tt[b2 + 1]
                     found = -1
-                    if ((ttg[slot] & 0xFF) == gen and ttk[slot] == key
-                            and (ttl[slot] & 3) == leader):
-                        found = slot
-                    elif ((ttg[slot + 1] & 0xFF) == gen and ttk[slot + 1] == key
-                          and (ttl[slot + 1] & 3) == leader):
-                        found = slot + 1
+                    if (d & 0xFF) == gen and tt[b2] == key and ((d >> 14) & 3) == leader:
+                        found = b2
+                    else:
+                        d = tt[b2 + 3]
+                        if (d & 0xFF) == gen and tt[b2 + 2] == key and ((d >> 14) & 3) == leader:
+                            found = b2 + 2
                     if found >= 0:
-                        lo = int(ttlo[found])
-                        hi = int(tthi[found])
+                        lo = (d >> 22) & 511
+                        hi = (d >> 31) & 511
                     else:
                         lo = 0
                         hi = stk[ply, _F_UP]
-                        # slot 0 keeps the deeper entry, slot 1 always takes the new one
-                        old_depth = (ttg[slot] >> 8) if (ttg[slot] & 0xFF) == gen else -1
-                        found = slot if depth >= old_depth else slot + 1
+                        # entry 0 keeps the deeper position, entry 1 always takes the new one
+                        d = tt[b2 + 1]
+                        old_depth = ((d >> 8) & 63) if (d & 0xFF) == gen else -1
+                        found = b2 if depth >= old_depth else b2 + 2
                     if best <= wa:
                         if best < hi:
                             hi = best
@@ -835,11 +837,9 @@ def _ab(
                     else:
                         lo = best
                         hi = best
-                    ttk[found] = key
-                    ttl[found] = leader + 4 * (best_move + 1)
-                    ttg[found] = gen + (depth << 8)
-                    ttlo[found] = lo
-                    tthi[found] = hi
+                    tt[found] = key
+                    tt[found + 1] = (gen | (depth << 8) | (leader << 14) | ((best_move + 1) << 16)
+                                     | (lo << 22) | (hi << 31))
                     stats[_TT_STORES] += 1
                 r = best
                 if ply == ply0:
@@ -898,11 +898,7 @@ def _value(
     cfg: np.ndarray,
     order: np.ndarray,
     group: np.ndarray,
-    ttk: np.ndarray,
-    ttl: np.ndarray,
-    ttg: np.ndarray,
-    ttlo: np.ndarray,
-    tthi: np.ndarray,
+    tt: np.ndarray,
     hist: np.ndarray,
     killers: np.ndarray,
     mbuf: np.ndarray,
@@ -925,19 +921,19 @@ def _value(
             return 0
         if null_window:
             v = _ab(hands, table, nt, leader, t - 1, t, ply, cfg, order, group,
-                    ttk, ttl, ttg, ttlo, tthi, hist, killers, mbuf, sbuf, stats, stk)
+                    tt, hist, killers, mbuf, sbuf, stats, stk)
         else:
             v = _ab(hands, table, nt, leader, -1, upper + 1, ply, cfg, order, group,
-                    ttk, ttl, ttg, ttlo, tthi, hist, killers, mbuf, sbuf, stats, stk)
+                    tt, hist, killers, mbuf, sbuf, stats, stk)
         return 1 if v >= t else 0
     if not null_window:
         return _ab(hands, table, nt, leader, -1, upper + 1, ply, cfg, order, group,
-                   ttk, ttl, ttg, ttlo, tthi, hist, killers, mbuf, sbuf, stats, stk)
+                   tt, hist, killers, mbuf, sbuf, stats, stk)
     lower = 0
     while lower < upper:  # bisection with null-window tests (MTD-bi); fail-soft bounds
         beta = (lower + upper + 1) // 2
         g = _ab(hands, table, nt, leader, beta - 1, beta, ply, cfg, order, group,
-                ttk, ttl, ttg, ttlo, tthi, hist, killers, mbuf, sbuf, stats, stk)
+                tt, hist, killers, mbuf, sbuf, stats, stk)
         if g < beta:
             upper = g
         else:
@@ -957,11 +953,7 @@ def _move_values(
     cfg: np.ndarray,
     order: np.ndarray,
     group: np.ndarray,
-    ttk: np.ndarray,
-    ttl: np.ndarray,
-    ttg: np.ndarray,
-    ttlo: np.ndarray,
-    tthi: np.ndarray,
+    tt: np.ndarray,
     hist: np.ndarray,
     killers: np.ndarray,
     mbuf: np.ndarray,
@@ -1042,11 +1034,11 @@ def _move_values(
             hi_flag = 1 if null_window else 0
             if kind == 0:
                 v = gain + _value(hands, table, nnt, nleader, 0, hi_flag, 0, cfg, order,
-                                  group, ttk, ttl, ttg, ttlo, tthi, hist, killers, mbuf, sbuf,
+                                  group, tt, hist, killers, mbuf, sbuf,
                                   stats, stk, 1)
             else:
                 v = _value(hands, table, nnt, nleader, t - gain, hi_flag, 1, cfg, order, group,
-                           ttk, ttl, ttg, ttlo, tthi, hist, killers, mbuf, sbuf, stats, stk, 1)
+                           tt, hist, killers, mbuf, sbuf, stats, stk, 1)
             hands[p] |= 1 << c
             table[0] = t0
             table[1] = t1
@@ -1140,11 +1132,9 @@ class Solver:
     def __init__(self, config: SolverConfig | None = None) -> None:
         self.config = config or SolverConfig()
         size = 1 << self.config.tt_log2
-        self._ttk = np.zeros(size, dtype=np.int64)
-        self._ttl = np.zeros(size, dtype=np.int16)
-        self._ttg = np.zeros(size, dtype=np.int32)
-        self._ttlo = np.zeros(size, dtype=np.int16)
-        self._tthi = np.zeros(size, dtype=np.int16)
+        # entry i: key at 2i, data at 2i + 1 (generation 8 bits, depth 6, leader 2,
+        # best card + 1 6, lower bound 9, upper bound 9); buckets of two entries
+        self._tt = np.zeros(2 * size, dtype=np.int64)
         self._hist = np.zeros((3, 32), dtype=np.int64)
         self._killers = np.full((MAX_PLY, 2), -1, dtype=np.int64)
         self._mbuf = np.zeros((MAX_PLY, 16), dtype=np.int64)
@@ -1155,7 +1145,7 @@ class Solver:
 
     def clear(self) -> None:
         """Forget all table entries, history and killers."""
-        self._ttg[:] = 0
+        self._tt[:] = 0
         self._hist[:] = 0
         self._killers[:] = -1
         self.stats[:] = 0
@@ -1195,16 +1185,15 @@ class Solver:
     def _check_limit(self) -> None:
         if self.stats[_ABORTED]:
             self.stats[_ABORTED] = 0
-            self._ttg[:] = 0  # entries written on the way out may be incomplete
+            self._tt[:] = 0  # entries written on the way out may be incomplete
             raise SearchLimitError(f"gave up after the node limit {self.config.node_limit}")
 
     def _run_value(self, pos: DealPosition, mode: int, kind: int, target: int) -> int:
         cfg, order, group, hands, table = self._prepare(pos, mode)
         value = int(
             _value(hands, table, len(pos.trick), pos.leader, target,
-                   int(self.config.null_window), kind, cfg, order, group, self._ttk, self._ttl,
-                   self._ttg, self._ttlo, self._tthi, self._hist, self._killers, self._mbuf,
-                   self._sbuf, self.stats, self._stk, 0)
+                   int(self.config.null_window), kind, cfg, order, group, self._tt,
+                   self._hist, self._killers, self._mbuf, self._sbuf, self.stats, self._stk, 0)
         )
         self._check_limit()
         return value
@@ -1215,9 +1204,8 @@ class Solver:
         cfg, order, group, hands, table = self._prepare(pos, mode)
         out = np.full(32, -1, dtype=np.int64)
         _move_values(hands, table, len(pos.trick), pos.leader, target, kind,
-                     int(self.config.null_window), cfg, order, group, self._ttk, self._ttl,
-                     self._ttg, self._ttlo, self._tthi, self._hist, self._killers, self._mbuf,
-                     self._sbuf, self.stats, self._stk, out, want)
+                     int(self.config.null_window), cfg, order, group, self._tt, self._hist,
+                     self._killers, self._mbuf, self._sbuf, self.stats, self._stk, out, want)
         self._check_limit()
         return {c: int(out[c]) for c in range(32) if out[c] >= 0 and (want >> c) & 1}
 
