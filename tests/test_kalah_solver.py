@@ -43,19 +43,14 @@ def test_every_root_move_agrees_with_brute_force(m: int, n: int, empty_capture: 
     _check_root_moves(m, n, empty_capture, 0, tmp_path)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("m,n", SLOW)
+@pytest.mark.parametrize(
+    "m,n",
+    [pytest.param(m, n, marks=pytest.mark.slow) for m, n in SLOW]
+    + [pytest.param(m, n, marks=pytest.mark.huge) for m, n in HUGE],
+)
 @pytest.mark.parametrize("empty_capture", [False, True])
 def test_every_root_move_agrees_with_brute_force_larger(m: int, n: int, empty_capture: bool,
                                                         tmp_path: Path) -> None:
-    _check_root_moves(m, n, empty_capture, 0, tmp_path)
-
-
-@pytest.mark.huge
-@pytest.mark.parametrize("m,n", HUGE)
-@pytest.mark.parametrize("empty_capture", [False, True])
-def test_every_root_move_agrees_with_brute_force_huge(m: int, n: int, empty_capture: bool,
-                                                      tmp_path: Path) -> None:
     _check_root_moves(m, n, empty_capture, 0, tmp_path)
 
 
