@@ -488,6 +488,78 @@ def _quick_points(hands: np.ndarray, rem: int, leader: int, game: int, decl: int
     return dec * 256 + dfd
 
 
+@njit(cache=True)
+def _gain(winner: int, c0: int, c1: int, c2: int, decl: int, mode: int) -> int:
+    """What a finished trick adds to the objective."""
+    if mode == MODE_POINTS:
+        if winner == decl:
+            return int(_POINTS32[c0] + _POINTS32[c1] + _POINTS32[c2])
+        return 0
+    if mode == MODE_DECLARER_TRICKS:
+        return 1 if winner == decl else 0
+    return 1 if winner != decl else 0
+
+
+@njit(cache=True)
+def _two_tricks(hands: np.ndarray, leader: int, game: int, decl: int, mode: int) -> int:
+    """Exact value of a trick boundary with two cards in every hand (plain minimax).
+
+    The leader has two cards, each follower at most two legal replies, and the
+    last trick is forced: at most eight lines, cheaper than a table probe.
+    """
+    p1 = (leader + 1) % 3
+    p2 = (leader + 2) % 3
+    h0 = hands[leader]
+    h1 = hands[p1]
+    h2 = hands[p2]
+    best0 = -1 if leader == decl else 1 << 20
+    m0 = h0
+    while m0 != 0:
+        a = _cttz(m0)
+        m0 &= m0 - 1
+        best1 = -1 if p1 == decl else 1 << 20
+        m1 = legal_cards(h1, a, game)
+        while m1 != 0:
+            b = _cttz(m1)
+            m1 &= m1 - 1
+            best2 = -1 if p2 == decl else 1 << 20
+            m2 = legal_cards(h2, a, game)
+            while m2 != 0:
+                c = _cttz(m2)
+                m2 &= m2 - 1
+                w = (leader + trick_winner(a, b, c, game)) % 3
+                v = _gain(w, a, b, c, decl, mode)
+                r0 = h0 & ~(1 << a)  # the last trick, led by the winner
+                r1 = h1 & ~(1 << b)
+                r2 = h2 & ~(1 << c)
+                x = _cttz(r0)
+                y = _cttz(r1)
+                z = _cttz(r2)
+                if w == leader:
+                    w2 = (w + trick_winner(x, y, z, game)) % 3
+                elif w == p1:
+                    w2 = (w + trick_winner(y, z, x, game)) % 3
+                else:
+                    w2 = (w + trick_winner(z, x, y, game)) % 3
+                v += _gain(w2, x, y, z, decl, mode)
+                if p2 == decl:
+                    if v > best2:
+                        best2 = v
+                elif v < best2:
+                    best2 = v
+            if p1 == decl:
+                if best2 > best1:
+                    best1 = best2
+            elif best2 < best1:
+                best1 = best2
+        if leader == decl:
+            if best1 > best0:
+                best0 = best1
+        elif best1 < best0:
+            best0 = best1
+    return best0
+
+
 # per-ply fields of the explicit search stack
 _F_NT, _F_LEAD, _F_A, _F_B, _F_WA, _F_WB, _F_BEST, _F_BM, _F_N, _F_I = range(10)
 _F_SLOT, _F_KEY, _F_GAIN, _F_T0, _F_T1, _F_P, _F_UP, _F_CARD, _F_CUT = range(10, 19)
@@ -578,6 +650,10 @@ def _ab(
                 elif nt + _popcount(rem) == 3:
                     # the last trick: every card left is forced, so score it directly
                     r = _last_trick(hands, table, nt, leader, game, decl, mode)
+                    done = True
+                elif nt == 0 and _popcount(rem) == 6:
+                    # two tricks left: at most eight lines, minimax them directly
+                    r = _two_tricks(hands, leader, game, decl, mode)
                     done = True
             slot = -1
             key = 0
