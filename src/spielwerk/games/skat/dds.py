@@ -766,14 +766,14 @@ def _ab(
                         s = 0
                         if use_order & 2:
                             s = hist[p, c]
-                            if s > (1 << 36) - 1:
-                                s = (1 << 36) - 1
+                            if s > (1 << 30) - 1:
+                                s = (1 << 30) - 1
                         if c == hash_move and use_order & 1:
                             s += 1 << 52
                         if c == k0 and use_order & 8:
-                            s += 1 << 38
+                            s += 1 << 32
                         elif c == k1 and use_order & 8:
-                            s += 1 << 37
+                            s += 1 << 31
                         if nt == 0:
                             if use_order & 16:  # lead: fewest replies for the next player
                                 f = nxt & class_mask(game, c)
@@ -781,16 +781,18 @@ def _ab(
                                 s += (16 - b) << 40
                         elif use_order & 4:  # follow: win cheaply, feed a winning partner
                             pw = card_power(c, t0, game)
-                            if pw > bp:
+                            if nt == 2 and mine_wins:  # last, partner winning: most points
+                                h = (100 + _POINTS32[c]) << 7
+                            elif pw > bp:
                                 if nt == 2:
-                                    h = 300 + _POINTS32[c]
+                                    h = (300 + _POINTS32[c]) << 7
                                 else:
-                                    h = 200 + 127 - min(pw, 127)
+                                    h = (200 + 127 - min(pw, 127)) << 7
                             elif mine_wins:
-                                h = 100 + _POINTS32[c]
-                            else:
-                                h = 100 - _POINTS32[c]
-                            s += h << 40
+                                h = (100 + _POINTS32[c]) << 7
+                            else:  # losing: the fewest points, then the weakest card
+                                h = ((100 - _POINTS32[c]) << 7) + 127 - min(pw, 127)
+                            s += h << 33
                         sbuf[ply, i] = (s << 5) | sbuf[ply, i]  # ties: power order
                 if n > 1:
                     for i in range(1, n):  # insertion sort, descending score
