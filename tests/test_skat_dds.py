@@ -222,15 +222,16 @@ def _full_deal(seed: int, game: int) -> DealPosition:
 # Re-derived after the last-trick shortcut, the quick-trick bounds and the top-trump bound,
 # and again after the opponents' forced cards joined the sure points and the table probe
 # moved before them, after the two-trick shortcut and after the follower ordering change
-# (last to play with the partner winning: most points first).
+# (last to play with the partner winning: most points first) and the defenders' lead
+# look-ahead (null: a lead the declarer must win).
 SIGNATURE = {
-    ("61", 0, 3): (False, 4495),
-    ("61", 5, 4): (False, 75326),
-    ("exact", 1, 4): (27, 647993),
-    ("exact", 7, 2): (31, 137196),
+    ("61", 0, 3): (False, 1153),
+    ("61", 5, 4): (False, 53233),
+    ("exact", 1, 4): (27, 594385),
+    ("exact", 7, 2): (31, 120182),
     ("90", 4, 1): (False, 312),
-    ("null", 2, 5): (False, 391),
-    ("null", 6, 5): (False, 1824),
+    ("null", 2, 5): (False, 93),
+    ("null", 6, 5): (False, 47),
     ("schwarz", 3, 0): (False, 22),
 }
 

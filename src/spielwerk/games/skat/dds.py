@@ -308,6 +308,58 @@ def _points_reps(legal: int, live: int) -> int:
 
 
 @njit(cache=True)
+def _max_power(h: int, led: int, game: int) -> int:
+    m = legal_cards(h, led, game)
+    best = 0
+    while m != 0:
+        c = _cttz(m)
+        m &= m - 1
+        pw = card_power(c, led, game)
+        if pw > best:
+            best = pw
+    return best
+
+
+@njit(cache=True)
+def _lead_wins(hands: np.ndarray, p: int, c: int, game: int, decl: int) -> int:
+    """1 if the leader's side wins the trick when each follower plays his strongest card.
+
+    A one-trick look-ahead for ordering a defender's leads (measured: for the
+    declarer's leads it costs nodes).
+    """
+    p1 = (p + 1) % 3
+    p2 = (p + 2) % 3
+    w = p
+    bp = card_power(c, c, game)
+    pw = _max_power(hands[p1], c, game)
+    if pw > bp:
+        bp = pw
+        w = p1
+    pw = _max_power(hands[p2], c, game)
+    if pw > bp:
+        w = p2
+    return 1 if (w == decl) == (p == decl) else 0
+
+
+@njit(cache=True)
+def _null_forces(hands: np.ndarray, p: int, c: int, game: int, decl: int) -> int:
+    """1 if the declarer's weakest reply still beats the defenders' strongest cards."""
+    m = legal_cards(hands[decl], c, game)
+    lo = 1 << 20
+    while m != 0:
+        d = _cttz(m)
+        m &= m - 1
+        pw = card_power(d, c, game)
+        if pw < lo:
+            lo = pw
+    hi = card_power(c, c, game)
+    pw = _max_power(hands[3 - p - decl], c, game)
+    if pw > hi:
+        hi = pw
+    return 1 if lo > hi else 0
+
+
+@njit(cache=True)
 def _tt_key_points(hands: np.ndarray) -> int:
     """The table key of :func:`_tt_key` for the points objective, by bit operations.
 
@@ -778,7 +830,13 @@ def _ab(
                             if use_order & 16:  # lead: fewest replies for the next player
                                 f = nxt & class_mask(game, c)
                                 b = _popcount(f) if f != 0 else _popcount(nxt)
-                                s += (16 - b) << 40
+                                x = 0
+                                if p != decl and mode != MODE_DEFENDER_TRICKS:
+                                    # a defender leads: a card his side wins first
+                                    x = _lead_wins(hands, p, c, game, decl)
+                                elif p != decl:  # null: a card the declarer must win
+                                    x = _null_forces(hands, p, c, game, decl)
+                                s += ((x << 4) + 16 - b) << 40
                         elif use_order & 4:  # follow: win cheaply, feed a winning partner
                             pw = card_power(c, t0, game)
                             if nt == 2 and mine_wins:  # last, partner winning: most points
