@@ -223,12 +223,12 @@ def _full_deal(seed: int, game: int) -> DealPosition:
 # and again after the opponents' forced cards joined the sure points and the table probe
 # moved before them, after the two-trick shortcut and after the follower ordering change
 # (last to play with the partner winning: most points first) and the defenders' lead
-# look-ahead (null: a lead the declarer must win).
+# look-ahead (null: a lead the declarer must win), and after four-entry table buckets.
 SIGNATURE = {
     ("61", 0, 3): (False, 1153),
-    ("61", 5, 4): (False, 53233),
-    ("exact", 1, 4): (27, 594385),
-    ("exact", 7, 2): (31, 120182),
+    ("61", 5, 4): (False, 51881),
+    ("exact", 1, 4): (27, 590478),
+    ("exact", 7, 2): (31, 120069),
     ("90", 4, 1): (False, 312),
     ("null", 2, 5): (False, 93),
     ("null", 6, 5): (False, 47),
@@ -258,6 +258,8 @@ def test_bad_queries_raise() -> None:
         solver.query(_full_deal(1, 5), "exact")
     with pytest.raises(SolverError):
         solver.exact(DealPosition(game=9, declarer=0, hands=(1, 2, 4)))
+    with pytest.raises(SolverError):  # a table smaller than one bucket of four entries
+        Solver(SolverConfig(tt_log2=1))
 
 
 def test_node_limit_gives_up_cleanly() -> None:

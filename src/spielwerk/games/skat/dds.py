@@ -19,7 +19,8 @@ Techniques, each with a switch in :class:`SolverConfig` for the ablation:
 * transposition table at trick boundaries, keyed by the remaining cards (as
   owner per card) and the player to move; each entry keeps a lower and an
   upper bound of the remaining value (``VALID`` when they meet, ``LBOUND`` /
-  ``UBOUND`` otherwise);
+  ``UBOUND`` otherwise), packed with the best card into two 64-bit words, four
+  entries per bucket (one cache line);
 * equivalence classes (partition search): cards of one suit class that are
   adjacent in rank order and equal in points are interchangeable - in suit
   and grand games the jacks and 9-8-7, in the trick objectives (null,
@@ -715,16 +716,15 @@ def _ab(
                     key = _tt_key_points(hands)
                 else:
                     key = _tt_key(hands, order, group)
-                slot = _tt_index(key, leader, ttmask) & ~1  # bucket of two slots
-                b2 = 2 * slot  # the bucket's two entries: key, data, key, data
-                d = tt[b2 + 1]
+                slot = _tt_index(key, leader, ttmask) & ~3  # bucket of four entries
+                b2 = 2 * slot  # each entry: key, data
                 found = -1
-                if (d & 0xFF) == gen and tt[b2] == key and ((d >> 14) & 3) == leader:
-                    found = b2
-                else:
-                    d = tt[b2 + 3]
-                    if (d & 0xFF) == gen and tt[b2 + 2] == key and ((d >> 14) & 3) == leader:
-                        found = b2 + 2
+                d = 0
+                for e in range(b2, b2 + 8, 2):
+                    d = tt[e + 1]
+                    if (d & 0xFF) == gen and tt[e] == key and ((d >> 14) & 3) == leader:
+                        found = e
+                        break
                 if found >= 0:
                     hash_move = ((d >> 16) & 63) - 1
                     lo = (d >> 22) & 511
@@ -946,24 +946,30 @@ def _ab(
                     wb = stk[ply, _F_WB]
                     depth = _popcount(hands[0] | hands[1] | hands[2])
                     b2 = 2 * slot
-                    d = tt[b2 + 1]
                     found = -1
-                    if (d & 0xFF) == gen and tt[b2] == key and ((d >> 14) & 3) == leader:
-                        found = b2
-                    else:
-                        d = tt[b2 + 3]
-                        if (d & 0xFF) == gen and tt[b2 + 2] == key and ((d >> 14) & 3) == leader:
-                            found = b2 + 2
+                    victim = b2
+                    vdepth = 1 << 20
+                    d = 0
+                    for e in range(b2, b2 + 8, 2):
+                        d = tt[e + 1]
+                        if (d & 0xFF) != gen:
+                            if vdepth >= 0:  # an empty or stale entry goes first
+                                victim = e
+                                vdepth = -1
+                            continue
+                        if tt[e] == key and ((d >> 14) & 3) == leader:
+                            found = e
+                            break
+                        if ((d >> 8) & 63) < vdepth:  # else the shallowest position
+                            victim = e
+                            vdepth = (d >> 8) & 63
                     if found >= 0:
                         lo = (d >> 22) & 511
                         hi = (d >> 31) & 511
                     else:
                         lo = 0
                         hi = stk[ply, _F_UP]
-                        # entry 0 keeps the deeper position, entry 1 always takes the new one
-                        d = tt[b2 + 1]
-                        old_depth = ((d >> 8) & 63) if (d & 0xFF) == gen else -1
-                        found = b2 if depth >= old_depth else b2 + 2
+                        found = victim
                     if best <= wa:
                         if best < hi:
                             hi = best
@@ -1267,9 +1273,12 @@ class Solver:
 
     def __init__(self, config: SolverConfig | None = None) -> None:
         self.config = config or SolverConfig()
+        if not 2 <= self.config.tt_log2 <= 30:
+            raise SolverError(f"tt_log2 must be 2..30 (a bucket holds 4 entries), "
+                              f"not {self.config.tt_log2}")
         size = 1 << self.config.tt_log2
         # entry i: key at 2i, data at 2i + 1 (generation 8 bits, depth 6, leader 2,
-        # best card + 1 6, lower bound 9, upper bound 9); buckets of two entries
+        # best card + 1 6, lower bound 9, upper bound 9); buckets of four entries
         self._tt = np.zeros(2 * size, dtype=np.int64)
         self._hist = np.zeros((3, 32), dtype=np.int64)
         self._killers = np.full((MAX_PLY, 2), -1, dtype=np.int64)
