@@ -18,13 +18,14 @@ sys.path.insert(0, str(Path(__file__).parent))
 from test_kalah_solver_oracle import Oracle  # noqa: E402
 
 # Every Kalah(m, n) with m * n <= 12 whose brute force takes seconds; the bigger ones are
-# slow-marked; (6,2) and (8,1) hold ~10^8 positions each and run only with --run-huge.
-# (9..12,1) are out of reach of a memoised brute force: the number of positions grows about
-# 16-fold per pit ((7,1): 5.9 M, (8,1): 98 M with standard capture), so (9,1) needs ~1.6e9.
+# slow-marked; (6,2), (8,1) and empty-capture (9,1) hold 10^7-10^8 positions each (up to
+# 7.3 GB) and run only with --run-huge. The rest of (9..12,1) is out of reach of a memoised
+# brute force: the count grows ~16-fold per pit ((7,1): 5.9 M, (8,1): 98 M positions with
+# standard capture), so standard (9,1) needs ~1.6e9 positions (~40 GB of table).
 FAST = [(m, n) for m in range(1, 8) for n in range(1, 13) if m * n <= 12
         and (m, n) not in {(4, 3), (5, 2), (6, 2), (7, 1)}]
 SLOW = [(4, 3), (5, 2), (7, 1)]
-HUGE = [(6, 2), (8, 1)]
+HUGE = [(6, 2, False), (6, 2, True), (8, 1, False), (8, 1, True), (9, 1, True)]
 
 
 def _check_root_moves(m: int, n: int, empty_capture: bool, egdb_seeds: int, tmp: Path) -> None:
@@ -44,11 +45,10 @@ def test_every_root_move_agrees_with_brute_force(m: int, n: int, empty_capture: 
 
 
 @pytest.mark.parametrize(
-    "m,n",
-    [pytest.param(m, n, marks=pytest.mark.slow) for m, n in SLOW]
-    + [pytest.param(m, n, marks=pytest.mark.huge) for m, n in HUGE],
+    "m,n,empty_capture",
+    [pytest.param(m, n, ec, marks=pytest.mark.slow) for m, n in SLOW for ec in (False, True)]
+    + [pytest.param(m, n, ec, marks=pytest.mark.huge) for m, n, ec in HUGE],
 )
-@pytest.mark.parametrize("empty_capture", [False, True])
 def test_every_root_move_agrees_with_brute_force_larger(m: int, n: int, empty_capture: bool,
                                                         tmp_path: Path) -> None:
     _check_root_moves(m, n, empty_capture, 0, tmp_path)
