@@ -27,13 +27,18 @@ Techniques, each with a switch in :class:`SolverConfig` for the ablation:
   schwarz) any cards of a suit class. Only one card of a run held by the
   mover with no other live card between is searched, and the table key
   compacts each such group so entries generalise across histories;
-* move ordering: the best move stored in the table entry first, then the card
-  that leaves the next player the fewest legal replies (branching factor);
-  a history of cut-off moves and two killer moves per ply are available as
-  switches but cost nodes in our measurements, so they are off by default;
-* quick tricks: at a trick boundary the side on lead surely wins the points
-  of its top trumps in sequence (and, once the opponents are out of trumps,
-  of its top side-suit cards); a node cuts when that decides the window;
+* move ordering: the best move stored in the table entry first; leading, a
+  defender first tries cards his side wins in a one-trick look-ahead (null:
+  cards the declarer must win), then the card that leaves the next player
+  the fewest legal replies; following, win cheaply, give points to a winning
+  partner, or throw the cheapest card. A history of cut-off moves and two
+  killer moves per ply are available as switches but cost nodes in our
+  measurements, so they are off by default;
+* quick tricks (sure points): at a trick boundary the top trumps of either
+  side, and the cards the opponents must give to them; the side on lead
+  cashing its top trumps and, once the opponents are out of trumps, its top
+  side-suit cards, with the opponents' forced cards; a node cuts when that
+  decides the window. The last two tricks are minimaxed directly;
 * null-window tests for thresholds and MTD(f) for exact values (switch off:
   one full-window alpha-beta search).
 
