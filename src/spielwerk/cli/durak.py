@@ -244,8 +244,10 @@ def tournament(
     else:
         _print_table(pairs, labels, game.game_type.long_name, confidence, len(results), wall)
     if heatmap_path is not None:
+        budget = (f"{time_per_move:g} s/move for {', '.join(TIMED_AGENTS)} without own budget"
+                  if time_per_move > 0 else "search budgets as in the agent specs")
         title = (f"{game.game_type.long_name}\nrow agent's win rate over decisive games, "
-                 f"{time_per_move:g} s/move for {', '.join(TIMED_AGENTS)}")
+                 f"{budget}")
         heatmap(pairs, labels, heatmap_path, title)
         if not as_json:
             err.print(f"heat map written to {heatmap_path}")
