@@ -434,38 +434,23 @@ def _top_of(r: int, x: int) -> int:
     return r & ~y
 
 
+# Card ranks from cheapest to dearest (masks over the four suits) and their points.
+_TIER_MASKS = np.array([0x07070707, 0x80808080, 0x08080808, 0x10101010, 0x20202020, 0x40404040],
+                       np.int64)  # 9-8-7, jacks, queens, kings, tens, aces
+_TIER_POINTS = np.array([0, 2, 3, 4, 10, 11], np.int64)
+
+
 @njit(cache=True)
 def _lowest_points(h: int, m: int) -> int:
     """The fewest points any ``m`` cards of ``h`` can hold (its m cheapest cards)."""
     total = 0
-    n = _popcount(h & 0x07070707)  # 9, 8, 7
-    if m <= n:
-        return 0
-    m -= n
-    n = _popcount(h & 0x80808080)  # jacks, 2
-    if m <= n:
-        return total + 2 * m
-    total += 2 * n
-    m -= n
-    n = _popcount(h & 0x08080808)  # queens, 3
-    if m <= n:
-        return total + 3 * m
-    total += 3 * n
-    m -= n
-    n = _popcount(h & 0x10101010)  # kings, 4
-    if m <= n:
-        return total + 4 * m
-    total += 4 * n
-    m -= n
-    n = _popcount(h & 0x20202020)  # tens, 10
-    if m <= n:
-        return total + 10 * m
-    total += 10 * n
-    m -= n
-    n = _popcount(h & 0x40404040)  # aces, 11
-    if m > n:
-        m = n
-    return total + 11 * m
+    for t in range(_TIER_MASKS.shape[0]):
+        n = _popcount(h & _TIER_MASKS[t])
+        if m <= n:
+            return total + _TIER_POINTS[t] * m
+        total += _TIER_POINTS[t] * n
+        m -= n
+    return total
 
 
 @njit(cache=True)
