@@ -13,7 +13,6 @@ import contextlib
 import dataclasses
 import json
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -199,7 +198,7 @@ def tournament(
         results.extend(_partial_results(output, config.config_hash()))
         extend = 0
     progress = _Progress(err, quiet=as_json)
-    with make_executor(executor, workers) if not partial else _no_executor() as ex:
+    with contextlib.nullcontext() if partial else make_executor(executor, workers) as ex:
         if not partial:
             results.extend(run_tournament(
                 config, ex, output, resume=resume, fresh=fresh,
@@ -274,11 +273,6 @@ class _Progress:
             rate = self.played / max(time.perf_counter() - self.t0, 1e-9)
             self.console.print(f"{self.done}/{self.total} games ({rate:.2f} games/s)",
                                highlight=False)
-
-
-@contextlib.contextmanager
-def _no_executor() -> Iterator[None]:
-    yield None
 
 
 def _partial_results(output: Path, config_hash: str) -> list[GameResult]:
