@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 import numpy as np
@@ -109,18 +111,41 @@ def main() -> None:
         spec = logged[0]["spec"] if logged else spec
         args.deals = len(rows)
     else:
-        tasks = [(s, spec) for s in range(args.deals)]
+        done: dict[int, Any] = {}
+        if args.log and os.path.exists(args.log):
+            # resume: deals already in the log are not played again
+            with open(args.log) as fh:
+                for line in fh:
+                    if line.strip():
+                        rec = json.loads(line)
+                        if rec["spec"] != spec:
+                            sys.exit(f"{args.log} holds results for {rec['spec']}, not {spec}")
+                        done[rec["seed"]] = rec["result"]
+        tasks = [(s, spec) for s in range(args.deals) if s not in done]
+        if done:
+            print(f"resuming: {len(done)} deals already in {args.log}, {len(tasks)} to play",
+                  file=sys.stderr)
+        results = dict(done)
+
+        def record(seed: int, row: dict[str, Any] | None) -> None:
+            results[seed] = row
+            if args.log:
+                with open(args.log, "a") as fh:
+                    fh.write(json.dumps({"seed": seed, "spec": spec, "result": row}) + "\n")
+            n = len(results)
+            if n % 50 == 0 or n == args.deals:
+                print(f"{n}/{args.deals} deals, {time.perf_counter() - t0:.0f} s",
+                      file=sys.stderr, flush=True)
+
         if args.workers > 1:
             with ProcessPoolExecutor(args.workers) as pool:
-                rows = list(pool.map(play_deal, tasks))
+                futures = {pool.submit(play_deal, t): t[0] for t in tasks}
+                for fut in as_completed(futures):
+                    record(futures[fut], fut.result())
         else:
-            rows = []
             for t in tasks:
-                rows.append(play_deal(t))
-                if args.log:
-                    with open(args.log, "a") as fh:
-                        fh.write(json.dumps({"seed": t[0], "spec": spec, "result": rows[-1]})
-                                 + "\n")
+                record(t[0], play_deal(t))
+        rows = [results[s] for s in sorted(results) if s < args.deals]
     played = [r for r in rows if r is not None]
     print(f"{spec} vs rule: {args.deals} deals, {len(played)} played (others passed in), "
           f"wall {time.perf_counter() - t0:.0f} s")
@@ -133,6 +158,14 @@ def main() -> None:
         fm, fse = mean_and_se([float(r[way][2]) for r in played])
         print(f"{way:<15} {wins / len(played):>14.3f} {f'{lo:.3f}-{hi:.3f}':>15} {dm:>16.1f} "
               f"{1.96 * dse:>7.1f} {fm:>16.1f} {1.96 * fse:>7.1f}")
+    # paired on the same deals: the change against the baseline playing every seat
+    print("paired against 'baseline' on the same deals (mean difference +- 95%):")
+    print(f"{'way':<15} {'declarer win rate':>18} {'declarer Seeger':>16}")
+    for way in WAYS[:2]:
+        wm, wse = mean_and_se([float(r[way][0]) - float(r["baseline"][0]) for r in played])
+        sm, sse = mean_and_se([float(r[way][1]) - float(r["baseline"][1]) for r in played])
+        print(f"{way:<15} {f'{wm:+.3f} +- {1.96 * wse:.3f}':>18} "
+              f"{f'{sm:+.1f} +- {1.96 * sse:.1f}':>16}")
 
 
 if __name__ == "__main__":
