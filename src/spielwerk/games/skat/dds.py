@@ -284,16 +284,25 @@ def _jacks4(h: int) -> int:
 
 
 @njit(cache=True)
-def _compact_hand(h: int, rem: int) -> int:
-    """``h`` with its jacks and its 9-8-7 of each suit moved to the top of their group."""
-    rj = _jacks4(rem)
-    j = _COMPACT4[rj * 16 + _jacks4(h)]
-    out = h & 0x78787878  # aces, tens, kings, queens stay where they are
+def _map_groups(h: int, ctx: int, t4: np.ndarray, t3: np.ndarray) -> int:
+    """``h`` with the jacks and the 9-8-7 of each suit replaced through a group table.
+
+    ``t4`` (jacks) and ``t3`` (9-8-7 of a suit) are indexed by the group's bits in
+    ``ctx`` and in ``h``; aces, tens, kings and queens pass through unchanged.
+    """
+    out = h & 0x78787878
+    j = t4[_jacks4(ctx) * 16 + _jacks4(h)]
     out |= ((j & 1) << 7) | ((j & 2) << 14) | ((j & 4) << 21) | ((j & 8) << 28)
     for s in range(4):
         sh = 8 * s
-        out |= _COMPACT3[((rem >> sh) & 7) * 8 + ((h >> sh) & 7)] << sh
+        out |= t3[((ctx >> sh) & 7) * 8 + ((h >> sh) & 7)] << sh
     return out
+
+
+@njit(cache=True)
+def _compact_hand(h: int, rem: int) -> int:
+    """``h`` with its jacks and its 9-8-7 of each suit moved to the top of their group."""
+    return _map_groups(h, rem, _COMPACT4, _COMPACT3)
 
 
 @njit(cache=True)
@@ -303,14 +312,7 @@ def _points_reps(legal: int, live: int) -> int:
     The groups are the jacks and the 9-8-7 of each suit; of each run of the
     mover's cards in a group only the top card stays (see :func:`card_order`).
     """
-    out = legal & 0x78787878
-    lv = live | legal
-    j = _REP4[_jacks4(lv) * 16 + _jacks4(legal)]
-    out |= ((j & 1) << 7) | ((j & 2) << 14) | ((j & 4) << 21) | ((j & 8) << 28)
-    for su in range(4):
-        sh = 8 * su
-        out |= _REP3[((lv >> sh) & 7) * 8 + ((legal >> sh) & 7)] << sh
-    return out
+    return _map_groups(legal, live | legal, _REP4, _REP3)
 
 
 @njit(cache=True)
