@@ -93,6 +93,12 @@ def play_deal(args: tuple[int, str]) -> dict[str, Any] | None:
     return out
 
 
+def read_log(path: str) -> list[dict[str, Any]]:
+    """The records of a ``--log`` file, one per deal played."""
+    with open(path) as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--deals", type=int, default=20)
@@ -105,8 +111,7 @@ def main() -> None:
     spec = f"pimc:worlds={args.worlds}:values={args.values}"
     t0 = time.perf_counter()
     if args.summarize:
-        with open(args.summarize) as fh:
-            logged = [json.loads(line) for line in fh if line.strip()]
+        logged = read_log(args.summarize)
         rows = [r["result"] for r in logged]
         spec = logged[0]["spec"] if logged else spec
         args.deals = len(rows)
@@ -114,13 +119,10 @@ def main() -> None:
         done: dict[int, Any] = {}
         if args.log and os.path.exists(args.log):
             # resume: deals already in the log are not played again
-            with open(args.log) as fh:
-                for line in fh:
-                    if line.strip():
-                        rec = json.loads(line)
-                        if rec["spec"] != spec:
-                            sys.exit(f"{args.log} holds results for {rec['spec']}, not {spec}")
-                        done[rec["seed"]] = rec["result"]
+            for rec in read_log(args.log):
+                if rec["spec"] != spec:
+                    sys.exit(f"{args.log} holds results for {rec['spec']}, not {spec}")
+                done[rec["seed"]] = rec["result"]
         tasks = [(s, spec) for s in range(args.deals) if s not in done]
         if done:
             print(f"resuming: {len(done)} deals already in {args.log}, {len(tasks)} to play",
