@@ -10,7 +10,6 @@ both to the ``skat`` sub-app.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
 import typer
@@ -18,14 +17,11 @@ from rich.console import Console
 
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.games.skat import iss
+from spielwerk.games.skat.analysis import AnalysisError, analyze_state_history
 from spielwerk.games.skat.cards import DISPLAY_ORDER, card_to_string
 from spielwerk.games.skat.dds import QUERIES, DealPosition, Solver
 from spielwerk.games.skat.kernel import NULL
-from spielwerk.games.skat.position import deal_from_state, load_position
-
-
-class AnalysisError(SpielwerkError, ValueError):
-    """A record that cannot be analysed (passed in, Ramsch, no such game id)."""
+from spielwerk.games.skat.position import load_position
 
 
 def _ordered(moves: dict[int, int | bool]) -> dict[str, int | bool]:
@@ -50,103 +46,6 @@ def solve_position(path: Path, query: str | None) -> dict[str, object]:
         "nodes": result.nodes,
         "seconds": round(result.seconds, 6),
     }
-
-
-@dataclass
-class CardAnalysis:
-    """One card of a replayed game with the double-dummy view before and after it."""
-
-    trick: int
-    position: int
-    declarer_side: bool
-    card: int
-    value_before: int | None
-    value_after: int | None
-    win_before: bool
-    win_after: bool
-    better: tuple[int, ...] = ()
-
-    @property
-    def mistake(self) -> bool:
-        """The card lost value (points, or the win) for its own side."""
-        if self.win_before != self.win_after:
-            return self.win_before == self.declarer_side
-        if self.value_before is None or self.value_after is None:
-            return False
-        if self.declarer_side:
-            return self.value_after < self.value_before
-        return self.value_after > self.value_before
-
-    @property
-    def decisive(self) -> bool:
-        """The card turned a won game into a lost one for its side."""
-        return self.win_before != self.win_after and self.win_before == self.declarer_side
-
-
-def _goal(state: object) -> str:
-    contract = state.contract  # type: ignore[attr-defined]
-    if contract.game == NULL:
-        return "null"
-    if contract.schwarz_announced:
-        return "schwarz"
-    if contract.schneider_announced:
-        return "90"
-    return "61"
-
-
-def _goal_reached(goal: str, points: int, tricks: int) -> bool:
-    if goal == "null":
-        return tricks == 0
-    if goal == "schwarz":
-        return tricks == 10
-    return points >= int(goal)
-
-
-def analyze_state_history(final_state: object) -> list[CardAnalysis]:
-    """Replay a finished game's actions and solve before and after every card."""
-    from spielwerk.games.skat.rules import PLAY, SkatState
-
-    if not isinstance(final_state, SkatState):
-        raise AnalysisError("analysis needs a Skat game")
-    if final_state.contract is None:
-        raise AnalysisError("this deal was passed in (or played as Ramsch): nothing to analyse")
-    solver = Solver()
-    state = final_state.game.new_initial_state()
-    assert isinstance(state, SkatState)
-    out: list[CardAnalysis] = []
-    goal = ""
-    cache: dict[DealPosition, tuple[int | None, bool]] = {}
-
-    def view(pos: DealPosition) -> tuple[int | None, bool]:
-        if pos not in cache:
-            value = None if pos.game == NULL else solver.exact(pos)
-            cache[pos] = (value, bool(solver.query(pos, goal)))
-        return cache[pos]
-
-    for action in final_state.history:
-        if state.phase == PLAY and action < 32:
-            goal = _goal(state)
-            before = deal_from_state(state)
-            v0, w0 = view(before)
-            mover = before.to_move
-            trick_no = state.tricks_done + 1
-            state.apply(action)
-            if state.phase == PLAY and state.contract is not None:
-                v1, w1 = view(deal_from_state(state))
-            else:  # the game ended with this card: read the result
-                res = state.result
-                assert res is not None
-                v1 = None if before.game == NULL else res.declarer_points
-                w1 = _goal_reached(goal, res.declarer_points, res.declarer_tricks)
-            item = CardAnalysis(trick_no, mover, mover == before.declarer, action, v0, v1, w0, w1)
-            if item.decisive:
-                moves = solver.move_values(before, goal)
-                want = item.declarer_side
-                item.better = tuple(c for c in DISPLAY_ORDER if c in moves and moves[c] == want)
-            out.append(item)
-        else:
-            state.apply(action)
-    return out
 
 
 def register_dds_commands(skat_app: typer.Typer) -> None:
