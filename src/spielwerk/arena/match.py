@@ -20,6 +20,7 @@ every action applied (chance included).
 from __future__ import annotations
 
 import functools
+import json
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -94,11 +95,16 @@ class GameResult:
     returns: tuple[float, ...]
     moves: int
     duration_s: float
+    details: dict[str, Any] | None = None
+    """Game-specific facts of the outcome (JSON-ready), e.g. a Skat deal's contract and
+    Seeger-Fabian points (:mod:`spielwerk.arena.duplicate`); None for plain games."""
 
     def outcome(self) -> tuple[Any, ...]:
         """Everything but the duration: equal for equal tasks, whoever played them."""
         d = self.to_record()
         d.pop("duration_s")
+        if d.get("details") is not None:
+            d["details"] = json.dumps(d["details"], sort_keys=True)
         return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(d.items()))
 
     def return_of(self, label: str) -> float:
@@ -109,6 +115,8 @@ class GameResult:
         d = asdict(self)
         for key in ("agents", "labels", "returns"):
             d[key] = list(d[key])
+        if d["details"] is None:
+            del d["details"]  # plain games keep the original record layout
         return d
 
     @classmethod
@@ -126,7 +134,14 @@ class GameResult:
             returns=tuple(float(r) for r in record["returns"]),
             moves=int(record["moves"]),
             duration_s=float(record["duration_s"]),
+            details=_details(record.get("details")),
         )
+
+
+def _details(value: Any) -> dict[str, Any] | None:
+    if value is None or isinstance(value, dict):
+        return value
+    raise TypeError(f"details must be an object, not {type(value).__name__}")
 
 
 def play_game(

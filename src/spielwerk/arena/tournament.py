@@ -219,6 +219,7 @@ def run_tournament(
     fresh: bool = False,
     on_start: Callable[[int, int], None] | None = None,
     on_result: Callable[[GameResult], None] | None = None,
+    runner: Callable[[GameTask], GameResult] = run_task,
 ) -> TournamentResult:
     """Play every scheduled game not already in ``output``; return all results.
 
@@ -227,7 +228,9 @@ def run_tournament(
     ``resume`` continues a file written by the same configuration and
     ``fresh`` overwrites it; without either, an existing file is an error.
     ``on_start(total, already_done)`` and ``on_result(result)`` drive progress
-    displays.
+    displays. ``runner`` plays one task (a top-level function, so that process
+    pools and Dask can pickle it); Skat duplicate matches pass one that also
+    records the contract (:mod:`spielwerk.arena.duplicate`).
     """
     tasks = config.schedule()
     done: dict[str, GameResult] = {}
@@ -252,7 +255,7 @@ def run_tournament(
     ex = executor if executor is not None else LocalProcessExecutor()
     try:
         if todo:
-            for result in ex.map_unordered(run_task, todo):
+            for result in ex.map_unordered(runner, todo):
                 if results_file is not None:
                     results_file.append(result)
                 done[result.task_id] = result

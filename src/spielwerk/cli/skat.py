@@ -237,6 +237,9 @@ def register(app: typer.Typer) -> None:
     from spielwerk.cli.skat_dds import register_dds_commands
 
     register_dds_commands(skat_app)
+    from spielwerk.cli.skat_match import register_match_command
+
+    register_match_command(skat_app)
     app.add_typer(skat_app, name="skat")
     try:  # let ``spielwerk play skat`` use this front end
         from spielwerk.cli import play

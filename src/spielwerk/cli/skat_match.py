@@ -1,0 +1,210 @@
+"""``spielwerk skat match AGENT...``: a duplicate-deal Skat match with Seeger-Fabian figures.
+
+Parses and prints only; the match itself is :mod:`spielwerk.arena.duplicate`.
+:func:`register_match_command` adds the command to the ``skat`` sub-app.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from spielwerk.arena.duplicate import (
+    GAME_CATEGORIES,
+    SkatMatchConfig,
+    SkatMatchStats,
+    describe_config,
+    match_stats,
+    read_match,
+    run_skat_match,
+    skat_match_stats,
+    stats_json,
+)
+from spielwerk.arena.executors import make_executor
+from spielwerk.arena.match import ArenaError, GameResult
+from spielwerk.arena.stats import z_value
+
+HELP = """Play a duplicate-deal Skat match between 2 or 3 AGENTS and print Seeger-Fabian figures.
+
+Every deal is played once for each seating: with two agents A and B the six
+arrangements BAA ABA AAB ABB BAB BBA (each agent alone in each seat and
+twice with itself), with three agents the three rotations (--seating
+permutations: all six orders). Reported per agent: games declared, declarer
+win rate, seat-games passed in, mean game value, Seeger-Fabian points per 36
+games with a 95% interval (deals as the units), counts per game type and
+announcement, and the paired difference between agents on the same deals.
+
+Results are written to --output as each game finishes; an interrupted run
+(Ctrl-C, kill -9) continues with --resume. --summarize FILE prints the
+figures of a results file, also while a run is still writing it.
+
+Example: spielwerk skat match knn rule --deals 2000 --seed 1 -o knn-rule.jsonl --workers 2
+"""
+
+
+def _f(x: float, spec: str = ".1f", signed: bool = False) -> str:
+    if isinstance(x, float) and math.isnan(x):
+        return "-"
+    return format(x, ("+" if signed else "") + spec)
+
+
+def _ci(lo: float, hi: float, spec: str = ".1f") -> str:
+    return "-" if math.isnan(lo) else f"{_f(lo, spec)} .. {_f(hi, spec)}"
+
+
+def stats_tables(stats: SkatMatchStats, title: str) -> list[Table]:
+    """The agent table, the game-type table and the paired differences."""
+    level = f"{100 * stats.confidence:g}%"
+    agents = Table(title=title, title_justify="left", box=box.SIMPLE_HEAVY, pad_edge=False)
+    for name, justify in (
+        ("agent", "left"), ("seat-games", "right"), ("declared", "right"),
+        ("won", "right"), ("win rate", "right"), (f"{level} CI", "right"),
+        ("passed in", "right"), ("mean value", "right"), ("SF / 36 games", "right"),
+        (f"{level} CI", "right"),
+    ):
+        agents.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    for a in stats.agents:
+        agents.add_row(
+            a.label, str(a.seat_games), str(a.declared), str(a.won),
+            _f(a.win_rate, ".3f"), _ci(a.win_low, a.win_high, ".3f"), str(a.passed_in),
+            _f(a.mean_value), _f(a.seeger_per_list, ".0f", True),
+            _ci(a.seeger_low, a.seeger_high, ".0f"),
+        )
+    kinds = Table(title="Declared games by type and announcement: declared / won, "
+                  "declarer's SF points per 36 seat-games", title_justify="left",
+                  box=box.SIMPLE_HEAVY, pad_edge=False)
+    kinds.add_column("agent", no_wrap=True)
+    for c in GAME_CATEGORIES:
+        kinds.add_column(c, justify="right", no_wrap=True)
+    for a in stats.agents:
+        kinds.add_row(a.label, *(
+            f"{a.categories[c].declared}/{a.categories[c].won} "
+            f"({_f(a.categories[c].seeger_per_list, '.0f', True)})"
+            for c in GAME_CATEGORIES
+        ))
+    diffs = Table(title="Paired difference on the same deals (SF points per 36 games)",
+                  title_justify="left", box=box.SIMPLE_HEAVY, pad_edge=False)
+    for name in ("agent", "minus", "deals", "difference", f"{level} CI"):
+        diffs.add_column(name, no_wrap=True)
+    for d in stats.differences:
+        diffs.add_row(d.a, d.b, str(d.deals), _f(d.mean, ".0f", True),
+                      _ci(d.low, d.high, ".0f"))
+    return [agents, kinds, diffs]
+
+
+def _print_stats(config: SkatMatchConfig, stats: SkatMatchStats, footer: str) -> None:
+    out = Console(highlight=False)
+    if not out.is_terminal:  # piped or captured: do not squeeze the tables
+        out = Console(width=180, highlight=False)
+    title = (f"Skat duplicate match: {describe_config(config)}\n{stats.deals} complete deals, "
+             f"{stats.games} games, {stats.passed_in_games} passed in")
+    if stats.incomplete_deals:
+        title += f" ({stats.incomplete_deals} incomplete deals left out)"
+    for table in stats_tables(stats, title):
+        out.print(table)
+    if footer:
+        out.print(footer)
+
+
+def match_command(
+    agents: list[str] | None = typer.Argument(
+        None, help="2 or 3 agent specs, e.g. knn rule or 'pimc:worlds=16' rule."
+    ),
+    deals: int = typer.Option(100, "--deals", "-n", help="Number of deals (each is played "
+                              "once per seating)."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Match seed: same seed, same deals."),
+    seating: str | None = typer.Option(
+        None, "--seating", help="pairs (2 agents, the default), rotations (3 agents, the "
+        "default) or permutations (3 agents)."
+    ),
+    executor: str = typer.Option(
+        "local", "--executor", "-e", help="local (process pool), serial or dask://HOST:PORT."
+    ),
+    workers: int | None = typer.Option(
+        None, "--workers", "-w", help="Worker processes for --executor local (default: all cores)."
+    ),
+    output: Path | None = typer.Option(
+        None, "--output", "-o", help="Results file (JSON Lines), appended as games finish."
+    ),
+    resume: bool = typer.Option(False, "--resume", help="Continue the games in --output."),
+    fresh: bool = typer.Option(False, "--fresh", help="Overwrite --output if it is ours."),
+    summarize: Path | None = typer.Option(
+        None, "--summarize", help="Only print the figures of this results file."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print machine-readable results only."),
+    confidence: float = typer.Option(0.95, "--confidence", help="Level of the intervals."),
+) -> None:
+    z_value(confidence)  # a bad level fails before any game is played
+    if summarize is not None:
+        if agents:
+            raise ArenaError("--summarize reads a results file: give no agents with it")
+        config, results = read_match(summarize)
+        stats = skat_match_stats(results, config.labels, len(config.arrangements), confidence)
+        if as_json:
+            print(stats_json(config, stats))
+        else:
+            _print_stats(config, stats, f"{len(results)} of {len(config.schedule())} games "
+                         f"in {summarize}")
+        return
+    if not agents:
+        raise ArenaError("give 2 or 3 agent specs, e.g. spielwerk skat match knn rule")
+    config = SkatMatchConfig.create_match(agents, deals, seed, seating)
+    console = Console(stderr=True)
+    started = time.perf_counter()
+    played = 0
+    with make_executor(executor, workers) as ex:
+        progress = Progress(
+            TextColumn("[bold]skat match"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
+            console=console, disable=False, transient=False,
+        )
+        bar = progress.add_task("games", total=None, rate="")
+
+        def on_start(total: int, done: int) -> None:
+            progress.update(bar, total=total, completed=done)
+            progress.start()
+            if done:
+                console.print(f"resuming: {done} of {total} games already in {output}")
+
+        def on_result(result: GameResult) -> None:
+            nonlocal played
+            played += 1
+            rate = played / max(1e-9, time.perf_counter() - started)
+            progress.update(bar, advance=1, rate=f"{rate:.2f} games/s")
+
+        try:
+            result = run_skat_match(config, ex, output, resume=resume, fresh=fresh,
+                                    on_start=on_start, on_result=on_result)
+        except KeyboardInterrupt:
+            hint = f"; continue with --resume -o {output}" if output else ""
+            console.print(f"interrupted after {played} new games{hint}")
+            raise typer.Exit(130) from None
+        finally:
+            progress.stop()
+        described = ex.describe()
+    wall = time.perf_counter() - started
+    stats = match_stats(result, confidence)
+    if as_json:
+        print(stats_json(config, stats))
+        return
+    where = f", results in {output}" if output else ""
+    _print_stats(config, stats, f"{played} games played in {wall:.1f} s on {described}{where}")
+
+
+def register_match_command(skat_app: typer.Typer) -> None:
+    """Add ``match`` to the ``skat`` sub-app."""
+    skat_app.command("match", help=HELP)(match_command)
