@@ -1,0 +1,218 @@
+"""Engine work off the event loop: a small pool of worker processes.
+
+Each worker is a spawned process that answers one task at a time over a pipe.
+A task names a pure function (an agent's move for a seat, a review analysis)
+and its arguments; the worker rebuilds the state from the game spec and the
+action history, so nothing but plain data crosses the process boundary.
+
+Work can really be stopped: a task that runs past its hard limit, or whose
+table was abandoned, has its worker terminated and replaced by a fresh one.
+``workers=0`` runs tasks in a thread of the server process instead (tests;
+still off the event loop, but not cancellable once started).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing as mp
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any
+
+from spielwerk.core.errors import SpielwerkError
+
+log = logging.getLogger("spielwerk.web")
+
+
+class EngineTimeout(SpielwerkError):
+    """An engine task ran past its hard time limit and was stopped."""
+
+
+class EngineCancelled(SpielwerkError):
+    """An engine task was cancelled (its table was abandoned or closed)."""
+
+
+class EngineFailed(SpielwerkError):
+    """An engine task raised an error in the worker."""
+
+
+TASKS: dict[str, Callable[..., Any]] = {}
+
+
+def task(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Register a function that workers may run by name."""
+    TASKS[fn.__name__] = fn
+    return fn
+
+
+def _run(name: str, kwargs: dict[str, Any]) -> tuple[bool, Any]:
+    try:
+        import spielwerk.web.work  # noqa: F401 - registers the task functions
+
+        return True, TASKS[name](**kwargs)
+    except SpielwerkError as exc:
+        return False, str(exc).splitlines()[0]
+    except Exception as exc:  # noqa: BLE001 - reported to the caller as one line
+        return False, f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+
+
+def _worker_main(conn: Connection) -> None:
+    import spielwerk  # noqa: F401 - games and agents register themselves
+    import spielwerk.web.work  # noqa: F401
+
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            return
+        if msg is None:
+            return
+        name, kwargs = msg
+        conn.send(_run(name, kwargs))
+
+
+@dataclass
+class _Worker:
+    process: Any
+    conn: Connection
+
+
+class EnginePool:
+    """``await pool.run(name, kwargs, limit_s, cancel_event)`` in a worker process."""
+
+    def __init__(self, workers: int = 1) -> None:
+        self.size = max(0, int(workers))
+        self._ctx = mp.get_context("spawn")
+        self._idle: asyncio.Queue[_Worker] | None = None
+        self._all: list[_Worker] = []
+        self._lock = threading.Lock()
+        self.started = False
+        self.tasks_run = 0
+        self.tasks_killed = 0
+
+    def _spawn(self) -> _Worker:
+        parent, child = self._ctx.Pipe()
+        proc = self._ctx.Process(target=_worker_main, args=(child,), daemon=True,
+                                 name="spielwerk-engine")
+        proc.start()
+        child.close()
+        w = _Worker(proc, parent)
+        with self._lock:
+            self._all.append(w)
+        return w
+
+    async def start(self) -> None:
+        self._idle = asyncio.Queue()
+        for _ in range(self.size):
+            self._idle.put_nowait(self._spawn())
+        self.started = True
+
+    def _retire(self, w: _Worker) -> None:
+        with self._lock:
+            if w in self._all:
+                self._all.remove(w)
+        try:
+            w.process.terminate()
+            w.process.join(timeout=2)
+            if w.process.is_alive():
+                w.process.kill()
+        except Exception:  # noqa: BLE001 - already gone
+            pass
+        try:
+            w.conn.close()
+        except OSError:
+            pass
+
+    async def close(self) -> None:
+        with self._lock:
+            workers = list(self._all)
+        for w in workers:
+            try:
+                w.conn.send(None)
+            except (OSError, ValueError):
+                pass
+        for w in workers:
+            w.process.join(timeout=1)
+            self._retire(w)
+        self.started = False
+
+    @property
+    def alive(self) -> int:
+        with self._lock:
+            return sum(1 for w in self._all if w.process.is_alive())
+
+    async def run(self, name: str, kwargs: dict[str, Any], limit_s: float,
+                  cancel: asyncio.Event | None = None) -> Any:
+        """Run task ``name``; raises EngineTimeout, EngineCancelled or EngineFailed."""
+        self.tasks_run += 1
+        if self.size == 0:
+            ok, value = await asyncio.wait_for(asyncio.to_thread(_run, name, kwargs), limit_s)
+            if not ok:
+                raise EngineFailed(value)
+            return value
+        assert self._idle is not None, "engine pool not started"
+        w = await self._idle.get()
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        fd = w.conn.fileno()
+
+        def readable() -> None:
+            if not done.done():
+                done.set_result(None)
+
+        try:
+            w.conn.send((name, kwargs))
+        except (OSError, ValueError):
+            self._retire(w)
+            self._idle.put_nowait(self._spawn())
+            raise EngineFailed("the engine process died; a new one was started") from None
+        loop.add_reader(fd, readable)
+        waiters: list[asyncio.Future[Any]] = [done]
+        cancel_task = None
+        if cancel is not None:
+            cancel_task = asyncio.ensure_future(cancel.wait())
+            waiters.append(cancel_task)
+        outcome: str = "timeout"
+        t0 = time.perf_counter()
+        try:
+            finished, _ = await asyncio.wait(waiters, timeout=limit_s,
+                                             return_when=asyncio.FIRST_COMPLETED)
+            if done in finished:
+                outcome = "done"
+            elif cancel_task is not None and cancel_task in finished:
+                outcome = "cancelled"
+        except asyncio.CancelledError:
+            outcome = "cancelled"
+            raise
+        finally:
+            loop.remove_reader(fd)
+            if cancel_task is not None:
+                cancel_task.cancel()
+            if outcome == "done":
+                try:
+                    ok, value = w.conn.recv()
+                except (EOFError, OSError):
+                    ok, value = False, "the engine process died"
+                    outcome = "died"
+                if outcome == "done":
+                    self._idle.put_nowait(w)
+                else:
+                    self._retire(w)
+                    self._idle.put_nowait(self._spawn())
+            else:
+                self.tasks_killed += 1
+                log.info("engine task %s %s after %.1f s: worker replaced", name, outcome,
+                         time.perf_counter() - t0)
+                self._retire(w)
+                self._idle.put_nowait(self._spawn())
+        if outcome == "timeout":
+            raise EngineTimeout(f"the engine did not answer within {limit_s:.0f} s")
+        if outcome == "cancelled":
+            raise EngineCancelled("engine work cancelled")
+        if not ok:
+            raise EngineFailed(value)
+        return value

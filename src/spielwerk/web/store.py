@@ -1,0 +1,173 @@
+"""SQLite persistence of the web table: open tables and finished games.
+
+A table is its configuration plus the action history of the game in progress,
+written after every action, so a server restart continues where it stopped.
+A finished game is stored as its action record (the project's JSON record:
+game spec plus history). Writes are single transactions; a file that is not
+a SQLite database is refused with one clear line.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from spielwerk.core.errors import SpielwerkError
+
+log = logging.getLogger("spielwerk.web")
+
+SCHEMA_VERSION = 1
+
+
+class StoreError(SpielwerkError):
+    """The database cannot be used (not a database, wrong schema, unreadable)."""
+
+
+def default_db_path() -> Path:
+    """``$SPIELWERK_DATA_DIR`` or ``$XDG_DATA_HOME/spielwerk`` or ``~/.local/share/spielwerk``."""
+    base = os.environ.get("SPIELWERK_DATA_DIR")
+    if base:
+        return Path(base) / "web.sqlite3"
+    xdg = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(xdg) / "spielwerk" / "web.sqlite3"
+
+
+class Store:
+    """Tables and finished games in one SQLite file (thread-safe, one connection)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the folder for the database {self.path}: "
+                             f"{exc.strerror}") from None
+        self._lock = threading.Lock()
+        try:
+            self.db = sqlite3.connect(str(self.path), check_same_thread=False,
+                                      isolation_level=None)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(
+                f"{self.path} is not a usable spielwerk database ({exc}); move it away or "
+                f"choose another file with --db"
+            ) from None
+
+    def _migrate(self) -> None:
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{self.path} was written by a newer spielwerk "
+                             f"(schema {version}); choose another file with --db")
+        self.db.executescript(
+            """
+            CREATE TABLE IF NOT EXISTS tables (
+                id TEXT PRIMARY KEY, config TEXT NOT NULL, history TEXT NOT NULL,
+                deal_no INTEGER NOT NULL DEFAULT 0, series TEXT NOT NULL DEFAULT '[]',
+                created REAL NOT NULL, updated REAL NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS games (
+                id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT, spec TEXT NOT NULL,
+                history TEXT NOT NULL, seat INTEGER NOT NULL DEFAULT 0,
+                players TEXT NOT NULL DEFAULT '[]', summary TEXT NOT NULL DEFAULT '',
+                source TEXT NOT NULL DEFAULT 'played', finished REAL NOT NULL
+            );
+            """
+        )
+        self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def close(self) -> None:
+        with self._lock:
+            self.db.close()
+
+    # ----- tables
+    def save_table(self, table_id: str, config: dict[str, Any], history: list[int],
+                   deal_no: int, series: list[dict[str, Any]]) -> None:
+        now = time.time()
+        with self._lock:
+            self.db.execute(
+                "INSERT INTO tables (id, config, history, deal_no, series, created, updated) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET "
+                "history=excluded.history, deal_no=excluded.deal_no, series=excluded.series, "
+                "updated=excluded.updated",
+                (table_id, json.dumps(config), json.dumps(history), deal_no,
+                 json.dumps(series), now, now),
+            )
+
+    def load_table(self, table_id: str) -> dict[str, Any] | None:
+        with self._lock:
+            row = self.db.execute(
+                "SELECT config, history, deal_no, series FROM tables WHERE id=?", (table_id,)
+            ).fetchone()
+        if row is None:
+            return None
+        try:
+            config = json.loads(row[0])
+            history = [int(a) for a in json.loads(row[1])]
+            series = json.loads(row[3])
+            if not isinstance(config, dict) or not isinstance(series, list):
+                raise ValueError("bad types")
+        except (ValueError, TypeError) as exc:
+            raise StoreError(f"table {table_id} is damaged in the database ({exc})") from None
+        return {"config": config, "history": history, "deal_no": int(row[2]), "series": series}
+
+    def list_tables(self, limit: int = 50) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = self.db.execute(
+                "SELECT id, config, deal_no, updated FROM tables ORDER BY updated DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+        out = []
+        for tid, config, deal_no, updated in rows:
+            try:
+                cfg = json.loads(config)
+            except ValueError:
+                continue
+            out.append({"id": tid, "game": cfg.get("game"), "spec": cfg.get("spec"),
+                        "opponents": cfg.get("agents"), "deal_no": deal_no, "updated": updated})
+        return out
+
+    # ----- finished games
+    def add_game(self, spec: str, history: list[int], seat: int, players: list[str],
+                 summary: str, table_id: str | None = None, source: str = "played") -> int:
+        with self._lock:
+            cur = self.db.execute(
+                "INSERT INTO games (table_id, spec, history, seat, players, summary, source, "
+                "finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (table_id, spec, json.dumps(history), seat, json.dumps(players), summary,
+                 source, time.time()),
+            )
+            return int(cur.lastrowid or 0)
+
+    def get_game(self, game_id: int) -> dict[str, Any] | None:
+        with self._lock:
+            row = self.db.execute(
+                "SELECT id, table_id, spec, history, seat, players, summary, source, finished "
+                "FROM games WHERE id=?", (game_id,),
+            ).fetchone()
+        if row is None:
+            return None
+        try:
+            history = [int(a) for a in json.loads(row[3])]
+            players = json.loads(row[5])
+        except (ValueError, TypeError) as exc:
+            raise StoreError(f"game {game_id} is damaged in the database ({exc})") from None
+        return {"id": row[0], "table_id": row[1], "spec": row[2], "history": history,
+                "seat": row[4], "players": players, "summary": row[6], "source": row[7],
+                "finished": row[8]}
+
+    def list_games(self, limit: int = 100) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = self.db.execute(
+                "SELECT id, spec, summary, source, finished FROM games ORDER BY id DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+        return [{"id": r[0], "spec": r[1], "summary": r[2], "source": r[3], "finished": r[4]}
+                for r in rows]

@@ -1,0 +1,200 @@
+"""A table: one person's seat against engines, a game in progress, a series of games.
+
+The server is authoritative: the browser sends only the action it chose (with
+the ply it saw, so a repeated or stale message is refused rather than played
+twice); :meth:`Table.human_act` checks turn and legality with the rules engine
+before anything changes. Chance (the deal) is drawn from the table's seed, the
+deal number and the ply, so a restarted server replays the same game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from spielwerk.core.errors import SpielwerkError
+from spielwerk.core.game import CHANCE, State
+from spielwerk.core.registry import load_game
+from spielwerk.web.views import action_label, seat_view
+
+
+class TableError(SpielwerkError):
+    """A request the table refuses; the message goes to that browser only."""
+
+
+class Table:
+    """State and bookkeeping of one table (no I/O here; the app persists and sends)."""
+
+    def __init__(self, table_id: str, config: dict[str, Any], history: list[int],
+                 deal_no: int = 0, series: list[dict[str, Any]] | None = None) -> None:
+        self.id = table_id
+        self.config = config
+        self.seat = int(config["seat"])
+        self.agents: list[str | None] = list(config["agents"])
+        self.seed = int(config["seed"])
+        self.budget_s = float(config["time"])
+        self.deal_no = deal_no
+        self.series: list[dict[str, Any]] = list(series or [])
+        self.last: dict[str, Any] | None = None
+        self.finished_game_id: int | None = None
+        self.state = self._replay(history)
+
+    # ----- game of the current deal
+    def current_spec(self) -> str:
+        base = load_game(self.config["spec"])
+        if base.name == "skat":
+            players = base.num_players
+            dealer = (int(base.params["dealer"]) + self.deal_no) % players
+            return load_game(self.config["spec"], dealer=dealer).spec()
+        return base.spec()
+
+    def _replay(self, history: list[int]) -> State:
+        state = load_game(self.current_spec()).new_initial_state()
+        try:
+            for a in history:
+                state.apply(int(a))
+        except SpielwerkError as exc:
+            raise TableError(f"table {self.id}: its stored game cannot be replayed "
+                             f"({str(exc).splitlines()[0]})") from None
+        self._chance(state)
+        return state
+
+    def _chance(self, state: State) -> None:
+        while state.current_player == CHANCE:
+            outcomes = state.chance_outcomes()
+            rng = np.random.default_rng([self.seed, self.deal_no, len(state.history)])
+            probs = np.array([p for _, p in outcomes])
+            state.apply(outcomes[int(rng.choice(len(outcomes), p=probs / probs.sum()))][0])
+
+    @property
+    def history(self) -> list[int]:
+        return self.state.history
+
+    def engine_seat(self) -> int | None:
+        """The engine seat to move, or None (the person's turn or the game is over)."""
+        cur = self.state.current_player
+        if cur < 0 or cur == self.seat:
+            return None
+        return cur
+
+    # ----- actions
+    def human_act(self, action: Any, ply: Any) -> None:
+        st = self.state
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise TableError("malformed message: 'action' must be an integer action id")
+        if isinstance(ply, bool) or not isinstance(ply, int):
+            raise TableError("malformed message: 'ply' must be the integer ply you saw")
+        if st.is_terminal():
+            raise TableError("the game is over; start the next one")
+        if ply != len(st.history):
+            raise TableError(f"stale move: the table is at ply {len(st.history)}, your message "
+                             f"was for ply {ply} (not played twice)")
+        if st.current_player != self.seat:
+            raise TableError(f"it is not your turn: seat {st.current_player} is to move")
+        legal = st.legal_actions()
+        if action not in legal:
+            names = ", ".join(action_label(st, a) for a in legal[:40])
+            what = self._describe_refused(action)
+            raise TableError(f"{what} is not a legal move now; legal: {names}")
+        self.apply(action)
+
+    def _describe_refused(self, action: int) -> str:
+        # name a refused action without revealing anything: only the seat's own things
+        name = self.state.game.name
+        if name == "kalah":
+            return f"pit {action + 1}" if 0 <= action < 64 else f"action {action}"
+        if name == "skat" and 0 <= action < 32:
+            from spielwerk.games.skat.cards import card_to_string
+
+            info: Any = self.state.info_state(self.seat)
+            if info.hand >> action & 1:
+                return card_to_string(action)
+            return "a card you do not hold"
+        if name == "durak":
+            from spielwerk.games.durak.rules import action_cards
+
+            info2: Any = self.state.info_state(self.seat)
+            if 0 <= action < 600 and action_cards(action) & ~info2.own_hand == 0:
+                return self.state.action_to_string(action)
+            return "that action"
+        return f"action {action}"
+
+    def apply(self, action: int) -> None:
+        """Apply a legal action of the player to move, then any chance that follows."""
+        st = self.state
+        seat = st.current_player
+        is_put = False
+        if st.game.name == "skat":
+            from spielwerk.games.skat.rules import PUT
+
+            is_put = getattr(st, "phase", -1) == PUT
+        st.apply(action)
+        self._chance(st)
+        self.last = {"seat": seat, "action": action, "put": is_put,
+                     "label": action_label(st, action) if not is_put else "puts a card"}
+
+    def next_game(self) -> None:
+        if not self.state.is_terminal():
+            raise TableError("the game is still running")
+        self.deal_no += 1
+        self.last = None
+        self.finished_game_id = None
+        self.state = self._replay([])
+
+    def record_finish(self) -> dict[str, Any] | None:
+        """The Seeger-Fabian entry of a finished Skat deal (appended to the series)."""
+        st: Any = self.state
+        if st.game.name != "skat" or st.result is None:
+            return None
+        from spielwerk.games.skat.scoring import seeger_fabian
+
+        res = st.result
+        entry = {"deal": self.deal_no + 1, "declarer": res.declarer,
+                 "text": res.describe(), "score": res.score,
+                 "sf": seeger_fabian(res, st.sgame.players)}
+        self.series.append(entry)
+        return entry
+
+    def summary(self) -> str:
+        st: Any = self.state
+        if not st.is_terminal():
+            return "unfinished"
+        name = st.game.name
+        if name == "skat":
+            if st.result is not None:
+                return st.result.describe()
+            if st.ramsch_result is not None:
+                return st.ramsch_result.describe()
+        if name == "kalah":
+            d = st.margin()
+            return "draw" if d == 0 else f"{'South' if d > 0 else 'North'} wins by {abs(d)}"
+        if name == "durak":
+            loser = st.loser()
+            return "draw" if loser is None or loser < 0 else f"player {loser} is the durak"
+        return "over"
+
+    # ----- messages
+    def message(self, thinking: int | None = None) -> dict[str, Any]:
+        """The full message for the person's browser(s): their view plus table facts."""
+        view = seat_view(self.state, self.seat)
+        last = None
+        if self.last is not None:
+            last = {k: self.last[k] for k in ("seat", "label")}
+            if not self.last["put"]:
+                last["action"] = self.last["action"]
+        totals = None
+        if self.series:
+            n = len(self.series[0]["sf"])
+            totals = [sum(e["sf"][s] for e in self.series) for s in range(n)]
+        return {
+            "type": "view",
+            "table": {
+                "id": self.id, "seat": self.seat, "agents": self.agents, "time": self.budget_s,
+                "deal_no": self.deal_no, "series": self.series, "totals": totals,
+                "game_id": self.finished_game_id,
+            },
+            "view": view,
+            "last": last,
+            "thinking": thinking,
+        }

@@ -1,0 +1,141 @@
+"""The functions engine workers run: plain data in, plain data out.
+
+Each rebuilds the state from the game spec and the action history (a game
+record), so a worker never holds a table's state between tasks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spielwerk.core.agent import list_agents, make_agent, parse_agent_spec
+from spielwerk.core.game import State
+from spielwerk.core.registry import load_game
+from spielwerk.web.engines import task
+
+
+def replay(spec: str, history: list[int]) -> State:
+    game = load_game(spec)
+    state = game.new_initial_state()
+    for a in history:
+        state.apply(int(a))
+    return state
+
+
+def timed_spec(spec: str, game_name: str, budget_s: float) -> str:
+    """Give an agent with a ``time`` parameter the table's budget unless the spec sets it."""
+    name, raw = parse_agent_spec(spec)
+    entry = next((e for e in list_agents(game_name) if e.name == name), None)
+    if entry is None or "time" not in entry.defaults or "time" in raw:
+        return spec
+    return f"{spec}:time={budget_s:g}"
+
+
+@task
+def engine_move(spec: str, history: list[int], seat: int, agent: str, seed: int,
+                budget_s: float) -> int:
+    """The action ``agent`` chooses for ``seat`` after ``history`` (sees only its info state)."""
+    state = replay(spec, history)
+    if state.current_player != seat:
+        raise ValueError(f"seat {seat} is not to move")
+    bot = make_agent(timed_spec(agent, state.game.name, budget_s), state.game, seed=seed)
+    action = int(bot.act(state.info_state(seat)))
+    if action not in state.legal_actions():
+        raise ValueError(f"agent {agent} chose an illegal action {action}")
+    return action
+
+
+@task
+def skat_review(spec: str, history: list[int]) -> list[dict[str, Any]]:
+    """Double-dummy verdict per card (as ``spielwerk skat analyze``), keyed by ply."""
+    from spielwerk.games.skat.analysis import analyze_state_history
+    from spielwerk.games.skat.cards import card_to_string
+
+    final = replay(spec, history)
+    items = analyze_state_history(final)
+    # map the i-th played card to its ply in the history
+    plies = []
+    probe = load_game(spec).new_initial_state()
+    from spielwerk.games.skat.rules import PLAY
+
+    for i, a in enumerate(history):
+        if probe.phase == PLAY and a < 32:  # type: ignore[attr-defined]
+            plies.append(i)
+        probe.apply(a)
+    out = []
+    for ply, it in zip(plies, items, strict=False):
+        out.append({
+            "ply": ply, "card": card_to_string(it.card), "trick": it.trick,
+            "declarer_side": it.declarer_side, "value_before": it.value_before,
+            "value_after": it.value_after, "win_before": it.win_before,
+            "win_after": it.win_after, "mistake": it.mistake, "decisive": it.decisive,
+            "better": [card_to_string(c) for c in it.better],
+        })
+    return out
+
+
+KALAH_MAX_SEEDS_IN_PLAY = 30
+"""Positions with more seeds still in the pits are not solved in a review (too slow)."""
+
+
+@task
+def kalah_review(spec: str, history: list[int]) -> list[dict[str, Any]]:
+    """Exact value of each legal move (final margin for the mover, as ``kalah analyze``)
+    for every position of the game with few enough seeds left in the pits."""
+    from spielwerk.games.kalah import kernel
+    from spielwerk.games.kalah.solver import Solver
+
+    game: Any = load_game(spec)
+    state: Any = game.new_initial_state()
+    m = game.pits
+    solver = Solver(m, game.empty_capture, game.end_rule, max_seeds=2 * m * game.seeds,
+                    egdb_seeds=0, tt_log2=20)
+    out = []
+    for ply, action in enumerate(history):
+        board = state.board
+        mover = state.current_player
+        in_pits = int(board.sum()) - int(board[m]) - int(board[2 * m + 1])
+        if in_pits <= KALAH_MAX_SEEDS_IN_PLAY and game.end_rule == kernel.END_EITHER_EMPTY:
+            rel = solver.relative(board, mover)
+            res = solver.analyze(rel)
+            diff = int(board[m] - board[2 * m + 1]) * (1 if mover == 0 else -1)
+            values = {str(p + 1): int(v) + diff for p, v in sorted(res.move_values.items())}
+            best = int(res.value) + diff
+            out.append({"ply": ply, "mover": mover, "move": str(action + 1), "values": values,
+                        "best": best, "played": values.get(str(action + 1)),
+                        "mistake": values.get(str(action + 1)) != best})
+        state.apply(action)
+    return out
+
+
+@task
+def durak_review(spec: str, history: list[int]) -> list[dict[str, Any]]:
+    """Exact endgame value (for the player to move: +1 win, 0 draw, -1 lose) of every
+    2-player position once the stock is empty, and whether the move kept it."""
+    from spielwerk.games.durak import kernel as K
+
+    state: Any = load_game(spec).new_initial_state()
+    out: list[dict[str, Any]] = []
+    if state.dgame.players != 2:
+        return out
+    for ply, action in enumerate(history):
+        S = state.S
+        if S[K.PHASE] not in (K.PH_DEAL, K.PH_OVER) and K.stock_size(S) == 0:
+            mover = int(S[K.TO_MOVE])
+            best, value = K.solve_best(S.copy(), 2_000_000, 20)
+            after = state.clone()
+            after.apply(action)
+            if after.is_terminal():
+                played = after.returns()[mover]
+            else:
+                _, v2 = K.solve_best(after.S.copy(), 2_000_000, 20)
+                nxt = int(after.S[K.TO_MOVE])
+                played = v2 if nxt == mover else -v2
+            if value != -9:
+                out.append({"ply": ply, "mover": mover, "value": int(value),
+                            "best": state.action_to_string(int(best)),
+                            "move": state.action_to_string(action),
+                            "played": None if played == -9 else int(played),
+                            "mistake": played != -9 and int(played) < int(value)})
+        state.apply(action)
+    return out
