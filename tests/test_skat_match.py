@@ -1,0 +1,302 @@
+"""Duplicate-deal Skat matches (arena/duplicate.py): seating, duplicate deals, resume,
+foreign files, statistics against hand-computed values, executors."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from spielwerk.arena import ArenaError, ResultsFileError, SerialExecutor, read_results
+from spielwerk.arena.duplicate import (
+    SkatMatchConfig,
+    arrangements,
+    match_stats,
+    read_match,
+    run_skat_match,
+    skat_match_stats,
+)
+from spielwerk.arena.executors import LocalProcessExecutor
+from spielwerk.arena.match import GameResult
+from spielwerk.arena.tournament import TournamentConfig, run_tournament
+
+
+def _outcomes(results: list[GameResult]) -> list[tuple[Any, ...]]:
+    return sorted(r.outcome() for r in results)
+
+
+# ----- seating -------------------------------------------------------------------------------
+def test_two_agents_sit_in_six_arrangements_balanced_by_seat() -> None:
+    orders = arrangements(2, "pairs")
+    assert len(orders) == 6 == len(set(orders))
+    for seat in range(3):
+        assert Counter(o[seat] for o in orders) == {0: 3, 1: 3}
+    # each arrangement has one agent alone and the other twice
+    assert all(sorted(Counter(o).values()) == [1, 2] for o in orders)
+
+
+def test_three_agents_rotate_or_permute() -> None:
+    rot = arrangements(3, "rotations")
+    assert len(rot) == 3
+    for seat in range(3):
+        assert sorted(o[seat] for o in rot) == [0, 1, 2]
+    assert len(set(arrangements(3, "permutations"))) == 6
+    with pytest.raises(ArenaError, match="2 or 3 agents"):
+        arrangements(4, "rotations")
+    with pytest.raises(ArenaError, match="pairs"):
+        arrangements(2, "rotations")
+
+
+def test_config_validates_input() -> None:
+    with pytest.raises(ArenaError, match="2 or 3 agents"):
+        SkatMatchConfig.create_match(["rule"], 3)
+    with pytest.raises(ArenaError, match="at least 1"):
+        SkatMatchConfig.create_match(["rule", "random"], 0)
+    with pytest.raises(ArenaError, match="non-negative"):
+        SkatMatchConfig.create_match(["rule", "random"], 2, seed=-1)
+    with pytest.raises(Exception, match="nosuch"):
+        SkatMatchConfig.create_match(["rule", "nosuch"], 2)
+
+
+def test_schedule_replays_each_deal_under_every_seating() -> None:
+    config = SkatMatchConfig.create_match(["rule", "random"], 4, seed=3)
+    tasks = config.schedule()
+    assert len(tasks) == 24 and len({t.task_id for t in tasks}) == 24
+    for deal in range(4):
+        mine = [t for t in tasks if t.deal == deal]
+        assert len({t.chance_seed for t in mine}) == 1
+        assert sorted(t.labels for t in mine) == sorted(
+            tuple(config.labels[m] for m in o) for o in config.arrangements
+        )
+    assert len({t.chance_seed for t in tasks}) == 4
+    other = SkatMatchConfig.create_match(["rule", "random"], 4, seed=4)
+    assert other.config_hash() != config.config_hash()
+    assert SkatMatchConfig.from_dict(config.to_dict()) == config
+
+
+def test_the_same_agent_in_every_seat_plays_every_seating_of_a_deal_alike() -> None:
+    """The duplicate property: a deal's cards do not depend on the seating, so one
+    deterministic agent everywhere gives the same game in all six seatings."""
+    config = SkatMatchConfig.create_match(["rule", "rule"], 4, seed=11)
+    result = run_skat_match(config, SerialExecutor())
+    for deal in range(4):
+        games = [r for r in result.results if r.deal == deal]
+        assert len(games) == 6
+        details = {json.dumps(g.details, sort_keys=True) for g in games}
+        assert len(details) == 1, details
+    assert len({json.dumps(r.details, sort_keys=True) for r in result.results}) > 1
+
+
+# ----- statistics on a hand-made log ---------------------------------------------------------
+def _game(deal: int, seating: int, labels: tuple[str, ...], declarer: int,
+          contract: str | None, won: bool, value: int, overbid: bool = False) -> GameResult:
+    if declarer < 0:
+        seeger = [0, 0, 0]
+    elif won:
+        seeger = [value + 50 if s == declarer else 0 for s in range(3)]
+    else:
+        seeger = [-2 * value - 50 if s == declarer else 40 for s in range(3)]
+    details = {"declarer": declarer, "contract": contract, "bid": 18, "won": won,
+               "value": value, "declarer_points": 70, "declarer_tricks": 5,
+               "schneider": False, "schwarz": False, "overbid": overbid, "seeger": seeger}
+    return GameResult(f"d{deal}-s{seating}", "skat", labels, labels, 0, 0, deal, seating,
+                      (0.0, 0.0, 0.0), 30, 0.1, details)
+
+
+A, B = "A", "B"
+SEATS = [(B, A, A), (A, B, A), (A, A, B), (A, B, B), (B, A, B), (B, B, A)]
+
+
+def _tiny_log() -> list[GameResult]:
+    """Two complete deals and one incomplete; the expected figures are worked out below."""
+    deal0 = [
+        _game(0, 0, SEATS[0], 0, "C", True, 24),       # B declares clubs, won 24: B +74
+        _game(0, 1, SEATS[1], 1, "G", False, 48),      # B loses grand 48: B -146, A +40 +40
+        _game(0, 2, SEATS[2], -1, None, False, 0),     # passed in
+        _game(0, 3, SEATS[3], 0, "NH", True, 35),      # A wins null hand 35: A +85
+        _game(0, 4, SEATS[4], 1, "HHS", True, 60),     # A wins hearts hand schneider ann.: +110
+        _game(0, 5, SEATS[5], 2, "D", False, 18),      # A loses diamonds 18: A -86, B +40 +40
+    ]
+    deal1 = [_game(1, s, SEATS[s], -1, None, False, 0) for s in range(6)]  # all passed in
+    deal2 = [_game(2, 0, SEATS[0], 0, "C", True, 24)]  # incomplete: left out
+    return deal0 + deal1 + deal2
+
+
+def test_statistics_match_hand_computed_values() -> None:
+    st = skat_match_stats(_tiny_log(), [A, B], games_per_deal=6)
+    assert (st.deals, st.incomplete_deals, st.games, st.passed_in_games) == (2, 1, 12, 7)
+    a, b = st.agents
+    # seat-games: 9 per agent per deal
+    assert a.seat_games == b.seat_games == 18
+    assert (a.declared, a.won, b.declared, b.won) == (3, 2, 2, 1)
+    assert a.win_rate == pytest.approx(2 / 3) and b.win_rate == pytest.approx(1 / 2)
+    assert a.win_low < 2 / 3 < a.win_high
+    # passed-in seat-games: deal 0 game 2 (A twice, B once), deal 1 all six games (9 each)
+    assert (a.passed_in, b.passed_in) == (11, 10)
+    assert a.mean_value == pytest.approx((35 + 60 + 18) / 3)
+    assert b.mean_value == pytest.approx((24 + 48) / 2)
+    assert a.mean_declarer_score == pytest.approx((35 + 60 - 36) / 3)
+    # deal 0: A's seat points 40+40+85+110-86 = 189 over 9 seats; B's 74-146+40+40 = 8
+    a0, b0 = 36 * 189 / 9, 36 * 8 / 9
+    assert a.seeger_per_list == pytest.approx((a0 + 0) / 2)
+    assert b.seeger_per_list == pytest.approx((b0 + 0) / 2)
+    half = 1.959963984540054 * math.sqrt(((a0 - a0 / 2) ** 2 + (a0 / 2) ** 2) / 1) / math.sqrt(2)
+    assert a.seeger_low == pytest.approx(a0 / 2 - half)
+    assert a.seeger_high == pytest.approx(a0 / 2 + half)
+    (diff,) = st.differences
+    assert (diff.a, diff.b, diff.deals) == (A, B, 2)
+    assert diff.mean == pytest.approx((a0 - b0) / 2)
+    assert diff.low < diff.mean < diff.high
+    cats = a.categories
+    assert (cats["null"].declared, cats["null"].won, cats["null"].seeger) == (1, 1, 85)
+    assert (cats["hand"].declared, cats["hand"].won, cats["hand"].seeger) == (2, 2, 195)
+    assert (cats["schneider announced"].declared, cats["schneider announced"].seeger) == (1, 110)
+    assert (cats["suit"].declared, cats["suit"].won, cats["suit"].seeger) == (2, 1, 24)
+    assert cats["suit"].seeger_per_list == pytest.approx(36 * 24 / 18)
+    assert (b.categories["grand"].declared, b.categories["grand"].won) == (1, 0)
+    assert b.categories["grand"].seeger == -146
+    assert b.categories["ouvert"].declared == 0
+    assert json.loads(json.dumps(st.to_dict()))["agents"][0]["label"] == A
+
+
+def test_statistics_of_one_deal_have_no_interval() -> None:
+    st = skat_match_stats(_tiny_log()[:6], [A, B], games_per_deal=6)
+    assert st.deals == 1
+    assert math.isnan(st.agents[0].seeger_low)
+    assert st.to_dict()["agents"][0]["seeger_low"] is None
+
+
+def test_statistics_refuse_records_without_skat_outcome() -> None:
+    bad = GameResult("d0-s0", "skat", SEATS[0], SEATS[0], 0, 0, 0, 0, (0.0,) * 3, 1, 0.0)
+    with pytest.raises(ArenaError, match="no Skat outcome"):
+        skat_match_stats([bad] * 6, [A, B], games_per_deal=6)
+
+
+# ----- results files: resume, kill -9, foreign files -----------------------------------------
+def _small(seed: int = 5, deals: int = 3) -> SkatMatchConfig:
+    return SkatMatchConfig.create_match(["rule", "random"], deals, seed=seed)
+
+
+def test_resume_after_a_half_written_line_finishes_without_duplicates(tmp_path: Path) -> None:
+    whole = run_skat_match(_small(), SerialExecutor())
+    out = tmp_path / "m.jsonl"
+    run_skat_match(_small(), SerialExecutor(), output=out)
+    lines = out.read_bytes().split(b"\n")
+    out.write_bytes(b"\n".join(lines[:6]) + b"\n" + lines[6][:25])  # killed mid-write
+    resumed = run_skat_match(_small(), SerialExecutor(), output=out, resume=True)
+    assert resumed.resumed == 5
+    back = read_results(out)
+    assert back.discarded_tail == b"" and len(back.results) == 18
+    assert len({r.task_id for r in back.results}) == 18
+    assert _outcomes(back.results) == _outcomes(whole.results)
+    config, results = read_match(out)
+    assert config == _small() and len(results) == 18
+
+
+CHILD = textwrap.dedent(
+    """
+    import sys, time
+    from spielwerk.core.agent import register_agent
+    from spielwerk.games.skat.agents import SkatRandomAgent
+    from spielwerk.arena import SerialExecutor
+    from spielwerk.arena.duplicate import SkatMatchConfig, run_skat_match
+
+    class Sleepy(SkatRandomAgent):
+        def act(self, info_state):
+            time.sleep(float(sys.argv[2]))
+            return super().act(info_state)
+
+    register_agent("sleepy", Sleepy, {}, "random Skat, slowly", games=("skat",))
+    config = SkatMatchConfig.create_match(["sleepy", "rule"], 4, seed=21)
+    run_skat_match(config, SerialExecutor(), output=sys.argv[1], resume=True)
+    """
+)
+
+
+def test_killed_match_resumes_to_the_uninterrupted_result(tmp_path: Path) -> None:
+    out = tmp_path / "killed.jsonl"
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(out), "0.01"])
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            if out.exists() and out.read_bytes().count(b"\n") >= 5:
+                break
+            if child.poll() is not None:
+                pytest.fail(f"child exited early with {child.returncode}")
+            time.sleep(0.005)
+        os.kill(child.pid, signal.SIGKILL)
+    finally:
+        child.wait()
+    assert child.returncode == -signal.SIGKILL
+    partial = read_results(out)
+    assert 4 <= len(partial.results) < 24, "the kill did not land part-way"
+    subprocess.run([sys.executable, "-c", CHILD, str(out), "0"], check=True)
+    whole = tmp_path / "whole.jsonl"
+    subprocess.run([sys.executable, "-c", CHILD, str(whole), "0"], check=True)
+    resumed, reference = read_results(out), read_results(whole)
+    assert len(resumed.results) == 24 == len({r.task_id for r in resumed.results})
+    assert _outcomes(resumed.results) == _outcomes(reference.results)
+
+
+def test_foreign_files_are_refused_and_left_untouched(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my shopping list\n")
+    for kwargs in ({"resume": True}, {"fresh": True}, {}):
+        with pytest.raises(ResultsFileError):
+            run_skat_match(_small(), SerialExecutor(), output=notes, **kwargs)
+        assert notes.read_text() == "my shopping list\n"
+    # another match (other seed) and a Kalah tournament: ours, but not this match
+    other = tmp_path / "other.jsonl"
+    run_skat_match(_small(seed=6, deals=1), SerialExecutor(), output=other)
+    kalah = tmp_path / "kalah.jsonl"
+    run_tournament(TournamentConfig.create("kalah(pits=4,seeds=3)", ["random", "greedy"], 2),
+                   SerialExecutor(), output=kalah)
+    for path in (other, kalah):
+        before = path.read_bytes()
+        with pytest.raises(ResultsFileError, match="different tournament"):
+            run_skat_match(_small(), SerialExecutor(), output=path, resume=True)
+        assert path.read_bytes() == before
+    with pytest.raises(ResultsFileError, match="not a Skat duplicate match"):
+        read_match(kalah)
+    with pytest.raises(ResultsFileError, match="not a spielwerk"):
+        read_match(notes)
+
+
+# ----- executors and PIMC ----------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def pimc_serial() -> list[tuple[Any, ...]]:
+    config = SkatMatchConfig.create_match(["pimc:worlds=2", "rule"], 1, seed=2)
+    return _outcomes(run_skat_match(config, SerialExecutor()).results)
+
+
+def test_pimc_match_is_the_same_on_a_process_pool(pimc_serial: list[tuple[Any, ...]]) -> None:
+    config = SkatMatchConfig.create_match(["pimc:worlds=2", "rule"], 1, seed=2)
+    with LocalProcessExecutor(workers=2, batch_size=2) as pool:
+        result = run_skat_match(config, pool)
+    assert _outcomes(result.results) == pimc_serial
+    st = match_stats(result)
+    assert st.deals == 1 and st.games == 6
+    assert sum(a.seat_games for a in st.agents) == 18
+
+
+def test_pimc_match_is_the_same_on_dask(pimc_serial: list[tuple[Any, ...]]) -> None:
+    distributed = pytest.importorskip("distributed")
+    from spielwerk.arena.executors import DaskExecutor
+
+    config = SkatMatchConfig.create_match(["pimc:worlds=2", "rule"], 1, seed=2)
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, protocol="tcp",
+        dashboard_address=None,
+    ) as cluster, DaskExecutor(cluster.scheduler_address) as ex:
+        result = run_skat_match(config, ex)
+    assert _outcomes(result.results) == pimc_serial
