@@ -34,6 +34,54 @@ class ExecutorError(SpielwerkError):
     """A back end that cannot be created or reached."""
 
 
+def _exit_when_gone(pid: int) -> None:
+    """Watch process ``pid`` and end this process as soon as it is gone."""
+    import select
+    import time
+
+    try:
+        fd = os.pidfd_open(pid)  # Linux >= 5.3: readable when the process exits
+    except (AttributeError, OSError):
+        fd = -1
+    if fd >= 0:
+        select.select([fd], [], [])
+        os._exit(3)
+    while True:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            os._exit(3)
+        except PermissionError:
+            pass
+        time.sleep(0.5)
+
+
+def watch_parent(pid: int) -> None:
+    """Pool worker initializer: exit when the process that made the pool dies.
+
+    A worker of a forkserver pool is a child of the fork server, not of the
+    arena process, so it would otherwise wait for tasks long after the arena
+    was killed (``kill -9`` gives the pool no chance to stop it).
+    """
+    import threading
+
+    threading.Thread(target=_exit_when_gone, args=(pid,), daemon=True,
+                     name="spielwerk-parent-watch").start()
+
+
+def _missing_main_guard() -> str | None:
+    """The script run as ``__main__`` if it starts work at import (no main guard)."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if not path or not str(path).endswith(".py"):
+        return None
+    try:
+        text = open(path, encoding="utf-8", errors="replace").read()
+    except OSError:
+        return None
+    return None if "__name__" in text else str(path)
+
+
 def _run_batch(fn: Callable[[T], R], batch: Sequence[T]) -> list[R]:
     return [fn(task) for task in batch]
 
@@ -110,7 +158,8 @@ class LocalProcessExecutor(Executor):
             ctx = multiprocessing.get_context(self.start_method)
             if self.start_method == "forkserver":
                 ctx.set_forkserver_preload(["spielwerk.games", "spielwerk.arena.match"])
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx,
+                                             initializer=watch_parent, initargs=(os.getpid(),))
         return self._pool
 
     def map_unordered(self, fn: Callable[[T], R], tasks: Sequence[T]) -> Iterator[R]:
@@ -127,6 +176,14 @@ class LocalProcessExecutor(Executor):
         except BrokenProcessPool:
             self._pool = None  # unusable now; a later call starts a new pool
             pool.shutdown(wait=False, cancel_futures=True)
+            script = _missing_main_guard()
+            if script is not None:
+                raise ExecutorError(
+                    f"the worker processes could not start: each one imports {script} "
+                    f"again, which starts the pool again; put the code that runs the games "
+                    f"under 'if __name__ == \"__main__\":' (the process pool needs it) or "
+                    f"use SerialExecutor()"
+                ) from None
             raise ExecutorError(
                 "a worker process died while playing (a crash in compiled code, or out of "
                 "memory); rerun with --executor serial to see the failing game"

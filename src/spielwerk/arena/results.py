@@ -18,6 +18,7 @@ cannot append to the same file.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 from dataclasses import dataclass, field
@@ -85,6 +86,15 @@ def read_results(path: Path) -> ReadBack:
     return ReadBack(header, results, end, tail)
 
 
+_HEADER_START = b'{"format":"' + FORMAT.encode() + b'"'
+
+
+def _is_our_start(head: bytes) -> bool:
+    """True for empty bytes, our header's start, or a prefix of it (a run killed while
+    writing the header)."""
+    return not head.strip() or head.startswith(_HEADER_START) or _HEADER_START.startswith(head)
+
+
 def _looks_like_results(path: Path) -> bool:
     """True for an empty file or one whose first line is (the start of) our header."""
     try:
@@ -92,7 +102,15 @@ def _looks_like_results(path: Path) -> bool:
             head = f.read(200)
     except OSError:
         return False
-    return not head.strip() or head.startswith(b'{"format":"' + FORMAT.encode())
+    return _is_our_start(head)
+
+
+def _disk_error(path: Path, exc: OSError, action: str) -> ResultsFileError:
+    hint = " (the disk is full)" if exc.errno == errno.ENOSPC else ""
+    return ResultsFileError(
+        f"cannot {action} results file {path}: {exc.strerror}{hint}; the games already in "
+        f"it are safe: make room and continue with --resume -o {path}"
+    )
 
 
 def _describe_difference(old: dict[str, Any], new: dict[str, Any]) -> str:
@@ -160,12 +178,22 @@ class ResultsFile:
                     existing = back.results
                     os.ftruncate(fd, back.good_bytes)  # drop a half-written last line
                 else:
+                    # no complete line: only an empty file or our own unfinished header
+                    # may be replaced; anything else is someone's file
+                    if not _is_our_start(back.discarded_tail):
+                        raise ResultsFileError(
+                            f"{path} is not a spielwerk arena results file; refusing to "
+                            "overwrite it (choose another --output)"
+                        )
                     os.ftruncate(fd, 0)
                     cls._write(fd, header)
             else:
                 os.ftruncate(fd, 0)
                 cls._write(fd, header)
             os.lseek(fd, 0, os.SEEK_END)
+        except OSError as exc:
+            os.close(fd)
+            raise _disk_error(path, exc, "write") from None
         except BaseException:
             os.close(fd)
             raise
@@ -192,9 +220,12 @@ class ResultsFile:
         """Write one finished game as a line, unbuffered (fsync too if asked)."""
         if self._fd is None:
             raise ResultsFileError(f"{self.path} is closed")
-        self._write(self._fd, result.to_record())
-        if self.fsync:
-            os.fsync(self._fd)
+        try:
+            self._write(self._fd, result.to_record())
+            if self.fsync:
+                os.fsync(self._fd)
+        except OSError as exc:
+            raise _disk_error(self.path, exc, "write to") from None
 
     def close(self) -> None:
         if self._fd is not None:

@@ -182,6 +182,13 @@ def arena(
     value = "margin" if game_type.num_players == 2 and game_type.zero_sum else "return"
     table, pairs = standings_tables(st, title, value)
     out.print(table)
+    if game_type.num_players > 2:
+        others = game_type.num_players - 1
+        out.print(
+            f"W/D/L compares each game's return with each of the {others} opponents at the "
+            f"table, so W+D+L is {others} x games; score% = (W + D/2) / (W + D + L).",
+            highlight=False,
+        )
     out.print(pairs)
     where = f", results in {output}" if output else ""
     out.print(

@@ -13,7 +13,7 @@ from spielwerk.core.errors import SpielwerkError
 from spielwerk.games.kalah import egdb as egdb_mod
 from spielwerk.games.kalah import kernel
 from spielwerk.games.kalah.notation import format_position, parse_position
-from spielwerk.games.kalah.solver import Solver
+from spielwerk.games.kalah.solver import TT_LOG2_MAX, TT_LOG2_MIN, Solver, analyze_within
 
 console = Console()
 err = Console(stderr=True)
@@ -50,10 +50,10 @@ def _check(pits: int, seeds: int | None = None) -> None:
 
 def _make_solver(pits: int, total: int, empty_capture: bool, egdb: int, egdb_dir: str | None,
                  tt: int, iterative: bool, quiet: bool, depth_max: int = 12) -> Solver:
-    if egdb < 0 or egdb > 40:
-        raise SpielwerkError("--egdb must be in 0..40")
-    if not 10 <= tt <= 30:
-        raise SpielwerkError("--tt must be in 10..30")
+    if not 0 <= egdb <= egdb_mod.MAX_SEEDS:
+        raise SpielwerkError(f"--egdb must be in 0..{egdb_mod.MAX_SEEDS}")
+    if not TT_LOG2_MIN <= tt <= TT_LOG2_MAX:
+        raise SpielwerkError(f"--tt must be in {TT_LOG2_MIN}..{TT_LOG2_MAX}")
     return Solver(pits, empty_capture, kernel.END_EITHER_EMPTY, max_seeds=total,
                   egdb_seeds=egdb, egdb_path=egdb_dir, tt_log2=tt,
                   depth_step=3 if iterative else 0, depth_max=depth_max,
@@ -129,13 +129,25 @@ def analyze(
     egdb: EgdbOpt = 0,
     egdb_dir: EgdbDir = None,
     tt: TtOpt = 22,
+    time_budget: Annotated[float, typer.Option(
+        "--time", "-t", help="seconds to spend (0: no limit, exact values however long it "
+                             "takes); when time runs out the deepest finished estimates are "
+                             "shown")] = 0.0,
     quiet: Quiet = False,
 ) -> None:
-    """Exact value of every legal move of a position (final margins for the player to move)."""
+    """Exact value of every legal move of a position (final margins for the player to move).
+
+    Positions with many seeds can take hours to solve exactly (the Kalah(6,4)
+    start: over 2 billion nodes); --time S gives estimates within S seconds and
+    --egdb N (an endgame database) makes exact solving much faster."""
+    if not (time_budget >= 0 and time_budget < float("inf")):
+        raise SpielwerkError(f"--time must be a number of seconds >= 0, not {time_budget}")
     board, mover = parse_position(position, pits, seeds)
     m = (len(board) - 2) // 2
-    _check(m)
+    if not 1 <= m <= 15:
+        raise SpielwerkError(f"a position has 1..15 pits per side, this one {m}")
     total = int(board.sum())
+    in_pits = total - int(board[m]) - int(board[2 * m + 1])
     solver = _make_solver(m, total, empty_capture, min(egdb, total), egdb_dir, tt, True, quiet)
     rel = solver.relative(board, mover)
     who = "South" if mover == 0 else "North"
@@ -143,17 +155,37 @@ def analyze(
     console.print(f"position {format_position(board, mover)}")
     if solver.is_over(rel):
         raise SpielwerkError("the game is over in this position: no moves to analyse")
-    res = solver.analyze(rel)
-    table = Table(title=f"{who} to move: final margin for {who} (store difference now {diff:+d})")
+    if time_budget == 0 and in_pits > max(30, egdb + 10) and not quiet:
+        err.print(f"note: {in_pits} seeds in the pits: the exact values can take a long time "
+                  f"(the Kalah(6,4) start: hours). --time 10 gives estimates in 10 s; "
+                  f"--egdb 20 speeds up the exact search. Ctrl-C stops.", highlight=False)
+    if time_budget > 0:
+        timed = analyze_within(solver, rel, time_budget)
+        values, depth = timed.move_values, timed.depth
+    else:
+        res = solver.analyze(rel)
+        values, depth = res.move_values, -1
+    best = max(values.values())
+    exact = depth == -1
+    what = "final margin" if exact else f"estimate (search depth {depth})"
+    table = Table(title=f"{who} to move: {what} for {who} (store difference now {diff:+d})")
     table.add_column("pit", justify="right")
     table.add_column("value", justify="right")
     table.add_column("", justify="left")
-    for pit in sorted(res.move_values):
-        v = res.move_values[pit] + diff
-        table.add_row(str(pit + 1), f"{v:+d}", "best" if res.move_values[pit] == res.value else "")
+    for pit in sorted(values):
+        v = values[pit] + diff
+        table.add_row(str(pit + 1), f"{v:+d}", "best" if values[pit] == best else "")
     console.print(table)
-    console.print(f"value {res.value + diff:+d} for {who}; principal variation: "
-                  f"{_pv_text(solver, board, mover, res.pv)}")
+    if exact:
+        pv = res.pv if time_budget == 0 else solver.principal_variation(rel, best)
+        console.print(f"value {best + diff:+d} for {who}; principal variation: "
+                      f"{_pv_text(solver, board, mover, pv)}")
+    elif depth > 0:
+        console.print(f"not exact: the exact search did not finish in {time_budget:g} s; these "
+                      f"are depth-{depth} estimates (more --time, or --egdb 20, to go further)")
+    else:
+        console.print(f"not exact: no search finished in {time_budget:g} s; the values are "
+                      f"the immediate store gains (more --time to search)")
     st = solver.stats
     console.print(f"nodes: {st.nodes:,} in {st.seconds:.2f} s")
 
@@ -202,8 +234,8 @@ def egdb_cmd(
 ) -> None:
     """Build (or load and verify) an endgame database; print its size and build time."""
     _check(pits)
-    if not 0 <= max_seeds <= 40:
-        raise SpielwerkError("--max-seeds must be in 0..40")
+    if not 0 <= max_seeds <= egdb_mod.MAX_SEEDS:
+        raise SpielwerkError(f"--max-seeds must be in 0..{egdb_mod.MAX_SEEDS}")
     db = egdb_mod.open_egdb(pits, max_seeds, empty_capture, kernel.END_EITHER_EMPTY, egdb_dir,
                             progress=_progress(quiet))
     how = (f"built in {db.build_seconds:.1f} s" if db.build_seconds is not None

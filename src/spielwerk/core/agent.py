@@ -7,6 +7,8 @@ that keep a tree or beliefs can follow; ``reset(seed)`` starts a new game.
 
 from __future__ import annotations
 
+import importlib
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -49,13 +51,22 @@ class AgentEntry:
     description: str
     games: tuple[str, ...] | None  # None: any game
     parameter_help: dict[str, str] = field(default_factory=dict)
+    # numeric parameter -> (lowest, highest) allowed, None: unbounded on that side;
+    # str parameter -> the allowed values. Numbers without an entry must be >= 0.
+    limits: dict[str, Limit] = field(default_factory=dict)
 
     def usage(self) -> str:
         params = ":".join(f"{k}={v}" for k, v in self.defaults.items())
         return f"{self.name}:{params}" if params else self.name
 
 
+Limit = tuple[float | None, float | None] | tuple[str, ...]
+
 _AGENTS: dict[tuple[str | None, str], AgentEntry] = {}
+_SPEC_FAMILIES: dict[str, str] = {
+    # spec prefix -> "module:function(spec, game, seed)", imported on first use
+    "openspiel": "spielwerk.interop.openspiel:make_openspiel_agent",
+}
 
 
 def register_agent(
@@ -65,10 +76,21 @@ def register_agent(
     description: str = "",
     games: tuple[str, ...] | None = None,
     parameter_help: dict[str, str] | None = None,
+    limits: dict[str, Limit] | None = None,
 ) -> None:
-    """Register ``factory(game, seed=..., **params)`` for ``games`` (None: any game)."""
+    """Register ``factory(game, seed=..., **params)`` for ``games`` (None: any game).
+
+    ``limits`` bounds parameters: ``{"c": (0, None), "depth": (1, 60),
+    "final": ("visits", "mean")}``. Every numeric parameter must be finite, and
+    one without a limit must be >= 0; :func:`make_agent` checks this before the
+    factory runs, so every agent rejects bad values with the same one-line error.
+    """
+    defaults = dict(defaults or {})
+    for key in limits or {}:
+        if key not in defaults:
+            raise ValueError(f"agent {name!r}: limit for unknown parameter {key!r}")
     entry = AgentEntry(
-        name, factory, dict(defaults or {}), description, games, parameter_help or {}
+        name, factory, defaults, description, games, parameter_help or {}, dict(limits or {})
     )
     for g in games or (None,):
         _AGENTS[(g, name)] = entry
@@ -123,6 +145,11 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 def make_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
     """Build an agent for ``game`` from a spec string."""
+    family = spec.strip().split(":", 1)[0]
+    if family in _SPEC_FAMILIES:  # e.g. "openspiel:ismcts:iters=1000", loaded only when used
+        module, function = _SPEC_FAMILIES[family].split(":")
+        factory = getattr(importlib.import_module(module), function)
+        return factory(spec, game, seed)  # type: ignore[no-any-return]
     name, raw = parse_agent_spec(spec)
     entry = _AGENTS.get((game.name, name)) or _AGENTS.get((None, name))
     if entry is None:
@@ -134,7 +161,49 @@ def make_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
             known = ", ".join(entry.defaults) or "none"
             raise AgentSpecError(f"agent {name!r}: unknown parameter {key!r}; parameters: {known}")
         params[key] = _convert(name, key, text, entry.defaults[key])
-    return entry.factory(game, seed=seed, **params)
+        check_agent_parameter(entry, key, params[key])
+    try:
+        return entry.factory(game, seed=seed, **params)
+    except SpielwerkError:
+        raise
+    except (ValueError, AssertionError, MemoryError) as exc:
+        # a factory's own check that the limits did not cover: same one-line form
+        raise AgentSpecError(f"agent {name!r}: {exc}") from None
+
+
+def _number(value: float | int) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def check_agent_parameter(entry: AgentEntry, key: str, value: Any) -> None:
+    """Raise :class:`AgentSpecError` if ``value`` is outside the limits of ``key``."""
+    limit = entry.limits.get(key)
+    if isinstance(value, bool):
+        return
+    if isinstance(value, str):
+        if limit and isinstance(limit[0], str) and value not in limit:
+            raise AgentSpecError(
+                f"agent {entry.name!r}: parameter {key!r} must be one of "
+                f"{', '.join(str(x) for x in limit)}, not {value!r}"
+            )
+        return
+    if isinstance(value, int | float):
+        if not math.isfinite(value):
+            raise AgentSpecError(
+                f"agent {entry.name!r}: parameter {key!r} must be a finite number, not {value}"
+            )
+        bounds = limit if limit and not isinstance(limit[0], str) else (0, None)
+        lo, hi = (None if b is None else float(b) for b in bounds)
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            if lo is not None and hi is not None:
+                need = f"in {_number(lo)}..{_number(hi)}"
+            elif lo is not None:
+                need = f">= {_number(lo)}"
+            else:
+                need = f"<= {_number(hi or 0.0)}"
+            raise AgentSpecError(
+                f"agent {entry.name!r}: parameter {key!r} must be {need}, not {_number(value)}"
+            )
 
 
 class RandomAgent(Agent):

@@ -150,16 +150,19 @@ register_agent(
     {"worlds": "sampled worlds per move (1 for perfect information)",
      "iters": "UCT iterations per world", "time": "seconds per move (replaces iters if > 0)",
      "c": "UCT exploration constant", "final": "visits (robust child) or mean"},
+    {"worlds": (1, None), "iters": (1, None), "final": ("visits", "mean")},
 )
 register_agent(
     "ismcts", ISMCTSAgent, {"iters": 900, "time": 0.0, "c": 0.7},
     "single-observer information-set MCTS, random rollouts", None,
     {"iters": "iterations per move", "time": "seconds per move (replaces iters if > 0)",
      "c": "exploration constant"},
+    {"iters": (1, None)},
 )
 register_agent(
     "minimax", MinimaxAgent, {"worlds": 30, "depth": 3, "playouts": 1},
     "determinized alpha-beta, evaluation by random playouts", None,
     {"worlds": "sampled worlds per move", "depth": "plies searched",
      "playouts": "random playouts per leaf"},
+    {"worlds": (1, None), "depth": (1, 64), "playouts": (1, None)},
 )

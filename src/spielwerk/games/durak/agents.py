@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from spielwerk.core.agent import Agent, AgentSpecError, register_agent
+from spielwerk.core.agent import Agent, AgentSpecError, Limit, register_agent
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.game import Game, InfoState, State
 from spielwerk.games.durak import kernel as K
@@ -195,11 +195,13 @@ class DurakMinimaxAgent(_EndgameMixin, MinimaxAgent):
 
 
 _G = ("durak",)
+_ROLLOUTS: dict[str, Limit] = {"rollout": ("greedy", "smart", "random")}
 _SOLVER_HELP = {"solver": "exact solver once the 2-player stock is empty",
                 "solver_nodes": "node budget of the solver (falls back to search)"}
 register_agent("random", DurakRandomAgent, {"voluntary": 0.2},
                "uniformly random; takes/passes voluntarily 20% of the time", _G,
-               {"voluntary": "probability of a voluntary take or pass"})
+               {"voluntary": "probability of a voluntary take or pass"},
+               {"voluntary": (0, 1)})
 register_agent("greedy", GreedyAgent, {}, "lowest card first, trumps saved early", _G)
 register_agent("smart", SmartAgent, {}, "greedy plus the weakness rule and known cards", _G)
 register_agent(
@@ -211,6 +213,7 @@ register_agent(
      "time": "seconds per move (replaces iters if > 0)", "c": "UCT constant",
      "final": "mean (Zarlykov) or visits", "rollout": "greedy, smart or random",
      **_SOLVER_HELP},
+    {"worlds": (1, None), "iters": (1, None), "final": ("mean", "visits"), **_ROLLOUTS},
 )
 register_agent(
     "ismcts", DurakISMCTSAgent,
@@ -219,10 +222,12 @@ register_agent(
     "SO-ISMCTS, greedy rollouts, exact endgames", _G,
     {"iters": "iterations per move", "time": "seconds per move (replaces iters if > 0)",
      "c": "exploration constant", "rollout": "greedy, smart or random", **_SOLVER_HELP},
+    {"iters": (1, None), **_ROLLOUTS},
 )
 register_agent(
     "minimax", DurakMinimaxAgent,
     {"worlds": 30, "depth": 3, "solver": True, "solver_nodes": 300_000},
     "determinized alpha-beta, greedy-playout evaluation, exact endgames", _G,
     {"worlds": "sampled worlds", "depth": "plies searched", **_SOLVER_HELP},
+    {"worlds": (1, None), "depth": (1, 64)},
 )

@@ -134,4 +134,5 @@ register_agent(
     "depth-limited alpha-beta, store difference evaluation",
     ("kalah",),
     {"depth": "search depth in moves (an extra turn counts as a move)"},
+    {"depth": (1, 30)},
 )

@@ -47,6 +47,36 @@ MAGIC = b"SPWKEGDB"
 HEADER = struct.Struct("<8sIIIIIQI")  # magic, version, pits, N, empty_capture, end_rule, n, crc
 HEADER_SIZE = 64
 UNKNOWN = -128
+MAX_SEEDS = 40
+"""Largest database seed count accepted anywhere (CLI, agents, solver)."""
+
+
+def machine_memory_bytes() -> int:
+    """Physical memory of this machine (0 if it cannot be read)."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (ValueError, OSError, AttributeError):
+        return 0
+
+
+def check_size(pits: int, max_seeds: int) -> int:
+    """Entries of the database asked for; :class:`EgdbError` if it is over
+    :data:`MAX_SEEDS` or would not fit in half the machine's memory."""
+    if not 0 <= max_seeds <= MAX_SEEDS:
+        raise EgdbError(f"the endgame database size must be in 0..{MAX_SEEDS} seeds, "
+                        f"not {max_seeds}")
+    n = entries(max_seeds, pits)
+    memory = machine_memory_bytes()
+    if memory and n > memory // 2:
+        fit = max_seeds
+        while fit > 0 and entries(fit, pits) > memory // 2:
+            fit -= 1
+        raise EgdbError(
+            f"an endgame database for {pits} pits and {max_seeds} seeds needs "
+            f"{n / 1e9:,.1f} GB, more than half of this machine's {memory / 1e9:.0f} GB; "
+            f"at most {fit} seeds fit"
+        )
+    return n
 
 
 class EgdbError(SpielwerkError):
@@ -298,10 +328,14 @@ def save(db: np.ndarray, file: Path, pits: int, max_seeds: int, empty_capture: b
     payload = np.ascontiguousarray(db, dtype=np.int8)
     crc = zlib.crc32(payload.data)
     tmp = file.with_suffix(f".tmp{os.getpid()}")
-    with open(tmp, "wb") as fh:
-        fh.write(_header(pits, max_seeds, empty_capture, end_rule, payload.size, crc))
-        payload.tofile(fh)
-    os.replace(tmp, file)
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(_header(pits, max_seeds, empty_capture, end_rule, payload.size, crc))
+            payload.tofile(fh)
+        os.replace(tmp, file)
+    except BaseException:
+        tmp.unlink(missing_ok=True)  # never leave a half-written file in the cache folder
+        raise
 
 
 def load(file: Path, pits: int, max_seeds: int, empty_capture: bool, end_rule: int) -> np.ndarray:
@@ -359,6 +393,7 @@ def open_egdb(
     progress: Callable[[str], None] | None = None,
 ) -> Egdb:
     """Load the database from the cache folder, or build (and save) it if missing or bad."""
+    check_size(pits, max_seeds)
     folder = cache_dir(path)
     file = folder / file_name(pits, max_seeds, empty_capture, end_rule)
     start = time.perf_counter()
@@ -371,9 +406,19 @@ def open_egdb(
             if progress is not None:
                 progress(f"endgame database not trusted ({exc}); rebuilding")
 
+    if progress is not None:
+        progress(f"endgame database for {pits} pits, <= {max_seeds} seeds: building "
+                 f"{entries(max_seeds, pits) / 1e6:,.1f} MB (saved in {folder})")
+    last = [0.0]
+
     def report(s: int, n: int, elapsed: float) -> None:
+        # the level's own time and the total: the first level also pays the kernels'
+        # one-time compilation, which would otherwise make every line show the same total
+        step, last[0] = elapsed - last[0], elapsed
         if progress is not None:
-            progress(f"endgame database: {s}/{n} seeds done, {elapsed:.1f} s")
+            note = " (includes compiling the kernels, once)" if s == 1 and step > 2 else ""
+            progress(f"endgame database: {s}/{n} seeds done, this level {step:.1f} s{note}, "
+                     f"total {elapsed:.1f} s")
 
     db = build(pits, max_seeds, empty_capture, end_rule, report)
     built = time.perf_counter() - start

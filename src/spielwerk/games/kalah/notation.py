@@ -46,6 +46,11 @@ def parse_position(text: str, pits: int | None = None, seeds: int | None = None
     if m:
         src, who = m.group(1), m.group(2).upper()
         mover = 0 if who == "S" else 1
+    else:
+        last = re.fullmatch(r"(.*?)\s+([A-Za-z]\w*)", src)
+        if last:
+            raise NotationError(
+                f"the side to move is S (South) or N (North), not {last.group(2)!r}")
     fields = [f.strip() for f in src.split("|")]
     if len(fields) not in (2, 3):
         raise NotationError(
@@ -55,7 +60,8 @@ def parse_position(text: str, pits: int | None = None, seeds: int | None = None
     if len(south) != len(north):
         raise NotationError(f"South has {len(south)} pits but North {len(north)}")
     if pits is not None and len(south) != pits:
-        raise NotationError(f"this game has {pits} pits per side, the position {len(south)}")
+        raise NotationError(
+            f"this game has {pits} pits per side, but the position has {len(south)}")
     stores = (0, 0)
     if len(fields) == 3:
         sm = re.fullmatch(r"(\d+)\s*-\s*(\d+)", fields[2])

@@ -53,6 +53,32 @@ C_NODES, C_EGDB, C_TT_CUTS, C_ETC_CUTS, C_MAX_PLY, C_FUTILITY = range(6)
 N_COUNTERS = 6
 
 
+TT_LOG2_MIN, TT_LOG2_MAX = 10, 30
+"""Transposition-table sizes (log2 of the slots) accepted by the CLI and the agent."""
+
+
+def table_log2(tt_log2: int, pits: int, max_seeds: int) -> tuple[int, str]:
+    """The table size actually used for ``tt_log2`` asked, and why it differs (or "").
+
+    A table never needs many more slots than the instance has positions (every
+    position with at most ``max_seeds`` seeds, seen from the mover), and never
+    gets more than a quarter of the machine's memory. Tables of 2**20 slots
+    (16 MB) or less are used as asked.
+    """
+    positions = egdb_mod.entries(max_seeds, pits)
+    by_instance = max(20, (8 * positions - 1).bit_length())
+    memory = egdb_mod.machine_memory_bytes()
+    by_memory = max(20, ((memory // 4) // 16).bit_length() - 1) if memory else 64
+    use = min(tt_log2, by_instance, by_memory)
+    if use == tt_log2:
+        return use, ""
+    why = (f"Kalah({pits}) with {max_seeds} seeds has only {positions:,} positions"
+           if use == by_instance else
+           f"a quarter of this machine's {memory / 2**30:.0f} GiB memory")
+    return use, (f"transposition table: 2^{use} slots ({(16 << use) / 2**20:,.0f} MiB) "
+                 f"instead of 2^{tt_log2} ({(16 << tt_log2) / 2**20:,.0f} MiB): {why}")
+
+
 class SolverError(SpielwerkError):
     """A position or instance the solver cannot handle as asked."""
 
@@ -362,8 +388,9 @@ class Solver:
             raise SolverError("solver: pits must be in 1..15")
         if end_rule not in (kernel.END_EITHER_EMPTY, kernel.END_MOVER_EMPTY):
             raise SolverError("solver: unknown end rule")
-        if egdb_seeds < 0:
-            raise SolverError("solver: the endgame database size cannot be negative")
+        if not 0 <= egdb_seeds <= egdb_mod.MAX_SEEDS:
+            raise SolverError(f"solver: the endgame database size must be in "
+                              f"0..{egdb_mod.MAX_SEEDS} seeds, not {egdb_seeds}")
         self.m = pits
         self.empty_capture = bool(empty_capture)
         self.end_rule = int(end_rule)
@@ -391,7 +418,13 @@ class Solver:
         else:
             self.db = egdb_mod.empty(pits)
             self.db_n = 0
-        self.table = tt.new_table(tt_log2)
+        if not 1 <= tt_log2 <= 34:
+            raise SolverError(f"solver: the table size (log2 slots) must be in 1..34, "
+                              f"not {tt_log2}")
+        self.tt_log2, note = table_log2(tt_log2, pits, self.max_seeds)
+        if note and progress is not None:
+            progress(note)
+        self.table = tt.new_table(self.tt_log2)
         cells = 2 * pits + 2
         p = max_ply + 1
         self._regs = np.zeros(4, np.int64)
@@ -587,6 +620,59 @@ class Solver:
         return Analysis(v, best, values, self.principal_variation(rel, v, pv_limit))
 
 
+@dataclass
+class TimedAnalysis:
+    """Result of :func:`analyze_within`: ``depth`` -1 when the values are exact, else the
+    depth of the deepest iteration that finished for every move (0: none did)."""
+
+    move_values: dict[int, int]
+    depth: int
+    seconds: float
+
+
+def analyze_within(solver: Solver, rel: np.ndarray, budget_s: float) -> TimedAnalysis:
+    """Values of every move of ``rel`` within about ``budget_s`` seconds.
+
+    Depth-limited iterations (``solver.depth_step``, 2x, ...) give estimates for
+    every move first; the exact search follows with the time left. The result is
+    the exact values if they finished, else those of the deepest full iteration.
+    """
+    start = time.perf_counter()
+    if solver.is_over(rel):
+        raise SolverError("the game is over: no move")
+    kids = solver.children(rel)
+    best: dict[int, int] = {pit: g for pit, g, _nxt, _c in kids}
+    found_depth = 0
+    solver.deadline = start + budget_s
+
+    def values(depth: int) -> dict[int, int]:
+        out: dict[int, int] = {}
+        for pit, g, nxt, child in kids:
+            if nxt < 0:
+                out[pit] = g
+                continue
+            s = int(child[: solver.m].sum() + child[solver.m + 1 : 2 * solver.m + 1].sum())
+            if depth == DEPTH_INF:
+                v = solver.value(child, iterative=False)
+            else:
+                v = mtdf(solver.tester(child, depth), 0, -s, s)
+            out[pit] = g + v if nxt == 0 else g - v
+        return out
+
+    try:
+        step = max(1, solver.depth_step)
+        depth = step
+        while depth <= solver.depth_max:
+            best, found_depth = values(depth), depth
+            depth += step
+        best, found_depth = values(DEPTH_INF), -1
+    except SearchTimeout:
+        pass
+    finally:
+        solver.deadline = None
+    return TimedAnalysis(best, found_depth, time.perf_counter() - start)
+
+
 def solver_for(game: object, **kwargs: object) -> Solver:
     """A solver for a :class:`~spielwerk.games.kalah.rules.KalahGame`."""
     from spielwerk.games.kalah.rules import KalahGame
@@ -676,4 +762,5 @@ register_agent(
         "egdb": "endgame database size in seeds (0: none; built once, cached on disk)",
         "tt": "transposition table size, log2 of the slots (16 bytes each)",
     },
+    {"time": (0.001, None), "egdb": (0, egdb_mod.MAX_SEEDS), "tt": (TT_LOG2_MIN, TT_LOG2_MAX)},
 )

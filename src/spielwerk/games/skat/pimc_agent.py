@@ -156,6 +156,7 @@ register_agent(
         "values": "win (goal reached 1/0, fast) or points (final card points, as the seed)",
         "prune": "win values: stop solving cards that can no longer win the vote (same choice)",
     },
+    limits={"worlds": (1, None), "values": ("win", "points")},
 )
 
 
