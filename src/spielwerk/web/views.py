@@ -106,6 +106,7 @@ def skat_view(info: InfoState) -> dict[str, Any]:
         "positions": [POSITION_NAMES[g.position_of(s)] if g.position_of(s) >= 0 else "dealer"
                       for s in range(g.players)],
         "hand": _cards(info.hand),
+        "hand_ids": _ids(info.hand),
         "hand_sizes": [10 - bin(info.played[s]).count("1") if s in g.positions else 0
                        for s in range(g.players)],
         "bid": info.bid,
@@ -136,6 +137,12 @@ def skat_view(info: InfoState) -> dict[str, Any]:
             "declarer_points": res.declarer_points,
         }
     return view
+
+
+def _ids(mask: int) -> list[int]:
+    from spielwerk.games.skat.cards import DISPLAY_ORDER
+
+    return [c for c in DISPLAY_ORDER if mask >> c & 1]
 
 
 def _cards_in_order(cards: Any) -> list[str]:
