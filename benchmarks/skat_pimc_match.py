@@ -1,173 +1,89 @@
-"""Duplicate-deal strength match: PIMC card play against the rule baseline.
+"""Duplicate-deal strength match: an agent (default PIMC card play) against the rule baseline.
 
-Each deal (seeded) is bid, picked up and declared by the rule baseline, which
-fixes the declarer and the contract. The card play is then played three ways
-from that same position:
+A thin front end to the arena's Skat duplicate matches
+(:mod:`spielwerk.arena.duplicate`, the same code as ``spielwerk skat match``):
+every seeded deal is played in the six seatings BAA ABA AAB ABB BAB BBA, so
+each agent holds every hand three times, once alone and twice with itself.
+``pimc`` bids, picks up and declares like the rule baseline and plays the
+cards by PIMC, so against ``rule`` it measures card play on the same
+contracts; ``--agent knn`` measures a whole bot.
 
-* ``pimc declares``: PIMC plays the declarer, the baseline both defenders;
-* ``pimc defends``:  the baseline declares, PIMC plays both defenders;
-* ``baseline``:      the baseline plays all three seats (reference).
+Printed per agent: games declared, declarer win rate (95% Wilson interval),
+Seeger-Fabian points per 36 games (95% interval, deals as units) and the
+paired difference on the same deals, plus the machine, wall time and rate.
 
-Reported per way: the declarer's win rate with a 95% Wilson interval and the
-mean Seeger-Fabian score per game (declarer: +value+50 won, -2 x value - 50
-lost; each defender +40 per lost game) with a 95% interval.
+    python benchmarks/skat_pimc_match.py                         # 10 deals, 8 worlds
+    python benchmarks/skat_pimc_match.py --deals 2000 --worlds 64 --workers 2 --log m.jsonl
+    python benchmarks/skat_pimc_match.py --summarize m.jsonl     # figures so far
 
-    python benchmarks/skat_pimc_match.py --deals 2000 --worlds 64 --workers 8
-    python benchmarks/skat_pimc_match.py --deals 2000 --log match.jsonl   # progress per deal
-    python benchmarks/skat_pimc_match.py --summarize match.jsonl          # table so far
+(Until commit 2acce4a this script fixed the contract by the baseline's bidding
+and compared three ways of playing it; the figures in docs/skat-dds.md from
+that version say so.)
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import sys
+import platform
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from typing import Any
+from pathlib import Path
 
-import numpy as np
-
-from spielwerk.arena.stats import mean_and_se, wilson_interval
-from spielwerk.core.agent import Agent, make_agent
-from spielwerk.core.game import CHANCE
-from spielwerk.core.registry import load_game
-from spielwerk.games.skat import pimc_agent  # noqa: F401 - registers "pimc"
-from spielwerk.games.skat.rules import PLAY, SkatState
-from spielwerk.games.skat.scoring import seeger_fabian
-
-WAYS = ("pimc declares", "pimc defends", "baseline")
+from spielwerk.arena.duplicate import (
+    SkatMatchConfig,
+    SkatMatchStats,
+    describe_config,
+    match_stats,
+    read_match,
+    run_skat_match,
+    skat_match_stats,
+)
+from spielwerk.arena.executors import LocalProcessExecutor, SerialExecutor
 
 
-def _contract_position(seed: int) -> SkatState | None:
-    game = load_game("skat")
-    state = game.new_initial_state()
-    assert isinstance(state, SkatState)
-    rule = make_agent("rule", game, seed=seed)
-    rng = np.random.default_rng(seed)
-    while not state.is_terminal() and state.phase != PLAY:
-        if state.current_player == CHANCE:
-            outcomes = state.chance_outcomes()
-            state.apply(outcomes[int(rng.integers(len(outcomes)))][0])
-        else:
-            state.apply(rule.act(state.info_state(state.current_player)))
-    return None if state.is_terminal() else state
-
-
-def _play(start: SkatState, agents: dict[int, Agent]) -> SkatState:
-    state = start.clone()
-    for a in agents.values():
-        for action in state.history:  # let agents follow the game so far
-            a.inform(action)
-    while not state.is_terminal():
-        seat = state.current_player
-        action = agents[seat].act(state.info_state(seat))
-        state.apply(action)
-        for a in agents.values():
-            a.inform(action)
-    return state
-
-
-def play_deal(args: tuple[int, str]) -> dict[str, Any] | None:
-    seed, pimc_spec = args
-    start = _contract_position(seed)
-    if start is None:
-        return None
-    game = start.game
-    d = start.declarer
-    out: dict[str, Any] = {"seed": seed, "contract": str(start.contract)}
-    for way in WAYS:
-        agents: dict[int, Agent] = {}
-        for seat in range(3):
-            pimc_here = (way == "pimc declares" and seat == d) or (
-                way == "pimc defends" and seat != d
-            )
-            spec = pimc_spec if pimc_here else "rule"
-            agents[seat] = make_agent(spec, game, seed=seed * 10 + seat)
-        end = _play(start, agents)
-        res = end.result
-        assert res is not None
-        seeger = seeger_fabian(res, 3, d)
-        out[way] = (bool(res.won), seeger[d], seeger[(d + 1) % 3])
-    return out
-
-
-def read_log(path: str) -> list[dict[str, Any]]:
-    """The records of a ``--log`` file, one per deal played."""
-    with open(path) as fh:
-        return [json.loads(line) for line in fh if line.strip()]
+def report(config: SkatMatchConfig, stats: SkatMatchStats) -> None:
+    print(describe_config(config))
+    print(f"{stats.deals} complete deals, {stats.games} games, {stats.passed_in_games} passed in")
+    print(f"{'agent':<24} {'declared':>8} {'win rate':>9} {'95% CI':>13} {'SF/36':>7} "
+          f"{'95% CI':>13}")
+    for a in stats.agents:
+        print(f"{a.label:<24} {a.declared:>8} {a.win_rate:>9.3f} "
+              f"{f'{a.win_low:.3f}-{a.win_high:.3f}':>13} {a.seeger_per_list:>+7.0f} "
+              f"{f'{a.seeger_low:+.0f}..{a.seeger_high:+.0f}':>13}")
+    for d in stats.differences:
+        print(f"paired difference {d.a} - {d.b}: {d.mean:+.0f} SF points per 36 games "
+              f"(95% {d.low:+.0f}..{d.high:+.0f}) over {d.deals} deals")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--deals", type=int, default=20)
-    ap.add_argument("--worlds", type=int, default=16)
+    ap.add_argument("--deals", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--worlds", type=int, default=8)
     ap.add_argument("--values", default="win")
+    ap.add_argument("--agent", help="agent spec instead of pimc:worlds=W:values=V")
+    ap.add_argument("--baseline", default="rule")
     ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--log", help="append one JSON line per deal to this file (progress)")
-    ap.add_argument("--summarize", help="only print the table for the deals in this log file")
+    ap.add_argument("--log", type=Path, help="results file (JSON Lines); resumed if it exists")
+    ap.add_argument("--summarize", type=Path, help="only print the figures of this results file")
     args = ap.parse_args()
-    spec = f"pimc:worlds={args.worlds}:values={args.values}"
-    t0 = time.perf_counter()
+    print(f"machine: {platform.platform()}, {os.cpu_count()} CPUs, load average "
+          f"{os.getloadavg()[0]:.2f}; Python {platform.python_version()}")
     if args.summarize:
-        logged = read_log(args.summarize)
-        rows = [r["result"] for r in logged]
-        spec = logged[0]["spec"] if logged else spec
-        args.deals = len(rows)
-    else:
-        done: dict[int, Any] = {}
-        if args.log and os.path.exists(args.log):
-            # resume: deals already in the log are not played again
-            for rec in read_log(args.log):
-                if rec["spec"] != spec:
-                    sys.exit(f"{args.log} holds results for {rec['spec']}, not {spec}")
-                done[rec["seed"]] = rec["result"]
-        tasks = [(s, spec) for s in range(args.deals) if s not in done]
-        if done:
-            print(f"resuming: {len(done)} deals already in {args.log}, {len(tasks)} to play",
-                  file=sys.stderr)
-        results = dict(done)
-
-        def record(seed: int, row: dict[str, Any] | None) -> None:
-            results[seed] = row
-            if args.log:
-                with open(args.log, "a") as fh:
-                    fh.write(json.dumps({"seed": seed, "spec": spec, "result": row}) + "\n")
-            n = len(results)
-            if n % 50 == 0 or n == args.deals:
-                print(f"{n}/{args.deals} deals, {time.perf_counter() - t0:.0f} s",
-                      file=sys.stderr, flush=True)
-
-        if args.workers > 1:
-            with ProcessPoolExecutor(args.workers) as pool:
-                futures = {pool.submit(play_deal, t): t[0] for t in tasks}
-                for fut in as_completed(futures):
-                    record(futures[fut], fut.result())
-        else:
-            for t in tasks:
-                record(t[0], play_deal(t))
-        rows = [results[s] for s in sorted(results) if s < args.deals]
-    played = [r for r in rows if r is not None]
-    print(f"{spec} vs rule: {args.deals} deals, {len(played)} played (others passed in), "
-          f"wall {time.perf_counter() - t0:.0f} s")
-    print(f"{'way':<15} {'declarer wins':>14} {'95% CI':>15} {'declarer Seeger':>16} "
-          f"{'+-95%':>7} {'defender Seeger':>16} {'+-95%':>7}")
-    for way in WAYS:
-        wins = sum(1 for r in played if r[way][0])
-        lo, hi = wilson_interval(wins, len(played))
-        dm, dse = mean_and_se([float(r[way][1]) for r in played])
-        fm, fse = mean_and_se([float(r[way][2]) for r in played])
-        print(f"{way:<15} {wins / len(played):>14.3f} {f'{lo:.3f}-{hi:.3f}':>15} {dm:>16.1f} "
-              f"{1.96 * dse:>7.1f} {fm:>16.1f} {1.96 * fse:>7.1f}")
-    # paired on the same deals: the change against the baseline playing every seat
-    print("paired against 'baseline' on the same deals (mean difference +- 95%):")
-    print(f"{'way':<15} {'declarer win rate':>18} {'declarer Seeger':>16}")
-    for way in WAYS[:2]:
-        wm, wse = mean_and_se([float(r[way][0]) - float(r["baseline"][0]) for r in played])
-        sm, sse = mean_and_se([float(r[way][1]) - float(r["baseline"][1]) for r in played])
-        print(f"{way:<15} {f'{wm:+.3f} +- {1.96 * wse:.3f}':>18} "
-              f"{f'{sm:+.1f} +- {1.96 * sse:.1f}':>16}")
+        config, results = read_match(args.summarize)
+        report(config, skat_match_stats(results, config.labels, len(config.arrangements)))
+        return
+    agent = args.agent or f"pimc:worlds={args.worlds}:values={args.values}"
+    config = SkatMatchConfig.create_match([agent, args.baseline], args.deals, args.seed)
+    executor = SerialExecutor() if args.workers == 1 else LocalProcessExecutor(args.workers)
+    t0 = time.perf_counter()
+    with executor:
+        result = run_skat_match(config, executor, args.log, resume=args.log is not None)
+    wall = time.perf_counter() - t0
+    played = len(result.results) - result.resumed
+    report(config, match_stats(result))
+    print(f"{played} games played in {wall:.1f} s wall ({wall / max(played, 1):.2f} s per game, "
+          f"{args.workers} worker(s)); load average at the end {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":
