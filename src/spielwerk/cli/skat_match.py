@@ -180,11 +180,21 @@ def match_command(
             if done:
                 console.print(f"resuming: {done} of {total} games already in {output}")
 
+        last_line = started
+        total_games = len(config.schedule())
+
         def on_result(result: GameResult) -> None:
-            nonlocal played
+            nonlocal played, last_line
             played += 1
-            rate = played / max(1e-9, time.perf_counter() - started)
+            now = time.perf_counter()
+            rate = played / max(1e-9, now - started)
             progress.update(bar, advance=1, rate=f"{rate:.2f} games/s")
+            if not console.is_terminal and (now - last_line >= 60 or played == total_games):
+                # a log file gets a plain line a minute instead of a bar
+                last_line = now
+                done = int(progress.tasks[0].completed)
+                console.print(f"{done}/{total_games} games, {rate:.2f} games/s, "
+                              f"{now - started:.0f} s", highlight=False)
 
         try:
             result = run_skat_match(config, ex, output, resume=resume, fresh=fresh,
