@@ -354,6 +354,10 @@ def create_app(db_path: str | Path, workers: int = 1, abandon_s: float = 10.0) -
     async def index() -> FileResponse:
         return FileResponse(static / "index.html")
 
+    @app.get("/favicon.ico")
+    async def favicon() -> Response:
+        return Response(status_code=204)
+
     @app.get("/api/games")
     async def games() -> dict[str, Any]:
         out = {}

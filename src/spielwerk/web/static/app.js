@@ -92,7 +92,7 @@ async function openLobby() {
 const PRESETS = { classic: "classic (podkidnoy)", perevodnoy: "perevodnoy (transfers)",
                   zarlykov2023: "Zarlykov 2023 (2 players, 36 cards)" };
 function numInput(id, value, min, max) {
-  return h("input", { id, type: "number", value, min, max, style: "width:4.5em" });
+  return h("input", { id, type: "number", value, min, max, step: "any", style: "width:4.5em" });
 }
 function renderGameOptions(box, game) {
   const info = gamesInfo[game];
@@ -161,7 +161,7 @@ function connect(id) {
   sock.onmessage = (ev) => {
     const m = JSON.parse(ev.data);
     if (m.type === "view") { animating = animating.then(() => showView(m)); }
-    else if (m.type === "thinking") setThinking(m.seat);
+    else if (m.type === "thinking") { animating = animating.then(() => setThinking(m.seat)); }
     else if (m.type === "error") showMessage(m.message, true);
     else if (m.type === "notice") showMessage(m.message, false);
   };
@@ -182,6 +182,9 @@ function act(id) { send({ type: "act", action: id, ply: current.view.ply }); }
 function setThinking(seat) {
   const el = document.getElementById("thinking");
   if (el) { el.textContent = "seat " + seat + " is thinking…"; el.className = "thinking"; }
+  if (current) current.thinking = seat;
+  const felt = document.getElementById("felt");
+  if (felt && felt.dataset.turn !== "over") felt.dataset.turn = "other";
   document.querySelectorAll(".seatbox").forEach((b) => b.classList.toggle("tomove", Number(b.dataset.seat) === seat));
 }
 
@@ -206,6 +209,8 @@ function render() {
                 text: m.thinking != null ? "seat " + m.thinking + " is thinking…" :
                   (v.over ? "game over" : (v.to_move === v.seat ? "your turn" : "")) }));
   const felt = h("div", { class: "felt", id: "felt" });
+  felt.dataset.ply = v.ply;
+  felt.dataset.turn = v.over ? "over" : (v.to_move === v.seat && m.thinking == null ? "me" : "other");
   if (v.game === "kalah") renderKalah(felt, v);
   else if (v.game === "skat") renderSkat(felt, v, m);
   else renderDurak(felt, v, m);
@@ -378,6 +383,7 @@ function renderSkat(felt, v, m) {
     }
     controls.append(g);
   }
+  if (legalCards.size) hand.classList.add("choose");
   felt.replaceChildren(h("div", { class: "row center" }, ...others), info, skatRow || "", trick, lastTrick || "", controls,
     h("div", { class: "label", text: "your hand" + (legalCards.size ? " (legal cards raised)" : "") }), hand);
 }
@@ -421,6 +427,7 @@ function renderDurak(felt, v, m) {
     el.addEventListener("click", () => act(single[c] !== undefined ? single[c] : durakNaturalAction(v, c)));
     hand.append(el);
   }
+  if (Object.keys(single).length) hand.classList.add("choose");
   for (const a of v.legal) {
     if ((a.kind === "defend" || a.kind === "throw" || a.kind === "lead") && a.cards.length === 1 && single[a.cards[0]] === a.id) continue;
     const btn = h("button", { class: "act", "data-action": a.id, text: a.label, onclick: () => act(a.id) });

@@ -1,0 +1,68 @@
+"""Shared helpers of the web table tests: a server process on a free port."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """``spielwerk serve`` in a child process (the real CLI, uvicorn and engine workers)."""
+
+    def __init__(self, db: Path, engines: int = 1, abandon: float = 10.0) -> None:
+        self.db = db
+        self.engines = engines
+        self.abandon = abandon
+        self.port = free_port()
+        self.proc: subprocess.Popen[str] | None = None
+        self.base = f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 60.0) -> ServerProcess:
+        env = dict(os.environ)
+        self.log_path = self.db.with_suffix(f".{self.port}.log")
+        self.log = open(self.log_path, "w")  # noqa: SIM115 - closed in stop()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "spielwerk.cli.main", "serve", "--port", str(self.port),
+             "--db", str(self.db), "--engines", str(self.engines), "--abandon",
+             str(self.abandon)],
+            stdout=self.log, stderr=subprocess.STDOUT, text=True, env=env,
+        )
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log_path.read_text()}")
+            try:
+                with urllib.request.urlopen(self.base + "/api/games", timeout=2) as r:
+                    if r.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError("server did not start")
+
+    def stop(self) -> int:
+        assert self.proc is not None
+        self.proc.terminate()  # SIGTERM: uvicorn shuts down cleanly
+        try:
+            rc = self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            rc = self.proc.wait()
+        self.log.close()
+        return rc
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.kill()
+        self.proc.wait()
+        self.log.close()
