@@ -484,7 +484,7 @@ class DurakInfoState(InfoState):
         out = []
         for line in lines:
             if line.startswith("player ") and ":" in line and "cards, known" in line:
-                q = int(line.split()[1])
+                q = int(line.split()[1].rstrip(":"))
                 head = line.split(":", 1)[0]
                 out.append(
                     f"{head}: {self.hand_sizes[q]} cards, known: "
