@@ -324,7 +324,7 @@ def test_text_rendering() -> None:
         [
             "      3   2   1    North",
             "    [ 6][ 5][ 4]",
-            "[ 7]            [ 3]",
+            "[ 7]            [ 3]   stores: North left, South right",
             "    [ 1][ 0][12]",
             "      1   2   3    South",
             "South to move",

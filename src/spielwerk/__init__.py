@@ -5,8 +5,12 @@ The public entry points are :func:`load_game`, :func:`list_games` and
 imported (which this module does).
 """
 
-from spielwerk.core.agent import make_agent
-from spielwerk.core.registry import list_games, load_game
+from spielwerk._numba_cache import install as _install_cache_recovery
+
+_install_cache_recovery()  # before any kernel is compiled or loaded
+
+from spielwerk.core.agent import make_agent  # noqa: E402
+from spielwerk.core.registry import list_games, load_game  # noqa: E402
 
 __version__ = "0.1.0"
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,9 +30,10 @@ from spielwerk.arena.tournament import TournamentConfig, run_tournament, unique_
 from spielwerk.cli.play import seat_opponents
 from spielwerk.core.agent import parse_agent_spec
 from spielwerk.core.errors import SpielwerkError
-from spielwerk.core.game import CHANCE
+from spielwerk.core.game import CHANCE, State
 from spielwerk.core.registry import load_game
-from spielwerk.games.durak.rules import DurakGame, render
+from spielwerk.games.durak import kernel as K
+from spielwerk.games.durak.rules import DurakGame, DurakState, render
 
 TIMED_AGENTS = ("mcts", "ismcts")
 
@@ -101,6 +103,32 @@ def tally(results: list[GameResult], a: str, b: str, into: PairResult) -> None:
             into.draws += 1
 
 
+def heatmap_target(path: Path) -> Path:
+    """Check ``--heatmap PATH`` before any game is played: matplotlib is installed, the
+    path is a file (``.png`` is added when it has no suffix, as matplotlib would) and its
+    folder takes a new file. Returns the path that will be written."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise DurakCliError(
+            "--heatmap needs matplotlib: pip install 'spielwerk[plots]' (or leave out --heatmap)"
+        ) from None
+    if path.is_dir():
+        raise DurakCliError(f"--heatmap {path} is a folder; give a file name such as "
+                            f"{path / 'durak.png'}")
+    if not path.suffix:
+        path = path.with_suffix(".png")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise DurakCliError(f"--heatmap: the folder {folder} does not exist")
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".spielwerk-check-"):
+            pass
+    except OSError as exc:
+        raise DurakCliError(f"--heatmap: cannot write in {folder}: {exc.strerror}") from None
+    return path
+
+
 def heatmap(pairs: dict[tuple[str, str], PairResult], labels: list[str], path: Path,
             title: str) -> None:
     """Row agent's win rate over decisive games against each column agent, as a PNG."""
@@ -130,8 +158,12 @@ def heatmap(pairs: dict[tuple[str, str], PairResult], labels: list[str], path: P
     ax.set_title(title, fontsize=9)
     fig.colorbar(im, ax=ax, label="row agent's win rate (decisive games)")
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    try:
+        fig.savefig(path, dpi=120)
+    except OSError as exc:
+        raise DurakCliError(f"cannot write the heat map {path}: {exc.strerror}") from None
+    finally:
+        plt.close(fig)
 
 
 @durak_app.command(
@@ -182,6 +214,11 @@ def tournament(
     if games < 2 or games % 2:
         raise DurakCliError(f"--games must be a positive even number (paired deals), not {games}")
     z_value(confidence)
+    if not 0 <= time_per_move < float("inf"):
+        raise DurakCliError(f"--time-per-move must be a number of seconds >= 0 (0: the agents' "
+                            f"own budgets), not {time_per_move}")
+    if heatmap_path is not None:
+        heatmap_path = heatmap_target(heatmap_path)  # before hours of games, not after
     game_spec = f"durak(preset={preset},players={players},deck={deck}" + (
         ",open=true)" if open_world else ")")
     game = load_game(game_spec)
@@ -317,7 +354,10 @@ def _print_table(pairs: dict[tuple[str, str], PairResult], labels: list[str], na
             w, lo_ = (p.losses, p.wins) if flip else (p.wins, p.losses)
             n = w + lo_
             lo, hi = wilson_interval(w, n, confidence)
-            rate = w / n if n else float("nan")
+            if n == 0:  # no decisive game yet: no rate to show
+                row.append(f"-\nn=0 d={p.draws}")
+                continue
+            rate = w / n
             row.append(f"{100 * rate:.1f}% [{100 * lo:.1f}-{100 * hi:.1f}]\nn={n} d={p.draws}")
         table.add_row(*row)
     out.print(table)
@@ -325,6 +365,20 @@ def _print_table(pairs: dict[tuple[str, str], PairResult], labels: list[str], na
 
 
 # ----------------------------------------------------------------------------- play
+def _bout_end_text(state: State, action: int) -> str | None:
+    """What ends the bout if ``action`` ends it (the rules may end it on their own: the
+    last attack beaten and nobody can add a card), else None."""
+    after = state.clone()
+    after.apply(action)
+    assert isinstance(state, DurakState) and isinstance(after, DurakState)
+    S, T = state.S, after.S
+    if int(T[K.BOUT]) == int(S[K.BOUT]):
+        return None
+    defender = int(S[K.DEFENDER])
+    if int(S[K.PHASE]) == K.PH_TAKE or action == K.TAKE:
+        return f"bout over: player {defender} takes the cards; hands are refilled"
+    return (f"bout over: player {defender} beat every attack; the cards go to the discard "
+            f"pile and hands are refilled")
 def play_durak(game: DurakGame, vs: list[str], seat: int, seed: int,
                console: Console | None = None) -> None:
     """A person plays Durak in the terminal against agents; shows only their own cards."""
@@ -363,7 +417,10 @@ def play_durak(game: DurakGame, vs: list[str], seat: int, seed: int,
             action = agents[player].act(state.info_state(player))
             console.print(f"player {player} plays {state.action_to_string(action)}",
                           highlight=False)
+        bout_end = _bout_end_text(state, action)
         state.apply(action)
+        if bout_end is not None and not state.is_terminal():
+            console.print(bout_end, highlight=False)
         for agent in agents.values():
             agent.inform(action)
     console.print(render(state.S, None, n), highlight=False)

@@ -13,8 +13,9 @@ import sys
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
-from spielwerk.core.errors import SpielwerkError
+from spielwerk.core.errors import IllegalActionError, SpielwerkError
 
 COMMAND_MODULES = ["games", "play", "arena", "fuzz", "kalah", "skat", "durak", "serve", "bench"]
 
@@ -48,7 +49,8 @@ def main() -> None:
     try:
         app(standalone_mode=True)
     except SpielwerkError as exc:
-        err_console.print(f"[bold red]error:[/] {exc}", highlight=False)
+        text = exc.one_line() if isinstance(exc, IllegalActionError) else str(exc)
+        err_console.print(f"[bold red]error:[/] {escape(text)}", highlight=False)
         sys.exit(2)
     except KeyboardInterrupt:
         err_console.print("interrupted")

@@ -19,6 +19,17 @@ from spielwerk.core.errors import GameParameterError
 from spielwerk.core.game import CHANCE, Game, State
 from spielwerk.core.registry import load_game
 
+DEFAULT_OPPONENTS = {"kalah": "alphabeta:depth=6", "skat": "rule", "durak": "mcts"}
+"""The opponent ``play GAME`` uses without ``--vs`` (others: ``mcts``, generic)."""
+
+SEAT_NAMES = {"kalah": ("South: the bottom row, your store is on the right",
+                        "North: the top row, your store is on the left")}
+"""How the terminal names a seat, for games that have names for them."""
+
+_VS_HELP = ("opponent agent spec (repeat for more seats; default: "
+            + ", ".join(f"{spec} for {name}" for name, spec in DEFAULT_OPPONENTS.items())
+            + ", else mcts)")
+
 FRONT_ENDS: dict[str, Callable[..., None]] = {}
 """Game name -> ``front_end(game, vs, seat, seed)`` replacing the generic loop."""
 
@@ -42,6 +53,14 @@ def _ask_move(state: State, seat: int, console: Console) -> int | None:
         console.print(f"[red]{text!r} is not a legal move here.[/] Legal: {', '.join(names)}")
 
 
+def _seat_name(game: Game, seat: int, short: bool = False) -> str:
+    names = SEAT_NAMES.get(game.name)
+    if names is None or not 0 <= seat < len(names):
+        return ""
+    name = names[seat]
+    return f", {name.split(':')[0]}" if short else f", {name}"
+
+
 def seat_opponents(game: Game, vs: list[str], seat: int, seed: int) -> dict[int, Agent]:
     """Agents for every seat but the person's; one ``--vs`` spec fills all of them."""
     n = game.num_players
@@ -62,6 +81,8 @@ def play_game(game: Game, agents: dict[int, Agent], human_seat: int, seed: int,
     state = game.new_initial_state()
     for i, agent in agents.items():
         agent.reset(seed * 1000 + i)
+    console.print(f"[bold]you are seat {human_seat}"
+                  f"{_seat_name(game, human_seat)}[/]; you move when it says so")
     while not state.is_terminal():
         player = state.current_player
         if player == CHANCE:
@@ -75,6 +96,7 @@ def play_game(game: Game, agents: dict[int, Agent], human_seat: int, seed: int,
                 console.print("You left the game.")
                 return None
             action = chosen
+            console.print(f"you play {state.action_to_string(action)}")
         else:
             action = agents[player].act(state.info_state(player))
             console.print(f"[cyan]seat {player} plays {state.action_to_string(action)}[/]")
@@ -83,21 +105,23 @@ def play_game(game: Game, agents: dict[int, Agent], human_seat: int, seed: int,
             agent.inform(action)
     console.print(str(state.info_state(human_seat)))
     returns = state.returns()
-    console.print(f"[bold]game over[/] - returns: {', '.join(f'{r:+g}' for r in returns)} "
-                  f"(you are seat {human_seat})")
+    console.print(f"returns: {', '.join(f'{r:+g}' for r in returns)} "
+                  f"(you are seat {human_seat}{_seat_name(game, human_seat, short=True)})")
     return state
 
 
 def play_command(
     game_spec: str = typer.Argument(..., metavar="GAME", help='game spec, e.g. "kalah(pits=6)"'),
-    vs: list[str] = typer.Option(
-        ["alphabeta:depth=6"], "--vs", help="opponent agent spec (repeat for more seats)"
+    vs: list[str] | None = typer.Option(
+        None, "--vs", help=_VS_HELP
     ),
     seat: int = typer.Option(0, help="your seat (0 moves first in Kalah)"),
     seed: int = typer.Option(0, help="seed for agents and chance"),
 ) -> None:
     """Play a game in the terminal against agents (type 'q' to quit)."""
     game = load_game(game_spec)
+    if not vs:
+        vs = [DEFAULT_OPPONENTS.get(game.name, "mcts")]
     if game.name in FRONT_ENDS:
         FRONT_ENDS[game.name](game, vs=vs, seat=seat, seed=seed)
         return

@@ -22,10 +22,12 @@ from spielwerk.core.game import CHANCE, Game
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat import iss
 from spielwerk.games.skat.bidding import POSITION_NAMES
-from spielwerk.games.skat.cards import mask_to_string
+from spielwerk.games.skat.cards import DISPLAY_ORDER, mask_to_string
 from spielwerk.games.skat.rules import (
     BID_BASE,
     CLAIM,
+    DECLARATIONS,
+    DECLARE_BASE,
     HOLD,
     PASS,
     PICKUP,
@@ -147,13 +149,40 @@ def _show(info: SkatInfoState, console: Console) -> None:
         console.print("trick: " + " ".join(info.action_to_string(c) for c in info.trick))
 
 
+def _help(legal: list[int]) -> str:
+    """The ``?`` text: the general notation plus every special code legal now."""
+    lines = [
+        "a number bids that value; y holds (says yes to a bid), p passes, s picks up the skat",
+        "cards: suit C S H D (clubs spades hearts diamonds) + rank J A T K Q 9 8 7, e.g. CJ ST H7",
+        "games: D H S C (trump suit), G grand (jacks only), N null (no trumps, take no trick);",
+        "  H after the letter: hand (without the skat), S schneider announced, "
+        "Z schwarz announced, O ouvert (open cards)",
+    ]
+    for a in legal:
+        if DECLARE_BASE <= a < CLAIM:
+            c = DECLARATIONS[a - DECLARE_BASE]
+            lines.append(f"  {c.iss():<4} {c}")
+    if CLAIM in legal:
+        lines.append("SC  claim the rest: show your cards, the remaining tricks are yours "
+                     "if the defenders agree")
+    if RESIGN in legal:
+        lines.append("RE  resign (give up the game; as a defender: agree to a claim)")
+    if PLAY_ON in legal:
+        lines.append("PLAY  refuse the claim or resignation and play on")
+    return "\n".join(lines)
+
+
 def _ask(info: SkatInfoState, console: Console) -> int | None:
     legal = info.legal_actions()
     names = [info.action_to_string(a) for a in legal]
     bids = [n for a, n in zip(legal, names, strict=True) if BID_BASE <= a < HOLD]
     others = [n for a, n in zip(legal, names, strict=True) if not BID_BASE <= a < HOLD]
+    # cards in the order the hand is shown (jacks, then clubs .. diamonds, high to low)
+    rank = {c: i for i, c in enumerate(DISPLAY_ORDER)}
+    order = sorted(range(len(legal)), key=lambda i: (legal[i] >= 32, rank.get(legal[i], 0)))
+    others = [names[i] for i in order if not BID_BASE <= legal[i] < HOLD]
     menu = ([f"bid {bids[0]}..{bids[-1]}"] if len(bids) > 3 else bids) + others
-    help_text = "y holds, p passes, s picks up; cards like CJ ST H7; games D H S C G N (+H O S Z)"
+    help_text = _help(legal)
     while True:
         try:
             text = input(f"your move ({', '.join(menu)}; ? help, q quits): ").strip()
@@ -218,7 +247,11 @@ def front_end(game: Game, vs: list[str], seat: int, seed: int) -> SkatState | No
         for agent in agents.values():
             agent.inform(action)
     res = state.result
-    console.print(f"skat: {mask_to_string(state.skat)}")
+    if state.picked_up:
+        console.print(f"skat: {mask_to_string(state.put)} (put by the declarer; "
+                      f"dealt: {mask_to_string(state.skat)})")
+    else:
+        console.print(f"skat: {mask_to_string(state.skat)}")
     if state.ramsch_result is not None:
         console.print(f"[bold]{escape(state.ramsch_result.describe())}[/]")
     elif res is None:
@@ -237,6 +270,9 @@ def register(app: typer.Typer) -> None:
     from spielwerk.cli.skat_dds import register_dds_commands
 
     register_dds_commands(skat_app)
+    from spielwerk.cli.skat_kb import register_kb_commands
+
+    register_kb_commands(skat_app)
     from spielwerk.cli.skat_match import register_match_command
 
     register_match_command(skat_app)

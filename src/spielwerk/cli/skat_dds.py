@@ -48,6 +48,34 @@ def solve_position(path: Path, query: str | None) -> dict[str, object]:
     }
 
 
+def select_record(file: Path, game_id: str | None) -> tuple[iss.IssRecord, list[str]]:
+    """The record with ``game_id`` (the first readable one if None) and the errors of
+    the unreadable records passed on the way; an unreadable record does not hide the
+    valid ones after it."""
+    skipped: list[str] = []
+    count = 0
+    broken = ""  # the read error of an unreadable record that carries the ID asked for
+    for line, text in iss.iter_record_texts(file):
+        count += 1
+        try:
+            rec = iss.parse_record(text, line)
+        except iss.IssRecordError as exc:
+            if game_id is not None and f"ID[{game_id}]" in text and not broken:
+                broken = str(exc)
+            skipped.append(str(exc))
+            continue
+        if game_id is None or rec.game_id == game_id:
+            return rec, skipped
+    if count == 0:
+        raise AnalysisError(f"{file} holds no ISS records")
+    if broken:
+        raise AnalysisError(f"record {game_id} in {file} cannot be read: {broken}")
+    unreadable = f", {len(skipped)} of them unreadable" if skipped else ""
+    if game_id is None:
+        raise AnalysisError(f"no readable record in {file} ({count} records{unreadable})")
+    raise AnalysisError(f"no record with ID {game_id} in {file} ({count} records{unreadable})")
+
+
 def register_dds_commands(skat_app: typer.Typer) -> None:
     """Add ``solve`` and ``analyze`` to the ``skat`` sub-app."""
 
@@ -82,16 +110,22 @@ def register_dds_commands(skat_app: typer.Typer) -> None:
         ),
     ) -> None:
         """Replay a recorded game; after every card the double-dummy value and any mistake."""
-        record = None
-        for rec in iss.iter_records(file):
-            if game_id is None or rec.game_id == game_id:
-                record = rec
-                break
-        if record is None:
-            raise AnalysisError(f"no record with ID {game_id} in {file}")
-        rep = iss.replay(record)
-        items = analyze_state_history(rep.state)
+        record, skipped = select_record(file, game_id)
         console = Console(highlight=False)
+        if skipped:
+            Console(stderr=True, highlight=False).print(
+                f"note: skipped {len(skipped)} unreadable record(s) before it: "
+                + "; ".join(skipped[:3]) + (" ..." if len(skipped) > 3 else ""))
+        rep = iss.replay(record)
+        if rep.state.contract is None:
+            if rep.aborted:
+                why = f"the deal stopped before a game was declared ({rep.aborted})"
+            elif rep.state.ramsch_result is not None:
+                why = "the deal was played as Ramsch (no declarer)"
+            else:
+                why = "all players passed: the deal was passed in"
+            raise AnalysisError(f"game {record.game_id}: {why}; nothing to analyse")
+        items = analyze_state_history(rep.state)
         contract = rep.state.contract
         console.print(f"game {record.game_id}: {contract} (seats are positions, 0 forehand)")
         null = contract is not None and contract.game == NULL

@@ -7,6 +7,7 @@ that keep a tree or beliefs can follow; ``reset(seed)`` starts a new game.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import math
 from abc import ABC, abstractmethod
@@ -17,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from spielwerk.core.errors import SpielwerkError
-from spielwerk.core.game import Game, InfoState
+from spielwerk.core.game import TERMINAL, Game, InfoState
 
 
 class AgentSpecError(SpielwerkError, ValueError):
@@ -30,6 +31,24 @@ class Agent(ABC):
     def __init__(self, game: Game, seed: int | None = None) -> None:
         self.game = game
         self.rng = np.random.default_rng(seed)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # every agent's act() refuses a finished game the same way, whatever it does inside
+        super().__init_subclass__(**kwargs)
+        act = cls.__dict__.get("act")
+        if act is None or getattr(act, "_checks_terminal", False):
+            return
+
+        @functools.wraps(act)
+        def checked_act(self: Agent, info_state: InfoState) -> int:
+            if info_state.current_player == TERMINAL:
+                raise SpielwerkError(
+                    f"{type(self).__name__}.act: the game is over, there is no move to choose"
+                )
+            return int(act(self, info_state))
+
+        checked_act._checks_terminal = True  # type: ignore[attr-defined]
+        cls.act = checked_act  # type: ignore[method-assign]
 
     @abstractmethod
     def act(self, info_state: InfoState) -> int:

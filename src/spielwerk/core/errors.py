@@ -33,9 +33,17 @@ class IllegalActionError(SpielwerkError, ValueError):
             msg += f": {self.reason}"
         return msg + f"\nin state:\n{self.state_description}"
 
+    def one_line(self) -> str:
+        """The message without the state picture (for a command line or a log line)."""
+        return f"illegal action {self.action!r}" + (f": {self.reason}" if self.reason else "")
+
     def __reduce__(self) -> tuple[type, tuple[object, str, str]]:
         # picklable, so it survives a process pool (the default reduce passes only args)
         return (type(self), (self.action, self.state_description, self.reason))
+
+
+class SeatError(SpielwerkError, ValueError):
+    """A seat number that is not at the table (``info_state(5)`` in a 2-player game)."""
 
 
 class UnknownGameError(SpielwerkError, KeyError):

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from spielwerk.core.errors import IllegalActionError, SerializationError
+from spielwerk.core.errors import IllegalActionError, SeatError, SerializationError
 
 CHANCE = -1
 """``current_player`` value of a chance node (a deal, a shuffle)."""
@@ -198,11 +198,17 @@ class State(ABC):
             raise IllegalActionError(action, self.clone(), "the game is over")
         legal = self.legal_actions()
         if action not in legal:
-            try:
-                name = self.action_to_string(action)
-            except Exception:  # noqa: BLE001 - a bad action may have no name at all
-                name = str(action)
-            reason = f"{name} is not legal here (legal: {self._legal_names(legal)})"
+            legal_text = f"legal: {self._legal_names(legal)}"
+            if action < 0:
+                # a negative number is no action at all: naming it would show nonsense
+                reason = f"actions are numbers >= 0 ({legal_text})"
+            else:
+                try:
+                    name = self.action_to_string(action)
+                except Exception:  # noqa: BLE001 - a bad action may have no name at all
+                    name = ""
+                shown = f"written {name!r}, which" if name and name != str(action) else "it"
+                reason = f"{shown} is not legal here ({legal_text})"
             raise IllegalActionError(action, self.clone(), reason)
         self._apply_action(action)
         self.history.append(action)
@@ -254,8 +260,13 @@ class InfoState(ABC):
     """What one player knows: the only thing an agent ever receives."""
 
     def __init__(self, game: Game, player: int) -> None:
+        n = game.num_players
+        if isinstance(player, bool) or not isinstance(player, int | np.integer) or not (
+            0 <= player < n
+        ):
+            raise SeatError(f"{game.name} has seats 0..{n - 1}; there is no seat {player!r}")
         self.game = game
-        self.player = player
+        self.player = int(player)
 
     @property
     @abstractmethod

@@ -163,7 +163,8 @@ class KalahState(State):
         lines = [
             pad + "".join(label.format(i) for i in range(m, 0, -1)) + "   North",
             pad + "".join(cell.format(x) for x in north),
-            cell.format(self.store(NORTH)) + " " * ((w + 2) * m) + cell.format(self.store(SOUTH)),
+            cell.format(self.store(NORTH)) + " " * ((w + 2) * m) + cell.format(self.store(SOUTH))
+            + "   stores: North left, South right",
             pad + "".join(cell.format(x) for x in south),
             pad + "".join(label.format(i) for i in range(1, m + 1)) + "   South",
         ]

@@ -121,7 +121,14 @@ def parse_record(text: str, line: int = 0) -> IssRecord:
 
 
 def iter_record_texts(source: str | Path | TextIO) -> Iterator[tuple[int, str]]:
-    """Stream ``(first line number, record text)`` from a file of any size."""
+    """Stream ``(first line number, record text)`` from a file of any size.
+
+    Every record in the file comes out once, readable or not: a record starts at
+    ``(;`` and ends at ``;)`` (it may span lines); a new ``(;`` while one is still
+    open ends the open one there (a truncated record, which :func:`parse_record`
+    then reports) instead of swallowing the next record, two records on one line
+    come out as two, and text outside any record comes out on its own.
+    """
     if isinstance(source, (str, Path)):
         path = Path(source)
         if not path.is_file():
@@ -135,14 +142,28 @@ def iter_record_texts(source: str | Path | TextIO) -> Iterator[tuple[int, str]]:
         line = raw.strip()
         if not line:
             continue
-        if not buf:
-            start = n
-        buf.append(line)
-        if line.endswith(";)"):
-            yield start, " ".join(buf)
-            buf = []
+        for piece in _record_pieces(line):
+            if piece.startswith("(;") and buf:
+                yield start, " ".join(buf)  # the open record never ended
+                buf = []
+            if not buf:
+                start = n
+            buf.append(piece)
+            if piece.endswith(";)"):
+                yield start, " ".join(buf)
+                buf = []
     if buf:
         yield start, " ".join(buf)  # unterminated: parse_record reports it
+
+
+def _record_pieces(line: str) -> list[str]:
+    """``line`` cut before every ``(;`` and after every ``;)`` (empty pieces dropped)."""
+    pieces = []
+    for chunk in re.split(r"(?=\(;)", line):
+        for part in re.split(r"(?<=;\))", chunk):
+            if part.strip():
+                pieces.append(part.strip())
+    return pieces
 
 
 def iter_records(source: str | Path | TextIO) -> Iterator[IssRecord]:

@@ -202,9 +202,13 @@ def load_position(path: str | Path) -> Position:
     """Read and parse a position file."""
     p = Path(path)
     try:
-        text = p.read_text()
+        text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise PositionError(f"cannot read {p}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise PositionError(
+            f"{p}: not a text file in UTF-8 (byte {exc.start}); a position is JSON text"
+        ) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
