@@ -14,6 +14,7 @@ keeping so every game behaves the same way.
 
 from __future__ import annotations
 
+import functools
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
@@ -137,6 +138,21 @@ class State(ABC):
         self.game = game
         self.history: list[int] = []
 
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        # every game's info_state() checks the seat first, before it reads any array
+        super().__init_subclass__(**kwargs)
+        method = cls.__dict__.get("info_state")
+        if method is None or getattr(method, "_checks_seat", False):
+            return
+
+        @functools.wraps(method)
+        def info_state(self: State, player: int) -> InfoState:
+            check_seat(self.game, player)
+            return method(self, player)  # type: ignore[no-any-return]
+
+        info_state._checks_seat = True  # type: ignore[attr-defined]
+        cls.info_state = info_state  # type: ignore[method-assign]
+
     # ----- hooks for subclasses -------------------------------------------------
     @property
     @abstractmethod
@@ -256,15 +272,20 @@ class State(ABC):
         return hash(self.fingerprint())
 
 
+def check_seat(game: Game, player: object) -> None:
+    """Raise :class:`SeatError` unless ``player`` is a seat of ``game`` (0 .. players-1)."""
+    n = game.num_players
+    if isinstance(player, bool) or not isinstance(player, int | np.integer) or not (
+        0 <= player < n
+    ):
+        raise SeatError(f"{game.name} has seats 0..{n - 1}; there is no seat {player!r}")
+
+
 class InfoState(ABC):
     """What one player knows: the only thing an agent ever receives."""
 
     def __init__(self, game: Game, player: int) -> None:
-        n = game.num_players
-        if isinstance(player, bool) or not isinstance(player, int | np.integer) or not (
-            0 <= player < n
-        ):
-            raise SeatError(f"{game.name} has seats 0..{n - 1}; there is no seat {player!r}")
+        check_seat(game, player)
         self.game = game
         self.player = int(player)
 

@@ -1,0 +1,158 @@
+"""Issue 11: results files that are not ours are never overwritten, a full disk gives a
+clear message, pool workers exit when the arena process is killed, a script without a
+main guard is told so, 3-player W/D/L is explained."""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from spielwerk.arena import ResultsFileError, SerialExecutor, TournamentConfig, run_tournament
+from spielwerk.arena import results as results_mod
+from spielwerk.cli.main import app
+
+GAME = "kalah(pits=3,seeds=2)"
+ROOT = Path(__file__).resolve().parents[1]
+SPIELWERK = Path(sys.executable).with_name("spielwerk")
+runner = CliRunner()
+
+
+def _config() -> TournamentConfig:
+    return TournamentConfig.create(GAME, ["random", "greedy"], 4, seed=1)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"my notes, one line without a newline", b"\x00\x01\x02binary\xff\xfe" * 20,
+     b'{"format":"something-else"}'],
+)
+def test_resume_never_overwrites_a_file_that_is_not_ours(tmp_path: Path,
+                                                         content: bytes) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_bytes(content)
+    with pytest.raises(ResultsFileError, match="not a spielwerk arena results file"):
+        run_tournament(_config(), SerialExecutor(), notes, resume=True)
+    assert notes.read_bytes() == content
+
+
+@pytest.mark.parametrize("content", [b"", b'{"format":"spielwerk-ar'])
+def test_resume_may_replace_an_empty_file_or_our_own_unfinished_header(
+        tmp_path: Path, content: bytes) -> None:
+    out = tmp_path / "r.jsonl"
+    out.write_bytes(content)
+    result = run_tournament(_config(), SerialExecutor(), out, resume=True)
+    assert len(result.results) == 4
+    assert out.read_bytes().startswith(b'{"format":"spielwerk-arena-results"')
+
+
+def test_disk_full_gives_a_clear_message_and_the_resume_hint(tmp_path: Path,
+                                                             monkeypatch) -> None:
+    out = tmp_path / "r.jsonl"
+    real_write = os.write
+    calls = {"n": 0}
+
+    def write(fd: int, data: bytes) -> int:
+        calls["n"] += 1
+        if calls["n"] > 3:  # the header and two games fit, then the disk is full
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(fd, data)
+
+    monkeypatch.setattr(results_mod.os, "write", write)
+    with pytest.raises(ResultsFileError) as info:
+        run_tournament(_config(), SerialExecutor(), out)
+    text = str(info.value)
+    assert "disk is full" in text and f"--resume -o {out}" in text and "\n" not in text
+    monkeypatch.setattr(results_mod.os, "write", real_write)
+    resumed = run_tournament(_config(), SerialExecutor(), out, resume=True)
+    assert resumed.resumed == 2 and len(resumed.results) == 4
+
+
+def _descendants(pid: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(d.name))
+    out, todo = [], [pid]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            out.append(c)
+            todo.append(c)
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir() or not SPIELWERK.exists(),
+                    reason="needs /proc and the installed spielwerk script")
+def test_workers_exit_when_the_arena_process_is_killed(tmp_path: Path) -> None:
+    out = tmp_path / "k.jsonl"
+    proc = subprocess.Popen(
+        [str(SPIELWERK), "arena", GAME, "random", "greedy", "--games", "20000",
+         "--workers", "2", "-o", str(out)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline and (not out.exists() or out.stat().st_size < 2000):
+            time.sleep(0.2)
+        assert out.exists() and out.stat().st_size >= 2000, "the arena did not start"
+        workers = _descendants(proc.pid)
+        assert len(workers) >= 2
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    deadline = time.time() + 5
+    while time.time() < deadline and any(_alive(p) for p in workers):
+        time.sleep(0.1)
+    left = [p for p in workers if _alive(p)]
+    for p in left:  # do not leave them behind even when the test fails
+        os.kill(p, signal.SIGKILL)
+    assert not left, f"processes still alive 5 s after kill -9 of the arena: {left}"
+
+
+def test_a_script_without_main_guard_is_told_so(tmp_path: Path) -> None:
+    script = tmp_path / "tournament.py"
+    script.write_text(textwrap.dedent(f"""
+        from spielwerk.arena import TournamentConfig, run_tournament
+        config = TournamentConfig.create("{GAME}", ["random", "greedy"], 2)
+        print(run_tournament(config).standings().agents[0].label)
+    """))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=180, cwd=tmp_path)
+    assert done.returncode != 0
+    assert "__main__" in done.stderr and "tournament.py" in done.stderr
+    assert "out of memory" not in done.stderr
+
+
+def test_three_player_tables_explain_w_d_l() -> None:
+    result = runner.invoke(app, ["arena", "durak(players=3,deck=24)", "random", "greedy",
+                                 "smart", "--games", "3", "-e", "serial"],
+                           env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.stdout
+    assert "W+D+L is 2 x games" in " ".join(result.stdout.split())
+
+
+def test_readme_arena_example_runs_as_a_script() -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "examples" / "arena_tournament.py")],
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    assert "greedy: score" in done.stdout
