@@ -358,9 +358,11 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
                 f"{type(default).__name__}, not {text!r}"
             ) from None
         params[key] = value
-    if params.get("iters", 1) < 1 or params.get("rollouts", 1) < 1:
-        raise AgentSpecError(f"agent 'openspiel:{bot}': iters must be at least "
-            f"{MIN_ITERATIONS} and rollouts at least 1")
+    if params.get("iters", MIN_ITERATIONS) < MIN_ITERATIONS or params.get("rollouts", 1) < 1:
+        raise AgentSpecError(
+            f"agent 'openspiel:{bot}': iters must be at least {MIN_ITERATIONS} "
+            "and rollouts at least 1"
+        )
     if params.get("time", 0.0) < 0 or params.get("c", 1.0) <= 0:
         raise AgentSpecError(f"agent 'openspiel:{bot}': time must be >= 0 and c > 0")
     if params.get("worlds", -1) == 0 or params.get("worlds", -1) < -1:
