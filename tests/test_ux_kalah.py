@@ -1,0 +1,86 @@
+"""Issue 11 (Kalah): analyze within a time budget, clear notation errors, tables sized to
+the instance, databases: limits, no leftover temporary files, progress per level."""
+
+from __future__ import annotations
+
+import errno
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from spielwerk.cli.main import app
+from spielwerk.core.errors import SpielwerkError
+from spielwerk.games.kalah import egdb
+from spielwerk.games.kalah.notation import NotationError, parse_position
+from spielwerk.games.kalah.solver import Solver, analyze_within, table_log2
+
+runner = CliRunner()
+
+
+def _run(*args: str):  # type: ignore[no-untyped-def]
+    return runner.invoke(app, list(args), env={"COLUMNS": "200"})
+
+
+def test_analyze_of_the_start_finishes_within_its_time_budget() -> None:
+    result = _run("kalah", "analyze", "4,4,4,4,4,4|4,4,4,4,4,4|0-0 S", "--time", "2", "-q")
+    assert result.exit_code == 0, result.stdout
+    assert "not exact" in result.stdout and "estimate" in result.stdout
+    assert "best" in result.stdout
+
+
+def test_analyze_within_gives_exact_values_when_there_is_time() -> None:
+    solver = Solver(3, max_seeds=12, tt_log2=16)
+    board, mover = parse_position("2,2,2|2,2,2")
+    rel = solver.relative(board, mover)
+    timed = analyze_within(solver, rel, 60.0)
+    assert timed.depth == -1
+    assert timed.move_values == solver.move_values(rel)
+
+
+def test_notation_blames_the_mover_letter_and_says_what_has_how_many_pits() -> None:
+    with pytest.raises(NotationError, match="side to move is S .* or N .*, not 'X'"):
+        parse_position("4,4,4|4,4,4|0-0 X")
+    with pytest.raises(NotationError, match="6 pits per side, but the position has 3"):
+        parse_position("4,4,4|4,4,4", pits=6)
+    result = _run("kalah", "analyze", ",".join(["1"] * 16) + "|" + ",".join(["1"] * 16))
+    assert "--pits" not in str(result.exception) and "16" in str(result.exception)
+
+
+def test_table_is_sized_to_the_instance_and_says_so() -> None:
+    use, note = table_log2(30, 2, 4)
+    assert use == 20 and "instead of 2^30" in note and "positions" in note
+    assert table_log2(18, 6, 48) == (18, "")  # small tables are used as asked
+    lines: list[str] = []
+    solver = Solver(2, max_seeds=4, tt_log2=30, progress=lines.append)
+    assert solver.table.nbytes == 16 << 20
+    assert any("transposition table" in x for x in lines)
+
+
+def test_solver_and_agent_share_the_database_limit() -> None:
+    with pytest.raises(SpielwerkError, match="0..40"):
+        Solver(6, egdb_seeds=99)
+    result = _run("kalah", "solve", "--egdb", "41")
+    assert "0..40" in str(result.exception)
+
+
+def test_failed_database_save_leaves_no_temporary_file(tmp_path: Path, monkeypatch) -> None:
+    def fail(src, dst):  # type: ignore[no-untyped-def]
+        assert Path(src).exists()  # the temporary file was written
+        raise OSError(errno.EXDEV, "rename failed")
+
+    monkeypatch.setattr(egdb.os, "replace", fail)
+    lines: list[str] = []
+    db = egdb.open_egdb(2, 3, False, path=tmp_path, progress=lines.append)
+    assert db.file is None
+    assert any("not saved" in x for x in lines)
+    assert list(tmp_path.iterdir()) == []  # neither the file nor a .tmp<pid>
+
+
+def test_database_progress_shows_each_levels_own_time(tmp_path: Path) -> None:
+    lines: list[str] = []
+    egdb.open_egdb(2, 4, False, path=tmp_path, progress=lines.append)
+    levels = [x for x in lines if "seeds done" in x]
+    assert len(levels) == 4
+    assert all("this level" in x and "total" in x for x in levels)
+    assert "building" in lines[0]
