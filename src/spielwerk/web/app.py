@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import json
 import logging
 import secrets
@@ -182,7 +183,8 @@ class Server:
     # ----- engines
     def ensure_driver(self, table: Table) -> None:
         task = self.drivers.get(table.id)
-        if task is not None and not task.done():
+        ev = self.cancels.get(table.id)
+        if task is not None and not task.done() and ev is not None and not ev.is_set():
             return
         if table.engine_seat() is None:
             return
@@ -255,8 +257,11 @@ class Server:
             return
         ev = self.cancels.get(table.id)
         if ev is not None:
-            ev.set()
+            ev.set()  # the driver stops its engine task (the worker is replaced) and returns
         self.abandoners.pop(table.id, None)
+        driver = self.drivers.get(table.id)
+        if driver is not None and not driver.done():
+            await asyncio.wait([driver], timeout=5)
         # the table stays in the store; drop it from memory when nobody watches
         async with self.lock(table.id):
             if not self.conns.get(table.id):
@@ -313,6 +318,10 @@ class Server:
                 self.after_action(table)
         except TableError as exc:
             await self.error(ws, table.id, str(exc))
+            return
+        except Exception:  # noqa: BLE001 - a bug must not drop the table or the server
+            log.exception("table %s: internal error on %s", table.id, text[:200])
+            await self.error(ws, table.id, "internal error: the move was not played")
             return
         await self.broadcast(table)
         self.ensure_driver(table)
@@ -468,20 +477,24 @@ def create_app(db_path: str | Path, workers: int = 1, abandon_s: float = 10.0) -
         try:
             if text.startswith("{"):
                 try:
-                    spec = json.loads(text)["game"]
-                    if not isinstance(spec, str):
-                        raise TypeError("game is not a string")
+                    record = json.loads(text)
+                    spec = record["game"]
+                    history = record["history"]
+                    if not isinstance(spec, str) or not isinstance(history, list):
+                        raise TypeError("game must be a spec string and history a list")
                 except (ValueError, KeyError, TypeError) as exc:
                     return err(400, f"not a spielwerk game record: {exc}")
                 game = load_game(spec)
                 if game.name not in WEB_GAMES:
                     return err(400, f"the review shows {', '.join(WEB_GAMES)}, not {game.name}")
-                state = game.deserialize_state(text)
+                # the spec may be written short ("kalah"): replay under the full spec
+                state = game.deserialize_state(json.dumps({"game": game.spec(),
+                                                           "history": history}))
                 seat = 0
             else:
                 from spielwerk.games.skat import iss
 
-                records = list(iss.iter_records(text))
+                records = list(iss.iter_records(io.StringIO(text)))
                 if not records:
                     return err(400, "no game record found (expected a JSON record or an ISS "
                                     "record line)")

@@ -115,8 +115,12 @@ class Table:
             from spielwerk.games.durak.rules import action_cards
 
             info2: Any = self.state.info_state(self.seat)
-            if 0 <= action < 600 and action_cards(action) & ~info2.own_hand == 0:
-                return self.state.action_to_string(action)
+            try:
+                cards = action_cards(action) if 0 <= action < 512 else 0
+                if cards and cards & ~info2.own_hand == 0:
+                    return self.state.action_to_string(action)
+            except (IndexError, ValueError):
+                pass
             return "that action"
         return f"action {action}"
 
