@@ -1,0 +1,152 @@
+"""Issue 11 (Skat): every ISS record is replayed or reported, ``analyze --game`` gets past
+broken records, clear errors, the terminal table's defaults, skat and help text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from typer.testing import CliRunner
+
+import spielwerk
+from spielwerk.cli import skat as skat_cli
+from spielwerk.cli.main import app
+from spielwerk.games.skat import iss
+from spielwerk.games.skat.cards import mask_to_string
+from spielwerk.games.skat.rules import BID_BASE, DECLARE_BASE, HOLD, PICKUP, PLAY, PUT
+
+SAMPLE = Path(__file__).parent / "data" / "iss_sample.sgf"
+runner = CliRunner()
+
+
+def _run(*args: str):  # type: ignore[no-untyped-def]
+    return runner.invoke(app, list(args), env={"COLUMNS": "200"})
+
+
+def test_a_truncated_record_does_not_swallow_the_next_one(tmp_path: Path) -> None:
+    lines = SAMPLE.read_text().splitlines()
+    bad = tmp_path / "t.sgf"
+    bad.write_text(SAMPLE.read_text()[:248] + "\n" + "\n".join(lines) + "\n")
+    texts = list(iss.iter_record_texts(bad))
+    assert len(texts) == len(lines) + 1
+    result = _run("skat", "replay", str(bad))
+    assert f"{len(lines)} of {len(lines) + 1} records agree" in result.stdout
+    assert result.exit_code == 1  # the broken record is reported, not lost
+
+
+def test_two_records_on_one_line_count_as_two(tmp_path: Path) -> None:
+    lines = SAMPLE.read_text().splitlines()
+    two = tmp_path / "two.sgf"
+    two.write_text(lines[0] + " " + lines[1] + "\n")
+    result = _run("skat", "replay", str(two))
+    assert "2 of 2 records agree" in result.stdout and result.exit_code == 0
+
+
+def test_text_outside_records_is_reported_not_skipped(tmp_path: Path) -> None:
+    lines = SAMPLE.read_text().splitlines()
+    f = tmp_path / "junk.sgf"
+    f.write_text("hello\n" + lines[0] + " trailing words\n" + lines[1] + "\n")
+    texts = [t for _, t in iss.iter_record_texts(f)]
+    assert len(texts) == 4 and "hello" in texts[0]
+
+
+def test_analyze_finds_a_valid_record_after_a_broken_one(tmp_path: Path) -> None:
+    lines = SAMPLE.read_text().splitlines()
+    wanted = iss.parse_record(lines[0]).game_id
+    f = tmp_path / "t.sgf"
+    f.write_text(lines[0][:200] + "\n" + lines[0] + "\n")
+    result = _run("skat", "analyze", str(f), "--game", wanted)
+    assert result.exit_code == 0, result.exception
+    assert f"game {wanted}:" in result.stdout
+
+
+def test_analyze_messages(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.sgf"
+    empty.write_text("")
+    result = _run("skat", "analyze", str(empty))
+    assert "holds no ISS records" in str(result.exception) and "None" not in str(
+        result.exception)
+    missing = _run("skat", "analyze", str(SAMPLE), "--game", "nope")
+    assert "no record with ID nope" in str(missing.exception)
+    stopped = [r for r in iss.iter_records(SAMPLE) if iss.replay(r).aborted
+               and iss.replay(r).state.contract is None]
+    assert stopped, "the sample has a deal stopped before the game"
+    result = _run("skat", "analyze", str(SAMPLE), "--game", stopped[0].game_id)
+    text = str(result.exception)
+    assert "stopped before a game was declared" in text and "Ramsch" not in text
+
+
+def test_solve_of_a_non_utf8_file_is_a_one_line_error(tmp_path: Path) -> None:
+    f = tmp_path / "p.json"
+    f.write_bytes(b"\xff\xfe{\x00")
+    result = _run("skat", "solve", str(f))
+    text = str(result.exception)
+    assert "UTF-8" in text and "\n" not in text
+    assert isinstance(result.exception, spielwerk.core.errors.SpielwerkError)
+
+
+def test_play_skat_without_vs_has_an_opponent() -> None:
+    result = runner.invoke(app, ["play", "skat"], input="q\n")
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "You left the game." in result.stdout
+
+
+def test_help_explains_the_codes_that_are_legal() -> None:
+    text = skat_cli._help([DECLARE_BASE, DECLARE_BASE + 1, 127, 128])
+    assert "SC" in text and "claim" in text and "RE" in text and "resign" in text
+    assert "hand" in text
+
+
+def test_the_end_shows_the_skat_the_declarer_put(monkeypatch, capsys) -> None:
+    chosen: list[int] = []
+
+    def ask(info, console):  # type: ignore[no-untyped-def]
+        legal = info.legal_actions()
+        if PICKUP in legal:
+            return PICKUP
+        if info.phase == PUT:  # put two cards that were not in the skat
+            own = [c for c in legal if c < 32 and not (info.skat >> c & 1)]
+            chosen.append(own[0])
+            return own[0]
+        bids = [a for a in legal if BID_BASE <= a < HOLD]
+        if bids:
+            return bids[0]
+        if HOLD in legal:
+            return HOLD
+        return legal[0]
+
+    monkeypatch.setattr(skat_cli, "_ask", ask)
+    game = spielwerk.load_game("skat")
+    state = skat_cli.front_end(game, vs=["rule"], seat=0, seed=0)
+    assert state is not None and state.picked_up and state.declarer == 0
+    out = capsys.readouterr().out
+    assert mask_to_string(state.put) == mask_to_string(sum(1 << c for c in chosen))
+    assert f"skat: {mask_to_string(state.put)} (put by the declarer" in out
+
+
+def test_move_menu_lists_cards_in_the_order_of_the_hand(monkeypatch) -> None:
+    prompts: list[str] = []
+
+    def fake_input(prompt: str) -> str:
+        prompts.append(prompt)
+        return "q"
+
+    monkeypatch.setattr("builtins.input", fake_input)
+    game = spielwerk.load_game("skat")
+    state = game.new_initial_state()
+    rng = np.random.default_rng(3)
+    while state.phase != PLAY or state.is_chance_node():  # to the first card of the play
+        if state.is_chance_node():
+            state.apply(state.chance_outcomes()[0][0])
+        else:
+            legal = state.legal_actions()
+            state.apply(legal[int(rng.integers(len(legal)))])
+    info = state.info_state(state.current_player)
+    assert len(info.legal_actions()) >= 5
+    from rich.console import Console
+
+    skat_cli._ask(info, Console())
+    hand = mask_to_string(info.hand).split()
+    menu = prompts[0].split("(")[1].split(";")[0].split(", ")
+    cards = [m for m in menu if m in hand]
+    assert cards == [c for c in hand if c in cards]
