@@ -45,6 +45,8 @@ def serve(
                     timeout_graceful_shutdown=3)
     except OSError as exc:
         raise SpielwerkError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    except KeyboardInterrupt:  # uvicorn re-raises Ctrl-C after its clean shutdown
+        print("spielwerk web table stopped", flush=True)
 
 
 def register(app: typer.Typer) -> None:

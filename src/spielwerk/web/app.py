@@ -344,6 +344,7 @@ def create_app(db_path: str | Path, workers: int = 1, abandon_s: float = 10.0) -
             await server.shutdown()
             await pool.close()
             store.close()
+            log.info("web table stopped: tables saved in %s", store.path)
 
     app = FastAPI(title="spielwerk web table", lifespan=lifespan, docs_url=None,
                   redoc_url=None, openapi_url=None)
