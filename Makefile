@@ -1,12 +1,14 @@
 # Two commands on a fresh machine with Python >= 3.11 and make:
-#   make run   - set up .venv and run the main job (a Kalah arena tournament)
+#   make run   - set up .venv and start the web table (prints the URL; Ctrl-C stops it)
+#   make arena - the Kalah arena tournament (results/make-run.jsonl)
 #   make test  - set up .venv with dev extras; ruff, mypy on src/, pytest
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
+PORT ?= 8000
 
-.PHONY: run test install install-dev lint typecheck bench clean
+.PHONY: run arena test install install-dev lint typecheck bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +26,9 @@ install: $(VENV)/.installed
 install-dev: $(VENV)/.installed-dev
 
 run: $(VENV)/.installed
+	$(VENV)/bin/spielwerk serve --host 127.0.0.1 --port $(PORT)
+
+arena: $(VENV)/.installed
 	$(VENV)/bin/spielwerk arena kalah random greedy alphabeta:depth=2 alphabeta:depth=4 \
 		alphabeta:depth=8 --games 100 --seed 1 --output results/make-run.jsonl --fresh
 
