@@ -168,6 +168,28 @@ _ENCODERS: dict[str, tuple[Callable[[Game], int], Callable[[InfoState, np.ndarra
 }
 
 
+def num_actions(game: Game) -> int:
+    """Player action ids are ``0 .. num_actions(game) - 1`` (chance outcomes excluded)."""
+    if game.name == "kalah":
+        return int(game.params["pits"])
+    if game.name == "durak":
+        from spielwerk.games.durak import kernel as K
+
+        return K.PASS + 1
+    if game.name == "skat":
+        from spielwerk.games.skat import rules as skat_rules
+
+        return skat_rules.NUM_ACTIONS
+    raise EncodingError(f"no action count for {game.name}; encoded: {', '.join(_ENCODERS)}")
+
+
+def tensor_high(game: Game) -> float:
+    """Largest value any entry of the tensor takes (seed counts in Kalah, else 1)."""
+    if game.name == "kalah":
+        return float(2 * int(game.params["pits"]) * int(game.params["seeds"]))
+    return 1.0
+
+
 def tensor_size(game: Game) -> int:
     """Length of the information-state tensor of ``game``."""
     if game.name not in _ENCODERS:
