@@ -1,0 +1,246 @@
+"""Web table load: many websocket clients play random legal moves against ``random`` engines.
+
+Starts ``spielwerk serve`` on 127.0.0.1 (a free port, a fresh database in a
+temporary folder), opens ``--clients`` tables (Kalah, Skat and Durak in turn),
+and lets every client play random legal moves as fast as the server answers
+for ``--seconds``; a finished game is followed by the next one. It talks only
+to 127.0.0.1 and stops by itself. Prints:
+
+* errors: error messages received plus client exceptions (goal 0);
+* lost and duplicated actions: every move a client saw acknowledged is
+  compared with the server's stored record (finished games and open tables)
+  of that seat, so a move played twice or never played is counted (goal 0);
+* latency of the server's answer to a person's move (the new view), p50/p95/max
+  (goal p95 < 50 ms);
+* resident memory of the server process and its engine workers, after the
+  warm-up and at the end.
+
+Never fails on timing.
+
+    python benchmarks/web_load.py [--clients 50] [--seconds 60] [--engines 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+GAMES = [("kalah", {}), ("skat", {}), ("durak", {"players": 2, "deck": 36})]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of ``pid`` and its children (MB), from /proc."""
+    total = 0
+    pids = [pid]
+    try:
+        out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True)
+        pids += [int(p) for p in out.stdout.split()]
+    except OSError:
+        pass
+    for p in pids:
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            continue
+    return total / 1024
+
+
+def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode(),
+                                 headers={"content-type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.loads(r.read())  # type: ignore[no-any-return]
+
+
+def get(base: str, path: str) -> Any:
+    with urllib.request.urlopen(base + path, timeout=60) as r:
+        return json.loads(r.read())
+
+
+class Client:
+    def __init__(self, index: int, base: str, port: int, seed: int) -> None:
+        self.index = index
+        self.base = base
+        self.port = port
+        self.rng = random.Random(seed)
+        self.game, self.params = GAMES[index % len(GAMES)]
+        self.table_id = ""
+        self.latencies: list[float] = []
+        self.errors: list[str] = []
+        self.acked: dict[int, list[tuple[int, int]]] = {}  # deal_no -> [(ply, action)]
+        self.games_done = 0
+        self.lost_waits = 0
+
+    async def run(self, stop_at: float) -> None:
+        import websockets
+
+        body = {"game": self.game, "params": self.params, "seat": 0,
+                "opponents": ["random"] * (1 if self.game != "skat" else 2), "time": 1.0,
+                "seed": 1000 + self.index}
+        loop = asyncio.get_running_loop()
+        self.table_id = (await loop.run_in_executor(None, post, self.base, "/api/tables",
+                                                    body))["id"]
+        url = f"ws://127.0.0.1:{self.port}/ws/{self.table_id}"
+        async with websockets.connect(url, max_size=2**22) as ws:
+            pending: tuple[int, int, float] | None = None  # (ply, action, sent_at)
+            while time.perf_counter() < stop_at:
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=15)
+                except TimeoutError:
+                    self.lost_waits += 1
+                    self.errors.append("no message for 15 s")
+                    await ws.send(json.dumps({"type": "view"}))
+                    continue
+                msg = json.loads(raw)
+                if msg["type"] == "error":
+                    self.errors.append(msg["message"])
+                    pending = None
+                    continue
+                if msg["type"] != "view":
+                    continue
+                v = msg["view"]
+                deal = msg["table"]["deal_no"]
+                if pending is not None and v["ply"] > pending[0]:
+                    ply, action, sent = pending
+                    self.latencies.append(time.perf_counter() - sent)
+                    self.acked.setdefault(deal, []).append((ply, action))
+                    pending = None
+                if v["over"]:
+                    if pending is None:
+                        self.games_done += 1
+                        await ws.send(json.dumps({"type": "next"}))
+                    continue
+                if v["to_move"] == v["seat"] and msg["thinking"] is None and pending is None:
+                    action = self.rng.choice(v["legal"])["id"]
+                    pending = (v["ply"], action, time.perf_counter())
+                    await ws.send(json.dumps({"type": "act", "action": action, "ply": v["ply"]}))
+
+
+def check_records(db: Path, clients: list[Client]) -> tuple[int, int, int]:
+    """Compare each client's acknowledged moves with the server's records of its seat,
+    read from the database after the server stopped (finished games in order, then the
+    open game of each table). Returns (moves checked, lost, duplicated)."""
+    import sqlite3
+
+    import spielwerk  # noqa: F401
+    from spielwerk.core.registry import load_game
+
+    con = sqlite3.connect(db)
+    checked = lost = dup = 0
+    for c in clients:
+        rows = con.execute("SELECT spec, history FROM games WHERE table_id=? ORDER BY id",
+                           (c.table_id,)).fetchall()
+        histories = {deal: (spec, json.loads(h)) for deal, (spec, h) in enumerate(rows)}
+        config, history, deal_now = con.execute(
+            "SELECT config, history, deal_no FROM tables WHERE id=?", (c.table_id,)).fetchone()
+        if deal_now not in histories:
+            spec = json.loads(config)["spec"]
+            game = load_game(spec)
+            if game.name == "skat":  # the dealer moves on with every deal
+                game = load_game(spec, dealer=(int(game.params["dealer"]) + deal_now) % 3)
+            histories[deal_now] = (game.spec(), json.loads(history))
+        for deal, (spec, hist) in histories.items():
+            state = load_game(spec).new_initial_state()
+            mine = []
+            for ply, a in enumerate(hist):
+                if state.current_player == 0:
+                    mine.append((ply, a))
+                state.apply(a)
+            sent = c.acked.get(deal, [])
+            checked += len(sent)
+            lost += len(set(sent) - set(mine))
+            # a move of the seat in the record that the client never saw acknowledged would
+            # be a duplicate or a move the server made up (the last one sent may be unacked)
+            extra = len(set(mine) - set(sent))
+            dup += max(0, extra - 1) + len(sent) - len(set(sent))
+    con.close()
+    return checked, lost, dup
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--clients", type=int, default=50)
+    ap.add_argument("--seconds", type=float, default=60.0)
+    ap.add_argument("--engines", type=int, default=2, help="engine worker processes")
+    args = ap.parse_args()
+    print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python "
+          f"{platform.python_version()}, {platform.platform()}")
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "load.sqlite3"
+        log = open(Path(tmp) / "server.log", "w")  # noqa: SIM115
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "spielwerk.cli.main", "serve", "--host", "127.0.0.1",
+             "--port", str(port), "--db", str(db), "--engines", str(args.engines)],
+            stdout=log, stderr=subprocess.STDOUT)
+        try:
+            for _ in range(300):
+                try:
+                    get(base, "/api/games")
+                    break
+                except OSError:
+                    time.sleep(0.2)
+            clients = [Client(i, base, port, seed=i) for i in range(args.clients)]
+
+            async def go() -> float:
+                # warm-up: one short game per game type compiles the kernels in the workers
+                warm = [Client(i, base, port, seed=99 + i) for i in range(3)]
+                await asyncio.gather(*(w.run(time.perf_counter() + 8) for w in warm))
+                rss0 = rss_mb(proc.pid)
+                stop_at = time.perf_counter() + args.seconds
+                await asyncio.gather(*(c.run(stop_at) for c in clients))
+                return rss0
+
+            t0 = time.perf_counter()
+            rss0 = asyncio.run(go())
+            wall = time.perf_counter() - t0
+            rss1 = rss_mb(proc.pid)
+            stats = get(base, "/api/stats")
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+            log.close()
+        checked, lost, dup = check_records(db, clients)
+        lat = sorted(x for c in clients for x in c.latencies)
+        errors = [e for c in clients for e in c.errors]
+        games = sum(c.games_done for c in clients)
+        print(f"{args.clients} clients, {args.seconds:.0f} s (wall {wall:.1f} s incl. warm-up), "
+              f"{args.engines} engine workers, loopback 127.0.0.1")
+        print(f"person moves answered: {len(lat)} ({len(lat) / args.seconds:.0f}/s); "
+              f"games finished: {games}; engine moves: {stats['engine_moves']}")
+        if lat:
+            q = statistics.quantiles(lat, n=100)
+            print(f"latency of the answer to a move: p50 {q[49] * 1000:.1f} ms, "
+                  f"p95 {q[94] * 1000:.1f} ms, max {lat[-1] * 1000:.1f} ms (goal p95 < 50 ms)")
+        print(f"errors: {len(errors)} (goal 0)" + (f"; first: {errors[0]}" if errors else ""))
+        print(f"acknowledged moves checked against the server's records: {checked}; "
+              f"lost {lost}, duplicated {dup} (goal 0 and 0)")
+        print(f"server + engine workers resident memory: {rss0:.0f} MB after warm-up, "
+              f"{rss1:.0f} MB at the end ({rss1 - rss0:+.0f} MB)")
+        print(f"load average at the end: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
