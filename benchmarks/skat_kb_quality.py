@@ -1,0 +1,246 @@
+"""Prediction quality of the KNN bidder on held-out deals, and the tuning of k and thresholds.
+
+Two kinds of held-out evaluation (docs/skat-bidding.md, "Prediction quality"):
+
+* ``label``: deals of another seed (not in any base), labelled by the double-dummy
+  solver with the cheap threshold queries: does the declarer reach 61 with
+  the ten cards (hand, skat counted) in each suit/grand game, and win null?
+  Written in resumable chunks (``--out DIR``), CPU time per deal printed.
+* ``evaluate``: for a base (``--base``) and held-out labels (``--heldout``):
+  accuracy of "winnable" (value >= threshold) against the truth per game;
+  leave-one-out on the base itself (every deal predicted from the others):
+  mean absolute error of the predicted points, hand and pick-up; both for
+  subsets of the base (``--sizes``) to show how quality grows with the base;
+  pick-up truth on held-out deals: the put chosen by the model, then the
+  61 query (``--pickup N`` deals).
+* ``tune``: k and thresholds by the declaring score on held-out deals (see
+  the docs for the score proxy).
+
+    python benchmarks/skat_kb_quality.py label --deals 10000 --seed 2 --out heldout
+    python benchmarks/skat_kb_quality.py evaluate --base src/spielwerk/data/skat_kb \
+        --heldout heldout --sizes 250,500,1000,2000 --pickup 2000
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import time
+from pathlib import Path
+
+import numpy as np
+
+from spielwerk.games.skat.cards import points_of
+from spielwerk.games.skat.dds import DealPosition
+from spielwerk.games.skat.knowledge.deals import _solver, make_deal
+from spielwerk.games.skat.knowledge.knn import GAME_KEYS, KnnModel, suit_game_value
+from spielwerk.games.skat.knowledge.store import BaseData, load_base
+
+
+def machine() -> str:
+    return (f"machine: {platform.platform()}, {platform.processor() or platform.machine()}, "
+            f"{os.cpu_count()} CPUs, load average "
+            f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+# ----- held-out labels --------------------------------------------------------------------
+def label_chunk(seed: int, first: int, count: int) -> dict[str, np.ndarray]:
+    s = _solver()
+    hands, skats, pos, win, null = [], [], [], [], []
+    for i in range(first, first + count):
+        position, h, skat = make_deal(seed, i)
+        sp = points_of(skat)
+        win.append([bool(s.query(DealPosition(g, position, h, declarer_points=sp), "61"))
+                    for g in range(5)])
+        null.append(bool(s.query(DealPosition(5, position, h), "null")))
+        hands.append(h)
+        skats.append(skat)
+        pos.append(position)
+    return {"deal_id": np.arange(first, first + count), "position": np.array(pos),
+            "hands": np.array(hands, dtype=np.uint32), "skat": np.array(skats, dtype=np.uint32),
+            "win": np.array(win), "null": np.array(null)}
+
+
+def label(args: argparse.Namespace) -> None:
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    print(machine())
+    cpu = 0.0
+    done = 0
+    for first in range(0, args.deals, args.chunk):
+        path = out / f"heldout-{args.seed}-{first:07d}.npz"
+        n = min(args.chunk, args.deals - first)
+        if path.exists():
+            done += n
+            continue
+        t0 = time.process_time()
+        arrays = label_chunk(args.seed, first, n)
+        cpu += time.process_time() - t0
+        tmp = path.with_name(path.name + ".tmp.npz")
+        np.savez_compressed(tmp, **arrays)
+        os.replace(tmp, path)
+        done += n
+        print(f"{done}/{args.deals} deals, {cpu / max(1, done - 0):.4f} s CPU per deal "
+              f"(this run)", flush=True)
+
+
+def load_heldout(directory: Path, limit: int | None = None) -> dict[str, np.ndarray]:
+    parts = sorted(directory.glob("heldout-*.npz"))
+    data = [dict(np.load(p)) for p in parts]
+    out = {k: np.concatenate([d[k] for d in data]) for k in data[0]}
+    if limit:
+        out = {k: v[:limit] for k, v in out.items()}
+    return out
+
+
+# ----- evaluation -------------------------------------------------------------------------
+def subset(base: BaseData, n: int) -> BaseData:
+    hand = {k: v[:n] for k, v in base.hand.items()}
+    pickup = {k: v[:n] for k, v in base.pickup.items()} if base.pickup else None
+    return BaseData(base.directory, base.manifest, hand, pickup)
+
+
+def loo_mae(model: KnnModel, kind: str, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Leave-one-out MAE of points per game (5) and accuracy of null (share >= 0.5)."""
+    n = model.size
+    pred = model.values(model.declarer_hand, kind, k, exclude=np.arange(n))
+    truth = model.hand_points if kind == "hand" else model.pickup_points
+    nul = model.hand_null if kind == "hand" else model.pickup_null
+    assert truth is not None and nul is not None
+    mae = np.abs(pred[:, :5] - truth).mean(axis=0)
+    win_acc = ((pred[:, :5] >= 61) == (truth >= 61)).mean(axis=0)
+    return mae, np.append(win_acc, ((pred[:, 5] >= 0.5) == (nul > 0.5)).mean())
+
+
+def heldout_accuracy(model: KnnModel, held: dict[str, np.ndarray], k: int,
+                     threshold: float, null_threshold: float) -> np.ndarray:
+    pos = held["position"].astype(np.int64)
+    decl = held["hands"].astype(np.int64)[np.arange(len(pos)), pos]
+    pred = model.values(decl, "hand", k)
+    acc = ((pred[:, :5] >= threshold) == held["win"]).mean(axis=0)
+    return np.append(acc, ((pred[:, 5] >= null_threshold) == held["null"]).mean())
+
+
+def pickup_truth(model: KnnModel, held: dict[str, np.ndarray], n: int, k: int
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Predicted pick-up values (n, 6), truth win (n, 5), truth null (n,); the model's puts."""
+    s = _solver()
+    pos = held["position"].astype(np.int64)[:n]
+    hands = held["hands"].astype(np.int64)[:n]
+    skat = held["skat"].astype(np.int64)[:n]
+    decl = hands[np.arange(n), pos]
+    pred = model.values(decl, "pickup", k)
+    win = np.zeros((n, 5), dtype=bool)
+    null = np.zeros(n, dtype=bool)
+    for i in range(n):
+        twelve = int(decl[i] | skat[i])
+        for g in range(6):
+            put, _, _ = model.best_put(twelve, g, k)
+            h = [int(x) for x in hands[i]]
+            h[pos[i]] = twelve & ~put
+            if g == 5:
+                null[i] = bool(s.query(DealPosition(5, int(pos[i]), (h[0], h[1], h[2])), "null"))
+            else:
+                win[i, g] = bool(s.query(DealPosition(g, int(pos[i]), (h[0], h[1], h[2]),
+                                                      declarer_points=points_of(put)), "61"))
+    return pred, win, null
+
+
+def evaluate(args: argparse.Namespace) -> None:
+    print(machine())
+    base = load_base(args.base)
+    held = load_heldout(Path(args.heldout), args.limit)
+    print(f"base {args.base}: {base.deals} deals; held-out: {len(held['deal_id'])} deals")
+    sizes = [int(x) for x in args.sizes.split(",")] if args.sizes else [base.deals]
+    sizes = [s for s in sizes if s <= base.deals]
+    header = " ".join(f"{g[:5]:>6}" for g in GAME_KEYS)
+    for n in sizes:
+        model = KnnModel(subset(base, n), k=args.k)
+        mae_h, acc_loo_h = loo_mae(model, "hand", args.k)
+        mae_p, acc_loo_p = loo_mae(model, "pickup", args.k)
+        acc = heldout_accuracy(model, held, args.k, 61.0, args.null_threshold)
+        print(f"\nbase size {n}, k={args.k}")
+        print(f"  {'':34} {header}")
+        print(f"  {'held-out accuracy (hand, >=61)':34} " + " ".join(f"{x:6.3f}" for x in acc))
+        print(f"  {'LOO MAE points (hand)':34} " + " ".join(f"{x:6.2f}" for x in mae_h))
+        print(f"  {'LOO MAE points (pick-up)':34} " + " ".join(f"{x:6.2f}" for x in mae_p))
+        print(f"  {'LOO accuracy >=61 (hand)':34} " + " ".join(f"{x:6.3f}" for x in acc_loo_h))
+        print(f"  {'LOO accuracy >=61 (pick-up)':34} "
+              + " ".join(f"{x:6.3f}" for x in acc_loo_p))
+        base_rate = np.append(held["win"].mean(axis=0), held["null"].mean())
+        print(f"  {'held-out share won (truth)':34} " + " ".join(f"{x:6.3f}" for x in base_rate))
+    if args.pickup:
+        model = KnnModel(base, k=args.k)
+        t0 = time.process_time()
+        pred, win, null = pickup_truth(model, held, args.pickup, args.k)
+        acc = ((pred[:, :5] >= 61) == win).mean(axis=0)
+        nacc = ((pred[:, 5] >= args.null_threshold) == null).mean()
+        print(f"\npick-up, held-out deals 0..{args.pickup - 1} (the model's puts, then solved; "
+              f"{time.process_time() - t0:.0f} s CPU)")
+        print(f"  {'accuracy (pick-up, >=61)':34} " + " ".join(f"{x:6.3f}" for x in acc)
+              + f" {nacc:6.3f}")
+        print(f"  {'share won after the put (truth)':34} "
+              + " ".join(f"{x:6.3f}" for x in win.mean(axis=0)) + f" {null.mean():6.3f}")
+        np.savez_compressed(Path(args.heldout) / f"pickup-truth-{args.pickup}.npz",
+                            win=win, null=null)
+
+
+def tune(args: argparse.Namespace) -> None:
+    """k and thresholds by a declaring score on held-out deals (hand truth, pick-up truth)."""
+    print(machine())
+    base = load_base(args.base)
+    held = load_heldout(Path(args.heldout), args.limit)
+    truth_path = Path(args.heldout) / f"pickup-truth-{args.pickup}.npz"
+    pt = np.load(truth_path)
+    n = len(pt["win"])
+    pos = held["position"].astype(np.int64)[:n]
+    decl = held["hands"].astype(np.int64)[:n][np.arange(n), pos]
+    values = [[suit_game_value(int(h), g) for g in range(5)] for h in decl]
+    gv = np.array(values, dtype=np.float64)
+    print(f"{n} held-out deals; score per deal = Seeger-Fabian points of declaring the chosen "
+          f"game with the skat (won: value + 50, lost: -2 value - 50 - 80 for the opponents' "
+          f"40 each), 0 when passing; puts as chosen by k={args.put_k}")
+    print(f"{'k':>4} {'threshold':>9} {'declared':>9} {'won':>6} {'score/deal':>10}")
+    for k in [int(x) for x in args.ks.split(",")]:
+        model = KnnModel(base, k=k)
+        pred = model.values(decl, "pickup", k)[:, :5]
+        for t in [float(x) for x in args.thresholds.split(",")]:
+            ok = pred >= t
+            masked = np.where(ok, pred, -1)
+            choice = masked.argmax(axis=1)
+            declare = ok.any(axis=1)
+            won = pt["win"][np.arange(n), choice]
+            v = gv[np.arange(n), choice]
+            score = np.where(declare, np.where(won, v + 50, -2 * v - 50 - 80), 0)
+            print(f"{k:>4} {t:>9.0f} {declare.mean():>9.3f} {won[declare].mean():>6.3f} "
+                  f"{score.mean():>10.2f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    a = sub.add_parser("label")
+    a.add_argument("--deals", type=int, default=10000)
+    a.add_argument("--seed", type=int, default=2)
+    a.add_argument("--chunk", type=int, default=250)
+    a.add_argument("--out", required=True)
+    e = sub.add_parser("evaluate")
+    t = sub.add_parser("tune")
+    for p in (e, t):
+        p.add_argument("--base", required=True)
+        p.add_argument("--heldout", required=True)
+        p.add_argument("--limit", type=int, default=0)
+        p.add_argument("--pickup", type=int, default=0)
+    e.add_argument("--k", type=int, default=12)
+    e.add_argument("--sizes", default="")
+    e.add_argument("--null-threshold", type=float, default=0.8)
+    t.add_argument("--ks", default="4,8,12,16,24,32")
+    t.add_argument("--thresholds", default="50,55,58,61,64,67,70")
+    t.add_argument("--put-k", type=int, default=12)
+    args = ap.parse_args()
+    {"label": label, "evaluate": evaluate, "tune": tune}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    main()

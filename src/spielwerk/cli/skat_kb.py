@@ -1,0 +1,214 @@
+"""``spielwerk skat bid``, ``skat put`` and ``skat kb build``: the KNN bidder for players.
+
+``bid CARDS`` classifies ten cards in the knowledge base (features, the
+value of every game, the game to bid and the highest bid); ``put CARDS12``
+chooses the two cards to put and the game to declare; ``kb build`` builds a
+base of solved deals (resumable, on the arena's executors). See
+docs/skat-bidding.md. :func:`register_kb_commands` adds them to the ``skat``
+sub-app.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from spielwerk.core.errors import SpielwerkError
+from spielwerk.games.skat.bidding import POSITION_NAMES
+from spielwerk.games.skat.cards import DISPLAY_ORDER, card_to_string, string_to_card
+from spielwerk.games.skat.knowledge.knn import (
+    DEFAULT_K,
+    GAME_KEYS,
+    KnnModel,
+    KnnParams,
+    decide_bid,
+    decide_put,
+)
+
+
+class CardListError(SpielwerkError, ValueError):
+    """A card list with the wrong number of cards, a duplicate or an unknown card."""
+
+
+def parse_cards(text: str, count: int) -> int:
+    """``"CJ SJ HA ..."`` or ``"CJ,SJ,..."`` -> a mask of exactly ``count`` distinct cards."""
+    items = [t for t in re.split(r"[\s,]+", text.strip()) if t]
+    cards = [string_to_card(t) for t in items]
+    if len(cards) != count:
+        raise CardListError(f"expected {count} cards, got {len(cards)}: {text.strip()!r}")
+    seen: set[int] = set()
+    for c in cards:
+        if c in seen:
+            raise CardListError(f"{card_to_string(c)} appears twice in {text.strip()!r}")
+        seen.add(c)
+    return sum(1 << c for c in cards)
+
+
+def _position(text: str) -> int:
+    t = text.strip().lower()
+    if t not in POSITION_NAMES:
+        raise SpielwerkError(f"--position must be forehand, middlehand or rearhand, not {text!r}")
+    return POSITION_NAMES.index(t)
+
+
+def _load(base: Path | None, k: int) -> KnnModel:
+    return KnnModel.load(base, k=k)
+
+
+def _cards_string(mask: int) -> list[str]:
+    return [card_to_string(c) for c in DISPLAY_ORDER if mask >> c & 1]
+
+
+def bid_result(cards: str, position: str = "forehand", base: Path | None = None,
+               k: int = DEFAULT_K, extensions: bool = True) -> dict[str, Any]:
+    """The ``skat bid --json`` object."""
+    hand = parse_cards(cards, 10)
+    _position(position)
+    model = _load(base, k)
+    d = decide_bid(model, hand, KnnParams(k=k, extensions=extensions))
+    values = d.values
+    return {
+        "features": {GAME_KEYS[g]: [int(x) for x in d.features[g]] for g in range(5)},
+        "values": {GAME_KEYS[g]: round(float(values[g]), 3) for g in range(6)},
+        "pickup_values": {GAME_KEYS[g]: round(float(d.pickup_values[g]), 3) for g in range(6)},
+        "hand_values": {GAME_KEYS[g]: round(float(d.hand_values[g]), 3) for g in range(6)},
+        "game": d.game_name,
+        "hand_game": bool(d.hand_game),
+        "max_bid": int(d.max_bid),
+        "announce": [w for w, on in (("schneider", d.schneider), ("schwarz", d.schwarz),
+                                     ("ouvert", d.ouvert)) if on],
+    }
+
+
+def put_result(cards: str, position: str = "forehand", bid: int = 18, base: Path | None = None,
+               k: int = DEFAULT_K, extensions: bool = True) -> dict[str, Any]:
+    """The ``skat put --json`` object."""
+    twelve = parse_cards(cards, 12)
+    _position(position)
+    if bid < 18 or bid > 264:
+        raise SpielwerkError(f"--bid must be a bid value 18..264, not {bid}")
+    model = _load(base, k)
+    d = decide_put(model, twelve, bid, KnnParams(k=k, extensions=extensions))
+    return {
+        "put": _cards_string(d.put),
+        "game": d.game_name,
+        "ouvert": bool(d.ouvert),
+        "value": round(float(d.value), 3),
+        "candidates": int(d.candidates),
+        "per_game": {GAME_KEYS[g]: {"put": _cards_string(p), "value": round(float(v), 3)}
+                     for g, (p, v) in d.per_game.items()},
+    }
+
+
+def register_kb_commands(skat_app: typer.Typer) -> None:
+    """Add ``bid``, ``put`` and the ``kb`` group to the ``skat`` sub-app."""
+
+    base_opt = typer.Option(None, "--base", help="knowledge base directory (default: shipped)")
+
+    @skat_app.command("bid")
+    def bid_command(
+        cards: list[str] = typer.Argument(..., help="10 cards, e.g. CJ SJ CA CT C9 SA HT H7 D7 D8"),
+        position: str = typer.Option("forehand", "--position",
+                                     help="forehand | middlehand | rearhand"),
+        base: Path | None = base_opt,
+        k: int = typer.Option(DEFAULT_K, "--k", help="neighbours per classification"),
+        as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    ) -> None:
+        """What the KNN bidder makes of ten cards: values per game, game, highest bid."""
+        out = bid_result(" ".join(cards), position, base, k)
+        if as_json:
+            print(json.dumps(out))
+            return
+        console = Console(highlight=False)
+        table = Table("game", "hand value", "pick-up value", *[f"f{i}" for i in range(1, 9)])
+        for g in range(6):
+            key = GAME_KEYS[g]
+            feats = [str(x) for x in out["features"][key]] if g < 5 else [""] * 8
+            table.add_row(key, f"{out['hand_values'][key]:.1f}",
+                          f"{out['pickup_values'][key]:.1f}", *feats)
+        console.print(table)
+        console.print("null values: share of neighbours without a trick; features f1..f8 as "
+                      "in docs/skat-bidding.md")
+        if out["game"] == "pass":
+            console.print("decision: pass")
+        else:
+            kind = "hand" if out["hand_game"] else "with the skat"
+            extra = (" (" + ", ".join(out["announce"]) + ")") if out["announce"] else ""
+            console.print(f"decision: {out['game']} {kind}{extra}, bid up to {out['max_bid']}")
+
+    @skat_app.command("put")
+    def put_command(
+        cards: list[str] = typer.Argument(..., help="the 10 cards plus the skat (12 cards)"),
+        position: str = typer.Option("forehand", "--position",
+                                     help="forehand | middlehand | rearhand"),
+        bid: int = typer.Option(18, "--bid", help="the bid the game must reach"),
+        base: Path | None = base_opt,
+        k: int = typer.Option(DEFAULT_K, "--k", help="neighbours per classification"),
+        as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    ) -> None:
+        """Which two cards the KNN putting puts, and the game it declares."""
+        out = put_result(" ".join(cards), position, bid, base, k)
+        if as_json:
+            print(json.dumps({key: out[key] for key in ("put", "game", "value", "candidates")}
+                             | {"ouvert": out["ouvert"]}))
+            return
+        console = Console(highlight=False)
+        table = Table("game", "best put", "value")
+        for key, row in out["per_game"].items():
+            table.add_row(key, " ".join(row["put"]), f"{row['value']:.2f}")
+        console.print(table)
+        console.print(f"decision: put {' '.join(out['put'])}, declare {out['game']}"
+                      f"{' ouvert' if out['ouvert'] else ''} (value {out['value']:.1f}, "
+                      f"{out['candidates']} puts classified)")
+
+    kb_app = typer.Typer(help="Skat knowledge bases of solved deals.", no_args_is_help=True)
+
+    @kb_app.command("build")
+    def build_command(
+        deals: int = typer.Option(..., "--deals", help="number of deals"),
+        out: Path = typer.Option(..., "--out", help="directory of the base"),
+        seed: int = typer.Option(0, "--seed", help="seed of the deals"),
+        executor: str = typer.Option("local", "--executor",
+                                     help="local | serial | dask://HOST:PORT"),
+        workers: int = typer.Option(1, "--workers", help="local processes"),
+        chunk: int = typer.Option(50, "--chunk", help="deals per task and per shard"),
+        resume: bool = typer.Option(False, "--resume", help="finish (or extend / cut back) "
+                                    "an interrupted build in --out"),
+        put_base: Path | None = typer.Option(
+            None, "--put-base", help="hand base for the putting of the pick-up stage "
+            "(default: this base's own hand stage, built first)"),
+    ) -> None:
+        """Build a knowledge base: every deal solved for each game, hand and after pick-up."""
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        from spielwerk.games.skat.knowledge.build import build_base, make_build_executor
+
+        console = Console(highlight=False)
+        progress = Progress("[progress.description]{task.description}", BarColumn(),
+                            MofNCompleteColumn(), TimeRemainingColumn(), console=console)
+        tasks: dict[str, Any] = {}
+        t0 = time.perf_counter()
+
+        def report(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = progress.add_task(f"{stage} deals", total=total)
+            progress.update(tasks[stage], completed=done, total=total)
+
+        with make_build_executor(executor, workers) as ex, progress:
+            manifest = build_base(out, deals, seed, chunk, ex, resume, put_base=put_base,
+                                  progress=report)
+        stages = manifest["stages"]
+        cpu = sum(s["cpu_seconds"] for s in stages.values())
+        n = manifest["counts"]["deals"]
+        console.print(f"{out}: {n} deals, seed {seed}; solving CPU {cpu:.0f} s "
+                      f"({n / cpu if cpu else 0:.2f} deals per second per core, both stages), "
+                      f"wall {time.perf_counter() - t0:.0f} s this run")
+
+    skat_app.add_typer(kb_app, name="kb")

@@ -1,0 +1,202 @@
+"""The ``knn`` Skat agent: KNN bidding, hand/pick-up, putting and declaring; PIMC card play.
+
+Bidding, the hand-or-pick-up choice, the skat putting and the declaration
+come from :mod:`spielwerk.games.skat.knowledge.knn` over a knowledge base
+(the one shipped in ``spielwerk/data/skat_kb`` unless ``base=DIR``); the
+cards are played, as declarer and as defender, by the PIMC agent
+(:mod:`pimc_agent`, ``worlds`` per decision). ``extensions=false`` keeps to
+the seed (suit and grand games only, no announcements); the default also
+bids null and announces schneider / schwarz / ouvert where the neighbours
+say so. Decisions are deterministic for a given hand; the card play is
+seeded like every agent.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from spielwerk.core.agent import Agent, AgentSpecError, register_agent
+from spielwerk.core.game import Game, InfoState
+from spielwerk.games.skat.bidding import BID_VALUES
+from spielwerk.games.skat.cards import cards_of
+from spielwerk.games.skat.knowledge.knn import (
+    DEFAULT_HAND_THRESHOLD,
+    DEFAULT_K,
+    DEFAULT_NULL_THRESHOLD,
+    DEFAULT_PICKUP_THRESHOLD,
+    NULL,
+    PUTTING_STRATEGIES,
+    BidDecision,
+    KnnModel,
+    KnnParams,
+    PutDecision,
+    decide_bid,
+    decide_put,
+    default_base_dir,
+    suit_game_value,
+)
+from spielwerk.games.skat.pimc_agent import SkatPimcAgent
+from spielwerk.games.skat.rules import (
+    BID_BASE,
+    DECLARE_BASE,
+    HOLD,
+    PASS,
+    PICKUP,
+    PLAY_ON,
+    PUT,
+    SKAT,
+    SkatInfoState,
+    declaration_action,
+)
+from spielwerk.games.skat.scoring import NULL_VALUES, Contract
+
+_MODELS: dict[tuple[str, int], KnnModel] = {}
+
+
+def shared_model(base: str, k: int) -> KnnModel:
+    """One loaded model per (base directory, k) and process."""
+    directory = str(Path(base).resolve()) if base else str(default_base_dir())
+    key = (directory, k)
+    if key not in _MODELS:
+        _MODELS[key] = KnnModel.load(directory, k=k)
+    return _MODELS[key]
+
+
+class SkatKnnAgent(Agent):
+    """KNN for everything before the first card, PIMC for the cards."""
+
+    def __init__(
+        self,
+        game: Game,
+        seed: int | None = None,
+        worlds: int = 32,
+        k: int = DEFAULT_K,
+        extensions: bool = True,
+        putting: str = "knn",
+        base: str = "",
+        hand_threshold: float = DEFAULT_HAND_THRESHOLD,
+        pickup_threshold: float = DEFAULT_PICKUP_THRESHOLD,
+        null_threshold: float = DEFAULT_NULL_THRESHOLD,
+    ) -> None:
+        super().__init__(game, seed)
+        if k < 1:
+            raise AgentSpecError(f"knn: k must be at least 1, not {k}")
+        if putting not in PUTTING_STRATEGIES:
+            raise AgentSpecError(f"knn: putting must be one of {', '.join(PUTTING_STRATEGIES)}, "
+                                 f"not {putting!r}")
+        self.params = KnnParams(k, hand_threshold, pickup_threshold, null_threshold, extensions)
+        self.putting = putting
+        self.base = base
+        self.player = SkatPimcAgent(game, seed, worlds=worlds)
+        self._bid_cache: dict[int, BidDecision] = {}
+        self._put: PutDecision | None = None
+        self._model: KnnModel | None = None
+
+    @property
+    def model(self) -> KnnModel:
+        if self._model is None:
+            self._model = shared_model(self.base, self.params.k)
+        return self._model
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.player.reset(seed)
+        self._bid_cache.clear()
+        self._put = None
+
+    def inform(self, action: int) -> None:
+        self.player.inform(action)
+
+    def bid_decision(self, hand: int) -> BidDecision:
+        if hand not in self._bid_cache:
+            self._bid_cache[hand] = decide_bid(self.model, hand, self.params)
+        return self._bid_cache[hand]
+
+    def act(self, info_state: InfoState) -> int:
+        legal = info_state.legal_actions()
+        if not isinstance(info_state, SkatInfoState) or not legal or info_state.is_ramsch:
+            return self.player.act(info_state)
+        if PLAY_ON in legal:
+            return PLAY_ON
+        if PASS in legal:
+            return self._bid(info_state, legal)
+        if info_state.phase == SKAT and PICKUP in legal:
+            return self._hand_or_pickup(info_state, legal)
+        if info_state.phase == PUT:
+            return self._put_card(info_state, legal)
+        if legal[0] >= DECLARE_BASE and info_state.contract is None:
+            return self._declare(info_state, legal)
+        return self.player.act(info_state)
+
+    # ----- bidding ---------------------------------------------------------------------
+    def _bid(self, info: SkatInfoState, legal: list[int]) -> int:
+        limit = self.bid_decision(info.own_dealt).max_bid
+        if HOLD in legal:
+            return HOLD if info.bid <= limit else PASS
+        bids = [a for a in legal if BID_BASE <= a < HOLD and BID_VALUES[a - BID_BASE] <= limit]
+        return min(bids) if bids else PASS
+
+    # ----- the skat ----------------------------------------------------------------------
+    def _hand_or_pickup(self, info: SkatInfoState, legal: list[int]) -> int:
+        self._put = None
+        d = self.bid_decision(info.own_dealt)
+        if not d.hand_game or d.game < 0:
+            return PICKUP
+        hand = info.own_dealt
+        if d.game == NULL:
+            options = [Contract(NULL, hand=True, ouvert=d.ouvert), Contract(NULL, hand=True,
+                                                                            ouvert=True)]
+            for c in options:
+                if NULL_VALUES[(True, c.ouvert)] >= info.bid:
+                    return declaration_action(c)
+            return PICKUP
+        contract = Contract(d.game, True, d.schneider or d.schwarz or d.ouvert,
+                            d.schwarz or d.ouvert, d.ouvert)
+        value = suit_game_value(hand, d.game, True, contract.schneider_announced,
+                                contract.schwarz_announced, contract.ouvert)
+        if value < info.bid:  # won the auction on another game's value: look at the skat
+            return PICKUP
+        action = declaration_action(contract)
+        return action if action in legal else PICKUP
+
+    def _put_card(self, info: SkatInfoState, legal: list[int]) -> int:
+        if self._put is None or info.puts_done == 0:
+            self._put = decide_put(self.model, info.hand, info.bid, self.params, self.putting)
+        for c in cards_of(self._put.put):
+            if c in legal:
+                return c
+        return self.player.act(info)  # cannot happen: the put cards are in the hand
+
+    def _declare(self, info: SkatInfoState, legal: list[int]) -> int:
+        if self._put is None:  # e.g. a restored game: decide from the ten cards left
+            return self.player.act(info)
+        if self._put.game == NULL:
+            contract = Contract(NULL, ouvert=self._put.ouvert)
+        else:
+            contract = Contract(self._put.game)
+        action = declaration_action(contract)
+        return action if action in legal else self.player.act(info)
+
+
+register_agent(
+    "knn",
+    SkatKnnAgent,
+    {"worlds": 32, "k": DEFAULT_K, "extensions": True, "putting": "knn", "base": "",
+     "hand_threshold": DEFAULT_HAND_THRESHOLD, "pickup_threshold": DEFAULT_PICKUP_THRESHOLD,
+     "null_threshold": DEFAULT_NULL_THRESHOLD},
+    "KNN bidding, hand/pick-up, skat putting and declaring over solved deals; PIMC card play",
+    games=("skat",),
+    parameter_help={
+        "worlds": "PIMC worlds per card decision (declarer and defence)",
+        "k": "neighbours per classification",
+        "extensions": "null, schneider/schwarz/ouvert announcements beyond the seed",
+        "putting": "skat putting strategy (knn)",
+        "base": "knowledge base directory (empty: the shipped base)",
+        "hand_threshold": "hand-game value (card points) needed to call a game winnable",
+        "pickup_threshold": "pick-up value (card points) needed to call a game winnable",
+        "null_threshold": "share of neighbours without a trick needed to bid null",
+    },
+    limits={"worlds": (1, None), "k": (1, None), "putting": tuple(PUTTING_STRATEGIES),
+            "null_threshold": (0, 1), "hand_threshold": (0, 120),
+            "pickup_threshold": (0, 120)},
+)

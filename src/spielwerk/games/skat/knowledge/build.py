@@ -1,0 +1,270 @@
+"""Building a knowledge base: chunks of deals solved on an arena executor, resumable.
+
+:func:`build_base` runs two stages over the same deals (:mod:`deals`):
+
+1. **hand** - every deal solved for the five suit/grand games and null;
+2. **pick-up** - the skat taken and two cards put by KNN over the hand base
+   just built (or over ``put_base``), then solved again.
+
+Each chunk of ``chunk`` deals is one task on the executor (a process pool,
+in-process, or a Dask cluster) and one shard on disk (:mod:`store`); the
+manifest lists finished shards only, so ``resume=True`` recomputes exactly
+the chunks that were missing. Deals depend only on (seed, deal id), so the
+result is the same on any executor and after any number of interruptions.
+"""
+
+from __future__ import annotations
+
+import datetime
+import platform
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from spielwerk.arena.executors import Executor, SerialExecutor
+from spielwerk.games.skat.knowledge import store
+from spielwerk.games.skat.knowledge.deals import WEAK_ACCEPT, label_hand, label_pickup, make_deal
+from spielwerk.games.skat.knowledge.store import KnowledgeBaseError
+
+DEFAULT_CHUNK = 50
+DEFAULT_PUT_K = 12
+
+Progress = Callable[[str, int, int], None]
+
+
+def hand_chunk(task: tuple[int, int, int]) -> dict[str, Any]:
+    """Worker: hand-stage labels of deals ``first .. first + count - 1``."""
+    seed, first, count = task
+    t0 = time.process_time()
+    rows = [label_hand(seed, i) for i in range(first, first + count)]
+    return {
+        "stage": "hand", "first": first, "cpu": time.process_time() - t0,
+        "arrays": {
+            "deal_id": np.array([r["deal_id"] for r in rows]),
+            "position": np.array([r["position"] for r in rows]),
+            "hands": np.array([r["hands"] for r in rows], dtype=np.uint32),
+            "skat": np.array([r["skat"] for r in rows], dtype=np.uint32),
+            "points": np.array([r["points"] for r in rows]),
+            "schwarz": np.array([r["schwarz"] for r in rows]),
+            "null": np.array([r["null"] for r in rows]),
+        },
+    }
+
+
+_PUT_MODELS: dict[tuple[str, int], Any] = {}
+
+
+def puts_for(seed: int, first: int, count: int, put_base: str, put_k: int) -> list[list[int]]:
+    """The KNN puts (6 masks per deal: games 0..5) of a chunk, over the base ``put_base``."""
+    from spielwerk.games.skat.knowledge.knn import KnnModel
+
+    key = (put_base, put_k)
+    if key not in _PUT_MODELS:
+        _PUT_MODELS[key] = KnnModel.load(put_base, k=put_k, need_pickup=False)
+    model = _PUT_MODELS[key]
+    out = []
+    for i in range(first, first + count):
+        position, hands, skat = make_deal(seed, i, WEAK_ACCEPT)
+        twelve = hands[position] | skat
+        out.append([model.best_put(twelve, g)[0] for g in range(6)])
+    return out
+
+
+def pickup_chunk(task: tuple[int, int, int, str, int]) -> dict[str, Any]:
+    """Worker: pick-up labels of a chunk; the puts by KNN over ``put_base`` (a directory
+    every worker can read, e.g. the shipped base)."""
+    seed, first, count, put_base, put_k = task
+    t0 = time.process_time()
+    puts = puts_for(seed, first, count, put_base, put_k)
+    rows = [label_pickup(seed, first + j, p) for j, p in enumerate(puts)]
+    return {
+        "stage": "pickup", "first": first, "cpu": time.process_time() - t0,
+        "arrays": {
+            "deal_id": np.array([r["deal_id"] for r in rows]),
+            "puts": np.array(puts, dtype=np.uint32),
+            "points": np.array([r["points"] for r in rows]),
+            "null": np.array([r["null"] for r in rows]),
+        },
+    }
+
+
+def both_chunk(task: tuple[int, int, int, str, int]) -> list[dict[str, Any]]:
+    """Worker: both stages of a chunk (the puts come from a separate ``put_base``)."""
+    seed, first, count, _, _ = task
+    return [hand_chunk((seed, first, count)), pickup_chunk(task)]
+
+
+def make_build_executor(spec: str = "local", workers: int | None = 1) -> Executor:
+    """An arena executor that sends one chunk per task (a chunk is already minutes of
+    work), so every finished chunk is saved at once and progress moves per chunk."""
+    from spielwerk.arena.executors import DaskExecutor, LocalProcessExecutor, make_executor
+
+    text = spec.strip()
+    if text in ("local", "pool", "process"):
+        return LocalProcessExecutor(workers, batch_size=1)
+    if text.startswith(("dask://", "tcp://")) and len(text.split("://", 1)[1]) > 0:
+        return DaskExecutor(text, batch_size=1)
+    return make_executor(text, workers)
+
+
+def _new_manifest(deals: int, seed: int, chunk: int, put_k: int, put_base: str | None
+                  ) -> dict[str, Any]:
+    return {
+        "format": store.FORMAT,
+        "format_version": store.FORMAT_VERSION,
+        "parameters": {"deals": deals, "seed": seed, "chunk": chunk, "put_k": put_k,
+                       "put_base": put_base, "solver": "spielwerk dds exact, tt_log2=18",
+                       "card_floor": deals // 32,
+                       "weak_accept": WEAK_ACCEPT,
+                       "deal": "deal i: rng([seed, i]); declarer position i % 3; card i % 32 "
+                               "in the declarer's hand; a declarer hand that is not biddable "
+                               "is kept with probability weak_accept"},
+        "stages": {s: {"complete": False, "shards": {}, "cpu_seconds": 0.0,
+                       "wall_seconds": 0.0} for s in store.STAGES},
+        "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "machine": f"{platform.machine()} {platform.processor() or ''}".strip(),
+    }
+
+
+def _chunks(deals: int, chunk: int) -> list[tuple[int, int]]:
+    return [(f, min(chunk, deals - f)) for f in range(0, deals, chunk)]
+
+
+def _run_tasks(directory: Path, manifest: dict[str, Any], stages: tuple[str, ...],
+               tasks: list[Any], fn: Callable[[Any], Any], executor: Executor,
+               progress: Progress | None, total: int) -> None:
+    """Run tasks; each result (or list of results) is one shard per stage, saved at once."""
+    infos = [manifest["stages"][s] for s in stages]
+    label = "+".join(stages)
+    done = sum(e["count"] for e in infos[-1]["shards"].values())
+    if progress:
+        progress(label, done, total)
+    t0 = time.perf_counter()
+    for out in executor.map_unordered(fn, tasks):
+        results = out if isinstance(out, list) else [out]
+        wall = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        for result in results:
+            info = manifest["stages"][result["stage"]]
+            entry = store.write_shard(directory, result["stage"], result["first"],
+                                      result["arrays"])
+            info["shards"][store.shard_name(result["stage"], result["first"])] = entry
+            info["cpu_seconds"] = round(info["cpu_seconds"] + result["cpu"], 3)
+            info["wall_seconds"] = round(info["wall_seconds"] + wall / len(results), 3)
+        store.write_manifest(directory, manifest)
+        done += results[-1]["arrays"]["deal_id"].shape[0]
+        if progress:
+            progress(label, done, total)
+    for info in infos:
+        info["complete"] = True
+    store.write_manifest(directory, manifest)
+
+
+def _check_resume(old: dict[str, Any], new: dict[str, Any], directory: Path) -> None:
+    keys = ("seed", "chunk", "put_k", "put_base")
+    diff = [k for k in keys if old["parameters"].get(k) != new["parameters"].get(k)]
+    if diff:
+        shown = ", ".join(f"{k} {old['parameters'].get(k)} (asked {new['parameters'].get(k)})"
+                          for k in diff)
+        raise KnowledgeBaseError(
+            f"{directory} was built with other parameters: {shown}; resume with the same "
+            f"parameters or build into a new directory")
+
+
+def build_base(
+    out: Path | str,
+    deals: int,
+    seed: int = 0,
+    chunk: int = DEFAULT_CHUNK,
+    executor: Executor | None = None,
+    resume: bool = False,
+    put_k: int = DEFAULT_PUT_K,
+    put_base: Path | str | None = None,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Build (or finish, with ``resume``) a base of ``deals`` deals in ``out``; the manifest."""
+    if deals < 1:
+        raise KnowledgeBaseError(f"--deals must be at least 1, not {deals}")
+    if chunk < 1:
+        raise KnowledgeBaseError(f"--chunk must be at least 1, not {chunk}")
+    directory = Path(out)
+    manifest = _new_manifest(deals, seed, chunk, put_k, str(put_base) if put_base else None)
+    if (directory / store.MANIFEST).exists():
+        if not resume:
+            raise KnowledgeBaseError(f"{directory} already holds a knowledge base; add --resume "
+                                     f"to finish it or choose another --out")
+        old = store.read_manifest(directory)
+        _check_resume(old, manifest, directory)
+        manifest = old
+        manifest["parameters"]["deals"] = deals  # a base may be extended or cut back
+        manifest["parameters"]["card_floor"] = deals // 32
+        for stage in store.STAGES:  # forget shards whose file went missing or changed
+            shards = manifest["stages"][stage]["shards"]
+            for name in list(shards):
+                path = directory / name
+                beyond = shards[name]["first"] + shards[name]["count"] > deals
+                if beyond or not path.is_file() or store.sha256_of(path) != shards[name]["sha256"]:
+                    del shards[name]
+                    if beyond and path.is_file():
+                        path.unlink()
+                manifest["stages"][stage]["complete"] = False
+    elif directory.exists() and not directory.is_dir():
+        raise KnowledgeBaseError(f"--out {directory} is a file, not a directory")
+    directory.mkdir(parents=True, exist_ok=True)
+    store.write_manifest(directory, manifest)
+    executor = executor or SerialExecutor()
+
+    chunks = _chunks(deals, chunk)
+
+    def missing(stage: str) -> list[tuple[int, int]]:
+        return [(f, n) for f, n in chunks
+                if store.shard_name(stage, f) not in manifest["stages"][stage]["shards"]]
+
+    if put_base is not None:  # both stages chunk by chunk: a cut-back base is usable at once
+        where = str(Path(put_base).resolve())
+        store.read_manifest(Path(where))  # a clear error now rather than in a worker
+        todo = [c for c in missing("pickup") if c in missing("hand")]
+        _run_tasks(directory, manifest, ("hand", "pickup"),
+                   [(seed, f, n, where, put_k) for f, n in todo], both_chunk,
+                   executor, progress, deals)
+    _run_tasks(directory, manifest, ("hand",), [(seed, f, n) for f, n in missing("hand")],
+               hand_chunk, executor, progress, deals)
+    where = str(Path(put_base or directory).resolve())
+    _run_tasks(directory, manifest, ("pickup",),
+               [(seed, f, n, where, put_k) for f, n in missing("pickup")], pickup_chunk,
+               executor, progress, deals)
+    manifest["stages"]["pickup"]["complete"] = True
+    store.write_manifest(directory, manifest)
+
+    data = store.load_base(directory)
+    manifest["counts"] = base_counts(data.hand, data.pickup, seed)
+    store.write_manifest(directory, manifest)
+    return manifest
+
+
+def base_counts(hand: dict[str, np.ndarray], pickup: dict[str, np.ndarray] | None,
+                seed: int) -> dict[str, Any]:
+    """Counts written to the manifest: deals, card appearances, wins per game."""
+    pos = hand["position"].astype(np.int64)
+    decl = hand["hands"].astype(np.int64)[np.arange(len(pos)), pos]
+    per_card = [int(((decl >> c) & 1).sum()) for c in range(32)]
+    pts = hand["points"].astype(np.int64)
+    out: dict[str, Any] = {
+        "deals": int(len(pos)),
+        "positions": [int((pos == p).sum()) for p in range(3)],
+        "card_in_declarer_hand_min": min(per_card),
+        "card_in_declarer_hand_max": max(per_card),
+        "hand_won_61": [int((pts[:, g] >= 61).sum()) for g in range(5)],
+        "hand_schneider_90": [int((pts[:, g] >= 90).sum()) for g in range(5)],
+        "hand_schwarz": [int(hand["schwarz"][:, g].sum()) for g in range(5)],
+        "hand_null_won": int(hand["null"].sum()),
+    }
+    if pickup is not None:
+        pp = pickup["points"].astype(np.int64)
+        out["pickup_won_61"] = [int((pp[:, g] >= 61).sum()) for g in range(5)]
+        out["pickup_schneider_90"] = [int((pp[:, g] >= 90).sum()) for g in range(5)]
+        out["pickup_null_won"] = int(pickup["null"].sum())
+    return out

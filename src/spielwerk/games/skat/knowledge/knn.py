@@ -1,0 +1,361 @@
+"""k-nearest-neighbour bidding, game choice and skat putting over a knowledge base.
+
+A hand's value for a trump choice is the mean result of its ``k`` nearest
+neighbours (Euclidean distance over :mod:`features`, scipy ``cKDTree``) in
+that choice's base: the declarer's final card points for suit and grand, the
+share of neighbours that took no trick for null.
+
+* **Bidding** (:func:`decide_bid`): the pick-up values for a game with the
+  skat, the hand values for a hand game. A choice is *winnable* when its value
+  reaches the threshold (``hand_threshold`` / ``pickup_threshold``;
+  ``null_threshold`` for the null share). The highest winnable value wins
+  (ties: the game that allows the higher bid); a hand game is chosen when it
+  is winnable and its value is at least the best pick-up value. The maximum
+  bid is that game's value with the matadors of the ten cards (the skat is
+  unknown: a "with n" can only grow, a "without n" may shrink if the skat
+  holds a missing top jack - that risk is taken, as a player does).
+* **Putting** (:func:`decide_put`): every put of 2 of the 12 cards per game,
+  pruned as the seed allows (no jacks, no trumps; all 66 for null or when
+  fewer than two cards are left), classified in the hand base with the skat's
+  points taken out of each neighbour's result and the put cards' points
+  added (seed, "Drücken mit KNN"). The best pair of (game, put) is declared;
+  a game that is certainly overbid (even schneider and schwarz would not
+  reach the bid) is never declared while another game is not.
+* **Beyond the seed** (``extensions``): null when the share of neighbours
+  without a trick reaches ``null_threshold``; in a hand game, schneider
+  announced when every neighbour reached 90 points, schwarz announced when
+  every neighbour took every trick, ouvert when every one of ``2k``
+  neighbours did.
+
+The ``putting`` argument selects the putting strategy by name
+(:data:`PUTTING_STRATEGIES`); only ``knn`` exists so far.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from scipy.spatial import cKDTree
+
+from spielwerk.games.skat import kernel
+from spielwerk.games.skat.bidding import BID_VALUES
+from spielwerk.games.skat.cards import JACKS_MASK, points_of
+from spielwerk.games.skat.knowledge.features import (
+    card_bits,
+    null_features_from_bits,
+    suit_features_from_bits,
+)
+from spielwerk.games.skat.knowledge.store import BaseData, KnowledgeBaseError, load_base
+from spielwerk.games.skat.scoring import BASE_VALUES, NULL_VALUES
+
+GAME_KEYS = ("diamonds", "hearts", "spades", "clubs", "grand", "null")
+GRAND, NULL = 4, 5
+
+# Tuned on held-out deals (docs/skat-bidding.md, "Tuning").
+DEFAULT_K = 12
+DEFAULT_HAND_THRESHOLD = 61.0
+DEFAULT_PICKUP_THRESHOLD = 61.0
+DEFAULT_NULL_THRESHOLD = 0.8
+
+
+def default_base_dir() -> Path:
+    """The base shipped with the package (``spielwerk/data/skat_kb``)."""
+    return Path(__file__).resolve().parents[3] / "data" / "skat_kb"
+
+
+@dataclass(frozen=True)
+class KnnParams:
+    k: int = DEFAULT_K
+    hand_threshold: float = DEFAULT_HAND_THRESHOLD
+    pickup_threshold: float = DEFAULT_PICKUP_THRESHOLD
+    null_threshold: float = DEFAULT_NULL_THRESHOLD
+    extensions: bool = True
+
+    def __post_init__(self) -> None:
+        if self.k < 1:
+            raise KnowledgeBaseError(f"k must be at least 1, not {self.k}")
+
+
+class KnnModel:
+    """Trees over a loaded base; every query takes arrays of hand masks."""
+
+    def __init__(self, base: BaseData, k: int = DEFAULT_K) -> None:
+        self.base = base
+        self.k = k
+        hands = base.hand["hands"].astype(np.int64)
+        pos = base.hand["position"].astype(np.int64)
+        self.position = pos
+        self.declarer_hand = hands[np.arange(len(pos)), pos]
+        self.skat = base.hand["skat"].astype(np.int64)
+        bits = card_bits(self.declarer_hand)
+        self.features = suit_features_from_bits(bits)
+        self.null_feats = null_features_from_bits(bits)
+        self.trees = [cKDTree(self.features[:, g, :]) for g in range(5)]
+        self.null_tree = cKDTree(self.null_feats)
+        skat_points = (card_bits(self.skat) @ np.array([0, 0, 0, 3, 4, 10, 11, 2] * 4))
+        self.hand_points = base.hand["points"].astype(np.float64)
+        self.trick_points = self.hand_points - skat_points[:, None]
+        self.hand_schwarz = base.hand["schwarz"].astype(bool)
+        self.hand_null = base.hand["null"].astype(np.float64)
+        if base.pickup is not None:
+            self.pickup_points: np.ndarray | None = base.pickup["points"].astype(np.float64)
+            self.pickup_null: np.ndarray | None = base.pickup["null"].astype(np.float64)
+        else:
+            self.pickup_points = self.pickup_null = None
+
+    @classmethod
+    def load(cls, directory: Path | str | None = None, k: int = DEFAULT_K,
+             need_pickup: bool = True) -> KnnModel:
+        return cls(load_base(directory or default_base_dir(), need_pickup), k)
+
+    @property
+    def size(self) -> int:
+        return len(self.declarer_hand)
+
+    def _query(self, tree: cKDTree, x: np.ndarray, k: int,
+               exclude: np.ndarray | None = None) -> np.ndarray:
+        """Indices (m, k) of the nearest base rows; ``exclude[i]`` is left out of row i."""
+        k = min(k, self.size - (1 if exclude is not None else 0))
+        if exclude is None:
+            _, idx = tree.query(x, k=k)
+            return np.asarray(idx).reshape(len(x), k)
+        _, idx = tree.query(x, k=k + 1)
+        idx = np.asarray(idx).reshape(len(x), k + 1)
+        keep = idx != exclude[:, None]
+        # drop the excluded row, else the farthest one
+        keep[keep.all(axis=1), -1] = False
+        return idx[keep].reshape(len(x), k)
+
+    def neighbours(self, hands: np.ndarray, game: int, k: int | None = None,
+                   exclude: np.ndarray | None = None) -> np.ndarray:
+        bits = card_bits(hands)
+        k = k or self.k
+        if game == NULL:
+            return self._query(self.null_tree, null_features_from_bits(bits), k, exclude)
+        return self._query(self.trees[game], suit_features_from_bits(bits)[:, game, :], k, exclude)
+
+    def values(self, hands: np.ndarray | list[int], kind: str, k: int | None = None,
+               exclude: np.ndarray | None = None) -> np.ndarray:
+        """(m, 6) values: mean points for games 0..4, the share of null wins in column 5."""
+        h = np.atleast_1d(np.asarray(hands, dtype=np.int64))
+        if kind == "pickup":
+            if self.pickup_points is None or self.pickup_null is None:
+                raise KnowledgeBaseError("this knowledge base has no pick-up stage")
+            pts, nul = self.pickup_points, self.pickup_null
+        elif kind == "hand":
+            pts, nul = self.hand_points, self.hand_null
+        else:
+            raise KnowledgeBaseError(f"unknown base kind {kind!r} (hand or pickup)")
+        out = np.empty((len(h), 6))
+        for g in range(6):
+            idx = self.neighbours(h, g, k, exclude)
+            out[:, g] = nul[idx].mean(axis=1) if g == NULL else pts[idx, g].mean(axis=1)
+        return out
+
+    # ---- putting ------------------------------------------------------------------------
+    def put_candidates(self, twelve: int, game: int) -> list[int]:
+        """Two-card puts (masks) worth classifying for ``game``: no jacks, no trumps."""
+        cards = [c for c in range(32) if twelve >> c & 1]
+        if game == NULL:
+            allowed = cards
+        else:
+            trumps = int(kernel.trump_mask(game)) | JACKS_MASK
+            allowed = [c for c in cards if not trumps >> c & 1]
+            if len(allowed) < 2:
+                allowed = cards
+        return [(1 << a) | (1 << b) for a, b in itertools.combinations(allowed, 2)]
+
+    def put_values(self, twelve: int, game: int, puts: list[int],
+                   k: int | None = None) -> np.ndarray:
+        """Value of each put for ``game``: suit/grand points with the put counted, null share."""
+        rest = np.array([twelve & ~p for p in puts], dtype=np.int64)
+        idx = self.neighbours(rest, game, k)
+        if game == NULL:
+            share = self.hand_null[idx].mean(axis=1)
+            risk = null_features_from_bits(card_bits(rest))[:, 0::2].sum(axis=1)
+            return share - 1e-3 * risk  # ties: the safer hand
+        put_points = np.array([points_of(p) for p in puts], dtype=np.float64)
+        return self.trick_points[idx, game].mean(axis=1) + put_points
+
+    def best_put(self, twelve: int, game: int, k: int | None = None) -> tuple[int, float, int]:
+        """(put mask, value, candidates classified) for one game."""
+        puts = self.put_candidates(twelve, game)
+        vals = self.put_values(twelve, game, puts, k)
+        i = int(np.argmax(vals))
+        return puts[i], float(vals[i]), len(puts)
+
+
+# --------------------------------------------------------------------------- game values
+def suit_game_value(cards: int, game: int, hand: bool = False, schneider: bool = False,
+                    schwarz: bool = False, ouvert: bool = False) -> int:
+    """Value of a won suit/grand game with the matadors of ``cards``, schneider etc. reached
+    and announced as given (announcing schwarz implies schneider)."""
+    m = abs(int(kernel.matadors(cards, game)))
+    mult = m + 1 + int(hand) + 2 * int(schneider or schwarz) + 2 * int(schwarz) + int(ouvert)
+    return BASE_VALUES[game] * mult
+
+
+def highest_bid_at_most(value: int) -> int:
+    """The highest valid bid not above ``value`` (0 if below 18)."""
+    bids = [b for b in BID_VALUES if b <= value]
+    return bids[-1] if bids else 0
+
+
+@dataclass
+class BidDecision:
+    """What :func:`decide_bid` found for ten cards."""
+
+    features: np.ndarray  # (5, 8)
+    hand_values: np.ndarray  # (6,)
+    pickup_values: np.ndarray  # (6,)
+    game: int  # 0..5, or -1 pass
+    hand_game: bool
+    max_bid: int
+    schneider: bool = False
+    schwarz: bool = False
+    ouvert: bool = False
+    null_bid: int = 0
+    """When a suit game is chosen and null is winnable too: the null value one may bid to."""
+
+    @property
+    def game_name(self) -> str:
+        return "pass" if self.game < 0 else GAME_KEYS[self.game]
+
+    @property
+    def values(self) -> np.ndarray:
+        """The values for the chosen kind (hand or pick-up)."""
+        return self.hand_values if self.hand_game else self.pickup_values
+
+
+def decide_bid(model: KnnModel, hand: int, params: KnnParams | None = None) -> BidDecision:
+    """Bidding decision for ten cards (see the module docstring)."""
+    p = params or KnnParams()
+    vh = model.values([hand], "hand", p.k)[0]
+    vp = model.values([hand], "pickup", p.k)[0]
+    feats = suit_features_from_bits(card_bits([hand]))[0]
+
+    def best(values: np.ndarray, threshold: float, is_hand: bool) -> tuple[int, float, int]:
+        found = (-1, -1.0, 0)
+        for g in range(5):
+            if values[g] < threshold:
+                continue
+            v = suit_game_value(hand, g, hand=is_hand)
+            if values[g] > found[1] or values[g] == found[1] and v > found[2]:
+                found = (g, float(values[g]), v)
+        return found
+
+    gp, valp, bidp = best(vp, p.pickup_threshold, False)
+    gh, valh, bidh = best(vh, p.hand_threshold, True)
+    decision = BidDecision(feats, vh, vp, -1, False, 0)
+    if gh >= 0 and (gp < 0 or valh >= valp):
+        decision.game, decision.hand_game = gh, True
+        if p.extensions:
+            _announcements(model, hand, gh, p, decision)
+        decision.max_bid = highest_bid_at_most(suit_game_value(
+            hand, gh, True, decision.schneider, decision.schwarz, decision.ouvert))
+    elif gp >= 0:
+        decision.game, decision.max_bid = gp, highest_bid_at_most(bidp)
+    if p.extensions:
+        null_hand = vh[NULL] >= p.null_threshold
+        null_pick = vp[NULL] >= p.null_threshold
+        if null_hand or null_pick:
+            ouvert = null_hand and vh[NULL] >= 1.0
+            value = NULL_VALUES[(bool(null_hand), bool(ouvert))] if null_hand else NULL_VALUES[
+                (False, False)]
+            if decision.game < 0:
+                decision.game, decision.hand_game, decision.ouvert = NULL, bool(null_hand), ouvert
+                decision.max_bid = highest_bid_at_most(value)
+            else:
+                decision.null_bid = highest_bid_at_most(value)
+                decision.max_bid = max(decision.max_bid, decision.null_bid)
+    return decision
+
+
+def _announcements(model: KnnModel, hand: int, game: int, p: KnnParams,
+                   decision: BidDecision) -> None:
+    idx = model.neighbours(np.array([hand]), game, p.k)[0]
+    pts = model.hand_points[idx, game]
+    if (pts >= 90).all():
+        decision.schneider = True
+    if model.hand_schwarz[idx, game].all():
+        decision.schwarz = True
+        wide = model.neighbours(np.array([hand]), game, 2 * p.k)[0]
+        decision.ouvert = bool(model.hand_schwarz[wide, game].all())
+
+
+@dataclass
+class PutDecision:
+    """What :func:`decide_put` found for twelve cards."""
+
+    put: int  # 2-card mask
+    game: int
+    value: float
+    candidates: int
+    per_game: dict[int, tuple[int, float]] = field(default_factory=dict)
+    ouvert: bool = False
+
+    @property
+    def game_name(self) -> str:
+        return GAME_KEYS[self.game]
+
+
+def knn_put(model: KnnModel, twelve: int, bid: int, params: KnnParams | None = None
+            ) -> PutDecision:
+    """The seed's KNN putting with game choice (see the module docstring)."""
+    p = params or KnnParams()
+    games = list(range(6)) if p.extensions else list(range(5))
+    per_game: dict[int, tuple[int, float]] = {}
+    candidates = 0
+    for g in games:
+        put, value, n = model.best_put(twelve, g, p.k)
+        per_game[g] = (put, value)
+        candidates += n
+
+    def plain_value(g: int) -> int:
+        return NULL_VALUES[(False, False)] if g == NULL else suit_game_value(twelve, g)
+
+    def max_value(g: int) -> int:
+        if g == NULL:
+            return NULL_VALUES[(False, True)]
+        return suit_game_value(twelve, g, schneider=True, schwarz=True)
+
+    suits = [g for g in games if g != NULL]
+    safe = [g for g in suits if plain_value(g) >= bid]
+    possible = [g for g in suits if max_value(g) >= bid]
+    null_ok = NULL in per_game and per_game[NULL][1] >= p.null_threshold
+    ouvert = False
+    choice: int
+    pool = safe or possible
+    if pool:
+        choice = max(pool, key=lambda g: (per_game[g][1], plain_value(g)))
+        if null_ok and per_game[choice][1] < p.pickup_threshold and max_value(NULL) >= bid:
+            choice = NULL
+    elif null_ok and max_value(NULL) >= bid:
+        choice = NULL
+    else:  # every game is overbid: lose the least
+        choice = min(suits, key=lambda g: (-(-bid // BASE_VALUES[g]) * BASE_VALUES[g],
+                                           -per_game[g][1]))
+    if choice == NULL:
+        ouvert = plain_value(NULL) < bid or per_game[NULL][1] >= 1.0
+    put, value = per_game[choice]
+    return PutDecision(put, choice, value, candidates, per_game, ouvert)
+
+
+PUTTING_STRATEGIES: dict[str, Callable[[KnnModel, int, int, KnnParams | None], PutDecision]] = {
+    "knn": knn_put,
+}
+
+
+def decide_put(model: KnnModel, twelve: int, bid: int = 18, params: KnnParams | None = None,
+               putting: str = "knn") -> PutDecision:
+    """Put two of twelve cards and choose the game, with the named strategy."""
+    try:
+        strategy = PUTTING_STRATEGIES[putting]
+    except KeyError:
+        raise KnowledgeBaseError(f"unknown putting strategy {putting!r}; known: "
+                                 f"{', '.join(PUTTING_STRATEGIES)}") from None
+    return strategy(model, twelve, bid, params)
