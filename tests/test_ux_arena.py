@@ -103,18 +103,24 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.skipif(not Path("/proc").is_dir() or not SPIELWERK.exists(),
                     reason="needs /proc and the installed spielwerk script")
-def test_workers_exit_when_the_arena_process_is_killed(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", ["arena", "fuzz"])
+def test_workers_exit_when_the_parent_process_is_killed(tmp_path: Path, command: str) -> None:
     out = tmp_path / "k.jsonl"
-    proc = subprocess.Popen(
-        [str(SPIELWERK), "arena", GAME, "random", "greedy", "--games", "20000",
-         "--workers", "2", "-o", str(out)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
+    args = (["arena", GAME, "random", "greedy", "--games", "20000", "--workers", "2", "-o",
+             str(out)] if command == "arena" else
+            ["fuzz", GAME, "--games", "10000000", "--workers", "2"])
+    proc = subprocess.Popen([str(SPIELWERK), *args], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
     try:
         deadline = time.time() + 120
-        while time.time() < deadline and (not out.exists() or out.stat().st_size < 2000):
-            time.sleep(0.2)
-        assert out.exists() and out.stat().st_size >= 2000, "the arena did not start"
+        if command == "arena":  # games are being written: the workers are running
+            while time.time() < deadline and (not out.exists() or out.stat().st_size < 2000):
+                time.sleep(0.2)
+            assert out.exists() and out.stat().st_size >= 2000, "the arena did not start"
+        else:
+            while time.time() < deadline and len(_descendants(proc.pid)) < 2:
+                time.sleep(0.2)
+            time.sleep(2.0)
         workers = _descendants(proc.pid)
         assert len(workers) >= 2
     finally:
@@ -126,7 +132,7 @@ def test_workers_exit_when_the_arena_process_is_killed(tmp_path: Path) -> None:
     left = [p for p in workers if _alive(p)]
     for p in left:  # do not leave them behind even when the test fails
         os.kill(p, signal.SIGKILL)
-    assert not left, f"processes still alive 5 s after kill -9 of the arena: {left}"
+    assert not left, f"processes still alive 5 s after kill -9 of {command}: {left}"
 
 
 def test_a_script_without_main_guard_is_told_so(tmp_path: Path) -> None:

@@ -150,3 +150,12 @@ def test_move_menu_lists_cards_in_the_order_of_the_hand(monkeypatch) -> None:
     menu = prompts[0].split("(")[1].split(";")[0].split(", ")
     cards = [m for m in menu if m in hand]
     assert cards == [c for c in hand if c in cards]
+
+
+def test_replay_of_a_folder_or_an_empty_file_is_an_error(tmp_path: Path) -> None:
+    result = _run("skat", "replay", str(tmp_path))
+    assert "is a folder" in str(result.exception) and "game" not in result.stdout
+    empty = tmp_path / "e.sgf"
+    empty.write_text("\n")
+    result = _run("skat", "replay", str(empty))
+    assert "holds no ISS records" in str(result.exception)

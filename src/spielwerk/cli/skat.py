@@ -9,6 +9,7 @@ command's front ends) lets a person play a deal against two agents.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import numpy as np
@@ -55,8 +56,12 @@ def replay_command(
     """Replay every ISS record through the engine and compare with the server's result."""
     console = Console(highlight=False)
     total = agree = 0
+    texts = iss.iter_record_texts(file)
+    first = next(texts, None)  # a missing file fails here, before the table header
+    if first is None:
+        raise iss.IssRecordError(f"{file} holds no ISS records")
     console.print(_ROW.format("game", "declarer", "game", "value", "points", "agree?"))
-    for line, text in iss.iter_record_texts(file):
+    for line, text in itertools.chain([first], texts):
         total += 1
         try:
             record = iss.parse_record(text, line)

@@ -19,6 +19,7 @@ from functools import lru_cache
 
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.game import Game
+from spielwerk.core.process import watch_parent
 from spielwerk.core.registry import load_game
 from spielwerk.core.testing import (
     ConformanceError,
@@ -191,7 +192,8 @@ def run_fuzz(
                 break
     else:
         pending = iter(bounds)
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with ProcessPoolExecutor(max_workers=workers, initializer=watch_parent,
+                                 initargs=(os.getpid(),)) as pool:
             running: set[Future[BatchResult]] = set()
             try:
                 for lo, hi in pending:

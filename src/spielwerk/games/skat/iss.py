@@ -131,6 +131,8 @@ def iter_record_texts(source: str | Path | TextIO) -> Iterator[tuple[int, str]]:
     """
     if isinstance(source, (str, Path)):
         path = Path(source)
+        if path.is_dir():
+            raise IssRecordError(f"{path} is a folder; give a file of ISS records")
         if not path.is_file():
             raise IssRecordError(f"no such file: {path}")
         with open(path, encoding="utf-8", errors="replace") as fh:
