@@ -104,6 +104,8 @@ def test_kalah_whole_game_and_illegal_click(server: ServerProcess, browser) -> N
         if empties.count():
             break
         click_something(page)
+    if SHOTS:
+        page.screenshot(path=str(DOCS / "web-kalah.png"))
     if empties is not None and empties.count() and wait_turn(page) == "me":
         empties.first.click()
         page.wait_for_selector("#msg.error:not([hidden])")
@@ -111,8 +113,15 @@ def test_kalah_whole_game_and_illegal_click(server: ServerProcess, browser) -> N
     play_out(page)
     text = page.inner_text("#result")
     assert "win" in text or "lose" in text or "draw" in text
-    if SHOTS:
-        page.screenshot(path=str(DOCS / "web-kalah.png"))
+    # review with the exact value of every move
+    page.click("text=review this game")
+    page.wait_for_selector("#analyse")
+    page.click("#analyse")
+    page.wait_for_function("document.querySelector('#analysis').innerText.includes('analysed')",
+                           timeout=60_000)
+    page.click("#first")
+    page.click("#nextstep")
+    assert "exact final margins" in page.inner_text("#note")
     assert not errors
 
 
@@ -128,7 +137,7 @@ def test_skat_deal_from_bidding_to_score_with_reload(server: ServerProcess, brow
     assert "not a legal move" in page.inner_text("#msg")
     # bid (first bid or hold button), then play on by clicking
     moves = 0
-    reloaded = False
+    reloaded = shot = False
     while wait_turn(page) == "me":
         if not reloaded and page.locator("#phase").inner_text() == "phase: play":
             hand = page.locator("#hand .card").all_inner_texts()
@@ -139,9 +148,10 @@ def test_skat_deal_from_bidding_to_score_with_reload(server: ServerProcess, brow
             assert page.get_attribute("#felt", "data-ply") == ply
             assert page.locator("#hand .card").all_inner_texts() == hand
             reloaded = True
-            if SHOTS:
-                page.screenshot(path=str(DOCS / "web-skat.png"))
             continue
+        if SHOTS and not shot and page.locator("#trick .card").count() == 2:
+            page.screenshot(path=str(DOCS / "web-skat.png"))
+            shot = True
         click_something(page)
         moves += 1
         assert moves < 100
@@ -153,6 +163,20 @@ def test_skat_deal_from_bidding_to_score_with_reload(server: ServerProcess, brow
         assert page.locator("#series").count() == 1  # the Seeger-Fabian list
     if SHOTS:
         page.screenshot(path=str(DOCS / "web-skat-score.png"), full_page=True)
+    if "passed in" not in text:  # the double-dummy review in the browser
+        page.click("text=review this game")
+        page.click("#analyse")
+        page.wait_for_function(
+            "document.querySelector('#analysis').innerText.includes('under perfect play')",
+            timeout=120_000)
+        page.click("#first")
+        for _ in range(40):
+            if "declarer could win" in page.inner_text("#note"):
+                break
+            page.click("#nextstep")
+        assert "declarer could win before" in page.inner_text("#note")
+        if SHOTS:
+            page.screenshot(path=str(DOCS / "web-review.png"), full_page=True)
     assert not errors
 
 

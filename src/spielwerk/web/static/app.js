@@ -550,9 +550,9 @@ async function openReview(id) {
   });
   const go = (d) => { i = Math.max(0, Math.min(data.steps.length - 1, i + d)); draw(); };
   const nav = h("div", { class: "steps" },
-    h("button", { text: "⏮", onclick: () => { i = 0; draw(); } }), h("button", { id: "prev", text: "◀", onclick: () => go(-1) }),
-    status, h("button", { id: "nextstep", text: "▶", onclick: () => go(1) }),
-    h("button", { text: "⏭", onclick: () => { i = data.steps.length - 1; draw(); } }), analyse,
+    h("button", { id: "first", text: "start", onclick: () => { i = 0; draw(); } }), h("button", { id: "prev", text: "◀ back", onclick: () => go(-1) }),
+    status, h("button", { id: "nextstep", text: "next ▶", onclick: () => go(1) }),
+    h("button", { id: "last", text: "end", onclick: () => { i = data.steps.length - 1; draw(); } }), analyse,
     h("a", { href: "/api/games/" + id + "/record.json", text: "JSON record" }));
   function draw() {
     const st = data.steps[i];
