@@ -250,3 +250,25 @@ def test_tensor_sizes_fit_every_state_of_a_random_game() -> None:
             else:
                 legal = state.legal_actions()
                 state.apply(legal[int(rng.integers(len(legal)))])
+
+
+def test_spec_family_keeps_the_bot_in_the_name() -> None:
+    from spielwerk.core.agent import parse_agent_spec
+
+    assert parse_agent_spec("openspiel:mcts:iters=9") == ("openspiel:mcts", {"iters": "9"})
+    assert parse_agent_spec("mcts:iters=9") == ("mcts", {"iters": "9"})
+
+
+def test_import_spielwerk_does_not_load_openspiel() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, spielwerk\n"
+        "from spielwerk import load_game, make_agent\n"
+        "make_agent('mcts', load_game('kalah'))\n"
+        "assert 'pyspiel' not in sys.modules and 'pettingzoo' not in sys.modules\n"
+        "make_agent('openspiel:mcts', load_game('kalah'))\n"
+        "assert 'pyspiel' in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)

@@ -149,10 +149,16 @@ def _convert(name: str, key: str, text: str, default: Any) -> Any:
 
 
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """``"mcts:iters=800:c=1.4"`` -> ``("mcts", {"iters": "800", "c": "1.4"})``."""
+    """``"mcts:iters=800:c=1.4"`` -> ``("mcts", {"iters": "800", "c": "1.4"})``.
+
+    A spec family keeps its second part in the name: ``"openspiel:mcts:iters=9"`` ->
+    ``("openspiel:mcts", {"iters": "9"})``.
+    """
     parts = [p.strip() for p in spec.strip().split(":")]
     if not parts[0]:
         raise AgentSpecError(f"empty agent spec {spec!r}")
+    if parts[0] in _SPEC_FAMILIES and len(parts) > 1:  # "openspiel:ismcts:iters=8"
+        parts = [f"{parts[0]}:{parts[1]}", *parts[2:]]
     raw: dict[str, str] = {}
     for item in parts[1:]:
         if "=" not in item:
