@@ -73,7 +73,8 @@ def measure(game: Game, spec: str, states: list[State], sims_per_move: int | Non
     else:
         sims = sims_per_move * len(states)
     return (
-        f"  {spec:44s} {1000 * wall / len(states):8.1f} ms/move (max {1000 * max(times):7.1f})"
+        f"  {spec:44s} {1000 * wall / len(states):8.1f} ms/move (max {1000 * max(times):7.1f},"
+        f" cpu {1000 * cpu / len(states):7.1f})"
         f"  {sims / wall:9.0f} sims/s wall  {sims / max(cpu, 1e-9):9.0f} sims/s cpu"
         f"  ({sims} sims)"
     )
@@ -119,13 +120,15 @@ def measure_time_only(game: Game, spec: str, states: list[State]) -> str:
     agent = make_agent(spec, game, seed=1)
     agent.act(states[0].info_state(states[0].current_player))
     times = []
+    cpu0 = time.process_time()
     for i, state in enumerate(states):
         agent.reset(100 + i)
         start = time.perf_counter()
         agent.act(state.info_state(state.current_player))
         times.append(time.perf_counter() - start)
+    cpu = time.process_time() - cpu0
     return (f"  {spec:44s} {1000 * sum(times) / len(times):8.1f} ms/move "
-            f"(max {1000 * max(times):7.1f})")
+            f"(max {1000 * max(times):7.1f}, cpu {1000 * cpu / len(times):7.1f})")
 
 
 if __name__ == "__main__":
