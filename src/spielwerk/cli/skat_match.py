@@ -66,9 +66,17 @@ def _ci(lo: float, hi: float, spec: str = ".1f") -> str:
     return "-" if math.isnan(lo) else f"{_f(lo, spec)} .. {_f(hi, spec)}"
 
 
+def _short_names(stats: SkatMatchStats) -> dict[str, str]:
+    """Agent names for the tables: the spec, or its letter (A, B, C as in the title) when
+    the spec is too long for a column (e.g. one with a base directory)."""
+    return {a.label: a.label if len(a.label) <= 28 else "ABC"[i]
+            for i, a in enumerate(stats.agents)}
+
+
 def stats_tables(stats: SkatMatchStats, title: str) -> list[Table]:
     """The agent table, the game-type table and the paired differences."""
     level = f"{100 * stats.confidence:g}%"
+    short = _short_names(stats)
     agents = Table(title=title, title_justify="left", box=box.SIMPLE_HEAVY, pad_edge=False)
     for name, justify in (
         ("agent", "left"), ("seat-games", "right"), ("declared", "right"),
@@ -79,7 +87,7 @@ def stats_tables(stats: SkatMatchStats, title: str) -> list[Table]:
         agents.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
     for a in stats.agents:
         agents.add_row(
-            a.label, str(a.seat_games), str(a.declared), str(a.won),
+            short[a.label], str(a.seat_games), str(a.declared), str(a.won),
             _f(a.win_rate, ".3f"), _ci(a.win_low, a.win_high, ".3f"), str(a.passed_in),
             _f(a.mean_value), _f(a.seeger_per_list, ".0f", True),
             _ci(a.seeger_low, a.seeger_high, ".0f"),
@@ -91,7 +99,7 @@ def stats_tables(stats: SkatMatchStats, title: str) -> list[Table]:
     for c in GAME_CATEGORIES:
         kinds.add_column(c, justify="right", no_wrap=True)
     for a in stats.agents:
-        kinds.add_row(a.label, *(
+        kinds.add_row(short[a.label], *(
             f"{a.categories[c].declared}/{a.categories[c].won} "
             f"({_f(a.categories[c].seeger_per_list, '.0f', True)})"
             for c in GAME_CATEGORIES
@@ -101,7 +109,7 @@ def stats_tables(stats: SkatMatchStats, title: str) -> list[Table]:
     for name in ("agent", "minus", "deals", "difference", f"{level} CI"):
         diffs.add_column(name, no_wrap=True)
     for d in stats.differences:
-        diffs.add_row(d.a, d.b, str(d.deals), _f(d.mean, ".0f", True),
+        diffs.add_row(short[d.a], short[d.b], str(d.deals), _f(d.mean, ".0f", True),
                       _ci(d.low, d.high, ".0f"))
     return [agents, kinds, diffs]
 
