@@ -4,6 +4,7 @@ the instance, databases: limits, no leftover temporary files, progress per level
 from __future__ import annotations
 
 import errno
+import os
 from pathlib import Path
 
 import pytest
@@ -65,11 +66,16 @@ def test_solver_and_agent_share_the_database_limit() -> None:
 
 
 def test_failed_database_save_leaves_no_temporary_file(tmp_path: Path, monkeypatch) -> None:
-    def fail(src, dst):  # type: ignore[no-untyped-def]
-        assert Path(src).exists()  # the temporary file was written
-        raise OSError(errno.EXDEV, "rename failed")
+    class FailingRename:  # egdb's own view of os (numba's cache must keep the real one)
+        def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+            return getattr(os, name)
 
-    monkeypatch.setattr(egdb.os, "replace", fail)
+        @staticmethod
+        def replace(src, dst):  # type: ignore[no-untyped-def]
+            assert Path(src).exists()  # the temporary file was written
+            raise OSError(errno.EXDEV, "rename failed")
+
+    monkeypatch.setattr(egdb, "os", FailingRename())
     lines: list[str] = []
     db = egdb.open_egdb(2, 3, False, path=tmp_path, progress=lines.append)
     assert db.file is None
@@ -84,3 +90,17 @@ def test_database_progress_shows_each_levels_own_time(tmp_path: Path) -> None:
     assert len(levels) == 4
     assert all("this level" in x and "total" in x for x in levels)
     assert "building" in lines[0]
+
+
+def test_perfect_agent_reports_a_database_build_and_loads_quietly(tmp_path: Path, monkeypatch,
+                                                                   capsys) -> None:
+    import spielwerk
+
+    monkeypatch.setenv("SPIELWERK_CACHE_DIR", str(tmp_path))
+    game = spielwerk.load_game("kalah(pits=3,seeds=2)")
+    spielwerk.make_agent("perfect:egdb=6:time=0.1", game)
+    err = capsys.readouterr().err
+    assert "building" in err and "6/6 seeds done" in err
+    agent = spielwerk.make_agent("perfect:egdb=6:time=0.1", game)
+    assert capsys.readouterr().err == ""
+    assert agent.solver.db_n == 6  # type: ignore[attr-defined]

@@ -408,7 +408,8 @@ def open_egdb(
 
     if progress is not None:
         progress(f"endgame database for {pits} pits, <= {max_seeds} seeds: building "
-                 f"{entries(max_seeds, pits) / 1e6:,.1f} MB (saved in {folder})")
+                 f"{entries(max_seeds, pits):,} entries, {entries(max_seeds, pits) / 1e6:,.1f} MB "
+                 f"(saved in {folder})")
     last = [0.0]
 
     def report(s: int, n: int, elapsed: float) -> None:

@@ -28,6 +28,7 @@ depth limit, which gives the exact value.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -721,6 +722,10 @@ def search_move(solver: Solver, rel: np.ndarray, budget_s: float) -> tuple[int, 
         solver.deadline = None
 
 
+def _stderr_line(text: str) -> None:
+    print(f"perfect agent: {text}", file=sys.stderr, flush=True)
+
+
 class PerfectAgent(Agent):
     """Solver-backed Kalah agent: exact play when the search finishes within ``time``
     seconds per move, else the best move of the deepest completed iteration."""
@@ -731,7 +736,15 @@ class PerfectAgent(Agent):
         if time <= 0:
             raise SolverError("perfect: the time budget must be positive")
         self.budget = float(time)
-        self.solver = solver_for(game, egdb_seeds=egdb, tt_log2=tt)
+        values = None
+        if egdb > 0:  # a build can take minutes: say so on stderr (loading is silent)
+            from spielwerk.games.kalah.rules import KalahGame
+
+            if not isinstance(game, KalahGame):
+                raise SolverError("the perfect agent plays Kalah only")
+            values = egdb_mod.open_egdb(game.pits, egdb, game.empty_capture, game.end_rule,
+                                        progress=_stderr_line).values
+        self.solver = solver_for(game, egdb_seeds=egdb, tt_log2=tt, egdb_values=values)
         self.last: tuple[int, int, int] | None = None
 
     def act(self, info_state: InfoState) -> int:
