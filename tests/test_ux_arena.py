@@ -66,12 +66,18 @@ def test_disk_full_gives_a_clear_message_and_the_resume_hint(tmp_path: Path,
             raise OSError(errno.ENOSPC, "No space left on device")
         return real_write(fd, data)
 
-    monkeypatch.setattr(results_mod.os, "write", write)
+    class FullDisk:  # the results module's own view of os; everything else keeps the real one
+        def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+            return getattr(os, name)
+
+    full = FullDisk()
+    full.write = write  # type: ignore[attr-defined]
+    monkeypatch.setattr(results_mod, "os", full)
     with pytest.raises(ResultsFileError) as info:
         run_tournament(_config(), SerialExecutor(), out)
     text = str(info.value)
     assert "disk is full" in text and f"--resume -o {out}" in text and "\n" not in text
-    monkeypatch.setattr(results_mod.os, "write", real_write)
+    monkeypatch.setattr(results_mod, "os", os)
     resumed = run_tournament(_config(), SerialExecutor(), out, resume=True)
     assert resumed.resumed == 2 and len(resumed.results) == 4
 
