@@ -272,3 +272,20 @@ def test_import_spielwerk_does_not_load_openspiel() -> None:
         "assert 'pyspiel' in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+def test_durak_observation_strings_for_every_seat_through_a_game() -> None:
+    # a seat that is neither attacker nor defender is written "player 2: ..." (once a crash)
+    game = pyspiel.load_game("spielwerk_durak(players=3)")
+    state = game.new_initial_state()
+    rng = np.random.default_rng(8)
+    while not state.is_terminal():
+        for p in range(3):
+            text = state.observation_string(p)
+            assert text.startswith("dealing") or "trump" in text
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[int(rng.integers(len(outcomes)))][0])
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
