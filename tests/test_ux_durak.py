@@ -98,3 +98,11 @@ def test_bout_end_is_announced() -> None:
                 texts.append(text)
     assert texts and all(t.startswith("bout over") for t in texts)
     assert any("takes the cards" in t for t in texts) or any("beat every" in t for t in texts)
+
+
+def test_heatmap_never_overwrites_a_file_that_is_not_a_picture(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.png"
+    notes.write_text("my notes")
+    result = _run("--heatmap", str(notes))
+    assert "not a PNG" in str(result.exception)
+    assert notes.read_text() == "my notes"

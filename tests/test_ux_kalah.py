@@ -104,3 +104,10 @@ def test_perfect_agent_reports_a_database_build_and_loads_quietly(tmp_path: Path
     agent = spielwerk.make_agent("perfect:egdb=6:time=0.1", game)
     assert capsys.readouterr().err == ""
     assert agent.solver.db_n == 6  # type: ignore[attr-defined]
+
+
+def test_huge_counts_in_a_position_are_an_error_not_an_overflow() -> None:
+    with pytest.raises(NotationError, match="at most 1,000,000 seeds"):
+        parse_position("99999999999999999999,1|1,1")
+    with pytest.raises(NotationError, match="stores: at most"):
+        parse_position("1,1|1,1|99999999999-0")

@@ -118,6 +118,11 @@ def heatmap_target(path: Path) -> Path:
                             f"{path / 'durak.png'}")
     if not path.suffix:
         path = path.with_suffix(".png")
+    if path.is_file():
+        with path.open("rb") as fh:
+            if fh.read(8) != b"\x89PNG\r\n\x1a\n":  # only an earlier picture is replaced
+                raise DurakCliError(f"--heatmap: {path} exists and is not a PNG picture; "
+                                    "refusing to overwrite it")
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise DurakCliError(f"--heatmap: the folder {folder} does not exist")

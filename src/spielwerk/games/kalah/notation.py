@@ -21,6 +21,9 @@ import numpy as np
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.games.kalah import kernel
 
+MAX_COUNT = 1_000_000
+"""Largest seed count read for one pit or store (the board is 32-bit)."""
+
 
 class NotationError(SpielwerkError, ValueError):
     """A position text that does not follow the notation."""
@@ -30,7 +33,11 @@ def _pits(text: str, side: str) -> list[int]:
     parts = [p.strip() for p in text.split(",")]
     if not parts or any(not re.fullmatch(r"\d+", p) for p in parts):
         raise NotationError(f"{side} pits must be comma-separated counts, not {text.strip()!r}")
-    return [int(p) for p in parts]
+    counts = [int(p) for p in parts]
+    if max(counts) > MAX_COUNT:
+        raise NotationError(f"{side} pits: at most {MAX_COUNT:,} seeds in a pit, "
+                            f"not {max(counts):,}")
+    return counts
 
 
 def parse_position(text: str, pits: int | None = None, seeds: int | None = None
@@ -68,6 +75,8 @@ def parse_position(text: str, pits: int | None = None, seeds: int | None = None
         if not sm:
             raise NotationError(f"stores are written south-north, e.g. '5-3', not {fields[2]!r}")
         stores = (int(sm.group(1)), int(sm.group(2)))
+        if max(stores) > MAX_COUNT:
+            raise NotationError(f"stores: at most {MAX_COUNT:,} seeds, not {max(stores):,}")
     n = len(south)
     board = np.zeros(2 * n + 2, dtype=np.int32)
     board[:n] = south
