@@ -133,3 +133,17 @@ def test_plain_import_reaches_the_arena() -> None:
     assert spielwerk.arena.TournamentConfig is not None
     with pytest.raises(AttributeError):
         spielwerk.no_such_thing  # noqa: B018
+
+
+def test_an_os_error_reaches_the_user_as_one_line(monkeypatch, capsys) -> None:
+    from spielwerk.cli import main as cli_main
+
+    def boom(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise OSError(28, "No space left on device", "/tmp/out.jsonl")
+
+    monkeypatch.setattr(cli_main, "app", boom)
+    with pytest.raises(SystemExit) as info:
+        cli_main.main()
+    assert info.value.code == 1
+    err = capsys.readouterr().err
+    assert "No space left on device: /tmp/out.jsonl" in err and "Traceback" not in err

@@ -55,6 +55,15 @@ def main() -> None:
     except KeyboardInterrupt:
         err_console.print("interrupted")
         sys.exit(130)
+    except BrokenPipeError:  # output piped into e.g. head, which has closed: not an error
+        sys.stderr.close()
+        sys.exit(141)
+    except OSError as exc:
+        # the machine said no (disk full, no permission, a folder for a file): one line
+        where = f": {exc.filename}" if exc.filename else ""
+        err_console.print(f"[bold red]error:[/] {escape(exc.strerror or str(exc))}"
+                          f"{escape(where)}", highlight=False)
+        sys.exit(1)
 
 
 if __name__ == "__main__":
