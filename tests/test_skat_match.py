@@ -300,3 +300,22 @@ def test_pimc_match_is_the_same_on_dask(pimc_serial: list[tuple[Any, ...]]) -> N
     ) as cluster, DaskExecutor(cluster.scheduler_address) as ex:
         result = run_skat_match(config, ex)
     assert _outcomes(result.results) == pimc_serial
+
+
+def test_three_agents_give_three_paired_differences() -> None:
+    config = SkatMatchConfig.create_match(["rule", "random", "rule"], 2, seed=9,
+                                          seating="permutations")
+    assert config.labels == ("rule", "random", "rule#2")
+    result = run_skat_match(config, SerialExecutor())
+    st = match_stats(result)
+    assert (st.deals, st.games) == (2, 12)
+    assert [a.seat_games for a in st.agents] == [12, 12, 12]
+    assert [(d.a, d.b) for d in st.differences] == [
+        ("rule", "random"), ("rule", "rule#2"), ("random", "rule#2")]
+    # every order is played, so the two copies of one deterministic agent meet the same
+    # hands in the same company: equal figures, a zero paired difference
+    assert st.agents[0].seeger_per_list == pytest.approx(st.agents[2].seeger_per_list)
+    assert st.agents[0].declared == st.agents[2].declared
+    assert st.differences[1].mean == pytest.approx(0.0)
+    rotations = SkatMatchConfig.create_match(["rule", "random", "rule"], 2, seed=9)
+    assert len(rotations.schedule()) == 6
