@@ -186,6 +186,51 @@ def evaluate(args: argparse.Namespace) -> None:
                             win=win, null=null)
 
 
+def loo_table(args: argparse.Namespace) -> None:
+    """Leave-one-out over the base for each k and scaling: MAE and >=61 accuracy, mean over
+    the 5 suit/grand games, both stages; null accuracy (share >= 0.5)."""
+    print(machine())
+    base = load_base(args.base)
+    print(f"base {args.base}: {base.deals} deals; leave-one-out (each deal predicted from the "
+          f"others)")
+    print(f"{'scaling':>8} {'k':>4} {'MAE hand':>9} {'MAE pick':>9} {'acc hand':>9} "
+          f"{'acc pick':>9} {'null hand':>9} {'null pick':>9}")
+    for scaling in args.scalings.split(","):
+        for k in [int(x) for x in args.ks.split(",")]:
+            model = KnnModel(base, k=k, scaling=scaling)
+            mh, ah = loo_mae(model, "hand", k)
+            mp, ap_ = loo_mae(model, "pickup", k)
+            print(f"{scaling:>8} {k:>4} {mh.mean():>9.2f} {mp.mean():>9.2f} {ah[:5].mean():>9.3f} "
+                  f"{ap_[:5].mean():>9.3f} {ah[5]:>9.3f} {ap_[5]:>9.3f}")
+
+
+def position_experiment(args: argparse.Namespace) -> None:
+    """Leave-one-out MAE with the declarer's position as an extra feature (weight w)."""
+    from scipy.spatial import cKDTree
+
+    print(machine())
+    base = load_base(args.base)
+    model = KnnModel(base, k=args.k)
+    n = model.size
+    pos = model.position
+    print(f"base {args.base}: {n} deals, k={args.k}; extra feature: w x (forehand, middlehand)")
+    print(f"{'w':>5} " + " ".join(f"{'MAE ' + g[:5]:>11}" for g in GAME_KEYS[:5])
+          + f" {'mean':>7}   (pick-up stage)")
+    for w in [float(x) for x in args.weights.split(",")]:
+        extra = w * np.stack([pos == 0, pos == 1], axis=1).astype(float)
+        maes = []
+        for g in range(5):
+            x = np.hstack([model.features[:, g, :], extra])
+            _, idx = cKDTree(x).query(x, k=args.k + 1)
+            keep = idx != np.arange(n)[:, None]
+            keep[keep.all(axis=1), -1] = False
+            idx = idx[keep].reshape(n, args.k)
+            assert model.pickup_points is not None
+            maes.append(np.abs(model.pickup_points[idx, g].mean(axis=1)
+                               - model.pickup_points[:, g]).mean())
+        print(f"{w:>5.1f} " + " ".join(f"{m:>11.2f}" for m in maes) + f" {np.mean(maes):>7.2f}")
+
+
 def tune(args: argparse.Namespace) -> None:
     """k and thresholds by a declaring score on held-out deals (hand truth, pick-up truth)."""
     print(machine())
@@ -238,8 +283,17 @@ def main() -> None:
     t.add_argument("--ks", default="4,8,12,16,24,32")
     t.add_argument("--thresholds", default="50,55,58,61,64,67,70")
     t.add_argument("--put-k", type=int, default=12)
+    lo = sub.add_parser("loo")
+    lo.add_argument("--base", required=True)
+    lo.add_argument("--ks", default="1,2,4,8,12,16,24,32")
+    lo.add_argument("--scalings", default="none,std")
+    pe = sub.add_parser("position")
+    pe.add_argument("--base", required=True)
+    pe.add_argument("--k", type=int, default=12)
+    pe.add_argument("--weights", default="0,2,5,10,30")
     args = ap.parse_args()
-    {"label": label, "evaluate": evaluate, "tune": tune}[args.cmd](args)
+    {"label": label, "evaluate": evaluate, "tune": tune, "loo": loo_table,
+     "position": position_experiment}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -109,22 +109,22 @@ def test_hand_labels_agree_with_the_solver() -> None:
 @pytest.fixture(scope="module")
 def tiny_base(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("kb") / "base"
-    build_base(out, deals=3, seed=11, chunk=2, executor=SerialExecutor())
+    build_base(out, deals=2, seed=11, chunk=1, executor=SerialExecutor())
     return out
 
 
 def test_build_writes_a_complete_checked_base(tiny_base: Path) -> None:
     manifest = json.loads((tiny_base / "manifest.json").read_text())
     assert manifest["format_version"] == store.FORMAT_VERSION
-    assert manifest["parameters"]["seed"] == 11 and manifest["counts"]["deals"] == 3
+    assert manifest["parameters"]["seed"] == 11 and manifest["counts"]["deals"] == 2
     assert all(manifest["stages"][s]["complete"] for s in ("hand", "pickup"))
     data = load_base(tiny_base)
-    assert data.deals == 3 and data.pickup is not None
-    assert data.hand["deal_id"].tolist() == [0, 1, 2]
-    row = label_hand(11, 2)
-    assert data.hand["points"][2].tolist() == row["points"]
+    assert data.deals == 2 and data.pickup is not None
+    assert data.hand["deal_id"].tolist() == [0, 1]
+    row = label_hand(11, 1)
+    assert data.hand["points"][1].tolist() == row["points"]
     # every put is two cards of the twelve
-    for i in range(3):
+    for i in range(2):
         position, hands, skat = make_deal(11, i, WEAK_ACCEPT)
         for put in data.pickup["puts"][i].tolist():
             assert bin(put).count("1") == 2 and put & ~(hands[position] | skat) == 0
@@ -136,18 +136,18 @@ def test_resume_recomputes_only_missing_chunks_with_identical_results(
     shutil.copytree(tiny_base, copy)
     manifest = json.loads((copy / "manifest.json").read_text())
     # a kill after the shard was renamed but before the manifest listed it
-    del manifest["stages"]["hand"]["shards"]["hand-0000002.npz"]
+    del manifest["stages"]["hand"]["shards"]["hand-0000001.npz"]
     manifest["stages"]["hand"]["complete"] = False
     (copy / "manifest.json").write_text(json.dumps(manifest))
     (copy / "pickup-0000000.npz").unlink()  # and a lost file
     with pytest.raises(KnowledgeBaseError, match="not finished"):
         load_base(copy)
     with pytest.raises(KnowledgeBaseError, match="--resume"):
-        build_base(copy, deals=3, seed=11, chunk=2)
+        build_base(copy, deals=2, seed=11, chunk=1)
     with pytest.raises(KnowledgeBaseError, match="other parameters"):
-        build_base(copy, deals=3, seed=12, chunk=2, resume=True)
+        build_base(copy, deals=2, seed=12, chunk=1, resume=True)
     calls: list[tuple[str, int]] = []
-    build_base(copy, deals=3, seed=11, chunk=2, resume=True,
+    build_base(copy, deals=2, seed=11, chunk=1, resume=True,
                progress=lambda stage, done, total: calls.append((stage, done)))
     a, b = load_base(tiny_base), load_base(copy)
     for key in a.hand:
@@ -155,11 +155,11 @@ def test_resume_recomputes_only_missing_chunks_with_identical_results(
     assert a.pickup is not None and b.pickup is not None
     for key in a.pickup:
         assert np.array_equal(a.pickup[key], b.pickup[key])
-    assert ("hand", 3) in calls and ("pickup", 3) in calls
+    assert ("hand", 2) in calls and ("pickup", 2) in calls
     # cutting a base back keeps the first chunks
-    build_base(copy, deals=2, seed=11, chunk=2, resume=True)
-    assert load_base(copy).deals == 2
-    assert not (copy / "hand-0000002.npz").exists()
+    build_base(copy, deals=1, seed=11, chunk=1, resume=True)
+    assert load_base(copy).deals == 1
+    assert not (copy / "hand-0000001.npz").exists()
 
 
 def test_damaged_bases_are_refused_with_the_file_and_the_fix(tiny_base: Path,
@@ -205,8 +205,10 @@ def test_dask_local_cluster_builds_the_same_base(tiny_base: Path, tmp_path: Path
                                   dashboard_address=None) as cluster:
         ex = DaskExecutor(cluster.scheduler_address)
         try:
-            build_base(tmp_path / "dask", deals=2, seed=11, chunk=1, executor=ex)
+            build_base(tmp_path / "dask", deals=1, seed=11, chunk=1, executor=ex,
+                       put_base=tiny_base)
         finally:
             ex.close()
     a, b = load_base(tiny_base), load_base(tmp_path / "dask")
-    assert np.array_equal(a.hand["points"][:2], b.hand["points"])
+    for key in a.hand:
+        assert np.array_equal(a.hand[key][:1], b.hand[key])

@@ -60,6 +60,11 @@ DEFAULT_K = 12
 DEFAULT_HAND_THRESHOLD = 61.0
 DEFAULT_PICKUP_THRESHOLD = 61.0
 DEFAULT_NULL_THRESHOLD = 0.8
+DEFAULT_SCALING = "none"
+SCALINGS = ("none", "std")
+"""Feature scaling: ``none`` is the seed's plain Euclidean distance; ``std`` divides each
+feature by its standard deviation in the base (the card points, 0-92, otherwise outweigh
+the jacks, 0-4)."""
 
 
 def default_base_dir() -> Path:
@@ -83,7 +88,8 @@ class KnnParams:
 class KnnModel:
     """Trees over a loaded base; every query takes arrays of hand masks."""
 
-    def __init__(self, base: BaseData, k: int = DEFAULT_K) -> None:
+    def __init__(self, base: BaseData, k: int = DEFAULT_K, scaling: str = DEFAULT_SCALING
+                 ) -> None:
         self.base = base
         self.k = k
         hands = base.hand["hands"].astype(np.int64)
@@ -94,8 +100,19 @@ class KnnModel:
         bits = card_bits(self.declarer_hand)
         self.features = suit_features_from_bits(bits)
         self.null_feats = null_features_from_bits(bits)
-        self.trees = [cKDTree(self.features[:, g, :]) for g in range(5)]
-        self.null_tree = cKDTree(self.null_feats)
+        if scaling not in SCALINGS:
+            raise KnowledgeBaseError(f"scaling must be one of {', '.join(SCALINGS)}, "
+                                     f"not {scaling!r}")
+        self.scaling = scaling
+        # per game, a factor per feature: 1 (the seed's plain distance) or 1 / std in the base
+        self.scale = np.ones((6, 8))
+        if scaling == "std":
+            sd = self.features.std(axis=0)  # (5, 8)
+            self.scale[:5] = np.where(sd > 0, 1.0 / np.where(sd > 0, sd, 1.0), 0.0)
+            nsd = self.null_feats.std(axis=0)
+            self.scale[5] = np.where(nsd > 0, 1.0 / np.where(nsd > 0, nsd, 1.0), 0.0)
+        self.trees = [cKDTree(self.features[:, g, :] * self.scale[g]) for g in range(5)]
+        self.null_tree = cKDTree(self.null_feats * self.scale[5])
         skat_points = (card_bits(self.skat) @ np.array([0, 0, 0, 3, 4, 10, 11, 2] * 4))
         self.hand_points = base.hand["points"].astype(np.float64)
         self.trick_points = self.hand_points - skat_points[:, None]
@@ -109,8 +126,8 @@ class KnnModel:
 
     @classmethod
     def load(cls, directory: Path | str | None = None, k: int = DEFAULT_K,
-             need_pickup: bool = True) -> KnnModel:
-        return cls(load_base(directory or default_base_dir(), need_pickup), k)
+             need_pickup: bool = True, scaling: str = DEFAULT_SCALING) -> KnnModel:
+        return cls(load_base(directory or default_base_dir(), need_pickup), k, scaling)
 
     @property
     def size(self) -> int:
@@ -135,26 +152,47 @@ class KnnModel:
         bits = card_bits(hands)
         k = k or self.k
         if game == NULL:
-            return self._query(self.null_tree, null_features_from_bits(bits), k, exclude)
-        return self._query(self.trees[game], suit_features_from_bits(bits)[:, game, :], k, exclude)
+            return self._query(self.null_tree, null_features_from_bits(bits) * self.scale[5], k,
+                               exclude)
+        return self._query(self.trees[game],
+                           suit_features_from_bits(bits)[:, game, :] * self.scale[game], k, exclude)
+
+    def all_neighbours(self, hands: np.ndarray, k: int | None = None,
+                       exclude: np.ndarray | None = None) -> list[np.ndarray]:
+        """Neighbour indices for games 0..5 (the features computed once)."""
+        bits = card_bits(hands)
+        k = k or self.k
+        feats = suit_features_from_bits(bits)
+        out = [self._query(self.trees[g], feats[:, g, :] * self.scale[g], k, exclude)
+               for g in range(5)]
+        out.append(self._query(self.null_tree, null_features_from_bits(bits) * self.scale[5], k,
+                               exclude))
+        return out
+
+    def labels(self, kind: str) -> tuple[np.ndarray, np.ndarray]:
+        """(points (n, 5), null wins (n,)) of the hand or pick-up stage."""
+        if kind == "pickup":
+            if self.pickup_points is None or self.pickup_null is None:
+                raise KnowledgeBaseError("this knowledge base has no pick-up stage")
+            return self.pickup_points, self.pickup_null
+        if kind == "hand":
+            return self.hand_points, self.hand_null
+        raise KnowledgeBaseError(f"unknown base kind {kind!r} (hand or pickup)")
+
+    def values_from(self, idx: list[np.ndarray], kind: str) -> np.ndarray:
+        pts, nul = self.labels(kind)
+        out = np.empty((len(idx[0]), 6))
+        for g in range(5):
+            out[:, g] = pts[idx[g], g].mean(axis=1)
+        out[:, 5] = nul[idx[5]].mean(axis=1)
+        return out
 
     def values(self, hands: np.ndarray | list[int], kind: str, k: int | None = None,
                exclude: np.ndarray | None = None) -> np.ndarray:
         """(m, 6) values: mean points for games 0..4, the share of null wins in column 5."""
         h = np.atleast_1d(np.asarray(hands, dtype=np.int64))
-        if kind == "pickup":
-            if self.pickup_points is None or self.pickup_null is None:
-                raise KnowledgeBaseError("this knowledge base has no pick-up stage")
-            pts, nul = self.pickup_points, self.pickup_null
-        elif kind == "hand":
-            pts, nul = self.hand_points, self.hand_null
-        else:
-            raise KnowledgeBaseError(f"unknown base kind {kind!r} (hand or pickup)")
-        out = np.empty((len(h), 6))
-        for g in range(6):
-            idx = self.neighbours(h, g, k, exclude)
-            out[:, g] = nul[idx].mean(axis=1) if g == NULL else pts[idx, g].mean(axis=1)
-        return out
+        self.labels(kind)
+        return self.values_from(self.all_neighbours(h, k, exclude), kind)
 
     # ---- putting ------------------------------------------------------------------------
     def put_candidates(self, twelve: int, game: int) -> list[int]:
@@ -234,8 +272,9 @@ class BidDecision:
 def decide_bid(model: KnnModel, hand: int, params: KnnParams | None = None) -> BidDecision:
     """Bidding decision for ten cards (see the module docstring)."""
     p = params or KnnParams()
-    vh = model.values([hand], "hand", p.k)[0]
-    vp = model.values([hand], "pickup", p.k)[0]
+    idx = model.all_neighbours(np.array([hand], dtype=np.int64), p.k)
+    vh = model.values_from(idx, "hand")[0]
+    vp = model.values_from(idx, "pickup")[0]
     feats = suit_features_from_bits(card_bits([hand]))[0]
 
     def best(values: np.ndarray, threshold: float, is_hand: bool) -> tuple[int, float, int]:
@@ -254,7 +293,7 @@ def decide_bid(model: KnnModel, hand: int, params: KnnParams | None = None) -> B
     if gh >= 0 and (gp < 0 or valh >= valp):
         decision.game, decision.hand_game = gh, True
         if p.extensions:
-            _announcements(model, hand, gh, p, decision)
+            _announcements(model, hand, gh, idx[gh][0], p, decision)
         decision.max_bid = highest_bid_at_most(suit_game_value(
             hand, gh, True, decision.schneider, decision.schwarz, decision.ouvert))
     elif gp >= 0:
@@ -275,9 +314,8 @@ def decide_bid(model: KnnModel, hand: int, params: KnnParams | None = None) -> B
     return decision
 
 
-def _announcements(model: KnnModel, hand: int, game: int, p: KnnParams,
+def _announcements(model: KnnModel, hand: int, game: int, idx: np.ndarray, p: KnnParams,
                    decision: BidDecision) -> None:
-    idx = model.neighbours(np.array([hand]), game, p.k)[0]
     pts = model.hand_points[idx, game]
     if (pts >= 90).all():
         decision.schneider = True

@@ -1,0 +1,82 @@
+"""Speed of the KNN bidder: loading the base, a bidding decision, a putting decision.
+
+Median (and p90) wall time over ``--hands`` random hands (1,000 by default)
+of :func:`decide_bid` (ten cards: 5 suit/grand + null values from the hand
+and the pick-up base, i.e. 12 neighbour queries) and of :func:`decide_put`
+(twelve cards; the pruned putting as the agent uses it, and all 66 puts in
+each of the 5 suit/grand games plus null, the issue's "66 x 5"). Also the
+time to load the shipped base (after the imports). Prints the machine and
+its load; never fails on time.
+
+    python benchmarks/skat_kb_speed.py [--hands 1000] [--base DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import platform
+import statistics
+import time
+
+import numpy as np
+
+from spielwerk.games.skat.knowledge.knn import (
+    KnnModel,
+    KnnParams,
+    decide_bid,
+    decide_put,
+    default_base_dir,
+)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--hands", type=int, default=1000)
+    ap.add_argument("--base", default=str(default_base_dir()))
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    print(f"machine: {platform.platform()}, {platform.processor() or platform.machine()}, "
+          f"{os.cpu_count()} CPUs; Python {platform.python_version()}")
+    loads = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        model = KnnModel.load(args.base)
+        loads.append(time.perf_counter() - t0)
+    print(f"base {args.base}: {model.size} deals; load (read, check, build trees): "
+          f"median {statistics.median(loads) * 1000:.0f} ms of 5")
+    rng = np.random.default_rng(args.seed)
+    params = KnnParams()
+    bid_t, put_t, full_t = [], [], []
+    for _ in range(args.hands):
+        cards = rng.choice(32, 12, replace=False)
+        ten = int(sum(1 << int(c) for c in cards[:10]))
+        twelve = ten | (1 << int(cards[10])) | (1 << int(cards[11]))
+        t0 = time.perf_counter()
+        decide_bid(model, ten, params)
+        bid_t.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        decide_put(model, twelve, 18, params)
+        put_t.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        every = [(1 << a) | (1 << b) for a, b in
+                 itertools.combinations([c for c in range(32) if twelve >> c & 1], 2)]
+        for g in range(6):
+            model.put_values(twelve, g, every)
+        full_t.append(time.perf_counter() - t0)
+
+    def show(name: str, xs: list[float]) -> None:
+        xs_ms = np.array(xs) * 1000
+        print(f"{name:44} median {np.median(xs_ms):7.2f} ms   "
+              f"p90 {np.percentile(xs_ms, 90):7.2f} ms")
+
+    print(f"{args.hands} random hands, k={params.k}:")
+    show("bidding decision (decide_bid)", bid_t)
+    show("putting decision, pruned (decide_put)", put_t)
+    show("all 66 puts x (5 games + null), classified", full_t)
+    print(f"load average at the end: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()
