@@ -88,7 +88,7 @@ def test_alphabeta_agent_is_seeded_and_plays_legal_moves() -> None:
 
 def test_alphabeta_depth_must_be_positive() -> None:
     game = load_game("kalah")
-    with pytest.raises(SpielwerkError, match="depth must be at least 1"):
+    with pytest.raises(SpielwerkError, match="parameter .depth. must be in 1..30"):
         make_agent("alphabeta:depth=0", game)
     with pytest.raises(AgentSpecError, match="'depth' must be int"):
         make_agent("alphabeta:depth=deep", game)
