@@ -106,3 +106,11 @@ def test_heatmap_never_overwrites_a_file_that_is_not_a_picture(tmp_path: Path) -
     result = _run("--heatmap", str(notes))
     assert "not a PNG" in str(result.exception)
     assert notes.read_text() == "my notes"
+
+
+def test_partial_of_a_file_that_is_not_ours_is_an_error_not_an_empty_table(
+        tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("one line, no newline")
+    result = _run("--partial", "-o", str(notes))
+    assert "not a spielwerk results file" in str(result.exception)

@@ -323,6 +323,8 @@ def _partial_results(output: Path, config_hash: str) -> list[GameResult]:
         raise DurakCliError(f"{output} does not exist")
     back = read_results(output)
     if back.header is None:
+        if back.discarded_tail.strip() and not back.discarded_tail.startswith(b'{"format":'):
+            raise DurakCliError(f"{output} is not a spielwerk results file")
         return []
     if back.header.get("config_hash") != config_hash:
         raise DurakCliError(
