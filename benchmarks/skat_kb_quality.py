@@ -156,7 +156,7 @@ def evaluate(args: argparse.Namespace) -> None:
     sizes = [s for s in sizes if s <= base.deals]
     header = " ".join(f"{g[:5]:>6}" for g in GAME_KEYS)
     for n in sizes:
-        model = KnnModel(subset(base, n), k=args.k)
+        model = KnnModel(subset(base, n), k=args.k, scaling=args.scaling)
         mae_h, acc_loo_h = loo_mae(model, "hand", args.k)
         mae_p, acc_loo_p = loo_mae(model, "pickup", args.k)
         acc = heldout_accuracy(model, held, args.k, 61.0, args.null_threshold)
@@ -171,7 +171,7 @@ def evaluate(args: argparse.Namespace) -> None:
         base_rate = np.append(held["win"].mean(axis=0), held["null"].mean())
         print(f"  {'held-out share won (truth)':34} " + " ".join(f"{x:6.3f}" for x in base_rate))
     if args.pickup:
-        model = KnnModel(base, k=args.k)
+        model = KnnModel(base, k=args.k, scaling=args.scaling)
         t0 = time.process_time()
         pred, win, null = pickup_truth(model, held, args.pickup, args.k)
         acc = ((pred[:, :5] >= 61) == win).mean(axis=0)
@@ -232,34 +232,45 @@ def position_experiment(args: argparse.Namespace) -> None:
 
 
 def tune(args: argparse.Namespace) -> None:
-    """k and thresholds by a declaring score on held-out deals (hand truth, pick-up truth)."""
+    """k, scaling and thresholds by a declaring score on held-out deals.
+
+    For every held-out deal the model picks the game with the highest value among
+    those reaching the threshold (else it passes) - once with the pick-up values
+    (truth: the DDS result after the model's put, ``--pickup`` deals from ``evaluate``)
+    and once with the hand values (truth: the dealt ten cards). Score of a deal:
+    Seeger-Fabian points of declaring it (won: value + 50; lost: -2 value - 50, and
+    -80 for the opponents' 40 each, relative to them); 0 when passing. Game values
+    with the matadors of the ten cards (+1 for hand).
+    """
     print(machine())
     base = load_base(args.base)
     held = load_heldout(Path(args.heldout), args.limit)
-    truth_path = Path(args.heldout) / f"pickup-truth-{args.pickup}.npz"
-    pt = np.load(truth_path)
+    pt = np.load(Path(args.heldout) / f"pickup-truth-{args.pickup}.npz")
     n = len(pt["win"])
     pos = held["position"].astype(np.int64)[:n]
     decl = held["hands"].astype(np.int64)[:n][np.arange(n), pos]
-    values = [[suit_game_value(int(h), g) for g in range(5)] for h in decl]
-    gv = np.array(values, dtype=np.float64)
-    print(f"{n} held-out deals; score per deal = Seeger-Fabian points of declaring the chosen "
-          f"game with the skat (won: value + 50, lost: -2 value - 50 - 80 for the opponents' "
-          f"40 each), 0 when passing; puts as chosen by k={args.put_k}")
-    print(f"{'k':>4} {'threshold':>9} {'declared':>9} {'won':>6} {'score/deal':>10}")
-    for k in [int(x) for x in args.ks.split(",")]:
-        model = KnnModel(base, k=k)
-        pred = model.values(decl, "pickup", k)[:, :5]
-        for t in [float(x) for x in args.thresholds.split(",")]:
-            ok = pred >= t
-            masked = np.where(ok, pred, -1)
-            choice = masked.argmax(axis=1)
-            declare = ok.any(axis=1)
-            won = pt["win"][np.arange(n), choice]
-            v = gv[np.arange(n), choice]
-            score = np.where(declare, np.where(won, v + 50, -2 * v - 50 - 80), 0)
-            print(f"{k:>4} {t:>9.0f} {declare.mean():>9.3f} {won[declare].mean():>6.3f} "
-                  f"{score.mean():>10.2f}")
+    plain = np.array([[suit_game_value(int(h), g) for g in range(5)] for h in decl], float)
+    hand_v = np.array([[suit_game_value(int(h), g, hand=True) for g in range(5)] for h in decl],
+                      float)
+    print(f"{n} held-out deals (seed of the held-out set, not in the base); pick-up truth with "
+          f"the puts of the evaluate run")
+    print(f"{'kind':>7} {'scaling':>8} {'k':>4} {'thresh':>6} {'declared':>9} {'won':>6} "
+          f"{'score/deal':>10}")
+    for kind, truth, gv in (("pickup", pt["win"], plain), ("hand", held["win"][:n], hand_v)):
+        for scaling in args.scalings.split(","):
+            for k in [int(x) for x in args.ks.split(",")]:
+                model = KnnModel(base, k=k, scaling=scaling)
+                pred = model.values(decl, kind, k)[:, :5]
+                for t in [float(x) for x in args.thresholds.split(",")]:
+                    ok = pred >= t
+                    choice = np.where(ok, pred, -1).argmax(axis=1)
+                    declare = ok.any(axis=1)
+                    won = truth[np.arange(n), choice]
+                    v = gv[np.arange(n), choice]
+                    score = np.where(declare, np.where(won, v + 50, -2 * v - 50 - 80), 0)
+                    wr = won[declare].mean() if declare.any() else float("nan")
+                    print(f"{kind:>7} {scaling:>8} {k:>4} {t:>6.0f} {declare.mean():>9.3f} "
+                          f"{wr:>6.3f} {score.mean():>10.2f}")
 
 
 def main() -> None:
@@ -280,9 +291,10 @@ def main() -> None:
     e.add_argument("--k", type=int, default=12)
     e.add_argument("--sizes", default="")
     e.add_argument("--null-threshold", type=float, default=0.8)
-    t.add_argument("--ks", default="4,8,12,16,24,32")
+    e.add_argument("--scaling", default="none")
+    t.add_argument("--ks", default="4,8,12,16,24")
+    t.add_argument("--scalings", default="none,std")
     t.add_argument("--thresholds", default="50,55,58,61,64,67,70")
-    t.add_argument("--put-k", type=int, default=12)
     lo = sub.add_parser("loo")
     lo.add_argument("--base", required=True)
     lo.add_argument("--ks", default="1,2,4,8,12,16,24,32")
