@@ -25,6 +25,7 @@ from spielwerk.games.skat.bidding import POSITION_NAMES
 from spielwerk.games.skat.cards import DISPLAY_ORDER, card_to_string, string_to_card
 from spielwerk.games.skat.knowledge.knn import (
     DEFAULT_K,
+    DEFAULT_SCALING,
     GAME_KEYS,
     KnnModel,
     KnnParams,
@@ -59,7 +60,7 @@ def _position(text: str) -> int:
 
 
 def _load(base: Path | None, k: int) -> KnnModel:
-    return KnnModel.load(base, k=k)
+    return KnnModel.load(base, k=k, scaling=DEFAULT_SCALING)
 
 
 def _cards_string(mask: int) -> list[str]:

@@ -24,8 +24,10 @@ from spielwerk.games.skat.knowledge.knn import (
     DEFAULT_K,
     DEFAULT_NULL_THRESHOLD,
     DEFAULT_PICKUP_THRESHOLD,
+    DEFAULT_SCALING,
     NULL,
     PUTTING_STRATEGIES,
+    SCALINGS,
     BidDecision,
     KnnModel,
     KnnParams,
@@ -50,15 +52,15 @@ from spielwerk.games.skat.rules import (
 )
 from spielwerk.games.skat.scoring import NULL_VALUES, Contract
 
-_MODELS: dict[tuple[str, int], KnnModel] = {}
+_MODELS: dict[tuple[str, int, str], KnnModel] = {}
 
 
-def shared_model(base: str, k: int) -> KnnModel:
-    """One loaded model per (base directory, k) and process."""
+def shared_model(base: str, k: int, scaling: str = DEFAULT_SCALING) -> KnnModel:
+    """One loaded model per (base directory, k, scaling) and process."""
     directory = str(Path(base).resolve()) if base else str(default_base_dir())
-    key = (directory, k)
+    key = (directory, k, scaling)
     if key not in _MODELS:
-        _MODELS[key] = KnnModel.load(directory, k=k)
+        _MODELS[key] = KnnModel.load(directory, k=k, scaling=scaling)
     return _MODELS[key]
 
 
@@ -77,6 +79,7 @@ class SkatKnnAgent(Agent):
         hand_threshold: float = DEFAULT_HAND_THRESHOLD,
         pickup_threshold: float = DEFAULT_PICKUP_THRESHOLD,
         null_threshold: float = DEFAULT_NULL_THRESHOLD,
+        scaling: str = DEFAULT_SCALING,
     ) -> None:
         super().__init__(game, seed)
         if k < 1:
@@ -85,7 +88,11 @@ class SkatKnnAgent(Agent):
             raise AgentSpecError(f"knn: putting must be one of {', '.join(PUTTING_STRATEGIES)}, "
                                  f"not {putting!r}")
         self.params = KnnParams(k, hand_threshold, pickup_threshold, null_threshold, extensions)
+        if scaling not in SCALINGS:
+            raise AgentSpecError(f"knn: scaling must be one of {', '.join(SCALINGS)}, "
+                                 f"not {scaling!r}")
         self.putting = putting
+        self.scaling = scaling
         self.base = base
         self.player = SkatPimcAgent(game, seed, worlds=worlds)
         self._bid_cache: dict[int, BidDecision] = {}
@@ -95,7 +102,7 @@ class SkatKnnAgent(Agent):
     @property
     def model(self) -> KnnModel:
         if self._model is None:
-            self._model = shared_model(self.base, self.params.k)
+            self._model = shared_model(self.base, self.params.k, self.scaling)
         return self._model
 
     def reset(self, seed: int | None = None) -> None:
@@ -183,7 +190,7 @@ register_agent(
     SkatKnnAgent,
     {"worlds": 32, "k": DEFAULT_K, "extensions": True, "putting": "knn", "base": "",
      "hand_threshold": DEFAULT_HAND_THRESHOLD, "pickup_threshold": DEFAULT_PICKUP_THRESHOLD,
-     "null_threshold": DEFAULT_NULL_THRESHOLD},
+     "null_threshold": DEFAULT_NULL_THRESHOLD, "scaling": DEFAULT_SCALING},
     "KNN bidding, hand/pick-up, skat putting and declaring over solved deals; PIMC card play",
     games=("skat",),
     parameter_help={
@@ -195,8 +202,9 @@ register_agent(
         "hand_threshold": "hand-game value (card points) needed to call a game winnable",
         "pickup_threshold": "pick-up value (card points) needed to call a game winnable",
         "null_threshold": "share of neighbours without a trick needed to bid null",
+        "scaling": "feature scaling of the distance: none (the seed) or std",
     },
     limits={"worlds": (1, None), "k": (1, None), "putting": tuple(PUTTING_STRATEGIES),
             "null_threshold": (0, 1), "hand_threshold": (0, 120),
-            "pickup_threshold": (0, 120)},
+            "pickup_threshold": (0, 120), "scaling": SCALINGS},
 )
