@@ -238,19 +238,20 @@ def test_bad_uploads(client: TestClient, payload: bytes, text: str) -> None:
 
 
 def test_skat_double_dummy_review_matches_the_cli(client: TestClient) -> None:
+    """The review's verdicts are those of ``skat analyze`` (the same function, run in a
+    worker), mapped to the right plies."""
     from spielwerk.games.skat.analysis import analyze_state_history
 
     tid = new_table(client, game="skat", opponents=["rule", "rule"], seed=21, time=0.5)
     with client.websocket_connect(f"/ws/{tid}") as ws:
-        end = play_to_end(ws, pick=-1)  # highest bid etc.: likely a played game
+        end = play_to_end(ws, pick=0)  # bids 18, picks up, declares: a played game
     gid = end["table"]["game_id"]
     rec = client.get(f"/api/games/{gid}/record.json").json()
     state = load_game(rec["game"]).deserialize_state(json.dumps(rec))
+    assert state.contract is not None  # type: ignore[attr-defined]
     r = client.post(f"/api/games/{gid}/analysis")
-    if state.contract is None:  # type: ignore[attr-defined]
-        assert r.status_code == 400 and "passed in" in r.json()["error"]
-        return
     items = r.json()["items"]
+    assert len(items) >= 3
     direct = analyze_state_history(state)
     assert [i["win_before"] for i in items] == [d.win_before for d in direct]
     assert [i["value_before"] for i in items] == [d.value_before for d in direct]
@@ -343,3 +344,25 @@ def test_abandoned_table_cancels_engine_work(tmp_path: Path) -> None:
         # rejoin: the table is still there and the engine starts again
         with client.websocket_connect(f"/ws/{tid}") as ws:
             assert ws.receive_json()["view"]["ply"] == 0
+
+
+def test_durak_review_gives_exact_endgame_values(client: TestClient) -> None:
+    from spielwerk.games.durak import kernel as K
+
+    tid = new_table(client, game="durak", params={"deck": 24}, opponents=["greedy"], seed=6,
+                    time=0.5)
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        end = play_to_end(ws)
+    gid = end["table"]["game_id"]
+    items = client.post(f"/api/games/{gid}/analysis").json()["items"]
+    assert items  # a 24-card game always reaches an empty stock
+    rec = client.get(f"/api/games/{gid}/record.json").json()
+    state: Any = load_game(rec["game"]).new_initial_state()
+    for ply, a in enumerate(rec["history"]):
+        if items and items[0]["ply"] == ply:
+            break
+        state.apply(a)
+    assert K.stock_size(state.S) == 0
+    _, value = K.solve_best(state.S.copy(), 2_000_000, 20)
+    assert items[0]["value"] == value and value in (-1, 0, 1)
+    assert all(it["played"] is None or it["played"] <= it["value"] for it in items)

@@ -92,6 +92,14 @@ def test_kalah_whole_game_and_illegal_click(server: ServerProcess, browser) -> N
                              "opponents": ["alphabeta:depth=2"], "time": 0.5, "seed": 3})
     page = open_page(browser, server, tid, errors)
     wait_turn(page)
+    # keyboard play: "2" selects the second legal pit, Enter plays it
+    ply = page.get_attribute("#felt", "data-ply")
+    page.keyboard.press("2")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "ply => document.querySelector('#felt').dataset.ply !== ply", arg=ply, timeout=30_000)
+    assert "pit 2" in page.inner_text("#last") or page.get_attribute("#felt", "data-ply") != ply
+    wait_turn(page)
     # an illegal click: a pit of the opponent's row is not a button; an empty own pit is
     # refused by the server with a visible message once one exists; at the start we click
     # while the engine is to move instead (out of turn) after our first move

@@ -135,10 +135,10 @@ def test_no_hidden_durak_card_reaches_a_seat(client_server) -> None:  # type: ig
     configs = [({"players": 2, "deck": 24}, 0), ({"players": 3, "deck": 36}, 1),
                ({"players": 2, "preset": "perevodnoy", "deck": 36}, 1),
                ({"players": 4, "deck": 36}, 3)]
-    for i in range(16):
+    for i in range(12):
         params, seat = configs[i % len(configs)]
         checked += play_and_check(client, server, "durak", params, seat=seat, seed=2000 + i)
-    assert checked > 300
+    assert checked > 200
 
 
 def test_the_checker_sees_a_leak() -> None:

@@ -42,7 +42,7 @@ async def _play(url: str, moves: int | None) -> dict[str, Any]:
 
 def test_table_survives_a_restart(tmp_path: Path) -> None:
     db = tmp_path / "restart.sqlite3"
-    first = ServerProcess(db, engines=1).start()
+    first = ServerProcess(db, engines=0).start()
     try:
         body = json.dumps({"game": "skat", "opponents": ["random", "random"], "time": 0.5,
                            "seed": 17}).encode()

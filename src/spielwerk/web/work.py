@@ -115,27 +115,34 @@ def durak_review(spec: str, history: list[int]) -> list[dict[str, Any]]:
     from spielwerk.games.durak import kernel as K
 
     state: Any = load_game(spec).new_initial_state()
-    out: list[dict[str, Any]] = []
     if state.dgame.players != 2:
-        return out
+        return []
+    # (ply, mover, value for the mover or None if over budget, best action, action played)
+    solved: list[tuple[int, int, int | None, int, int]] = []
     for ply, action in enumerate(history):
         S = state.S
         if S[K.PHASE] not in (K.PH_DEAL, K.PH_OVER) and K.stock_size(S) == 0:
-            mover = int(S[K.TO_MOVE])
-            best, value = K.solve_best(S.copy(), 2_000_000, 20)
-            after = state.clone()
-            after.apply(action)
-            if after.is_terminal():
-                played = after.returns()[mover]
-            else:
-                _, v2 = K.solve_best(after.S.copy(), 2_000_000, 20)
-                nxt = int(after.S[K.TO_MOVE])
-                played = v2 if nxt == mover else -v2
-            if value != -9:
-                out.append({"ply": ply, "mover": mover, "value": int(value),
-                            "best": state.action_to_string(int(best)),
-                            "move": state.action_to_string(action),
-                            "played": None if played == -9 else int(played),
-                            "mistake": played != -9 and int(played) < int(value)})
+            best, value = K.solve_best(S.copy(), 1_000_000, 20)
+            solved.append((ply, int(S[K.TO_MOVE]), None if value == -9 else int(value),
+                           int(best), action))
         state.apply(action)
+    final = state.returns() if state.is_terminal() else None
+    out: list[dict[str, Any]] = []
+    probe: Any = load_game(spec).new_initial_state()
+    for i, (ply, mover, value, best, action) in enumerate(solved):
+        if value is None:
+            continue
+        if i + 1 < len(solved) and solved[i + 1][0] == ply + 1:
+            nxt = solved[i + 1]
+            played = None if nxt[2] is None else (nxt[2] if nxt[1] == mover else -nxt[2])
+        elif final is not None and ply == len(history) - 1:
+            played = int(final[mover])
+        else:
+            played = None
+        while len(probe.history) < ply:
+            probe.apply(history[len(probe.history)])
+        out.append({"ply": ply, "mover": mover, "value": value,
+                    "best": probe.action_to_string(best),
+                    "move": probe.action_to_string(action), "played": played,
+                    "mistake": played is not None and played < value})
     return out
