@@ -121,7 +121,10 @@ function renderGameOptions(box, game) {
       const s = h("select", { class: "opp", id: "opp-" + i });
       for (const a of info.agents) s.append(h("option", { value: a.name, text: a.name + " — " + a.description }));
       s.value = info.default_opponent;
-      opp.append(s);
+      const spec = h("input", { class: "oppspec", id: "oppspec-" + i, placeholder: "or a spec, e.g. " +
+        (game === "kalah" ? "perfect:egdb=16" : game === "skat" ? "pimc:worlds=32" : "mcts:worlds=20"),
+        style: "width:14em" });
+      opp.append(s, spec);
     }
   };
   box.replaceChildren(...parts, opp);
@@ -139,7 +142,10 @@ function collectOptions(game) {
     params.preset = val("opt-preset").value; params.players = Number(val("opt-players").value);
     params.deck = Number(val("opt-deck").value);
   } else params.ramsch = val("opt-ramsch").checked;
-  const opponents = [...document.querySelectorAll("select.opp")].map((s) => s.value);
+  const opponents = [...document.querySelectorAll("select.opp")].map((s, i) => {
+    const spec = document.getElementById("oppspec-" + i).value.trim();
+    return spec || s.value;
+  });
   return { game, params, seat: Number(val("opt-seat").value), opponents, time: Number(val("opt-time").value) };
 }
 
