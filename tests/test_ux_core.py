@@ -129,8 +129,12 @@ def test_kalah_terminal_play_names_the_side_labels_stores_and_ends_once() -> Non
 
 
 def test_plain_import_reaches_the_arena() -> None:
-    assert callable(spielwerk.arena.run_tournament)
-    assert spielwerk.arena.TournamentConfig is not None
+    # a fresh interpreter: in this test session another module may have imported it already
+    code = ("import spielwerk; assert callable(spielwerk.arena.run_tournament); "
+            "assert spielwerk.arena.TournamentConfig")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
     with pytest.raises(AttributeError):
         spielwerk.no_such_thing  # noqa: B018
 
