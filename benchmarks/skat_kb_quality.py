@@ -113,13 +113,39 @@ def loo_mae(model: KnnModel, kind: str, k: int) -> tuple[np.ndarray, np.ndarray]
     return mae, np.append(win_acc, ((pred[:, 5] >= 0.5) == (nul > 0.5)).mean())
 
 
+def auc(score: np.ndarray, truth: np.ndarray) -> float:
+    """Area under the ROC curve: the chance that a won deal gets a higher value than a lost
+    one (ties count half); threshold-free ranking quality."""
+    from scipy.stats import rankdata
+
+    pos = truth.astype(bool)
+    n1, n0 = int(pos.sum()), int((~pos).sum())
+    if n1 == 0 or n0 == 0:
+        return float("nan")
+    r = rankdata(score)
+    return float((r[pos].sum() - n1 * (n1 + 1) / 2) / (n1 * n0))
+
+
+def classification(pred: np.ndarray, truth: np.ndarray, threshold: float
+                   ) -> tuple[float, float, float, float]:
+    """(accuracy, precision, recall, AUC) of "winnable" = pred >= threshold."""
+    call = pred >= threshold
+    t = truth.astype(bool)
+    acc = float((call == t).mean())
+    prec = float(t[call].mean()) if call.any() else float("nan")
+    rec = float(call[t].mean()) if t.any() else float("nan")
+    return acc, prec, rec, auc(pred, t)
+
+
 def heldout_accuracy(model: KnnModel, held: dict[str, np.ndarray], k: int,
                      threshold: float, null_threshold: float) -> np.ndarray:
+    """(4, 6): accuracy, precision, recall, AUC per game (null last)."""
     pos = held["position"].astype(np.int64)
     decl = held["hands"].astype(np.int64)[np.arange(len(pos)), pos]
     pred = model.values(decl, "hand", k)
-    acc = ((pred[:, :5] >= threshold) == held["win"]).mean(axis=0)
-    return np.append(acc, ((pred[:, 5] >= null_threshold) == held["null"]).mean())
+    cols = [classification(pred[:, g], held["win"][:, g], threshold) for g in range(5)]
+    cols.append(classification(pred[:, 5], held["null"], null_threshold))
+    return np.array(cols).T
 
 
 def pickup_truth(model: KnnModel, held: dict[str, np.ndarray], n: int, k: int
@@ -162,7 +188,9 @@ def evaluate(args: argparse.Namespace) -> None:
         acc = heldout_accuracy(model, held, args.k, 61.0, args.null_threshold)
         print(f"\nbase size {n}, k={args.k}")
         print(f"  {'':34} {header}")
-        print(f"  {'held-out accuracy (hand, >=61)':34} " + " ".join(f"{x:6.3f}" for x in acc))
+        for name, row in zip(("accuracy", "precision", "recall", "AUC"), acc, strict=True):
+            print(f"  {'held-out ' + name + ' (hand, >=61)':34} "
+                  + " ".join(f"{x:6.3f}" for x in row))
         print(f"  {'LOO MAE points (hand)':34} " + " ".join(f"{x:6.2f}" for x in mae_h))
         print(f"  {'LOO MAE points (pick-up)':34} " + " ".join(f"{x:6.2f}" for x in mae_p))
         print(f"  {'LOO accuracy >=61 (hand)':34} " + " ".join(f"{x:6.3f}" for x in acc_loo_h))
@@ -173,17 +201,27 @@ def evaluate(args: argparse.Namespace) -> None:
     if args.pickup:
         model = KnnModel(base, k=args.k, scaling=args.scaling)
         t0 = time.process_time()
-        pred, win, null = pickup_truth(model, held, args.pickup, args.k)
-        acc = ((pred[:, :5] >= 61) == win).mean(axis=0)
-        nacc = ((pred[:, 5] >= args.null_threshold) == null).mean()
+        saved = Path(args.heldout) / f"pickup-truth-{args.pickup}.npz"
+        if args.reuse_truth and saved.exists():  # the puts of an earlier (smaller) model
+            pos = held["position"].astype(np.int64)[:args.pickup]
+            decl = held["hands"].astype(np.int64)[:args.pickup][np.arange(args.pickup), pos]
+            pred = model.values(decl, "pickup", args.k)
+            with np.load(saved) as f:
+                win, null = f["win"], f["null"]
+            print(f"\n(pick-up truth reused from {saved})")
+        else:
+            pred, win, null = pickup_truth(model, held, args.pickup, args.k)
+        cols = [classification(pred[:, g], win[:, g], 61.0) for g in range(5)]
+        cols.append(classification(pred[:, 5], null, args.null_threshold))
         print(f"\npick-up, held-out deals 0..{args.pickup - 1} (the model's puts, then solved; "
               f"{time.process_time() - t0:.0f} s CPU)")
-        print(f"  {'accuracy (pick-up, >=61)':34} " + " ".join(f"{x:6.3f}" for x in acc)
-              + f" {nacc:6.3f}")
+        for name, row in zip(("accuracy", "precision", "recall", "AUC"), np.array(cols).T,
+                             strict=True):
+            print(f"  {name + ' (pick-up, >=61)':34} " + " ".join(f"{x:6.3f}" for x in row))
         print(f"  {'share won after the put (truth)':34} "
               + " ".join(f"{x:6.3f}" for x in win.mean(axis=0)) + f" {null.mean():6.3f}")
-        np.savez_compressed(Path(args.heldout) / f"pickup-truth-{args.pickup}.npz",
-                            win=win, null=null)
+        if not (args.reuse_truth and saved.exists()):
+            np.savez_compressed(saved, win=win, null=null)
 
 
 def loo_table(args: argparse.Namespace) -> None:
@@ -256,6 +294,17 @@ def tune(args: argparse.Namespace) -> None:
           f"the puts of the evaluate run")
     print(f"{'kind':>7} {'scaling':>8} {'k':>4} {'thresh':>6} {'declared':>9} {'won':>6} "
           f"{'score/deal':>10}")
+    from spielwerk.games.skat.agents import best_suit_game
+
+    rule = [best_suit_game(int(h)) for h in decl]  # the rule baseline's game and strength
+    choice = np.array([g for g, _ in rule])
+    declare = np.array([strength >= 7.0 for _, strength in rule])
+    won = pt["win"][np.arange(n), choice]
+    v = plain[np.arange(n), choice]
+    score = np.where(declare, np.where(won, v + 50, -2 * v - 50 - 80), 0)
+    print(f"{'pickup':>7} {'rule':>8} {'-':>4} {'7':>6} {declare.mean():>9.3f} "
+          f"{won[declare].mean():>6.3f} {score.mean():>10.2f}   (rule baseline's count, "
+          f"its game, the KNN put's truth)")
     for kind, truth, gv in (("pickup", pt["win"], plain), ("hand", held["win"][:n], hand_v)):
         for scaling in args.scalings.split(","):
             for k in [int(x) for x in args.ks.split(",")]:
@@ -292,6 +341,8 @@ def main() -> None:
     e.add_argument("--sizes", default="")
     e.add_argument("--null-threshold", type=float, default=0.8)
     e.add_argument("--scaling", default="none")
+    e.add_argument("--reuse-truth", action="store_true",
+                   help="pick-up truth from an earlier run's file instead of solving again")
     t.add_argument("--ks", default="4,8,12,16,24")
     t.add_argument("--scalings", default="none,std")
     t.add_argument("--thresholds", default="50,55,58,61,64,67,70")

@@ -1,0 +1,321 @@
+"""KNN bidding and putting (on synthetic bases with known labels), the knn agent and the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from spielwerk.cli.main import app
+from spielwerk.core.agent import AgentSpecError, make_agent
+from spielwerk.core.registry import load_game
+from spielwerk.games.skat import kernel
+from spielwerk.games.skat.cards import JACKS_MASK, mask_of, points_of, string_to_card
+from spielwerk.games.skat.knowledge.deals import make_deal
+from spielwerk.games.skat.knowledge.features import null_features, suit_features
+from spielwerk.games.skat.knowledge.knn import (
+    KnnModel,
+    KnnParams,
+    decide_bid,
+    decide_put,
+    default_base_dir,
+    suit_game_value,
+)
+from spielwerk.games.skat.knowledge.store import BaseData, KnowledgeBaseError
+from spielwerk.games.skat.rules import SkatState
+
+N = 400
+
+
+def hand(text: str) -> int:
+    return mask_of(string_to_card(t) for t in text.split())
+
+
+def synthetic_label(hands: np.ndarray) -> np.ndarray:
+    """Points per game as a function of the features only (so feature ties agree)."""
+    f = suit_features(hands)
+    return np.clip(8 * f[:, :, 0] + 6 * f[:, :, 1] + 2 * f[:, :, 2] + 0.3 * f[:, :, 3], 0, 120)
+
+
+def synthetic_base(trick_shift: int = 0) -> BaseData:
+    rows = [make_deal(99, i) for i in range(N)]
+    pos = np.array([r[0] for r in rows])
+    hands = np.array([r[1] for r in rows], dtype=np.uint32)
+    skat = np.array([r[2] for r in rows], dtype=np.uint32)
+    decl = hands.astype(np.int64)[np.arange(N), pos]
+    label = np.round(synthetic_label(decl))
+    points = np.clip(label + trick_shift, 0, 120)  # the skat's points are in the label
+    nf = null_features(decl)
+    null = nf[:, 0::2].sum(axis=1) <= 2
+    hand_stage = {"deal_id": np.arange(N), "position": pos, "hands": hands, "skat": skat,
+                  "points": points.astype(np.int8), "schwarz": points >= 120,
+                  "null": null}
+    pickup = {"deal_id": np.arange(N), "puts": np.zeros((N, 6), np.uint32),
+              "points": np.clip(points + 10, 0, 120).astype(np.int8), "null": null}
+    return BaseData(Path("synthetic"), {}, hand_stage, pickup)
+
+
+@pytest.fixture(scope="module")
+def model() -> KnnModel:
+    return KnnModel(synthetic_base(), k=1)
+
+
+def test_value_is_the_mean_of_the_neighbours(model: KnnModel) -> None:
+    hands = model.declarer_hand[:50]
+    v1 = model.values(hands, "hand", k=1)
+    truth = np.clip(np.round(synthetic_label(hands)), 0, 120)
+    assert np.allclose(v1[:, :5], truth)  # itself or a twin in features: the same label
+    vall = model.values(hands[:3], "hand", k=N)
+    assert np.allclose(vall[:, :5], model.hand_points.mean(axis=0))
+    assert np.allclose(vall[:, 5], model.hand_null.mean())
+    vp = model.values(hands, "pickup", k=1)
+    assert np.allclose(vp[:, :5], np.minimum(model.hand_points[:50] + 10, 120))
+
+
+def test_excluded_rows_are_never_their_own_neighbour(model: KnnModel) -> None:
+    idx = model.neighbours(model.declarer_hand, 3, k=5, exclude=np.arange(N))
+    assert idx.shape == (N, 5)
+    assert not (idx == np.arange(N)[:, None]).any()
+
+
+def test_put_candidates_hold_no_jacks_or_trumps(model: KnnModel) -> None:
+    twelve = hand("CJ SJ CA CT C9 SA HT H7 D7 D8 DA DT")
+    clubs = model.put_candidates(twelve, 3)
+    non_trumps = twelve & ~(int(kernel.trump_mask(3)) | JACKS_MASK)
+    assert len(clubs) == 21  # 7 non-trumps choose 2
+    assert all(p & ~non_trumps == 0 for p in clubs)
+    assert len(model.put_candidates(twelve, 4)) == 45  # grand: every non-jack (10 choose 2)
+    assert len(model.put_candidates(twelve, 5)) == 66  # null: all
+    all_trumps = hand("CJ SJ HJ DJ CA CT CK CQ C9 C8 C7 SA")
+    assert len(model.put_candidates(all_trumps, 3)) == 66  # one non-trump: no pruning
+
+
+def test_put_value_counts_the_put_points_and_drops_the_skat(model: KnnModel) -> None:
+    twelve = hand("CJ SJ CA CT C9 SA HT H7 D7 D8 DA DT")
+    put, value, n = model.best_put(twelve, 3, k=1)
+    puts = model.put_candidates(twelve, 3)
+    assert n == len(puts)
+    brute = []
+    for p in puts:
+        rest = np.array([twelve & ~p])
+        i = model.neighbours(rest, 3, k=1)[0, 0]
+        brute.append(model.trick_points[i, 3] + points_of(p))
+    assert value == pytest.approx(max(brute))
+    assert put == puts[int(np.argmax(brute))]
+
+
+def test_bidding_picks_the_best_winnable_game_and_bids_its_value(model: KnnModel) -> None:
+    strong = hand("CJ SJ HJ CA CT CK CQ C9 SA HA")
+    d = decide_bid(model, strong, KnnParams(k=1, extensions=False))
+    values = model.values([strong], "pickup", k=1)[0]
+    assert d.game == int(np.argmax(values[:5]))
+    assert not d.hand_game  # pick-up values are 10 higher in this base
+    assert d.max_bid <= suit_game_value(strong, d.game) and d.max_bid >= 18
+    assert d.features.shape == (5, 8)
+    weak = hand("D7 D8 H7 H8 S7 S8 C7 C8 D9 H9")
+    assert decide_bid(model, weak, KnnParams(k=1, extensions=False)).game == -1
+    high = KnnParams(k=1, hand_threshold=121, pickup_threshold=121, extensions=False)
+    assert decide_bid(model, strong, high).max_bid == 0
+
+
+def test_extensions_bid_null_on_safe_cards(model: KnnModel) -> None:
+    safe = int(model.declarer_hand[np.flatnonzero(model.hand_null)[0]])  # a null winner
+    params = KnnParams(k=1, hand_threshold=121, pickup_threshold=121, null_threshold=0.5)
+    d = decide_bid(model, safe, params)
+    assert d.game == 5 and d.max_bid >= 23
+    assert decide_bid(model, safe, KnnParams(k=1, hand_threshold=121, pickup_threshold=121,
+                                             extensions=False)).game == -1
+
+
+def test_putting_never_declares_a_certainly_overbid_game(model: KnnModel) -> None:
+    twelve = hand("CJ SJ HJ DJ CA CT HA HT SA ST DA DT")  # grand with 4: 120 plain
+    for bid in (18, 60, 120, 168):
+        d = decide_put(model, twelve, bid, KnnParams(k=1, extensions=False))
+        assert bin(d.put).count("1") == 2 and d.put & ~twelve == 0
+        best_possible = max(suit_game_value(twelve, g, schneider=True, schwarz=True)
+                            for g in range(5))
+        if best_possible >= bid:
+            assert suit_game_value(twelve, d.game, schneider=True, schwarz=True) >= bid
+    d = decide_put(model, twelve, 168, KnnParams(k=1, extensions=False))
+    assert d.game == 4  # only grand can reach 168 (24 x 7 with schneider and schwarz)
+    with pytest.raises(KnowledgeBaseError, match="unknown putting strategy"):
+        decide_put(model, twelve, 18, putting="magic")
+
+
+def test_putting_is_fast_enough_to_call_per_decision(model: KnnModel) -> None:
+    d = decide_put(model, hand("CJ SJ CA CT C9 SA HT H7 D7 D8 DA DT"), 18)
+    assert d.candidates == sum(len(model.put_candidates(
+        hand("CJ SJ CA CT C9 SA HT H7 D7 D8 DA DT"), g)) for g in range(6))
+
+
+# ----- the agent ----------------------------------------------------------------------------
+shipped = pytest.mark.skipif(not (default_base_dir() / "manifest.json").exists(),
+                             reason="no shipped knowledge base")
+
+
+@shipped
+def test_shipped_base_loads_quickly() -> None:
+    import time
+
+    t0 = time.perf_counter()
+    m = KnnModel.load()
+    assert time.perf_counter() - t0 < 5.0  # < 1 s measured; generous for a loaded CI machine
+    assert m.size >= 100 and m.pickup_points is not None
+
+
+def _play(specs: list[str], seed: int) -> SkatState:
+    game = load_game("skat")
+    rng = np.random.default_rng(seed)
+    agents = [make_agent(specs[p], game, seed=seed * 10 + p) for p in range(3)]
+    s = game.new_initial_state()
+    assert isinstance(s, SkatState)
+    while not s.is_terminal():
+        if s.is_chance_node():
+            legal = s.legal_actions()
+            s.apply(legal[int(rng.integers(len(legal)))])
+            continue
+        p = s.current_player
+        a = agents[p].act(s.info_state(p))
+        assert a in s.legal_actions()
+        s.apply(a)
+        for agent in agents:
+            agent.inform(a)
+    return s
+
+
+def _stacked_deal(seat_cards: str, seat: int) -> list[int]:
+    """A chance sequence giving ``seat`` (a position, dealer 2) the given ten cards."""
+    from spielwerk.games.skat.rules import DEAL_ORDER
+    mine = [string_to_card(t) for t in seat_cards.split()]
+    rest = [c for c in range(32) if c not in mine]
+    out, mi, ri = [], 0, 0
+    for place in DEAL_ORDER:
+        if place == seat:
+            out.append(mine[mi])
+            mi += 1
+        else:
+            out.append(rest[ri])
+            ri += 1
+    return out
+
+
+@shipped
+@pytest.mark.parametrize("seat", [0, 1, 2])
+def test_knn_declares_and_plays_a_whole_deal_in_every_seat(seat: int) -> None:
+    game = load_game("skat")
+    strong = "CJ SJ HJ DJ CA CT CK CQ SA HA"  # a certain game with the skat
+    s = game.new_initial_state()
+    for c in _stacked_deal(strong, seat):
+        s.apply(c)
+    specs = ["rule"] * 3
+    specs[seat] = "knn:worlds=2"
+    agents = [make_agent(specs[p], game, seed=p) for p in range(3)]
+    while not s.is_terminal():
+        p = s.current_player
+        a = agents[p].act(s.info_state(p))
+        assert a in s.legal_actions()
+        s.apply(a)
+    assert s.declarer == game.seat_of(seat)
+    assert s.contract is not None and s.result is not None
+    assert s.result.won and not s.result.overbid
+
+
+@shipped
+def test_knn_agent_plays_complete_deals_deterministically() -> None:
+    specs = ["knn:worlds=2", "knn:worlds=2:extensions=false", "rule"]
+    for seed in range(3):
+        a = _play(specs, seed)
+        b = _play(specs, seed)
+        assert a.history == b.history
+        assert a.is_terminal()
+
+
+def test_knn_agent_spec_errors_are_one_line() -> None:
+    game = load_game("skat")
+    make_agent("knn", game)  # lazy: the base is read on the first decision
+    with pytest.raises(AgentSpecError, match="putting"):
+        make_agent("knn:putting=magic", game)
+    with pytest.raises(AgentSpecError, match="k"):
+        make_agent("knn:k=0", game)
+
+
+def test_a_missing_base_is_one_clear_error(tmp_path: Path) -> None:
+    game = load_game("skat")
+    agent = make_agent(f"knn:base={tmp_path / 'nowhere'}", game)
+    s = game.new_initial_state()
+    for c in range(32):
+        s.apply(c)
+    with pytest.raises(KnowledgeBaseError, match="kb build"):
+        agent.act(s.info_state(s.current_player))
+
+
+# ----- the command line -----------------------------------------------------------------------
+@shipped
+def test_cli_bid_and_put_json() -> None:
+    runner = CliRunner()
+    r = runner.invoke(app, ["skat", "bid", "CJ", "SJ", "CA", "CT", "C9", "SA", "HT", "H7", "D7",
+                            "D8", "--position", "middlehand", "--json"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["features"]["clubs"] == [2, 3, 1, 46, 0, 1, 7, 16]
+    assert set(out["values"]) == {"clubs", "spades", "hearts", "diamonds", "grand", "null"}
+    assert out["game"] in ("clubs", "spades", "hearts", "diamonds", "grand", "null", "pass")
+    assert (out["max_bid"] == 0) == (out["game"] == "pass")
+    r = runner.invoke(app, ["skat", "put", "CJ,SJ,CA,CT,C9,SA,HT,H7,D7,D8,DA,DT", "--bid", "30",
+                            "--json"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert len(out["put"]) == 2 and out["candidates"] > 0
+    r = runner.invoke(app, ["skat", "bid", "CJ", "SJ", "CA", "CT", "C9", "SA", "HT", "H7", "D7",
+                            "D8"])
+    assert r.exit_code == 0 and "decision" in r.output
+
+
+@pytest.mark.parametrize("cards, message", [
+    ("CJ SJ CA", "expected 10 cards"),
+    ("CJ SJ CA CT C9 SA HT H7 D7 CJ", "appears twice"),
+    ("CJ SJ CA CT C9 SA HT H7 D7 X9", "not a card"),
+])
+def test_cli_bad_cards(cards: str, message: str) -> None:
+    from spielwerk.cli.skat_kb import bid_result
+
+    with pytest.raises(Exception, match=message):
+        bid_result(cards)
+
+
+def test_every_put_is_two_distinct_held_cards_for_random_hands(model: KnnModel) -> None:
+    rng = np.random.default_rng(4)
+    for _ in range(20):
+        twelve = int(sum(1 << int(c) for c in rng.choice(32, 12, replace=False)))
+        d = decide_put(model, twelve, int(rng.choice([18, 23, 36, 48])), KnnParams(k=3))
+        assert bin(d.put).count("1") == 2 and d.put & ~twelve == 0
+        assert 0 <= d.game <= 5
+
+
+def test_without_extensions_only_the_seeds_games_are_chosen(model: KnnModel) -> None:
+    rng = np.random.default_rng(5)
+    seed_only = KnnParams(k=2, hand_threshold=40, pickup_threshold=40, null_threshold=0.0,
+                          extensions=False)
+    for _ in range(30):
+        cards = rng.choice(32, 12, replace=False)
+        ten = int(sum(1 << int(c) for c in cards[:10]))
+        d = decide_bid(model, ten, seed_only)
+        assert d.game != 5 and not (d.schneider or d.schwarz or d.ouvert)
+        put = decide_put(model, ten | (1 << int(cards[10])) | (1 << int(cards[11])), 18,
+                         seed_only)
+        assert put.game != 5 and 5 not in put.per_game
+
+
+def test_scaled_distance_is_used_for_queries_and_trees() -> None:
+    base = synthetic_base()
+    plain = KnnModel(base, k=1)
+    scaled = KnnModel(base, k=1, scaling="std")
+    hands = plain.declarer_hand[:40]
+    # a base hand is its own nearest neighbour (or a feature twin) under both distances
+    assert np.allclose(plain.values(hands, "hand")[:, :5], scaled.values(hands, "hand")[:, :5])
+    assert not np.allclose(scaled.scale[:5], 1.0)
+    with pytest.raises(KnowledgeBaseError, match="scaling"):
+        KnnModel(base, scaling="magic")
