@@ -29,11 +29,19 @@ def serve(
         raise SpielwerkError(f"--port must be 1..65535, not {port}")
     if engines < 0 or engines > 64:
         raise SpielwerkError("--engines must be 0..64")
+    import socket
+
     import uvicorn
 
     from spielwerk.web.app import create_app
     from spielwerk.web.store import default_db_path
 
+    try:  # a taken port is one clear line, before the database and the workers start
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as exc:
+        raise SpielwerkError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
     path = db if db is not None else default_db_path()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     app = create_app(path, workers=engines, abandon_s=abandon)
