@@ -185,6 +185,9 @@ def register_kb_commands(skat_app: typer.Typer) -> None:
         put_base: Path | None = typer.Option(
             None, "--put-base", help="hand base for the putting of the pick-up stage "
             "(default: this base's own hand stage, built first)"),
+        put_k: int = typer.Option(12, "--put-k", help="neighbours for the putting"),
+        put_scaling: str = typer.Option("none", "--put-scaling",
+                                        help="distance of the putting: none | std"),
     ) -> None:
         """Build a knowledge base: every deal solved for each game, hand and after pick-up."""
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -203,8 +206,8 @@ def register_kb_commands(skat_app: typer.Typer) -> None:
             progress.update(tasks[stage], completed=done, total=total)
 
         with make_build_executor(executor, workers) as ex, progress:
-            manifest = build_base(out, deals, seed, chunk, ex, resume, put_base=put_base,
-                                  progress=report)
+            manifest = build_base(out, deals, seed, chunk, ex, resume, put_k=put_k,
+                                  put_base=put_base, progress=report, put_scaling=put_scaling)
         stages = manifest["stages"]
         cpu = sum(s["cpu_seconds"] for s in stages.values())
         n = manifest["counts"]["deals"]

@@ -54,16 +54,18 @@ def hand_chunk(task: tuple[int, int, int]) -> dict[str, Any]:
     }
 
 
-_PUT_MODELS: dict[tuple[str, int], Any] = {}
+_PUT_MODELS: dict[tuple[str, int, str], Any] = {}
 
 
-def puts_for(seed: int, first: int, count: int, put_base: str, put_k: int) -> list[list[int]]:
+def puts_for(seed: int, first: int, count: int, put_base: str, put_k: int,
+             put_scaling: str = "none") -> list[list[int]]:
     """The KNN puts (6 masks per deal: games 0..5) of a chunk, over the base ``put_base``."""
     from spielwerk.games.skat.knowledge.knn import KnnModel
 
-    key = (put_base, put_k)
+    key = (put_base, put_k, put_scaling)
     if key not in _PUT_MODELS:
-        _PUT_MODELS[key] = KnnModel.load(put_base, k=put_k, need_pickup=False)
+        _PUT_MODELS[key] = KnnModel.load(put_base, k=put_k, need_pickup=False,
+                                         scaling=put_scaling)
     model = _PUT_MODELS[key]
     out = []
     for i in range(first, first + count):
@@ -73,12 +75,12 @@ def puts_for(seed: int, first: int, count: int, put_base: str, put_k: int) -> li
     return out
 
 
-def pickup_chunk(task: tuple[int, int, int, str, int]) -> dict[str, Any]:
+def pickup_chunk(task: tuple[int, int, int, str, int, str]) -> dict[str, Any]:
     """Worker: pick-up labels of a chunk; the puts by KNN over ``put_base`` (a directory
     every worker can read, e.g. the shipped base)."""
-    seed, first, count, put_base, put_k = task
+    seed, first, count, put_base, put_k, put_scaling = task
     t0 = time.process_time()
-    puts = puts_for(seed, first, count, put_base, put_k)
+    puts = puts_for(seed, first, count, put_base, put_k, put_scaling)
     rows = [label_pickup(seed, first + j, p) for j, p in enumerate(puts)]
     return {
         "stage": "pickup", "first": first, "cpu": time.process_time() - t0,
@@ -91,9 +93,9 @@ def pickup_chunk(task: tuple[int, int, int, str, int]) -> dict[str, Any]:
     }
 
 
-def both_chunk(task: tuple[int, int, int, str, int]) -> list[dict[str, Any]]:
+def both_chunk(task: tuple[int, int, int, str, int, str]) -> list[dict[str, Any]]:
     """Worker: both stages of a chunk (the puts come from a separate ``put_base``)."""
-    seed, first, count, _, _ = task
+    seed, first, count, _, _, _ = task
     return [hand_chunk((seed, first, count)), pickup_chunk(task)]
 
 
@@ -110,12 +112,13 @@ def make_build_executor(spec: str = "local", workers: int | None = 1) -> Executo
     return make_executor(text, workers)
 
 
-def _new_manifest(deals: int, seed: int, chunk: int, put_k: int, put_base: str | None
-                  ) -> dict[str, Any]:
+def _new_manifest(deals: int, seed: int, chunk: int, put_k: int, put_base: str | None,
+                  put_scaling: str = "none") -> dict[str, Any]:
     return {
         "format": store.FORMAT,
         "format_version": store.FORMAT_VERSION,
         "parameters": {"deals": deals, "seed": seed, "chunk": chunk, "put_k": put_k,
+                       "put_scaling": put_scaling,
                        "put_base": put_base, "solver": "spielwerk dds exact, tt_log2=18",
                        "card_floor": deals // 32,
                        "weak_accept": WEAK_ACCEPT,
@@ -164,8 +167,10 @@ def _run_tasks(directory: Path, manifest: dict[str, Any], stages: tuple[str, ...
 
 
 def _check_resume(old: dict[str, Any], new: dict[str, Any], directory: Path) -> None:
-    keys = ("seed", "chunk", "put_k", "put_base")
-    diff = [k for k in keys if old["parameters"].get(k) != new["parameters"].get(k)]
+    keys = ("seed", "chunk", "put_k", "put_base", "put_scaling")
+    defaults = {"put_scaling": "none"}  # bases written before the option existed
+    diff = [k for k in keys
+            if old["parameters"].get(k, defaults.get(k)) != new["parameters"].get(k)]
     if diff:
         shown = ", ".join(f"{k} {old['parameters'].get(k)} (asked {new['parameters'].get(k)})"
                           for k in diff)
@@ -184,14 +189,18 @@ def build_base(
     put_k: int = DEFAULT_PUT_K,
     put_base: Path | str | None = None,
     progress: Progress | None = None,
+    put_scaling: str = "none",
 ) -> dict[str, Any]:
     """Build (or finish, with ``resume``) a base of ``deals`` deals in ``out``; the manifest."""
     if deals < 1:
         raise KnowledgeBaseError(f"--deals must be at least 1, not {deals}")
     if chunk < 1:
         raise KnowledgeBaseError(f"--chunk must be at least 1, not {chunk}")
+    if put_scaling not in ("none", "std"):
+        raise KnowledgeBaseError(f"--put-scaling must be none or std, not {put_scaling!r}")
     directory = Path(out)
-    manifest = _new_manifest(deals, seed, chunk, put_k, str(put_base) if put_base else None)
+    manifest = _new_manifest(deals, seed, chunk, put_k, str(put_base) if put_base else None,
+                             put_scaling)
     if (directory / store.MANIFEST).exists():
         if not resume:
             raise KnowledgeBaseError(f"{directory} already holds a knowledge base; add --resume "
@@ -228,13 +237,14 @@ def build_base(
         store.read_manifest(Path(where))  # a clear error now rather than in a worker
         todo = [c for c in missing("pickup") if c in missing("hand")]
         _run_tasks(directory, manifest, ("hand", "pickup"),
-                   [(seed, f, n, where, put_k) for f, n in todo], both_chunk,
+                   [(seed, f, n, where, put_k, put_scaling) for f, n in todo], both_chunk,
                    executor, progress, deals)
     _run_tasks(directory, manifest, ("hand",), [(seed, f, n) for f, n in missing("hand")],
                hand_chunk, executor, progress, deals)
     where = str(Path(put_base or directory).resolve())
     _run_tasks(directory, manifest, ("pickup",),
-               [(seed, f, n, where, put_k) for f, n in missing("pickup")], pickup_chunk,
+               [(seed, f, n, where, put_k, put_scaling) for f, n in missing("pickup")],
+               pickup_chunk,
                executor, progress, deals)
     manifest["stages"]["pickup"]["complete"] = True
     store.write_manifest(directory, manifest)
