@@ -248,7 +248,7 @@ def position_experiment(args: argparse.Namespace) -> None:
 
     print(machine())
     base = load_base(args.base)
-    model = KnnModel(base, k=args.k)
+    model = KnnModel(base, k=args.k, scaling=args.scaling)
     n = model.size
     pos = model.position
     print(f"base {args.base}: {n} deals, k={args.k}; extra feature: w x (forehand, middlehand)")
@@ -258,7 +258,7 @@ def position_experiment(args: argparse.Namespace) -> None:
         extra = w * np.stack([pos == 0, pos == 1], axis=1).astype(float)
         maes = []
         for g in range(5):
-            x = np.hstack([model.features[:, g, :], extra])
+            x = np.hstack([model.features[:, g, :] * model.scale[g], extra])
             _, idx = cKDTree(x).query(x, k=args.k + 1)
             keep = idx != np.arange(n)[:, None]
             keep[keep.all(axis=1), -1] = False
@@ -354,6 +354,7 @@ def main() -> None:
     pe.add_argument("--base", required=True)
     pe.add_argument("--k", type=int, default=12)
     pe.add_argument("--weights", default="0,2,5,10,30")
+    pe.add_argument("--scaling", default="std")
     args = ap.parse_args()
     {"label": label, "evaluate": evaluate, "tune": tune, "loo": loo_table,
      "position": position_experiment}[args.cmd](args)
