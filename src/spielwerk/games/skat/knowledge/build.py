@@ -198,6 +198,8 @@ def build_base(
         raise KnowledgeBaseError(f"--chunk must be at least 1, not {chunk}")
     if put_scaling not in ("none", "std"):
         raise KnowledgeBaseError(f"--put-scaling must be none or std, not {put_scaling!r}")
+    if put_base is not None:
+        store.read_manifest(Path(put_base))  # a clear error before anything is written
     directory = Path(out)
     manifest = _new_manifest(deals, seed, chunk, put_k, str(put_base) if put_base else None,
                              put_scaling)
