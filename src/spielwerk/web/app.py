@@ -193,6 +193,17 @@ class Server:
 
     async def drive(self, table: Table) -> None:
         """Let the engines move until it is the person's turn or the game is over."""
+        try:
+            await self._drive(table)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - logged; the table stays as it was saved
+            log.exception("table %s: the engine driver stopped", table.id)
+            self.thinking[table.id] = None
+            await self.broadcast(table, {"type": "error", "message": "internal error while the "
+                                         "engines moved; reload the page to retry"})
+
+    async def _drive(self, table: Table) -> None:
         cancel = self.cancels[table.id]
         while not cancel.is_set():
             async with self.lock(table.id):
