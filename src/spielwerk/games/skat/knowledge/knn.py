@@ -28,7 +28,8 @@ share of neighbours that took no trick for null.
   neighbours did.
 
 The ``putting`` argument selects the putting strategy by name
-(:data:`PUTTING_STRATEGIES`); only ``knn`` exists so far.
+(:data:`PUTTING_STRATEGIES`): ``knn`` here; ``refined``, ``random`` and ``pimc``
+from :mod:`spielwerk.games.skat.selection` (docs/skat-selection.md).
 """
 
 from __future__ import annotations
@@ -386,6 +387,17 @@ def knn_put(model: KnnModel, twelve: int, bid: int, params: KnnParams | None = N
 PUTTING_STRATEGIES: dict[str, Callable[[KnnModel, int, int, KnnParams | None], PutDecision]] = {
     "knn": knn_put,
 }
+
+
+def _register_selection_strategies() -> None:
+    """``refined``, ``random`` and ``pimc`` (game chosen by KNN, put by
+    :mod:`spielwerk.games.skat.selection`)."""
+    from spielwerk.games.skat.selection import putting_strategies
+
+    PUTTING_STRATEGIES.update(putting_strategies())
+
+
+_register_selection_strategies()
 
 
 def decide_put(model: KnnModel, twelve: int, bid: int = 18, params: KnnParams | None = None,
