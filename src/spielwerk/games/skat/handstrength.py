@@ -42,6 +42,7 @@ The thresholds used by the ``stegen`` / ``kinback`` bidding options are
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.games.skat.cards import (
@@ -203,3 +204,17 @@ def strength_bid(cards: int | Iterable[int | str], system: str, position: int = 
         if scores[g] >= limits["grand" if g == GRAND else "suit"] and (scores[g], g) > best_key:
             best, best_key = g, (scores[g], g)
     return best
+
+
+def apply_strength_bidding(decision: Any, hand: int, system: str, position: int = 0) -> None:
+    """Replace a KNN :class:`~spielwerk.games.skat.knowledge.knn.BidDecision`'s game and
+    highest bid by the ``stegen`` / ``kinback`` choice (always a game with the skat, no
+    announcements, no null); the KNN values stay for display."""
+    from spielwerk.games.skat.knowledge.knn import highest_bid_at_most, suit_game_value
+
+    game = strength_bid(hand, system, position)
+    decision.game = game
+    decision.hand_game = False
+    decision.schneider = decision.schwarz = decision.ouvert = False
+    decision.null_bid = 0
+    decision.max_bid = highest_bid_at_most(suit_game_value(hand, game)) if game >= 0 else 0

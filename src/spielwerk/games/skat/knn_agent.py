@@ -19,6 +19,7 @@ from spielwerk.core.agent import Agent, AgentSpecError, register_agent
 from spielwerk.core.game import Game, InfoState
 from spielwerk.games.skat.bidding import BID_VALUES
 from spielwerk.games.skat.cards import cards_of
+from spielwerk.games.skat.handstrength import apply_strength_bidding
 from spielwerk.games.skat.knowledge.knn import (
     DEFAULT_HAND_THRESHOLD,
     DEFAULT_K,
@@ -53,6 +54,7 @@ from spielwerk.games.skat.rules import (
 from spielwerk.games.skat.scoring import NULL_VALUES, Contract
 
 _MODELS: dict[tuple[str, int, str], KnnModel] = {}
+BIDDING_SYSTEMS = ("knn", "stegen", "kinback")
 
 
 def shared_model(base: str, k: int, scaling: str = DEFAULT_SCALING) -> KnnModel:
@@ -80,8 +82,13 @@ class SkatKnnAgent(Agent):
         pickup_threshold: float = DEFAULT_PICKUP_THRESHOLD,
         null_threshold: float = DEFAULT_NULL_THRESHOLD,
         scaling: str = DEFAULT_SCALING,
+        bidding: str = "knn",
     ) -> None:
         super().__init__(game, seed)
+        if bidding not in BIDDING_SYSTEMS:
+            raise AgentSpecError(f"knn: bidding must be one of {', '.join(BIDDING_SYSTEMS)}, "
+                                 f"not {bidding!r}")
+        self.bidding = bidding
         if k < 1:
             raise AgentSpecError(f"knn: k must be at least 1, not {k}")
         if putting not in PUTTING_STRATEGIES:
@@ -114,9 +121,12 @@ class SkatKnnAgent(Agent):
     def inform(self, action: int) -> None:
         self.player.inform(action)
 
-    def bid_decision(self, hand: int) -> BidDecision:
+    def bid_decision(self, hand: int, position: int = 0) -> BidDecision:
         if hand not in self._bid_cache:
-            self._bid_cache[hand] = decide_bid(self.model, hand, self.params)
+            decision = decide_bid(self.model, hand, self.params)
+            if self.bidding != "knn":  # hand-strength systems (skat/handstrength.py)
+                apply_strength_bidding(decision, hand, self.bidding, position)
+            self._bid_cache[hand] = decision
         return self._bid_cache[hand]
 
     def act(self, info_state: InfoState) -> int:
@@ -137,7 +147,7 @@ class SkatKnnAgent(Agent):
 
     # ----- bidding ---------------------------------------------------------------------
     def _bid(self, info: SkatInfoState, legal: list[int]) -> int:
-        limit = self.bid_decision(info.own_dealt).max_bid
+        limit = self.bid_decision(info.own_dealt, info.player % 3).max_bid
         if HOLD in legal:
             return HOLD if info.bid <= limit else PASS
         bids = [a for a in legal if BID_BASE <= a < HOLD and BID_VALUES[a - BID_BASE] <= limit]
@@ -190,14 +200,15 @@ register_agent(
     SkatKnnAgent,
     {"worlds": 32, "k": DEFAULT_K, "extensions": True, "putting": "knn", "base": "",
      "hand_threshold": DEFAULT_HAND_THRESHOLD, "pickup_threshold": DEFAULT_PICKUP_THRESHOLD,
-     "null_threshold": DEFAULT_NULL_THRESHOLD, "scaling": DEFAULT_SCALING},
+     "null_threshold": DEFAULT_NULL_THRESHOLD, "scaling": DEFAULT_SCALING, "bidding": "knn"},
     "KNN bidding, hand/pick-up, skat putting and declaring over solved deals; PIMC card play",
     games=("skat",),
     parameter_help={
         "worlds": "PIMC worlds per card decision (declarer and defence)",
         "k": "neighbours per classification",
         "extensions": "null, schneider/schwarz/ouvert announcements beyond the seed",
-        "putting": "skat putting strategy (knn)",
+        "putting": "skat putting strategy: knn, refined, random, pimc (docs/skat-selection.md)",
+        "bidding": "bidding: knn, or the hand-strength counts stegen / kinback (seat 0 forehand)",
         "base": "knowledge base directory (empty: the shipped base)",
         "hand_threshold": "hand-game value (card points) needed to call a game winnable",
         "pickup_threshold": "pick-up value (card points) needed to call a game winnable",
@@ -206,5 +217,5 @@ register_agent(
     },
     limits={"worlds": (1, None), "k": (1, None), "putting": tuple(PUTTING_STRATEGIES),
             "null_threshold": (0, 1), "hand_threshold": (0, 120),
-            "pickup_threshold": (0, 120), "scaling": SCALINGS},
+            "pickup_threshold": (0, 120), "scaling": SCALINGS, "bidding": BIDDING_SYSTEMS},
 )
