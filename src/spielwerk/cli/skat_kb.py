@@ -23,6 +23,7 @@ from rich.table import Table
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.games.skat.bidding import POSITION_NAMES
 from spielwerk.games.skat.cards import DISPLAY_ORDER, card_to_string, string_to_card
+from spielwerk.games.skat.handstrength import strength
 from spielwerk.games.skat.knowledge.knn import (
     DEFAULT_K,
     DEFAULT_SCALING,
@@ -32,6 +33,7 @@ from spielwerk.games.skat.knowledge.knn import (
     decide_bid,
     decide_put,
 )
+from spielwerk.games.skat.selection import GAME_BY_NAME, PUTTINGS, put_for_game
 
 
 class CardListError(SpielwerkError, ValueError):
@@ -85,19 +87,31 @@ def bid_result(cards: str, position: str = "forehand", base: Path | None = None,
         "max_bid": int(d.max_bid),
         "announce": [w for w, on in (("schneider", d.schneider), ("schwarz", d.schwarz),
                                      ("ouvert", d.ouvert)) if on],
+        "strength": strength(hand, _position(position)),
         "position": POSITION_NAMES[_position(position)],
     }
 
 
 def put_result(cards: str, position: str = "forehand", bid: int = 18, base: Path | None = None,
-               k: int = DEFAULT_K, extensions: bool = True) -> dict[str, Any]:
-    """The ``skat put --json`` object."""
+               k: int = DEFAULT_K, extensions: bool = True, game: str | None = None,
+               putting: str = "knn") -> dict[str, Any]:
+    """The ``skat put --json`` object (with ``game``: the fixed-game object of
+    :func:`spielwerk.games.skat.selection.put_for_game`)."""
     twelve = parse_cards(cards, 12)
-    _position(position)
+    seat = _position(position)
     if bid < 18 or bid > 264:
         raise SpielwerkError(f"--bid must be a bid value 18..264, not {bid}")
+    if putting not in PUTTINGS:
+        raise SpielwerkError(f"--putting must be one of {', '.join(PUTTINGS)}, not {putting!r}")
+    if game is not None:
+        if game.strip().lower() not in GAME_BY_NAME or game.strip().lower() == "null":
+            raise SpielwerkError("--game must be clubs, spades, hearts, diamonds or grand, "
+                                 f"not {game!r}")
+        model = _load(base, k) if putting == "knn" else None
+        return put_for_game(twelve, GAME_BY_NAME[game.strip().lower()], putting, seat, bid,
+                            model)
     model = _load(base, k)
-    d = decide_put(model, twelve, bid, KnnParams(k=k, extensions=extensions))
+    d = decide_put(model, twelve, bid, KnnParams(k=k, extensions=extensions), putting)
     return {
         "put": _cards_string(d.put),
         "game": d.game_name,
@@ -154,9 +168,25 @@ def register_kb_commands(skat_app: typer.Typer) -> None:
         base: Path | None = base_opt,
         k: int = typer.Option(DEFAULT_K, "--k", help="neighbours per classification"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+        game: str | None = typer.Option(None, "--game", help="fix the game: clubs | spades | "
+                                        "hearts | diamonds | grand (default: KNN chooses)"),
+        putting: str = typer.Option("knn", "--putting",
+                                    help="knn | refined | random | pimc (docs/skat-selection.md)"),
     ) -> None:
         """Which two cards the KNN putting puts, and the game it declares."""
-        out = put_result(" ".join(cards), position, bid, base, k)
+        out = put_result(" ".join(cards), position, bid, base, k, game=game, putting=putting)
+        if game is not None:
+            if as_json:
+                print(json.dumps(out))
+                return
+            console = Console(highlight=False)
+            table = Table("put", "score")
+            for key, score in list(out["scores"].items())[:20]:
+                table.add_row(key, f"{score:.2f}")
+            console.print(table)
+            console.print(f"decision ({out['putting']}): put {' '.join(out['put'])}, "
+                          f"{out['game']} ({out['candidates']} candidates)")
+            return
         if as_json:
             print(json.dumps({key: out[key] for key in ("put", "game", "value", "candidates")}
                              | {"ouvert": out["ouvert"]}))

@@ -23,7 +23,7 @@ configurations of cards in a suit as well as being in forehand get a
 surplus.") counts *tricks going home* (Stiche, die nach Hause gehen):
 
 * trump tricks: the top sequence of trumps held from the club jack down
-  counts 1 each; every other jack (and, in suit games, the trump ace and ten)
+  counts 1 each; below it the trump ace 1, every other jack and the trump ten
   0.5 each; suit games add 1 for every trump beyond the fifth (long trumps);
 * side suits (suit games: the three others; grand: all four, jacks apart):
   ace 1, ace + ten 2, ace + ten + king 2.5, ten + king without the ace 0.5;
@@ -149,7 +149,9 @@ def kinback(cards: int | Iterable[int | str], game: int, position: int = 0) -> f
         top += 1
     tricks = float(top)
     for c in held[top:]:
-        if c & 7 in (JACK, ACE, TEN):
+        if c & 7 == ACE:
+            tricks += 1.0
+        elif c & 7 in (JACK, TEN):
             tricks += 0.5
     if game < 4:
         tricks += max(0, len(held) - 5)

@@ -561,3 +561,47 @@ def game_expected_scores(twelve: int | Any, position: int = 0, bid: int = 18,
         out[GAME_KEYS[g]] = {"probability": p, "value": float(v),
                              "expected": expected_score(p, v)}
     return out
+
+
+GAME_BY_NAME = {name: g for g, name in enumerate(GAME_KEYS)}
+PUTTINGS = ("knn", "refined", "random", "pimc")
+
+
+def put_for_game(twelve: int | Any, game: int, putting: str, position: int = 0,
+                 bid: int = 18, model: KnnModel | None = None, worlds: int = PIMC_PUT_WORLDS,
+                 seed: int = 0) -> dict[str, Any]:
+    """One putting decision for a fixed game, as the ``skat put --game`` JSON object:
+    ``{"put": [c1, c2], "game": ..., "putting": ..., "candidates": N, "scores": {...}}``.
+
+    ``candidates`` are the puts the strategy ranks (refined and pimc: those left by the
+    hard rules; knn: its own pruning; random: all 66, unscored)."""
+    from spielwerk.games.skat.cards import mask_to_string
+
+    twelve = _check(twelve, game, position)
+    if putting not in PUTTINGS:
+        raise SelectionError(f"putting must be one of {', '.join(PUTTINGS)}, not {putting!r}")
+    scores: dict[int, float] = {}
+    if putting == "refined":
+        s = refined_put(twelve, game, position, bid)
+        put, candidates, scores = s.put, s.candidates, s.scores
+    elif putting == "random":
+        candidates = all_puts(twelve)
+        put = random_put(twelve, np.random.default_rng([seed, twelve]))
+    elif putting == "pimc":
+        r = pimc_put(twelve, game, position, worlds, np.random.default_rng([seed, twelve]))
+        put, candidates, scores = r.put, r.candidates, r.scores
+    else:
+        if model is None:
+            raise SelectionError("knn putting needs a knowledge-base model")
+        candidates = model.put_candidates(twelve, game)
+        values = model.put_values(twelve, game, candidates)
+        scores = {p: float(v) for p, v in zip(candidates, values, strict=True)}
+        put = max(candidates, key=lambda p: (scores[p], -p))
+    return {
+        "put": mask_to_string(put).split(),
+        "game": GAME_KEYS[game],
+        "putting": putting,
+        "candidates": len(candidates),
+        "scores": {mask_to_string(p): round(v, 3) for p, v in
+                   sorted(scores.items(), key=lambda kv: -kv[1])},
+    }

@@ -1,0 +1,112 @@
+"""Winning parameters on a hand-checked hand, table fallbacks, null product, expected score."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from spielwerk.games.skat.cards import string_to_card
+from spielwerk.games.skat.handstrength import HandError
+from spielwerk.games.skat.winprob import (
+    WinProbError,
+    WinProbTable,
+    calibration,
+    default_table,
+    estimated_losers,
+    expected_cost,
+    expected_score,
+    jack_group,
+    winning_parameters,
+)
+
+CLUBS, GRAND = 3, 4
+
+
+def hand(text: str) -> int:
+    return sum(1 << string_to_card(t) for t in text.split())
+
+
+TEN = hand("CJ SJ HJ CA CT C9 SA S7 HT H8")
+PUT = hand("D7 D8")
+
+
+def test_winning_parameters_hand_checked() -> None:
+    # w1 diamonds void; w2 0 eyes put; w3 bid 18; w4 forehand; w5 6 trumps; w6 4;
+    # w7 club + spade jack; w8: spades A x -> 1, hearts T x -> 2, trumps: of the top six
+    # (CJ SJ HJ DJ CA CT) the DJ is missing -> 1; total 4
+    assert winning_parameters(TEN, PUT, CLUBS, 0, 18) == (1, 0, 0, 0, 6, 4, 1, 4)
+    # grand: diamonds void; 3 trumps (jacks); w8: clubs A T x -> 1, spades 1,
+    # hearts 2, jacks: top three CJ SJ HJ held -> 0
+    assert winning_parameters(TEN, PUT, GRAND, 2, 48) == (1, 0, 2, 2, 3, 7, 1, 4)
+    assert estimated_losers(TEN, CLUBS) == 4
+    assert jack_group(hand("CJ SJ HJ DJ CA CT C9 SA S7 HT")) == 0
+    assert jack_group(hand("SJ HJ CA CT C9 SA S7 HT H8 H9")) == 3
+
+
+def test_bad_input_refused() -> None:
+    with pytest.raises(HandError):
+        winning_parameters(TEN | PUT, 0, CLUBS, 0)
+    with pytest.raises(HandError, match="two cards"):
+        winning_parameters(TEN, hand("CJ D7"), CLUBS, 0)
+    with pytest.raises(WinProbError, match="not 5"):
+        winning_parameters(TEN, PUT, 5, 0)
+    with pytest.raises(WinProbError, match="probability"):
+        expected_score(1.5, 24)
+
+
+def test_foreground_background_and_overall_levels() -> None:
+    t = WinProbTable()
+    w = winning_parameters(TEN, PUT, CLUBS, 0)
+    assert t.lookup(CLUBS, w)[1] == "overall"
+    other = w[:1] + (3,) + w[2:]  # same background cell (w4, w5, w8), other foreground cell
+    for i in range(6):
+        t.add(CLUBS, other, i % 2 == 0)
+    p, level, n = t.lookup(CLUBS, w)
+    assert (level, n) == ("background", 6) and 0.4 < p < 0.6
+    for _ in range(10):
+        t.add(CLUBS, w, True)
+    p, level, n = t.lookup(CLUBS, w)
+    assert (level, n) == ("foreground", 10) and p > 0.85
+    assert t.lookup(GRAND, w)[1] == "overall"  # grand has its own tables
+
+
+def test_null_is_a_product_of_suit_ratios() -> None:
+    t = WinProbTable()
+    safe = hand("C7 C8 C9 S7 S8 S9 H7 H8 D7 D8")
+    risky = hand("CA CK CQ SA SK SQ HA HK DA DK")
+    for _ in range(20):
+        t.add_null(safe, True)
+        t.add_null(risky, False)
+    assert t.null_probability(safe) > 0.9
+    assert t.null_probability(risky) < 0.01
+    cells = [t.null_ratio(c) for c in ((0, 3), (0, 2))]
+    assert t.null_probability(safe) == pytest.approx(cells[0] ** 2 * cells[1] ** 2)
+
+
+def test_expected_score_and_cost() -> None:
+    assert expected_score(1.0, 24) == 74
+    assert expected_score(0.0, 24) == -98
+    assert expected_score(0.5, 24) == pytest.approx(-12)
+    assert expected_cost(0.5, 24) == pytest.approx(12)
+
+
+def test_calibration_and_round_trip(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    rng = np.random.default_rng(3)
+    p = rng.random(4000)
+    y = rng.random(4000) < p
+    c = calibration(p, y)
+    assert c["binned_abs_error"] < 0.03  # calibrated by construction
+    c_bad = calibration(np.full(4000, 0.9), y)
+    assert c_bad["binned_abs_error"] > 0.3
+    t = default_table()
+    assert t.samples == {"suit": 1300, "grand": 325, "null": 325}  # shipped base, 325 deals
+    path = tmp_path / "table.json"
+    t.save(path)
+    u = WinProbTable.load(path)
+    w = winning_parameters(TEN, PUT, CLUBS, 0)
+    assert u.lookup(CLUBS, w) == t.lookup(CLUBS, w)
+    path.write_text(json.dumps({"format": "something else"}))
+    with pytest.raises(WinProbError, match="not a winning-probability table"):
+        WinProbTable.load(path)
