@@ -40,8 +40,10 @@ sub-types listed in :data:`RULES_BY_SUBTYPE`:
 The **high-card theorem** (:func:`high_card_theorem_puts`, grands): a put after
 which the high cards the declarer secures (aces, tens with their ace, and the
 eyes put) are at least the tricks he expects to lose wins; when such puts
-exist, only they stay. **Fallback**: when the rules leave no put (e.g. eleven
-trumps), the lowest-priority rules are dropped one by one until some put stays.
+exist, only they stay. **Fallback**: the rules filter one after the other; a
+rule that would leave no put (e.g. no trump put with eleven trumps) falls back
+to its relaxed form (:data:`RELAXED`: put only the lowest trumps needed) or,
+without one, is dropped; the dropped rules are reported.
 
 Soft features of a put (the ten cards kept), side suits being the non-trump
 suits (grand: all four, jacks apart):
@@ -243,6 +245,22 @@ def guarded_ten_stays(ctx: Context, put: int) -> bool:
     return not (below_ten and not put_suits & set(guarded))
 
 
+def lowest_trumps_put(ctx: Context, put: int) -> bool:
+    """The relaxed :func:`no_trump_put` when fewer than two non-trumps are held: only
+    as many trumps as needed, and the lowest ones."""
+    held = [c for c in _trump_order_low_first(ctx.game) if ctx.twelve >> c & 1]
+    need = max(0, 2 - (ctx.twelve & ~ctx.trumps).bit_count())
+    allowed = sum(1 << c for c in held[:need])
+    return (put & ctx.trumps) & ~allowed == 0
+
+
+def _trump_order_low_first(game: int) -> list[int]:
+    order = [s * 8 + JACK for s in (3, 2, 1, 0)]
+    if game < 4:
+        order += [game * 8 + r for r in (ACE, TEN, KING, 3, NINE, EIGHT, SEVEN)]
+    return order[::-1]
+
+
 HardRule = Callable[[Context, int], bool]
 HARD_RULES: dict[str, HardRule] = {
     "no_trump_put": no_trump_put,
@@ -256,6 +274,8 @@ HARD_RULES: dict[str, HardRule] = {
     "guarded_ten_stays": guarded_ten_stays,
 }
 """Every hard rule by name, in priority order (the fallback drops from the end)."""
+RELAXED: dict[str, HardRule] = {"no_trump_put": lowest_trumps_put}
+"""The weaker form a rule falls back to when it alone would leave no put."""
 RULES_BY_SUBTYPE: dict[str, tuple[str, ...]] = {
     "high_card_grand": ("blank_tens_put", "no_ace_put", "prefer_ace_to_ten",
                         "ace_ten_need_king"),
@@ -309,16 +329,17 @@ def hard_candidates(twelve: int | Any, game: int, position: int = 0
     """(plausible puts, rules dropped by the fallback, high-card theorem applied)."""
     twelve = _check(twelve, game, position)
     ctx = Context(twelve, game, position, subtype(twelve, game))
-    rules = list(RULES_BY_SUBTYPE[ctx.kind])
-    puts = all_puts(twelve)
+    kept = all_puts(twelve)
     dropped: list[str] = []
-    while True:
-        kept = [p for p in puts if all(HARD_RULES[r](ctx, p) for r in rules)]
-        if kept or not rules:
-            break
-        dropped.insert(0, rules.pop())
-    if not kept:
-        kept = puts
+    for name in RULES_BY_SUBTYPE[ctx.kind]:
+        rule = HARD_RULES[name]
+        left = [p for p in kept if rule(ctx, p)]
+        if not left and name in RELAXED:
+            left = [p for p in kept if RELAXED[name](ctx, p)]
+        if left:
+            kept = left
+        if not left or name in RELAXED and not all(rule(ctx, p) for p in kept):
+            dropped.append(name)
     theorem = high_card_theorem_puts(ctx, kept) if ctx.kind == "high_card_grand" else []
     return (theorem or kept), dropped, bool(theorem)
 
