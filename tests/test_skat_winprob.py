@@ -60,7 +60,7 @@ def test_foreground_background_and_overall_levels() -> None:
     t = WinProbTable()
     w = winning_parameters(TEN, PUT, CLUBS, 0)
     assert t.lookup(CLUBS, w)[1] == "overall"
-    other = w[:1] + (3,) + w[2:]  # same background cell (w4, w5, w8), other foreground cell
+    other = w[:1] + (3,) + w[2:]  # same background cell (w5, w8), other foreground cell
     for i in range(6):
         t.add(CLUBS, other, i % 2 == 0)
     p, level, n = t.lookup(CLUBS, w)

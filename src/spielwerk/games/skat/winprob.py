@@ -27,7 +27,7 @@ Winning parameters (:func:`winning_parameters`) of ten cards after the put:
   the spade jack, 3 spade jack without the club jack, 4 neither;
 * w8 - tricks estimated to lose (:func:`estimated_losers`, 0-6).
 
-Foreground key (w1..w8); background key (w4, w5, w8). A foreground cell is
+Foreground key (w1..w8); background key (w5, w8). A foreground cell is
 used from :data:`MIN_FOREGROUND` samples, a background cell from
 :data:`MIN_BACKGROUND`, else the game kind's overall rate. Cells are
 smoothed towards the next level (``(wins + m p) / (n + m)``, m = 2).
@@ -155,7 +155,9 @@ def winning_parameters(ten: int, put: int, game: int, position: int, bid: int = 
 
 
 def background_key(w: tuple[int, ...]) -> tuple[int, ...]:
-    return (w[3], w[4], w[7])
+    """(w5 trumps, w8 tricks to lose): of (w4, w5, w8), (w5, w7, w8), (w1, w5, w8) and
+    (w5, w8) the smallest was the least off on held-out deals (docs/skat-selection.md)."""
+    return (w[4], w[7])
 
 
 def _null_cells(ten: int) -> list[tuple[int, int]]:
