@@ -1,6 +1,6 @@
 """Our MCTS/ISMCTS against OpenSpiel's MCTS/ISMCTS bots at equal time per move.
 
-Each pairing is one two-agent ``spielwerk arena`` run (seats rotated, Wilson
+Each pairing is one two-agent arena tournament (as ``spielwerk arena``) (seats rotated, Wilson
 intervals from the arena's stats) written to ``OUT/<name>.jsonl``, so an
 interrupted run continues where it stopped (``--resume``). OpenSpiel's bots
 have no clock: the adapter sets each move's simulations from the bot's
@@ -23,8 +23,7 @@ import argparse
 import json
 import os
 import platform
-import subprocess
-import sys
+import time
 from pathlib import Path
 
 DURAK = "durak(preset=zarlykov2023)"
@@ -47,26 +46,24 @@ def pairings(t: float) -> list[tuple[str, str, str, str]]:
 
 
 def run(args: argparse.Namespace) -> None:
+    from spielwerk.arena.executors import make_executor
+    from spielwerk.arena.tournament import TournamentConfig, run_tournament
+
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for name, game, ours, theirs in pairings(args.time):
         if args.only and name not in args.only:
             continue
         path = out / f"{name}.jsonl"
-        cmd = [
-            sys.executable, "-m", "spielwerk.cli.main", "arena", game, ours, theirs,
-            "--games", str(args.games), "--seed", str(args.seed), "-o", str(path),
-            "--workers", str(args.workers), "--json",
-        ]
-        if path.exists():
-            cmd.append("--resume")
-        print(f"== {name}: {' '.join(cmd[3:])}", flush=True)
-        done = subprocess.run(cmd, capture_output=True, text=True)
-        if done.returncode != 0:
-            print(done.stderr.strip().splitlines()[-1] if done.stderr else "failed", flush=True)
-            continue
-        (out / f"{name}.json").write_text(done.stdout)
-        print(summary_line(name, json.loads(done.stdout)), flush=True)
+        print(f"== {name}: {game} {ours} vs {theirs}, {args.games} games, seed {args.seed}",
+              flush=True)
+        config = TournamentConfig.create(game, [ours, theirs], args.games, args.seed)
+        start = time.perf_counter()
+        result = run_tournament(config, make_executor("local", args.workers), output=path,
+                                resume=path.exists())
+        record = {**result.to_dict(), "wall_s": round(time.perf_counter() - start, 3)}
+        (out / f"{name}.json").write_text(json.dumps(record, indent=2))
+        print(summary_line(name, record), flush=True)
 
 
 def summary_line(name: str, result: dict) -> str:
