@@ -204,3 +204,31 @@ def test_cli_put_with_fixed_game_and_bid_strength() -> None:
     assert r.exit_code == 0, r.output
     strength = json.loads(r.output)["strength"]
     assert strength["stegen"]["clubs"] == 16 and strength["kinback"]["clubs"] == 7.5
+
+
+def test_bot_hooks_putting_and_bidding() -> None:
+    from spielwerk.core.agent import AgentSpecError, make_agent
+    from spielwerk.core.registry import load_game
+    from spielwerk.games.skat.knowledge.knn import (
+        KnnModel,
+        decide_put,
+        highest_bid_at_most,
+        suit_game_value,
+    )
+
+    model = KnnModel.load()
+    twelve = h("CJ SJ HJ CA CT C9 SA S7 HT H8 D7 D8")
+    d = decide_put(model, twelve, 18, putting="refined")
+    assert d.put == refined_put(twelve, d.game, 0).put
+    r = decide_put(model, twelve, 18, putting="random")
+    assert r.game == d.game and r.put.bit_count() == 2 and not r.put & ~twelve
+    game = load_game("skat")
+    agent = make_agent("knn:bidding=stegen:putting=refined:worlds=1", game, seed=1)
+    ten = h("CJ SJ HJ CA CT C9 SA S7 HT H8")
+    b = agent.bid_decision(ten, 0)  # type: ignore[attr-defined]
+    assert b.game == CLUBS and not b.hand_game
+    assert b.max_bid == highest_bid_at_most(suit_game_value(ten, CLUBS)) == 48
+    weak = make_agent("knn:bidding=kinback:worlds=1", game, seed=1)
+    assert weak.bid_decision(h("S7 S8 S9 H7 H8 H9 D7 D8 D9 C7"), 0).max_bid == 0  # type: ignore[attr-defined]
+    with pytest.raises(AgentSpecError, match="bidding"):
+        make_agent("knn:bidding=bogus", game, seed=1)
