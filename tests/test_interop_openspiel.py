@@ -289,3 +289,21 @@ def test_durak_observation_strings_for_every_seat_through_a_game() -> None:
         else:
             legal = state.legal_actions()
             state.apply_action(legal[int(rng.integers(len(legal)))])
+
+
+def test_openspiel_bot_in_an_arena_tournament(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from spielwerk.arena.executors import make_executor
+    from spielwerk.arena.tournament import TournamentConfig, run_tournament
+
+    config = TournamentConfig.create("kalah(pits=3,seeds=2)", ["openspiel:mcts:iters=20", "random"],
+                                     4, seed=3)
+    out = Path(str(tmp_path)) / "r.jsonl"
+    first = run_tournament(config, make_executor("serial"), output=out)
+    resumed = run_tournament(config, make_executor("serial"), output=out, resume=True)
+    assert first.complete and resumed.resumed == 4
+    again = run_tournament(config, make_executor("serial"))  # played anew: same seeds, same games
+    assert [r.outcome() for r in first.results] == [r.outcome() for r in again.results]
+    rows = {row.label: row for row in first.standings().agents}
+    assert rows["openspiel:mcts:iters=20"].games == 4
