@@ -89,9 +89,10 @@ def _sizes(game: Game) -> tuple[int, int, int, int, int]:
     if game.name == "skat":
         from spielwerk.games.skat import rules as skat_rules
 
-        # 32 deal + at most 63 bids and 63 holds + 3 passes + skat, 2 puts, declaration
-        # + 30 cards + give-up offers and answers (at most 3 per trick)
-        return skat_rules.NUM_ACTIONS, 32, 32 + 129 + 4 + 30 + 30, 3, 4
+        # 32 deal + at most 63 bids, 63 holds and 3 passes + pick up, 2 puts, declaration
+        # + 30 cards + give-up offers and answers (per trick at most a claim answered by
+        # both defenders and a defender's resignation answered by the other: 5)
+        return skat_rules.NUM_ACTIONS, 32, 32 + 129 + 4 + 30 + 50, 3, 4
     raise OpenSpielAdapterError(f"no OpenSpiel sizes for {game.name}")
 
 
