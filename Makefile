@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
 PORT ?= 8000
 
-.PHONY: run arena test install install-dev lint typecheck bench clean
+.PHONY: run arena test install install-dev lint typecheck bench clean warmup
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -22,10 +22,18 @@ $(VENV)/.installed-dev: pyproject.toml | $(PY)
 	$(PY) -m pip install -q -e ".[dev]"
 	touch $@ $(VENV)/.installed
 
-install: $(VENV)/.installed
+install: $(VENV)/.installed $(VENV)/.warmed
 install-dev: $(VENV)/.installed-dev
 
-run: $(VENV)/.installed
+# compile the numba kernels into the user's cache folder once, not on the first command
+$(VENV)/.warmed: $(VENV)/.installed
+	$(VENV)/bin/spielwerk warmup
+	touch $@
+
+warmup: $(VENV)/.installed
+	$(VENV)/bin/spielwerk warmup
+
+run: $(VENV)/.installed $(VENV)/.warmed
 	$(VENV)/bin/spielwerk serve --host 127.0.0.1 --port $(PORT)
 
 arena: $(VENV)/.installed

@@ -4,33 +4,63 @@ Each module in ``COMMAND_MODULES`` defines ``register(app)``; a module that
 does not exist yet is skipped, so commands can be added without editing this
 file's logic. Errors that spielwerk raises on purpose are printed as one line
 (exit code 2), never as a traceback.
+
+``spielwerk --help`` answers from :data:`COMMAND_HELP` without importing typer,
+rich or any command module (a test keeps that table equal to what the modules
+register); everything else builds the full app, which ``app`` (imported from
+here by tests and scripts) also gives.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
+from typing import Any
 
-import typer
-from rich.console import Console
-from rich.markup import escape
+HELP = "Strong game AI for Skat, Durak and Kalah: play, analyse, run tournaments."
 
-from spielwerk.core.errors import IllegalActionError, SpielwerkError
+COMMAND_HELP = {  # top-level command -> its short help, in the order `--help` lists them
+    "games": "List the registered games, their parameters (with defaults) and their agents.",
+    "play": "Play a game in the terminal against agents (type 'q' to quit).",
+    "arena": "Play a round-robin tournament between AGENTS in GAME and print the standings.",
+    "fuzz": "Play N seeded random games and check every invariant of check_game after every move.",
+    "serve": "Start the web table: play Skat, Durak and Kalah in the browser; Ctrl-C stops it.",
+    "kalah": "Kalah perfect play: solve, analyse positions, full game graphs.",
+    "skat": "Skat: replay ISS game records, play a deal, double-dummy solve and analyse.",
+    "durak": "Durak: tournaments between agents, and play in the terminal.",
+    "warmup": "Compile the game kernels into the user's cache folder so the first command "
+    "starts at once.",
+}
 
-COMMAND_MODULES = ["games", "play", "arena", "fuzz", "kalah", "skat", "durak", "serve", "bench"]
-
-app = typer.Typer(
-    name="spielwerk",
-    help="Strong game AI for Skat, Durak and Kalah: play, analyse, run tournaments.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    add_completion=False,
-)
-err_console = Console(stderr=True)
+COMMAND_MODULES = ["games", "play", "arena", "fuzz", "kalah", "skat", "durak", "serve", "bench",
+                   "warmup"]
 
 
-def _register_commands() -> None:
-    for name in COMMAND_MODULES:
+COMMAND_MODULE = {"games": "games", "arena": "arena", "fuzz": "fuzz", "serve": "serve",
+                  "kalah": "kalah", "skat": "skat", "durak": "durak", "warmup": "warmup"}
+"""Commands that need only their own module (``play`` uses every game's front end)."""
+
+
+def _group() -> None:
+    pass
+
+
+def _build_app(only: str | None = None) -> Any:
+    """The typer app with every command module, or with module ``only`` alone."""
+    import typer
+
+    app = typer.Typer(
+        name="spielwerk",
+        help=HELP,
+        no_args_is_help=True,
+        pretty_exceptions_enable=False,
+        add_completion=False,
+    )
+    if only is not None:
+        # a group even with one command (typer would run a lone command as the app itself)
+        app.callback()(_group)
+    for name in COMMAND_MODULES if only is None else [only]:
         module_name = f"spielwerk.cli.{name}"
         try:
             module = importlib.import_module(module_name)
@@ -39,13 +69,48 @@ def _register_commands() -> None:
                 continue
             raise
         module.register(app)
+    return app
 
 
-_register_commands()
+def __getattr__(name: str) -> Any:
+    """``app`` (the full typer app) and ``err_console``, built on first use."""
+    if name == "app":
+        value = _build_app()
+    elif name == "err_console":
+        from rich.console import Console
+
+        value = Console(stderr=True)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value  # later lookups find the module global directly
+    return value
+
+
+def top_level_help(prog: str) -> str:
+    """The answer to ``spielwerk --help``, from :data:`COMMAND_HELP` alone."""
+    width = max(len(n) for n in COMMAND_HELP)
+    lines = [f"Usage: {prog} [OPTIONS] COMMAND [ARGS]...", "", f"  {HELP}", "",
+             "Options:", f"  {'--help':{width}s}  Show this message and exit.", "", "Commands:"]
+    lines += [f"  {name:{width}s}  {text}" for name, text in COMMAND_HELP.items()]
+    lines += ["", f"Run '{prog} COMMAND --help' for a command's options."]
+    return "\n".join(lines) + "\n"
 
 
 def main() -> None:
     """Entry point of the ``spielwerk`` script."""
+    if sys.argv[1:] == ["--help"]:  # answered without loading typer or any command
+        sys.stdout.write(top_level_help(os.path.basename(sys.argv[0]) or "spielwerk"))
+        return
+    from rich.markup import escape
+
+    from spielwerk.core.errors import IllegalActionError, SpielwerkError
+
+    this = sys.modules[__name__]
+    if "app" in this.__dict__ or sys.argv[1:2] == [] or sys.argv[1] not in COMMAND_MODULE:
+        app = this.app
+    else:  # `spielwerk kalah ...` imports the kalah command's module, not all of them
+        app = _build_app(only=COMMAND_MODULE[sys.argv[1]])
+    err_console = this.err_console
     try:
         app(standalone_mode=True)
     except SpielwerkError as exc:

@@ -15,8 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.game import TERMINAL, Game, InfoState
 
@@ -30,6 +28,8 @@ class Agent(ABC):
 
     def __init__(self, game: Game, seed: int | None = None) -> None:
         self.game = game
+        import numpy as np  # loaded with the games, not with ``import spielwerk``
+
         self.rng = np.random.default_rng(seed)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -59,6 +59,8 @@ class Agent(ABC):
 
     def reset(self, seed: int | None = None) -> None:
         """Start a new game; reseeds the agent's generator."""
+        import numpy as np  # loaded with the games, not with ``import spielwerk``
+
         self.rng = np.random.default_rng(seed)
 
 
@@ -117,6 +119,9 @@ def register_agent(
 
 def list_agents(game: str | Game | None = None) -> list[AgentEntry]:
     """Agents usable for ``game`` (all agents when ``game`` is None)."""
+    from spielwerk.core.registry import load_builtin_games
+
+    load_builtin_games()  # the built-in games' agents register when their games load
     gname = game.name if isinstance(game, Game) else game
     seen: dict[str, AgentEntry] = {}
     for (g, name), entry in sorted(_AGENTS.items(), key=lambda kv: (kv[0][1], kv[0][0] or "")):
@@ -177,6 +182,11 @@ def make_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
         return factory(spec, game, seed)  # type: ignore[no-any-return]
     name, raw = parse_agent_spec(spec)
     entry = _AGENTS.get((game.name, name)) or _AGENTS.get((None, name))
+    if entry is None:
+        from spielwerk.core.registry import load_builtin_games
+
+        load_builtin_games()  # agents of the built-in games register when those load
+        entry = _AGENTS.get((game.name, name)) or _AGENTS.get((None, name))
     if entry is None:
         known = ", ".join(e.usage() for e in list_agents(game)) or "none"
         raise AgentSpecError(f"unknown agent {name!r} for {game.name}; known agents: {known}")

@@ -19,11 +19,13 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
-import numpy as np
+from numbers import Integral
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from spielwerk.core.errors import IllegalActionError, SeatError, SerializationError
+
+if TYPE_CHECKING:  # numpy loads with the first game, not with ``import spielwerk``
+    import numpy as np
 
 CHANCE = -1
 """``current_player`` value of a chance node (a deal, a shuffle)."""
@@ -49,6 +51,29 @@ class GameType:
     max_utility: float
     utility_sum: float | None = 0.0
     parameters: dict[str, Any] = field(default_factory=dict)
+
+
+class Playouts(NamedTuple):
+    """Outcomes of a batch of random games (:meth:`Game.random_playouts`).
+
+    ``returns[i]`` holds every player's return of game ``i`` (shape
+    ``(n, players)``); ``moves[i]`` its number of actions (chance included
+    where the game deals by chance actions, as in :attr:`State.history`).
+    """
+
+    returns: np.ndarray
+    moves: np.ndarray
+
+
+def check_playouts(n: object, seed: object) -> int:
+    """Validate ``random_playouts`` arguments; returns ``n`` as an int."""
+    from spielwerk.core.errors import SpielwerkError
+
+    if isinstance(n, bool) or not isinstance(n, Integral) or n < 0:
+        raise SpielwerkError(f"random_playouts: n must be an integer >= 0, not {n!r}")
+    if isinstance(seed, bool) or not isinstance(seed, Integral) or not 0 <= int(seed) < 2**32:
+        raise SpielwerkError(f"random_playouts: seed must be an integer 0 .. 2**32-1, not {seed!r}")
+    return int(n)
 
 
 class Game(ABC):
@@ -103,6 +128,40 @@ class Game(ABC):
 
     def __hash__(self) -> int:
         return hash(self.spec())
+
+    def random_playouts(self, n: int, seed: int) -> Playouts:
+        """``n`` games of uniformly random actions (chance by its probabilities).
+
+        This generic version plays through the object API; games with a numba
+        batch path (Kalah, Durak) override it. The same ``seed`` gives the
+        same games.
+        """
+        import random
+
+        import numpy as np
+
+        n = check_playouts(n, seed)
+        rng = random.Random(seed)
+        returns = np.zeros((n, self.num_players))
+        moves = np.zeros(n, np.int64)
+        for g in range(n):
+            state = self.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    action, left = outcomes[-1][0], rng.random()
+                    for a, p in outcomes:  # by the outcomes' probabilities
+                        left -= p
+                        if left < 0:
+                            action = a
+                            break
+                else:
+                    legal = state.legal_actions()
+                    action = legal[rng.randrange(len(legal))]
+                state.apply(action)
+            returns[g] = state.returns()
+            moves[g] = len(state.history)
+        return Playouts(returns, moves)
 
     def deserialize_state(self, text: str) -> State:
         """Replay a JSON record written by :meth:`State.serialize`."""
@@ -207,27 +266,42 @@ class State(ABC):
 
     def apply(self, action: int) -> None:
         """Apply ``action``; raises :class:`IllegalActionError` (state unchanged) if illegal."""
-        if isinstance(action, bool) or not isinstance(action, int | np.integer):
-            raise IllegalActionError(action, self.clone(), "actions are integers")
-        action = int(action)
+        if type(action) is not int:
+            if isinstance(action, bool) or not isinstance(action, Integral):
+                raise IllegalActionError(action, self.clone(), "actions are integers")
+            action = int(action)
+        if not self._is_legal(action):
+            self._refuse(action)
+        self._apply_action(action)
+        self.history.append(action)
+
+    def _is_legal(self, action: int) -> bool:
+        """Whether ``action`` is legal here (False in a terminal state).
+
+        Games may override this with a cheaper test than building
+        :meth:`legal_actions`; it must agree with it exactly.
+        """
+        if self.is_terminal():
+            return False
+        return action in self.legal_actions()
+
+    def _refuse(self, action: int) -> None:
+        """Raise the :class:`IllegalActionError` that says why ``action`` is not legal."""
         if self.is_terminal():
             raise IllegalActionError(action, self.clone(), "the game is over")
         legal = self.legal_actions()
-        if action not in legal:
-            legal_text = f"legal: {self._legal_names(legal)}"
-            if action < 0:
-                # a negative number is no action at all: naming it would show nonsense
-                reason = f"actions are numbers >= 0 ({legal_text})"
-            else:
-                try:
-                    name = self.action_to_string(action)
-                except Exception:  # noqa: BLE001 - a bad action may have no name at all
-                    name = ""
-                shown = f"written {name!r}, which" if name and name != str(action) else "it"
-                reason = f"{shown} is not legal here ({legal_text})"
-            raise IllegalActionError(action, self.clone(), reason)
-        self._apply_action(action)
-        self.history.append(action)
+        legal_text = f"legal: {self._legal_names(legal)}"
+        if action < 0:
+            # a negative number is no action at all: naming it would show nonsense
+            reason = f"actions are numbers >= 0 ({legal_text})"
+        else:
+            try:
+                name = self.action_to_string(action)
+            except Exception:  # noqa: BLE001 - a bad action may have no name at all
+                name = ""
+            shown = f"written {name!r}, which" if name and name != str(action) else "it"
+            reason = f"{shown} is not legal here ({legal_text})"
+        raise IllegalActionError(action, self.clone(), reason)
 
     def _legal_names(self, legal: Sequence[int]) -> str:
         names = []
@@ -275,8 +349,10 @@ class State(ABC):
 def check_seat(game: Game, player: object) -> None:
     """Raise :class:`SeatError` unless ``player`` is a seat of ``game`` (0 .. players-1)."""
     n = game.num_players
-    if isinstance(player, bool) or not isinstance(player, int | np.integer) or not (
-        0 <= player < n
+    if type(player) is int and 0 <= player < n:  # the common case, without the ABC check
+        return
+    if isinstance(player, bool) or not isinstance(player, Integral) or not (
+        0 <= int(player) < n
     ):
         raise SeatError(f"{game.name} has seats 0..{n - 1}; there is no seat {player!r}")
 

@@ -25,6 +25,17 @@ class GameEntry:
 
 
 _GAMES: dict[str, GameEntry] = {}
+_BUILTIN_LOADED = False
+
+
+def load_builtin_games() -> None:
+    """Import the built-in games and their agents (once); cheap after the first call."""
+    global _BUILTIN_LOADED
+    if not _BUILTIN_LOADED:
+        from spielwerk.games import load_builtin_games as load
+
+        load()
+        _BUILTIN_LOADED = True
 _SPEC_RE = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\((.*)\))?\s*$", re.S)
 
 
@@ -41,8 +52,21 @@ def register_game(
     _GAMES[name] = GameEntry(name, factory, dict(defaults), description, parameter_help or {})
 
 
+def _load_builtin(name: str) -> None:
+    """Import the built-in game ``name`` alone (all of them for an unknown name)."""
+    from spielwerk.games import BUILTIN_GAMES
+
+    if name in BUILTIN_GAMES:
+        import importlib
+
+        importlib.import_module(f"spielwerk.games.{name}")
+    else:
+        load_builtin_games()
+
+
 def list_games() -> list[GameEntry]:
     """Registered games, sorted by name."""
+    load_builtin_games()
     return [_GAMES[k] for k in sorted(_GAMES)]
 
 
@@ -94,6 +118,8 @@ def parse_game_spec(spec: str) -> tuple[str, dict[str, str]]:
 def load_game(spec: str, **overrides: Any) -> Game:
     """Create a game from ``"name(k=v,...)"``; keyword overrides win over the string."""
     name, raw = parse_game_spec(spec)
+    if name not in _GAMES:
+        _load_builtin(name)  # a game's package is imported on first use
     if name not in _GAMES:
         known = ", ".join(sorted(_GAMES)) or "none"
         raise UnknownGameError(f"unknown game {name!r}; known games: {known}")

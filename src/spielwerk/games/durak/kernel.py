@@ -42,6 +42,7 @@ SHOW = 448  # + card (a trump of the attack rank, shown, not played)
 TAKE = 512
 PASS = 513
 DEAL = 600  # + card (chance)
+NUM_ACTION_IDS = DEAL + 52  # every action number is below this
 MAX_ACTIONS = 256
 
 # ----- phases
@@ -673,6 +674,45 @@ def playout(S: np.ndarray, policy: int, voluntary: float) -> int:
             a = greedy_action(S, policy == 2)
         apply_action(S, a)
     return S[LOSER]
+
+
+@njit(cache=True)
+def random_playouts(S0: np.ndarray, n: int, seed: int) -> np.ndarray:
+    """``n`` games of uniformly random legal actions (the deal included) from ``S0``.
+
+    ``S0`` is left unchanged. Row ``i``: every player's return (:func:`returns_into`),
+    then the number of actions in the last column.
+    """
+    np.random.seed(seed)
+    players = S0[NPLAYERS]
+    out = np.zeros((n, players + 1))
+    buf = np.empty(MAX_ACTIONS, np.int64)
+    ret = np.zeros(players)
+    for g in range(n):
+        S = S0.copy()
+        moves = 0
+        while S[PHASE] != PH_OVER:
+            apply_action(S, random_action(S, buf, 0.0))
+            moves += 1
+        returns_into(S, ret)
+        for p in range(players):
+            out[g, p] = ret[p]
+        out[g, players] = moves
+    return out
+
+
+@njit(cache=True)
+def legal_action_masks(states: np.ndarray) -> np.ndarray:
+    """Row ``i`` of ``states`` (one state array per row): a bool mask over the
+    ``NUM_ACTION_IDS`` action numbers, True where :func:`legal_actions` lists it."""
+    n = states.shape[0]
+    out = np.zeros((n, NUM_ACTION_IDS), np.bool_)
+    buf = np.empty(MAX_ACTIONS, np.int64)
+    for i in range(n):
+        k = legal_actions(states[i], buf)
+        for j in range(k):
+            out[i, buf[j]] = True
+    return out
 
 
 @njit(cache=True)

@@ -8,13 +8,22 @@ discard pile, the table, the trump card, the stock size).
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
 
 from spielwerk.core.errors import GameParameterError
-from spielwerk.core.game import CHANCE, TERMINAL, Game, GameType, InfoState, State
+from spielwerk.core.game import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    GameType,
+    InfoState,
+    Playouts,
+    State,
+    check_playouts,
+)
 from spielwerk.core.registry import register_game
 from spielwerk.games.durak import kernel as K
 from spielwerk.games.durak.cards import DECK_SIZES, RANKS, SUITS, card_name, mask_names
@@ -85,6 +94,24 @@ class DurakGame(Game):
     def new_initial_state(self) -> DurakState:
         return DurakState(self, K.new_state(self.players, self.deck, self.flags))
 
+    def random_playouts(self, n: int, seed: int, state: DurakState | None = None) -> Playouts:
+        """``n`` games of uniformly random actions (the deal included), in one numba call.
+
+        From the start (or from ``state``, left unchanged); the same ``seed``
+        gives the same games. Batch counterpart of the API loop.
+        """
+        n = check_playouts(n, seed)
+        start = state if state is not None else self.new_initial_state()
+        out = K.random_playouts(start.S, n, seed)
+        return Playouts(out[:, : self.players].copy(), out[:, self.players].astype(np.int64))
+
+    def legal_action_masks(self, states: Sequence[DurakState]) -> np.ndarray:
+        """``masks[i, a]`` is True when action ``a`` is legal in ``states[i]`` (one numba call
+        for all states); ``K.NUM_ACTION_IDS`` columns."""
+        if not states:
+            return np.zeros((0, K.NUM_ACTION_IDS), dtype=bool)
+        return K.legal_action_masks(np.stack([s.S for s in states]))
+
     def new_dealt_state(self, rng: np.random.Generator | int | None) -> DurakState:
         """A state after a random deal (the deal's chance actions are in the history)."""
         gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
@@ -148,7 +175,7 @@ def make_position(
 def _legal(S: np.ndarray) -> list[int]:
     buf = np.empty(K.MAX_ACTIONS, np.int64)
     n = K.legal_actions(S, buf)
-    return [int(a) for a in buf[:n]]
+    return buf[:n].tolist()  # type: ignore[no-any-return]
 
 
 def describe_action(action: int) -> str:

@@ -100,6 +100,82 @@ def legal_mask(board: np.ndarray, player: int, m: int) -> int:
 
 
 @njit(cache=True)
+def sow_and_mask(
+    board: np.ndarray, player: int, pit: int, m: int, empty_capture: bool, end_rule: int
+) -> int:
+    """:func:`sow`, then the next mover's :func:`legal_mask`, in one call from Python.
+
+    Returns ``(mask << 2) | (next player + 1)``: the low two bits are 0 when the
+    game is over (mask 0), 1 or 2 for South or North to move.
+    """
+    nxt = sow(board, player, pit, m, empty_capture, end_rule)
+    if nxt < 0:
+        return 0
+    return (legal_mask(board, nxt, m) << 2) | (nxt + 1)
+
+
+def step_code(m: int, empty_capture: bool, end_rule: int) -> int:
+    """The game part of a :func:`step` code (pits, capture rule, end rule)."""
+    return m << 8 | int(empty_capture) << 16 | end_rule << 17
+
+
+@njit(cache=True)
+def step(board: np.ndarray, code: int) -> int:
+    """:func:`sow_and_mask` with its arguments packed in one int (fewer to pass from Python):
+    ``pit | player << 4 | step_code(m, empty_capture, end_rule)``."""
+    return sow_and_mask(board, (code >> 4) & 1, code & 15, (code >> 8) & 255,
+                        (code >> 16) & 1 == 1, code >> 17)
+
+
+@njit(cache=True)
+def legal_masks(boards: np.ndarray, players: np.ndarray, m: int) -> np.ndarray:
+    """:func:`legal_mask` of many positions at once: row ``i`` of ``boards`` with
+    ``players[i]`` to move (a negative player, a finished game, gives 0)."""
+    n = boards.shape[0]
+    out = np.zeros(n, np.int64)
+    for i in range(n):
+        if players[i] >= 0:
+            out[i] = legal_mask(boards[i], players[i], m)
+    return out
+
+
+@njit(cache=True)
+def random_playouts(
+    board: np.ndarray, player: int, m: int, empty_capture: bool, end_rule: int, n: int, seed: int
+) -> np.ndarray:
+    """``n`` uniformly random games from ``board`` with ``player`` to move (board unchanged).
+
+    Row ``i`` of the result: South's store, North's store, number of moves.
+    """
+    np.random.seed(seed)
+    out = np.empty((n, 3), np.int64)
+    work = board.copy()
+    for g in range(n):
+        work[:] = board
+        p = player
+        moves = 0
+        while p >= 0:
+            mask = legal_mask(work, p, m)
+            k = 0
+            for i in range(m):
+                k += (mask >> i) & 1
+            r = np.random.randint(0, k)  # the r-th legal pit, counted from the left
+            pit = 0
+            while True:
+                if (mask >> pit) & 1:
+                    if r == 0:
+                        break
+                    r -= 1
+                pit += 1
+            p = sow(work, p, pit, m, empty_capture, end_rule)
+            moves += 1
+        out[g, 0] = work[m]
+        out[g, 1] = work[2 * m + 1]
+        out[g, 2] = moves
+    return out
+
+
+@njit(cache=True)
 def random_playout(
     board: np.ndarray, player: int, m: int, empty_capture: bool, end_rule: int, seed: int
 ) -> int:

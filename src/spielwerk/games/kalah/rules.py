@@ -12,13 +12,21 @@ remaining seeds go to their owner. Returns are the final store margin.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
 
 from spielwerk.core.errors import GameParameterError
-from spielwerk.core.game import TERMINAL, Game, GameType, PerfectInfoState, State
+from spielwerk.core.game import (
+    TERMINAL,
+    Game,
+    GameType,
+    PerfectInfoState,
+    Playouts,
+    State,
+    check_playouts,
+)
 from spielwerk.core.registry import register_game
 from spielwerk.games.kalah import kernel
 
@@ -46,6 +54,8 @@ class KalahGame(Game):
                 f"kalah: end_rule must be one of {', '.join(END_RULES)}, not {end_rule!r}"
             )
         self.end_rule = END_RULES[end_rule]
+        self._mask_actions: dict[int, tuple[int, ...]] = {}
+        self._step_code = kernel.step_code(self.pits, self.empty_capture, self.end_rule)
         total = 2 * self.pits * self.seeds
         self._type = GameType(
             short_name="kalah",
@@ -66,6 +76,39 @@ class KalahGame(Game):
 
     def new_initial_state(self) -> KalahState:
         return KalahState(self, kernel.initial_board(self.pits, self.seeds), SOUTH)
+
+    def actions_of_mask(self, mask: int) -> tuple[int, ...]:
+        """The pits (ascending) whose bits are set in a :func:`kernel.legal_mask`."""
+        actions = self._mask_actions.get(mask)
+        if actions is None:
+            actions = tuple(i for i in range(self.pits) if mask >> i & 1)
+            self._mask_actions[mask] = actions
+        return actions
+
+    def random_playouts(self, n: int, seed: int, state: KalahState | None = None) -> Playouts:
+        """``n`` uniformly random games to the end, in one numba call.
+
+        From the start (or from ``state``, left unchanged); the same ``seed``
+        gives the same games. Batch counterpart of the API loop.
+        """
+        n = check_playouts(n, seed)
+        start = state if state is not None else self.new_initial_state()
+        if start.is_terminal():
+            margin = float(start.margin())
+            return Playouts(np.tile([margin, -margin], (n, 1)), np.zeros(n, np.int64))
+        out = kernel.random_playouts(start.board, start.current_player, self.pits,
+                                     self.empty_capture, self.end_rule, n, seed)
+        margin = (out[:, 0] - out[:, 1]).astype(np.float64)
+        return Playouts(np.stack([margin, -margin], axis=1), out[:, 2].copy())
+
+    def legal_action_masks(self, states: Sequence[KalahState]) -> np.ndarray:
+        """``masks[i, a]`` is True when pit ``a`` is legal in ``states[i]`` (one numba call)."""
+        if not states:
+            return np.zeros((0, self.pits), dtype=bool)
+        boards = np.stack([s.board for s in states])
+        players = np.array([s.current_player for s in states], dtype=np.int64)
+        bits = kernel.legal_masks(boards, players, self.pits)
+        return (bits[:, None] >> np.arange(self.pits)) & 1 == 1
 
     def state_from_board(self, board: Any, to_move: int) -> KalahState:
         """A state from an explicit board (layout as in :mod:`kernel`) and player to move.
@@ -97,33 +140,58 @@ class KalahGame(Game):
         if over:
             kernel.sweep(state.board, m)
             state._player = TERMINAL
+            state._mask = 0
         return state
 
 
 class KalahState(State):
     """A Kalah position: the board array and the player to move."""
 
-    def __init__(self, game: KalahGame, board: np.ndarray, player: int) -> None:
+    def __init__(self, game: KalahGame, board: np.ndarray, player: int, mask: int = -1) -> None:
         super().__init__(game)
         self.kgame = game
         self.board = board
         self._player = player
+        self._mask = mask  # legal mask of the player to move; -1 until known
 
     @property
     def current_player(self) -> int:
         return self._player
 
+    def is_terminal(self) -> bool:
+        return self._player == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return False
+
+    def _legal_mask(self) -> int:
+        if self._mask < 0:
+            self._mask = (
+                0 if self._player == TERMINAL
+                else int(kernel.legal_mask(self.board, self._player, self.kgame.pits))
+            )
+        return self._mask
+
+    def legal_actions(self) -> list[int]:
+        return list(self.kgame.actions_of_mask(self._legal_mask()))
+
     def _legal_actions(self) -> list[int]:
-        mask = kernel.legal_mask(self.board, self._player, self.kgame.pits)
-        return [i for i in range(self.kgame.pits) if mask >> i & 1]
+        return self.legal_actions()
+
+    def _is_legal(self, action: int) -> bool:
+        return 0 <= action < self.kgame.pits and bool(self._legal_mask() >> action & 1)
 
     def _apply_action(self, action: int) -> None:
-        g = self.kgame
-        nxt = kernel.sow(self.board, self._player, action, g.pits, g.empty_capture, g.end_rule)
-        self._player = TERMINAL if nxt < 0 else int(nxt)
+        packed = kernel.step(self.board, self.kgame._step_code | action | self._player << 4)
+        if packed & 3:
+            self._player = (packed & 3) - 1
+            self._mask = packed >> 2
+        else:
+            self._player = TERMINAL
+            self._mask = 0
 
     def _clone(self) -> KalahState:
-        return KalahState(self.kgame, self.board.copy(), self._player)
+        return KalahState(self.kgame, self.board.copy(), self._player, self._mask)
 
     def store(self, player: int) -> int:
         return int(self.board[player * (self.kgame.pits + 1) + self.kgame.pits])

@@ -135,6 +135,37 @@ def action_to_string(action: int) -> str:
     raise SkatRuleError(f"{action} is not a Skat action (0..{NUM_ACTIONS - 1})")
 
 
+_BYTE_CARDS = tuple(
+    tuple(tuple(shift + i for i in range(8) if b >> i & 1) for b in range(256))
+    for shift in (0, 8, 16, 24)
+)
+"""``_BYTE_CARDS[k][b]``: the cards of byte ``k`` of a mask whose value is ``b``."""
+
+
+def _cards_of(mask: int) -> list[int]:
+    """:func:`cards.cards_of` by bytes (the State's hot path): the cards of a mask, ascending."""
+    out: list[int] = []
+    for k in range(4):
+        b = mask >> (8 * k) & 255
+        if b:
+            out.extend(_BYTE_CARDS[k][b])
+    return out
+
+
+_BID_INDEX = {v: i for i, v in enumerate(BID_VALUES)}
+
+
+def _bid_actions(values: list[int]) -> list[int]:
+    """``[bid_action(v) for v in values]`` for the ascending tail of BID_VALUES that
+    :meth:`Auction.bid_values` returns (a range of actions)."""
+    if not values:
+        return []
+    first = _BID_INDEX.get(values[0])
+    if first is None or len(values) != len(BID_VALUES) - first or values[-1] != BID_VALUES[-1]:
+        return [bid_action(v) for v in values]
+    return list(range(BID_BASE + first, BID_BASE + len(BID_VALUES)))
+
+
 def bid_action(value: int) -> int:
     if value not in BID_VALUES:
         raise SkatRuleError(f"{value} is not a valid bid")
@@ -254,10 +285,8 @@ class SkatState(State):
 
     def to_play(self) -> int:
         """Seat whose card is next in the current trick."""
-        seat = self.leader
-        for _ in range(len(self.trick)):
-            seat = self._next_seat(seat)
-        return seat
+        pos = self.sgame.positions
+        return pos[(pos.index(self.leader) + len(self.trick)) % 3]
 
     def defenders(self) -> list[int]:
         return [s for s in self.sgame.positions if s != self.declarer]
@@ -277,11 +306,31 @@ class SkatState(State):
             return self.responders[0]
         return TERMINAL
 
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def is_chance_node(self) -> bool:
+        return self.phase == DEAL
+
+    def legal_actions(self) -> list[int]:
+        if self.phase == OVER:
+            return []
+        return self._legal_actions()
+
+    def _is_legal(self, action: int) -> bool:
+        ph = self.phase
+        if ph == DEAL:
+            return 0 <= action < 32 and not self._dealt_mask() >> action & 1
+        if ph == PLAY and 0 <= action < 32:
+            led = self.trick[0] if self.trick else -1
+            hand = self.hands[self.to_play()]
+            return bool(kernel.legal_cards(hand, led, self.game_code) >> action & 1)
+        return ph != OVER and action in self._legal_actions()
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.phase != DEAL:
             return []
-        undealt = ALL_CARDS_MASK & ~(self._dealt_mask())
-        cards = cards_of(undealt)
+        cards = _cards_of(ALL_CARDS_MASK & ~(self._dealt_mask()))
         p = 1.0 / len(cards)
         return [(c, p) for c in cards]
 
@@ -294,9 +343,9 @@ class SkatState(State):
     def _legal_actions(self) -> list[int]:
         ph = self.phase
         if ph == DEAL:
-            return [a for a, _ in self.chance_outcomes()]
+            return _cards_of(ALL_CARDS_MASK & ~(self._dealt_mask()))
         if ph == BIDDING:
-            acts = [bid_action(v) for v in self.auction.bid_values()]
+            acts = _bid_actions(self.auction.bid_values())
             if self.auction.can_hold():
                 acts.append(HOLD)
             acts.append(PASS)
@@ -304,13 +353,13 @@ class SkatState(State):
         if ph == SKAT:
             return [PICKUP, *HAND_DECLARATIONS]
         if ph == PUT:
-            return cards_of(self.hands[self.declarer])
+            return _cards_of(self.hands[self.declarer])
         if ph == DECLARE:
             return list(PICKUP_DECLARATIONS)
         if ph == PLAY:
             seat = self.to_play()
             led = self.trick[0] if self.trick else -1
-            acts = cards_of(kernel.legal_cards(self.hands[seat], led, self.game_code))
+            acts = _cards_of(kernel.legal_cards(self.hands[seat], led, self.game_code))
             party = 0 if seat == self.declarer else 1
             if not self.is_ramsch and self.offers.get(party, -1) != self.tricks_done:
                 if seat == self.declarer:

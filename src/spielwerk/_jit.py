@@ -1,0 +1,54 @@
+"""Where compiled numba kernels live, set up once before the first kernel module loads.
+
+numba's ``cache=True`` writes next to the source (``__pycache__``) by default,
+which fails or is ignored where the package is installed read-only. spielwerk
+keeps its kernels in the user's cache folder instead:
+``$NUMBA_CACHE_DIR`` if set, else ``$SPIELWERK_CACHE_DIR/numba``, else
+``$XDG_CACHE_HOME/spielwerk/numba`` (``~/.cache/spielwerk/numba``). A folder that
+cannot be created leaves numba's own choice in place. :func:`prepare` also
+installs the damaged-cache recovery (:mod:`spielwerk._numba_cache`).
+
+Every package that defines kernels (``spielwerk.games``, ``spielwerk.search``)
+calls :func:`prepare` in its ``__init__``, so ``import spielwerk`` itself stays
+free of numba.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+_prepared = False
+
+
+def cache_folder() -> Path:
+    """The folder spielwerk gives numba for compiled kernels."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"])
+    if os.environ.get("SPIELWERK_CACHE_DIR"):
+        return Path(os.environ["SPIELWERK_CACHE_DIR"]) / "numba"
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "spielwerk" / "numba"
+
+
+def prepare() -> None:
+    """Point numba's kernel cache at :func:`cache_folder` and install the recovery (once)."""
+    global _prepared
+    if _prepared:
+        return
+    _prepared = True
+    if not os.environ.get("NUMBA_CACHE_DIR"):
+        folder = cache_folder()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            folder = None  # type: ignore[assignment]
+        if folder is not None and os.access(folder, os.W_OK):
+            os.environ["NUMBA_CACHE_DIR"] = str(folder)  # read when numba loads; workers inherit
+            config = sys.modules.get("numba.core.config")
+            if config is not None:  # numba already loaded: set its live setting too
+                config.CACHE_DIR = str(folder)  # type: ignore[attr-defined]
+    from spielwerk._numba_cache import install
+
+    install()

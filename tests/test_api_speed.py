@@ -1,0 +1,125 @@
+"""Start-up paths: a light ``import spielwerk``, ``spielwerk --help`` from a table that
+matches the real commands, games loaded on first use, kernels cached in the user's folder."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import typer.main
+
+from spielwerk.cli import main as cli_main
+
+
+def run_python(code: str, env: dict[str, str] | None = None) -> str:
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300, env=env)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
+def test_import_spielwerk_loads_no_numba_numpy_or_game() -> None:
+    out = run_python(
+        "import sys, spielwerk\n"
+        "print(sorted(m for m in ('numba', 'numpy', 'spielwerk.games.kalah', 'typer', 'scipy')"
+        " if m in sys.modules))\n"
+        "spielwerk.load_game('kalah')\n"
+        "print('spielwerk.games.kalah' in sys.modules, 'spielwerk.games.skat' in sys.modules)\n"
+        "print(len(spielwerk.list_games()), 'spielwerk.games.skat' in sys.modules)\n"
+    )
+    assert out.splitlines() == ["[]", "True False", "3 True"]
+
+
+def test_agents_of_every_game_are_found_after_loading_one_game() -> None:
+    out = run_python(
+        "import spielwerk\n"
+        "game = spielwerk.load_game('kalah')\n"
+        "agent = spielwerk.make_agent('mcts:iters=5', game, seed=1)\n"  # registered by mc/durak
+        "print(type(agent).__name__)\n"
+        "from spielwerk.core.agent import list_agents\n"
+        "print('ismcts' in {e.name for e in list_agents('durak')})\n"
+    )
+    assert out.splitlines() == ["MCTSAgent", "True"]
+
+
+def test_help_table_matches_the_registered_commands() -> None:
+    group = typer.main.get_command(cli_main.app)
+    ctx = click.Context(group)
+    registered = {}
+    for name in group.list_commands(ctx):  # type: ignore[attr-defined]
+        command = group.get_command(ctx, name)  # type: ignore[attr-defined]
+        registered[name] = command.get_short_help_str(limit=500)
+    assert registered == cli_main.COMMAND_HELP
+    assert group.help == cli_main.HELP
+
+
+def test_top_level_help_needs_no_typer_and_lists_every_command() -> None:
+    out = run_python(
+        "import sys\n"
+        "sys.argv = ['spielwerk', '--help']\n"
+        "from spielwerk.cli.main import main\n"
+        "main()\n"
+        "print(sorted(m for m in ('typer', 'rich', 'numba', 'numpy') if m in sys.modules))\n"
+    )
+    lines = out.splitlines()
+    assert lines[0] == "Usage: spielwerk [OPTIONS] COMMAND [ARGS]..."
+    assert lines[-1] == "[]"
+    for name, text in cli_main.COMMAND_HELP.items():
+        assert any(line.split()[:1] == [name] and text in line for line in lines), name
+
+
+def test_kernels_are_cached_in_the_user_cache_folder(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["SPIELWERK_CACHE_DIR"] = str(tmp_path)
+    out = run_python(
+        "import os, spielwerk\n"
+        "state = spielwerk.load_game('kalah(pits=2,seeds=1)').new_initial_state()\n"
+        "state.apply(state.legal_actions()[0])\n"
+        "print(os.environ['NUMBA_CACHE_DIR'])\n",
+        env=env,
+    )
+    assert out == str(tmp_path / "numba")
+    assert list((tmp_path / "numba").rglob("*.nbi")), "no kernel index written there"
+    # an explicit NUMBA_CACHE_DIR wins
+    env["NUMBA_CACHE_DIR"] = str(tmp_path / "mine")
+    out = run_python("import os, spielwerk\nspielwerk.load_game('kalah')\n"
+                     "print(os.environ['NUMBA_CACHE_DIR'])", env=env)
+    assert out == str(tmp_path / "mine")
+
+
+def test_a_command_imports_only_its_own_module() -> None:
+    out = run_python(
+        "import sys\n"
+        "sys.argv = ['spielwerk', 'kalah', 'solve', '--pits', '2', '--seeds', '1', '--quiet']\n"
+        "from spielwerk.cli.main import main\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as exc:\n"
+        "    assert not exc.code, exc.code\n"
+        "print(sorted(m for m in ('spielwerk.cli.skat', 'spielwerk.games.skat')"
+        " if m in sys.modules))\n"
+    )
+    assert "value +2 for South" in out
+    assert out.splitlines()[-1] == "[]"
+
+
+def test_every_command_runs_through_its_own_lazy_app() -> None:
+    names = list(cli_main.COMMAND_MODULE)
+    out = run_python(
+        "import contextlib, io, sys\n"
+        "from spielwerk.cli import main as cli\n"
+        f"for name in {names!r}:\n"
+        "    sys.argv = ['spielwerk', name, '--help']\n"
+        "    buf = io.StringIO()\n"
+        "    with contextlib.redirect_stdout(buf):\n"
+        "        try:\n"
+        "            cli.main()\n"
+        "        except SystemExit as exc:\n"
+        "            assert not exc.code, (name, exc.code)\n"
+        "    assert f'spielwerk {name}' in buf.getvalue(), (name, buf.getvalue())\n"
+        "    print(name)\n"
+    )
+    assert out.splitlines() == names

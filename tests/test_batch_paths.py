@@ -1,0 +1,178 @@
+"""The fast paths agree with the object API.
+
+- ``_is_legal`` (the cheap legality test ``apply`` uses) agrees with
+  ``legal_actions()`` for every action number, on many random states of
+  every game;
+- the vectorised ``legal_action_masks`` equal ``legal_actions()``;
+- ``random_playouts`` (numba for Kalah and Durak) is deterministic under a
+  seed and plays the same game as the API loop: mean length and mean return
+  agree within a few standard errors, and every outcome is a possible one.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+
+import numpy as np
+import pytest
+
+from spielwerk import load_game
+from spielwerk.core.errors import SpielwerkError
+from spielwerk.core.game import Game, State
+from spielwerk.games.durak import kernel as durak_kernel
+from spielwerk.games.skat.rules import NUM_ACTIONS as SKAT_ACTIONS
+
+
+def random_states(game: Game, games: int, seed: int, every: int = 1) -> list[State]:
+    """States visited by uniformly random games (chance uniform), terminal ones included."""
+    rng = random.Random(seed)
+    out: list[State] = []
+    for _ in range(games):
+        state = game.new_initial_state()
+        step = 0
+        while True:
+            if step % every == 0 or state.is_terminal():
+                out.append(state.clone())
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+            step += 1
+    return out
+
+
+def api_playouts(game: Game, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = random.Random(seed)
+    returns, moves = [], []
+    for _ in range(n):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+        returns.append(state.returns())
+        moves.append(len(state.history))
+    return np.array(returns), np.array(moves)
+
+
+def assert_same_mean(batch: np.ndarray, api: np.ndarray, what: str) -> None:
+    se = np.sqrt(batch.var() / len(batch) + api.var() / len(api))
+    z = abs(batch.mean() - api.mean()) / max(se, 1e-12)
+    assert z < 4.5, f"{what}: batch mean {batch.mean():.3f} vs API {api.mean():.3f} (z={z:.1f})"
+
+
+@pytest.mark.parametrize(
+    ("spec", "top", "games", "every"),
+    [
+        ("kalah(pits=6,seeds=4)", 20, 30, 1),
+        ("kalah(pits=3,seeds=2,empty_capture=true,end_rule=mover_empty)", 6, 30, 1),
+        ("skat", SKAT_ACTIONS + 3, 25, 1),
+        ("skat(players=4,ramsch=true)", SKAT_ACTIONS + 3, 10, 1),
+        ("durak", durak_kernel.NUM_ACTION_IDS + 3, 6, 3),
+        ("durak(preset=perevodnoy,players=3)", durak_kernel.NUM_ACTION_IDS + 3, 4, 3),
+    ],
+)
+def test_fast_legality_test_agrees_with_legal_actions(
+    spec: str, top: int, games: int, every: int
+) -> None:
+    game = load_game(spec)
+    states = random_states(game, games, seed=7, every=every)
+    assert any(s.is_terminal() for s in states)
+    for state in states:
+        legal = set(state.legal_actions())
+        for action in range(-2, top):
+            assert state._is_legal(action) == (action in legal), (spec, state.history, action)
+
+
+def test_illegal_actions_are_still_refused_with_the_same_reasons() -> None:
+    game = load_game("kalah(pits=6,seeds=4)")
+    state = game.new_initial_state()
+    for bad, words in ((6, "not legal here"), (-1, "numbers >= 0"), (2**70, "not legal")):
+        with pytest.raises(SpielwerkError, match=words):
+            state.apply(bad)
+    assert state.history == [] and state.legal_actions() == [0, 1, 2, 3, 4, 5]
+    state.apply(np.int64(2))  # numpy integers stay accepted
+    assert state.history == [2] and type(state.history[0]) is int
+    with pytest.raises(SpielwerkError, match="integers"):
+        state.apply(True)
+    skat = load_game("skat").new_initial_state()
+    skat.apply(5)
+    with pytest.raises(SpielwerkError, match="not legal"):
+        skat.apply(5)  # the card is dealt already
+    assert skat.history == [5]
+
+
+@pytest.mark.parametrize("spec", ["kalah(pits=6,seeds=4)", "kalah(pits=4,seeds=3)", "durak",
+                                  "durak(preset=perevodnoy,players=3)"])
+def test_legal_action_masks_equal_legal_actions(spec: str) -> None:
+    game = load_game(spec)
+    states = random_states(game, 12, seed=3, every=2)
+    masks = game.legal_action_masks(states)  # type: ignore[attr-defined]
+    assert masks.shape[0] == len(states) and masks.dtype == bool
+    for state, row in zip(states, masks, strict=True):
+        assert np.flatnonzero(row).tolist() == state.legal_actions()
+    assert game.legal_action_masks([]).shape[0] == 0  # type: ignore[attr-defined]
+
+
+def test_kalah_batch_playouts_play_the_api_game() -> None:
+    game = load_game("kalah(pits=6,seeds=4)")
+    batch = game.random_playouts(20_000, seed=11)  # type: ignore[attr-defined]
+    assert batch.returns.shape == (20_000, 2) and batch.moves.shape == (20_000,)
+    assert (batch.returns.sum(axis=1) == 0).all()
+    assert (np.abs(batch.returns) <= 48).all() and (batch.moves >= 1).all()
+    again = game.random_playouts(20_000, seed=11)  # type: ignore[attr-defined]
+    assert (again.returns == batch.returns).all() and (again.moves == batch.moves).all()
+    other = game.random_playouts(2_000, seed=12)  # type: ignore[attr-defined]
+    assert (other.moves != batch.moves[:2_000]).any()
+    returns, moves = api_playouts(game, 2_500, seed=5)
+    assert_same_mean(batch.moves.astype(float), moves.astype(float), "kalah moves")
+    assert_same_mean(batch.returns[:, 0], returns[:, 0], "kalah margin")
+
+
+def test_kalah_batch_from_a_position_leaves_it_unchanged() -> None:
+    game = load_game("kalah(pits=2,seeds=1)")
+    state = game.new_initial_state()
+    state.apply(0)
+    before = state.board.copy(), state.current_player, list(state.history)
+    batch = game.random_playouts(500, seed=1, state=state)  # type: ignore[attr-defined]
+    assert (state.board == before[0]).all() and state.current_player == before[1]
+    # every outcome is one a real game from this position can reach
+    reachable = set()
+    for s in random_states(game, 300, seed=2):
+        if s.is_terminal() and s.history[:1] == [0]:
+            reachable.add((tuple(s.returns()), len(s.history) - 1))
+    got = {(tuple(r), int(m)) for r, m in zip(batch.returns, batch.moves, strict=True)}
+    assert got <= reachable and len(got) >= 1
+    done = game.state_from_board([0, 0, 3, 0, 0, 1], 0)  # type: ignore[attr-defined]
+    over = game.random_playouts(3, seed=0, state=done)  # type: ignore[attr-defined]
+    assert over.returns.tolist() == [done.returns()] * 3 and over.moves.tolist() == [0] * 3
+
+
+def test_durak_batch_playouts_play_the_api_game() -> None:
+    game = load_game("durak")
+    batch = game.random_playouts(4_000, seed=3)  # type: ignore[attr-defined]
+    again = game.random_playouts(4_000, seed=3)  # type: ignore[attr-defined]
+    assert (again.returns == batch.returns).all() and (again.moves == batch.moves).all()
+    assert batch.returns.shape == (4_000, 2)
+    assert set(map(tuple, batch.returns.tolist())) <= {(-1.0, 1.0), (1.0, -1.0), (0.0, 0.0)}
+    returns, moves = api_playouts(game, 400, seed=9)
+    assert_same_mean(batch.moves.astype(float), moves.astype(float), "durak actions")
+    assert_same_mean(batch.returns[:, 0], returns[:, 0], "durak seat 0 return")
+
+
+def test_generic_batch_playouts_skat() -> None:
+    game = load_game("skat")
+    first = game.random_playouts(30, seed=4)
+    assert first.returns.shape == (30, 3)
+    assert (first.moves >= 32).all()  # the deal alone is 32 chance actions
+    assert np.allclose(first.returns.sum(axis=1), 0.0)
+    again = game.random_playouts(30, seed=4)
+    assert (again.returns == first.returns).all() and (again.moves == first.moves).all()
+    assert statistics.pstdev(first.moves.tolist()) > 0
+
+
+@pytest.mark.parametrize(("n", "seed"), [(-1, 0), (2.5, 0), (3, -1), (3, 2**40), (True, 1)])
+def test_batch_playouts_refuse_bad_arguments(n: object, seed: object) -> None:
+    for spec in ("kalah", "durak", "skat"):
+        with pytest.raises(SpielwerkError, match="random_playouts"):
+            load_game(spec).random_playouts(n, seed)  # type: ignore[arg-type]
