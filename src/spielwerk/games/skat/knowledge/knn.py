@@ -57,9 +57,9 @@ GAME_KEYS = ("diamonds", "hearts", "spades", "clubs", "grand", "null")
 GRAND, NULL = 4, 5
 
 # Tuned on held-out deals (docs/skat-bidding.md, "Tuning").
-DEFAULT_K = 8
+DEFAULT_K = 12
 DEFAULT_HAND_THRESHOLD = 64.0
-DEFAULT_PICKUP_THRESHOLD = 61.0
+DEFAULT_PICKUP_THRESHOLD = 64.0
 DEFAULT_NULL_THRESHOLD = 0.8
 DEFAULT_SCALING = "std"
 SCALINGS = ("none", "std")
