@@ -219,6 +219,9 @@ def register_kb_commands(skat_app: typer.Typer) -> None:
         put_k: int = typer.Option(12, "--put-k", help="neighbours for the putting"),
         put_scaling: str = typer.Option("none", "--put-scaling",
                                         help="distance of the putting: none | std"),
+        weak_accept: float = typer.Option(0.25, "--weak-accept",
+                                          help="share of non-biddable declarer hands kept "
+                                          "(1: uniform random deals)"),
     ) -> None:
         """Build a knowledge base: every deal solved for each game, hand and after pick-up."""
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -238,7 +241,8 @@ def register_kb_commands(skat_app: typer.Typer) -> None:
 
         with make_build_executor(executor, workers) as ex, progress:
             manifest = build_base(out, deals, seed, chunk, ex, resume, put_k=put_k,
-                                  put_base=put_base, progress=report, put_scaling=put_scaling)
+                                  put_base=put_base, progress=report, put_scaling=put_scaling,
+                                  weak_accept=weak_accept)
         stages = manifest["stages"]
         cpu = sum(s["cpu_seconds"] for s in stages.values())
         n = manifest["counts"]["deals"]

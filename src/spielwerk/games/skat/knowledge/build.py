@@ -35,11 +35,11 @@ DEFAULT_PUT_K = 12
 Progress = Callable[[str, int, int], None]
 
 
-def hand_chunk(task: tuple[int, int, int]) -> dict[str, Any]:
+def hand_chunk(task: tuple[int, int, int, float]) -> dict[str, Any]:
     """Worker: hand-stage labels of deals ``first .. first + count - 1``."""
-    seed, first, count = task
+    seed, first, count, weak_accept = task
     t0 = time.process_time()
-    rows = [label_hand(seed, i) for i in range(first, first + count)]
+    rows = [label_hand(seed, i, weak_accept) for i in range(first, first + count)]
     return {
         "stage": "hand", "first": first, "cpu": time.process_time() - t0,
         "arrays": {
@@ -58,7 +58,7 @@ _PUT_MODELS: dict[tuple[str, int, str], Any] = {}
 
 
 def puts_for(seed: int, first: int, count: int, put_base: str, put_k: int,
-             put_scaling: str = "none") -> list[list[int]]:
+             put_scaling: str = "none", weak_accept: float = WEAK_ACCEPT) -> list[list[int]]:
     """The KNN puts (6 masks per deal: games 0..5) of a chunk, over the base ``put_base``."""
     from spielwerk.games.skat.knowledge.knn import KnnModel
 
@@ -69,19 +69,19 @@ def puts_for(seed: int, first: int, count: int, put_base: str, put_k: int,
     model = _PUT_MODELS[key]
     out = []
     for i in range(first, first + count):
-        position, hands, skat = make_deal(seed, i, WEAK_ACCEPT)
+        position, hands, skat = make_deal(seed, i, weak_accept)
         twelve = hands[position] | skat
         out.append([model.best_put(twelve, g)[0] for g in range(6)])
     return out
 
 
-def pickup_chunk(task: tuple[int, int, int, str, int, str]) -> dict[str, Any]:
+def pickup_chunk(task: tuple[int, int, int, str, int, str, float]) -> dict[str, Any]:
     """Worker: pick-up labels of a chunk; the puts by KNN over ``put_base`` (a directory
     every worker can read, e.g. the shipped base)."""
-    seed, first, count, put_base, put_k, put_scaling = task
+    seed, first, count, put_base, put_k, put_scaling, weak_accept = task
     t0 = time.process_time()
-    puts = puts_for(seed, first, count, put_base, put_k, put_scaling)
-    rows = [label_pickup(seed, first + j, p) for j, p in enumerate(puts)]
+    puts = puts_for(seed, first, count, put_base, put_k, put_scaling, weak_accept)
+    rows = [label_pickup(seed, first + j, p, weak_accept) for j, p in enumerate(puts)]
     return {
         "stage": "pickup", "first": first, "cpu": time.process_time() - t0,
         "arrays": {
@@ -93,10 +93,10 @@ def pickup_chunk(task: tuple[int, int, int, str, int, str]) -> dict[str, Any]:
     }
 
 
-def both_chunk(task: tuple[int, int, int, str, int, str]) -> list[dict[str, Any]]:
+def both_chunk(task: tuple[int, int, int, str, int, str, float]) -> list[dict[str, Any]]:
     """Worker: both stages of a chunk (the puts come from a separate ``put_base``)."""
-    seed, first, count, _, _, _ = task
-    return [hand_chunk((seed, first, count)), pickup_chunk(task)]
+    seed, first, count, _, _, _, weak_accept = task
+    return [hand_chunk((seed, first, count, weak_accept)), pickup_chunk(task)]
 
 
 def make_build_executor(spec: str = "local", workers: int | None = 1) -> Executor:
@@ -113,7 +113,8 @@ def make_build_executor(spec: str = "local", workers: int | None = 1) -> Executo
 
 
 def _new_manifest(deals: int, seed: int, chunk: int, put_k: int, put_base: str | None,
-                  put_scaling: str = "none") -> dict[str, Any]:
+                  put_scaling: str = "none", weak_accept: float = WEAK_ACCEPT
+                  ) -> dict[str, Any]:
     return {
         "format": store.FORMAT,
         "format_version": store.FORMAT_VERSION,
@@ -121,7 +122,7 @@ def _new_manifest(deals: int, seed: int, chunk: int, put_k: int, put_base: str |
                        "put_scaling": put_scaling,
                        "put_base": put_base, "solver": "spielwerk dds exact, tt_log2=18",
                        "card_floor": deals // 32,
-                       "weak_accept": WEAK_ACCEPT,
+                       "weak_accept": weak_accept,
                        "deal": "deal i: rng([seed, i]); declarer position i % 3; card i % 32 "
                                "in the declarer's hand; a declarer hand that is not biddable "
                                "is kept with probability weak_accept"},
@@ -167,8 +168,8 @@ def _run_tasks(directory: Path, manifest: dict[str, Any], stages: tuple[str, ...
 
 
 def _check_resume(old: dict[str, Any], new: dict[str, Any], directory: Path) -> None:
-    keys = ("seed", "chunk", "put_k", "put_base", "put_scaling")
-    defaults = {"put_scaling": "none"}  # bases written before the option existed
+    keys = ("seed", "chunk", "put_k", "put_base", "put_scaling", "weak_accept")
+    defaults: dict[str, Any] = {"put_scaling": "none"}  # bases written before the option
     diff = [k for k in keys
             if old["parameters"].get(k, defaults.get(k)) != new["parameters"].get(k)]
     if diff:
@@ -190,6 +191,7 @@ def build_base(
     put_base: Path | str | None = None,
     progress: Progress | None = None,
     put_scaling: str = "none",
+    weak_accept: float = WEAK_ACCEPT,
 ) -> dict[str, Any]:
     """Build (or finish, with ``resume``) a base of ``deals`` deals in ``out``; the manifest."""
     if deals < 1:
@@ -201,8 +203,10 @@ def build_base(
     if put_base is not None:
         store.read_manifest(Path(put_base))  # a clear error before anything is written
     directory = Path(out)
+    if not 0.0 < weak_accept <= 1.0:
+        raise KnowledgeBaseError(f"--weak-accept must be in (0, 1], not {weak_accept}")
     manifest = _new_manifest(deals, seed, chunk, put_k, str(put_base) if put_base else None,
-                             put_scaling)
+                             put_scaling, weak_accept)
     if (directory / store.MANIFEST).exists():
         if not resume:
             raise KnowledgeBaseError(f"{directory} already holds a knowledge base; add --resume "
@@ -239,13 +243,16 @@ def build_base(
         store.read_manifest(Path(where))  # a clear error now rather than in a worker
         todo = [c for c in missing("pickup") if c in missing("hand")]
         _run_tasks(directory, manifest, ("hand", "pickup"),
-                   [(seed, f, n, where, put_k, put_scaling) for f, n in todo], both_chunk,
+                   [(seed, f, n, where, put_k, put_scaling, weak_accept) for f, n in todo],
+                   both_chunk,
                    executor, progress, deals)
-    _run_tasks(directory, manifest, ("hand",), [(seed, f, n) for f, n in missing("hand")],
+    _run_tasks(directory, manifest, ("hand",),
+               [(seed, f, n, weak_accept) for f, n in missing("hand")],
                hand_chunk, executor, progress, deals)
     where = str(Path(put_base or directory).resolve())
     _run_tasks(directory, manifest, ("pickup",),
-               [(seed, f, n, where, put_k, put_scaling) for f, n in missing("pickup")],
+               [(seed, f, n, where, put_k, put_scaling, weak_accept)
+                for f, n in missing("pickup")],
                pickup_chunk,
                executor, progress, deals)
     manifest["stages"]["pickup"]["complete"] = True
