@@ -215,7 +215,7 @@ def first_command_section() -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def arena_section(bare_rate: float, games: int, repeats: int) -> None:
+def arena_section(seconds: float, games: int, repeats: int) -> None:
     from spielwerk.arena import (
         LocalProcessExecutor,
         SerialExecutor,
@@ -223,7 +223,10 @@ def arena_section(bare_rate: float, games: int, repeats: int) -> None:
         run_tournament,
     )
 
-    print(f"\n## arena: random vs random kalah(pits=6,seeds=4), {games} games, results file on")
+    print(f"\n## arena: random vs random kalah(pits=6,seeds=4), {games} games per run, results "
+          f"file on; bare loop, serial arena and pool alternate ({repeats} rounds, medians)")
+    loop = spielwerk_loop("kalah(pits=6,seeds=4)")
+    loop(0)
     with tempfile.TemporaryDirectory() as tmp:
         def run(executor: object, seed: int) -> float:
             config = TournamentConfig.create("kalah(pits=6,seeds=4)", ["random", "random"],
@@ -233,18 +236,22 @@ def arena_section(bare_rate: float, games: int, repeats: int) -> None:
             return games / (time.perf_counter() - start)
 
         serial = SerialExecutor()
-        run(serial, 100)
-        serial_rate = statistics.median(run(serial, 200 + r) for r in range(repeats))
-        per_game = 1 / serial_rate - 1 / bare_rate
-        print(f"serial      : {serial_rate:9,.0f} games/s; bare API loop {bare_rate:,.0f} games/s;"
-              f" arena overhead {1e6 * per_game:,.0f} us/game = "
-              f"{100 * per_game * bare_rate:.0f}% of the game")
         workers = os.cpu_count() or 1
+        run(serial, 100)
+        rows = []
         with LocalProcessExecutor(workers) as pool:
             run(pool, 300)
-            pool_rate = statistics.median(run(pool, 400 + r) for r in range(repeats))
-        print(f"pool of {workers}   : {pool_rate:9,.0f} games/s = "
-              f"{pool_rate / serial_rate:.2f}x serial")
+            for r in range(repeats):
+                bare = timed(loop, seconds, 1000 * r)[0]
+                rows.append((bare, run(serial, 200 + r), run(pool, 400 + r)))
+        bare = statistics.median(b for b, _, _ in rows)
+        ser = statistics.median(s for _, s, _ in rows)
+        pool_rate = statistics.median(p for _, _, p in rows)
+        overhead = statistics.median(b / s - 1 for b, s, _ in rows)
+        speedup = statistics.median(p / s for _, s, p in rows)
+    print(f"bare API loop {bare:9,.0f} games/s; serial arena {ser:9,.0f} games/s: arena overhead "
+          f"{100 * overhead:.0f}% of the game (median of per-round ratios)")
+    print(f"pool of {workers}: {pool_rate:9,.0f} games/s = {speedup:.2f}x serial")
 
 
 def main() -> None:
@@ -261,9 +268,8 @@ def main() -> None:
           f"{os.cpu_count()} CPUs; Python {platform.python_version()}; "
           f"load average {os.getloadavg()[0]:.2f}")
     print(f"spielwerk from {Path(spielwerk.__file__).parent}")
-    figures: dict[str, float] = {}
     if "api" not in skip:
-        figures = api_section(args.seconds, args.repeats)
+        api_section(args.seconds, args.repeats)
     if "batch" not in skip:
         batch_section(args.repeats)
     if "startup" not in skip:
@@ -271,11 +277,7 @@ def main() -> None:
     if "first" not in skip:
         first_command_section()
     if "arena" not in skip:
-        loop = spielwerk_loop("kalah(pits=6,seeds=4)")
-        loop(0)
-        bare = figures.get("kalah(pits=6,seeds=4)") or statistics.median(
-            timed(loop, args.seconds, 1000 * r)[0] for r in range(args.repeats))
-        arena_section(bare, args.arena_games, args.repeats)
+        arena_section(args.seconds, args.arena_games, args.repeats)
 
 
 if __name__ == "__main__":

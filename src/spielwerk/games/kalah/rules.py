@@ -173,7 +173,20 @@ class KalahState(State):
         return self._mask
 
     def legal_actions(self) -> list[int]:
-        return list(self.kgame.actions_of_mask(self._legal_mask()))
+        mask = self._mask if self._mask >= 0 else self._legal_mask()
+        actions = self.kgame._mask_actions.get(mask)
+        return list(actions if actions is not None else self.kgame.actions_of_mask(mask))
+
+    def apply(self, action: int) -> None:
+        # the common case inline (a legal int action: one kernel call); everything
+        # else, errors included, goes through State.apply
+        if type(action) is int and self._player >= 0 and 0 <= action < self.kgame.pits:
+            mask = self._mask if self._mask >= 0 else self._legal_mask()
+            if mask >> action & 1:
+                self._apply_action(action)
+                self.history.append(action)
+                return
+        State.apply(self, action)
 
     def _legal_actions(self) -> list[int]:
         return self.legal_actions()
