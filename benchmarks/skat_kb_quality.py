@@ -18,7 +18,8 @@ Two kinds of held-out evaluation (docs/skat-bidding.md, "Prediction quality"):
 
     python benchmarks/skat_kb_quality.py label --deals 10000 --seed 2 --out heldout
     python benchmarks/skat_kb_quality.py evaluate --base src/spielwerk/data/skat_kb \
-        --heldout heldout --sizes 250,500,1000,2000 --pickup 2000
+        --heldout heldout --sizes 100,200,400,725 --k 8 --scaling std --pickup 2000
+    python benchmarks/skat_kb_quality.py          # no arguments: the leave-one-out table
 """
 
 from __future__ import annotations
@@ -324,7 +325,7 @@ def tune(args: argparse.Namespace) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    sub = ap.add_subparsers(dest="cmd", required=True)
+    sub = ap.add_subparsers(dest="cmd")
     a = sub.add_parser("label")
     a.add_argument("--deals", type=int, default=10000)
     a.add_argument("--seed", type=int, default=2)
@@ -356,6 +357,10 @@ def main() -> None:
     pe.add_argument("--weights", default="0,2,5,10,30")
     pe.add_argument("--scaling", default="std")
     args = ap.parse_args()
+    if args.cmd is None:  # as run by run_all.py: the cheap leave-one-out table of the shipped base
+        from spielwerk.games.skat.knowledge.knn import default_base_dir
+
+        args = ap.parse_args(["loo", "--base", str(default_base_dir())])
     {"label": label, "evaluate": evaluate, "tune": tune, "loo": loo_table,
      "position": position_experiment}[args.cmd](args)
 
