@@ -123,7 +123,9 @@ class LocalProcessExecutor(Executor):
         if self._pool is None:
             ctx = multiprocessing.get_context(self.start_method)
             if self.start_method == "forkserver":
-                ctx.set_forkserver_preload(["spielwerk.games", "spielwerk.arena.match"])
+                # the games load lazily in a plain import; workers get them ready-made
+                ctx.set_forkserver_preload(["spielwerk.games.kalah", "spielwerk.games.durak",
+                                            "spielwerk.games.skat", "spielwerk.arena.match"])
             self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx,
                                              initializer=watch_parent, initargs=(os.getpid(),))
         return self._pool

@@ -14,6 +14,7 @@ from spielwerk.core.game import (
     GameType,
     InfoState,
     PerfectInfoState,
+    Playouts,
     State,
 )
 from spielwerk.core.registry import list_games, load_game, register_game
@@ -29,6 +30,7 @@ __all__ = [
     "IllegalActionError",
     "InfoState",
     "PerfectInfoState",
+    "Playouts",
     "SpielwerkError",
     "State",
     "UnknownGameError",
