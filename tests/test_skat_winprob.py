@@ -100,8 +100,12 @@ def test_calibration_and_round_trip(tmp_path) -> None:  # type: ignore[no-untype
     assert c["binned_abs_error"] < 0.03  # calibrated by construction
     c_bad = calibration(np.full(4000, 0.9), y)
     assert c_bad["binned_abs_error"] > 0.3
+    from spielwerk.games.skat.knowledge.knn import default_base_dir
+    from spielwerk.games.skat.knowledge.store import read_manifest
+
     t = default_table()
-    assert t.samples == {"suit": 1300, "grand": 325, "null": 325}  # shipped base, 325 deals
+    deals = read_manifest(default_base_dir())["counts"]["deals"]  # the shipped base
+    assert t.samples == {"suit": 4 * deals, "grand": deals, "null": deals}
     path = tmp_path / "table.json"
     t.save(path)
     u = WinProbTable.load(path)
