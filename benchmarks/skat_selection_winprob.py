@@ -49,8 +49,26 @@ def main() -> None:
                     help="knowledge base(s) to fill the tables (default: the shipped base)")
     ap.add_argument("--test", action="append", default=[], help="held-out knowledge base(s)")
     ap.add_argument("--glassbox", default=None, help="glassbox results (JSON Lines)")
+    ap.add_argument("--split-glassbox", action="store_true",
+                    help="also fill the tables with the even-numbered glassbox deals and ask "
+                    "only about the odd ones (in-distribution training data)")
     args = ap.parse_args()
     table = build_table(args.train or [None])
+    glassbox = []
+    if args.glassbox:
+        glassbox = [json.loads(x) for x in Path(args.glassbox).read_text().splitlines()
+                    if x.strip()]
+    if args.split_glassbox:
+        for r in glassbox:
+            if r["deal"] % 2 == 0:
+                twelve, game = mask(r["twelve"]), GAME_BY_NAME[r["game"]]
+                for strategy, put_text in r["puts"].items():
+                    put = mask(put_text)
+                    table.add(game, winning_parameters(twelve & ~put, put, game, r["position"],
+                                                       game_value(twelve, game)),
+                              r["points"][strategy] >= 61)
+        glassbox = [r for r in glassbox if r["deal"] % 2 == 1]
+        table.source += " + even glassbox deals"
     print(f"machine: {platform.machine()} python {platform.python_version()}")
     print(f"table: {table.source}; samples {table.samples}; cells foreground suit "
           f"{len(table.foreground['suit'].cells)}, grand {len(table.foreground['grand'].cells)}")
@@ -67,17 +85,13 @@ def main() -> None:
     for d in args.test:
         for game, ten, put, pos, bid, won in pickup_samples(d):
             ask(Path(d).name, game, ten, put, pos, bid, won)
-    if args.glassbox:
-        for line in Path(args.glassbox).read_text().splitlines():
-            if not line.strip():
-                continue
-            r = json.loads(line)
-            twelve = mask(r["twelve"])
-            game = GAME_BY_NAME[r["game"]]
-            for strategy, put_text in r["puts"].items():
-                put = mask(put_text)
-                ask("glassbox", game, twelve & ~put, put, r["position"],
-                    game_value(twelve, game), int(r["points"][strategy] >= 61))
+    for r in glassbox:
+        twelve = mask(r["twelve"])
+        game = GAME_BY_NAME[r["game"]]
+        for strategy, put_text in r["puts"].items():
+            put = mask(put_text)
+            ask("glassbox", game, twelve & ~put, put, r["position"],
+                game_value(twelve, game), int(r["points"][strategy] >= 61))
     print(f"{'held-out set':22} {'n':>5} {'predicted':>9} {'observed':>9} {'binned |off|':>12} "
           f"{'Brier':>6}  levels")
     for key, vals in sorted(rows.items()):
