@@ -232,3 +232,16 @@ def test_bot_hooks_putting_and_bidding() -> None:
     assert weak.bid_decision(h("S7 S8 S9 H7 H8 H9 D7 D8 D9 C7"), 0).max_bid == 0  # type: ignore[attr-defined]
     with pytest.raises(AgentSpecError, match="bidding"):
         make_agent("knn:bidding=bogus", game, seed=1)
+
+
+def test_bot_put_uses_the_declarers_position() -> None:
+    from spielwerk.games.skat.knowledge.knn import KnnModel
+    from spielwerk.games.skat.selection import bot_put
+
+    model = KnnModel.load()
+    twelve = h("CJ SJ CA CT C9 C8 SA ST S9 HK H8 D7")
+    for position in (0, 2):
+        d = bot_put(model, twelve, 18, None, "refined", position)
+        assert d.put == refined_put(twelve, d.game, position).put
+    with pytest.raises(SelectionError, match="putting"):
+        bot_put(model, twelve, 18, None, "bogus", 0)

@@ -48,10 +48,12 @@ from spielwerk.games.skat.rules import (
     PLAY_ON,
     PUT,
     SKAT,
+    SkatGame,
     SkatInfoState,
     declaration_action,
 )
 from spielwerk.games.skat.scoring import NULL_VALUES, Contract
+from spielwerk.games.skat.selection import bot_put
 
 _MODELS: dict[tuple[str, int, str], KnnModel] = {}
 BIDDING_SYSTEMS = ("knn", "stegen", "kinback")
@@ -145,9 +147,16 @@ class SkatKnnAgent(Agent):
             return self._declare(info_state, legal)
         return self.player.act(info_state)
 
+    def _position(self, seat: int) -> int:
+        """0 forehand, 1 middlehand, 2 rearhand of a seat at this table."""
+        if isinstance(self.game, SkatGame):
+            return max(0, self.game.position_of(seat))
+        return seat % 3
+
     # ----- bidding ---------------------------------------------------------------------
     def _bid(self, info: SkatInfoState, legal: list[int]) -> int:
-        limit = self.bid_decision(info.own_dealt, info.player % 3).max_bid
+        limit = self.bid_decision(info.own_dealt,
+                                  self._position(info.player)).max_bid
         if HOLD in legal:
             return HOLD if info.bid <= limit else PASS
         bids = [a for a in legal if BID_BASE <= a < HOLD and BID_VALUES[a - BID_BASE] <= limit]
@@ -178,7 +187,11 @@ class SkatKnnAgent(Agent):
 
     def _put_card(self, info: SkatInfoState, legal: list[int]) -> int:
         if self._put is None or info.puts_done == 0:
-            self._put = decide_put(self.model, info.hand, info.bid, self.params, self.putting)
+            if self.putting == "knn":
+                self._put = decide_put(self.model, info.hand, info.bid, self.params, self.putting)
+            else:  # refined / random / pimc from the declarer's position (skat/selection.py)
+                self._put = bot_put(self.model, info.hand, info.bid, self.params, self.putting,
+                                    self._position(info.player))
         for c in cards_of(self._put.put):
             if c in legal:
                 return c
@@ -208,7 +221,7 @@ register_agent(
         "k": "neighbours per classification",
         "extensions": "null, schneider/schwarz/ouvert announcements beyond the seed",
         "putting": "skat putting strategy: knn, refined, random, pimc (docs/skat-selection.md)",
-        "bidding": "bidding: knn, or the hand-strength counts stegen / kinback (seat 0 forehand)",
+        "bidding": "bidding: knn, or the hand-strength counts stegen / kinback",
         "base": "knowledge base directory (empty: the shipped base)",
         "hand_threshold": "hand-game value (card points) needed to call a game winnable",
         "pickup_threshold": "pick-up value (card points) needed to call a game winnable",

@@ -527,43 +527,42 @@ def pimc_put(twelve: int | Any, game: int, position: int, worlds: int,
 PIMC_PUT_WORLDS = 8
 
 
-def _with_game_choice(choose: Callable[[int, int, int], tuple[int, float, int]]
-                      ) -> Callable[..., PutDecision]:
-    """A putting strategy for the KNN bot: the game as KNN chooses it, the put by ``choose``
-    (twelve, game, bid) -> (put, value, candidates). The bot's position is not passed to
-    putting strategies, so these assume forehand."""
-    def strategy(model: KnnModel, twelve: int, bid: int, params: KnnParams | None = None
-                 ) -> PutDecision:
-        from spielwerk.games.skat.knowledge.knn import PutDecision, knn_put
+def bot_put(model: KnnModel, twelve: int, bid: int, params: KnnParams | None, putting: str,
+            position: int = 0) -> PutDecision:
+    """The bot's putting decision: the game as KNN chooses it (:func:`knn_put`), the put by
+    ``putting`` (refined, random, pimc) for that game, from the declarer's ``position``."""
+    from spielwerk.games.skat.knowledge.knn import PutDecision, knn_put
 
-        d = knn_put(model, twelve, bid, params)
-        put, value, n = choose(twelve, d.game, bid)
-        return PutDecision(put, d.game, value, n, d.per_game, d.ouvert)
-
-    return strategy
-
-
-def _refined_choice(twelve: int, game: int, bid: int) -> tuple[int, float, int]:
-    s = refined_put(twelve, game, 0, bid)
-    return s.put, s.scores[s.put], len(s.candidates)
-
-
-def _random_choice(twelve: int, game: int, bid: int) -> tuple[int, float, int]:
-    return random_put(twelve, np.random.default_rng([twelve, game])), 0.0, 66
-
-
-def _pimc_choice(twelve: int, game: int, bid: int) -> tuple[int, float, int]:
-    r = pimc_put(twelve, game, 0, PIMC_PUT_WORLDS, np.random.default_rng([twelve, game]))
-    return r.put, r.scores[r.put], len(r.candidates)
+    twelve = _check(twelve, 0, position)
+    d = knn_put(model, twelve, bid, params)
+    if putting == "knn":
+        return d
+    if putting == "refined":
+        s = refined_put(twelve, d.game, position, bid)
+        put, value, n = s.put, s.scores[s.put], len(s.candidates)
+    elif putting == "random":
+        put, value, n = random_put(twelve, np.random.default_rng([twelve, d.game])), 0.0, 66
+    elif putting == "pimc":
+        r = pimc_put(twelve, d.game, position, PIMC_PUT_WORLDS,
+                     np.random.default_rng([twelve, d.game]))
+        put, value, n = r.put, r.scores[r.put], len(r.candidates)
+    else:
+        raise SelectionError(f"putting must be one of {', '.join(PUTTINGS)}, not {putting!r}")
+    return PutDecision(put, d.game, value, n, d.per_game, d.ouvert)
 
 
 def putting_strategies() -> dict[str, Callable[..., PutDecision]]:
-    """``refined``, ``random`` and ``pimc`` for :data:`knowledge.knn.PUTTING_STRATEGIES`."""
-    return {
-        "refined": _with_game_choice(_refined_choice),
-        "random": _with_game_choice(_random_choice),
-        "pimc": _with_game_choice(_pimc_choice),
-    }
+    """``refined``, ``random`` and ``pimc`` for :data:`knowledge.knn.PUTTING_STRATEGIES`.
+
+    That registry's strategies are not told the seat, so these assume forehand; the
+    ``knn`` bot calls :func:`bot_put` with its position instead."""
+    def strategy(name: str) -> Callable[..., PutDecision]:
+        def put(model: KnnModel, twelve: int, bid: int, params: KnnParams | None = None
+                ) -> PutDecision:
+            return bot_put(model, twelve, bid, params, name, 0)
+        return put
+
+    return {name: strategy(name) for name in ("refined", "random", "pimc")}
 
 
 def game_expected_scores(twelve: int | Any, position: int = 0, bid: int = 18,
