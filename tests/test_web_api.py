@@ -366,3 +366,54 @@ def test_durak_review_gives_exact_endgame_values(client: TestClient) -> None:
     _, value = K.solve_best(state.S.copy(), 2_000_000, 20)
     assert items[0]["value"] == value and value in (-1, 0, 1)
     assert all(it["played"] is None or it["played"] <= it["value"] for it in items)
+
+
+def test_kalah_review_estimates_large_positions_and_solves_small_ones(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Positions with more than ``KALAH_MAX_SEEDS_IN_PLAY`` seeds in the pits get marked
+    depth-limited estimates instead of being skipped; the others stay exact and agree
+    with the solver run directly."""
+    import numpy as np
+
+    from spielwerk.games.kalah.solver import Solver
+    from spielwerk.web import work
+
+    def random_game(spec: str, seed: int) -> list[int]:
+        state: Any = load_game(spec).new_initial_state()
+        rng = np.random.default_rng(seed)
+        history = []
+        while not state.is_terminal():
+            history.append(int(rng.choice(state.legal_actions())))
+            state.apply(history[-1])
+        return history
+
+    # the first plies of Kalah(6,4): 48 seeds in the pits, far beyond an exact search
+    # within the (shortened) budget, so the values are marked estimates
+    monkeypatch.setattr(work, "KALAH_ESTIMATE_SECONDS", 0.001)
+    start = work.kalah_review("kalah(pits=6,seeds=4)", random_game("kalah(pits=6,seeds=4)", 3)[:2])
+    assert [it["ply"] for it in start] == [0, 1]
+    assert not start[0]["exact"] and start[0]["depth"] >= 0
+    assert set(start[0]["values"]) == {str(p) for p in range(1, 7)}
+    assert all(it["best"] == max(it["values"].values()) for it in start)
+
+    # a whole Kalah(5,3) game with a small exact limit: every position is reviewed, the
+    # small ones exactly, in agreement with the solver
+    monkeypatch.setattr(work, "KALAH_MAX_SEEDS_IN_PLAY", 12)
+    spec = "kalah(pits=5,seeds=3)"
+    history = random_game(spec, 4)
+    items = work.kalah_review(spec, history)
+    assert [it["ply"] for it in items] == list(range(len(history)))
+    game: Any = load_game(spec)
+    replay: Any = game.new_initial_state()
+    solver = Solver(5, False, game.end_rule, max_seeds=30, egdb_seeds=0, tt_log2=16)
+    checked = 0
+    for it, action in zip(items, history, strict=True):
+        board = replay.board
+        if int(board.sum()) - int(board[5]) - int(board[11]) <= 12:
+            assert it["exact"] and it["depth"] == -1
+            diff = int(board[5] - board[11]) * (1 if replay.current_player == 0 else -1)
+            rel = solver.relative(board, replay.current_player)
+            assert it["best"] == solver.value(rel) + diff
+            checked += 1
+        replay.apply(action)
+    assert checked >= 3

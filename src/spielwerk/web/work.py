@@ -75,15 +75,20 @@ def skat_review(spec: str, history: list[int]) -> list[dict[str, Any]]:
 
 
 KALAH_MAX_SEEDS_IN_PLAY = 30
-"""Positions with more seeds still in the pits are not solved in a review (too slow)."""
+"""Positions with at most this many seeds in the pits are solved exactly in a review."""
+
+KALAH_ESTIMATE_SECONDS = 0.25
+"""Time for each larger position: depth-limited estimates, marked as such (as
+``kalah analyze --time``), exact where the search finishes within it."""
 
 
 @task
 def kalah_review(spec: str, history: list[int]) -> list[dict[str, Any]]:
-    """Exact value of each legal move (final margin for the mover, as ``kalah analyze``)
-    for every position of the game with few enough seeds left in the pits."""
+    """Value of each legal move (final margin for the mover, as ``kalah analyze``) for
+    every position of the game: exact with few enough seeds left in the pits, else the
+    deepest estimate found in ``KALAH_ESTIMATE_SECONDS`` (``exact`` false, ``depth``)."""
     from spielwerk.games.kalah import kernel
-    from spielwerk.games.kalah.solver import Solver
+    from spielwerk.games.kalah.solver import Solver, analyze_within
 
     game: Any = load_game(spec)
     state: Any = game.new_initial_state()
@@ -95,15 +100,20 @@ def kalah_review(spec: str, history: list[int]) -> list[dict[str, Any]]:
         board = state.board
         mover = state.current_player
         in_pits = int(board.sum()) - int(board[m]) - int(board[2 * m + 1])
-        if in_pits <= KALAH_MAX_SEEDS_IN_PLAY and game.end_rule == kernel.END_EITHER_EMPTY:
+        if game.end_rule == kernel.END_EITHER_EMPTY:
             rel = solver.relative(board, mover)
-            res = solver.analyze(rel)
+            if in_pits <= KALAH_MAX_SEEDS_IN_PLAY:
+                move_values, depth = solver.analyze(rel).move_values, -1
+            else:
+                timed = analyze_within(solver, rel, KALAH_ESTIMATE_SECONDS)
+                move_values, depth = timed.move_values, timed.depth
             diff = int(board[m] - board[2 * m + 1]) * (1 if mover == 0 else -1)
-            values = {str(p + 1): int(v) + diff for p, v in sorted(res.move_values.items())}
-            best = int(res.value) + diff
+            values = {str(p + 1): int(v) + diff for p, v in sorted(move_values.items())}
+            best = max(values.values())
             out.append({"ply": ply, "mover": mover, "move": str(action + 1), "values": values,
                         "best": best, "played": values.get(str(action + 1)),
-                        "mistake": values.get(str(action + 1)) != best})
+                        "mistake": values.get(str(action + 1)) != best,
+                        "exact": depth == -1, "depth": depth})
         state.apply(action)
     return out
 

@@ -541,7 +541,7 @@ async function openReview(id) {
   const pane = h("div", {});
   const status = h("span", { id: "step" });
   const analyse = h("button", { id: "analyse", text: data.spec.startsWith("skat") ? "double-dummy analysis" :
-    data.spec.startsWith("kalah") ? "exact move values" : "exact endgame values" });
+    data.spec.startsWith("kalah") ? "move values" : "exact endgame values" });
   const out = h("div", { id: "analysis" });
   analyse.addEventListener("click", async () => {
     analyse.disabled = true; out.textContent = "analysing… (engines work in the background)";
@@ -600,14 +600,14 @@ function describeNote(n) {
   }
   if ("values" in n) {
     const vals = Object.entries(n.values).map(([p, x]) => "pit " + p + ": " + (x > 0 ? "+" : "") + x).join(", ");
-    return h("div", { class: n.mistake ? "mistake" : "ok", text: "move " + n.move + " by seat " + n.mover + ": exact final margins " + vals + (n.mistake ? " — not the best" : " — best") });
+    return h("div", { class: n.mistake ? "mistake" : "ok", text: "move " + n.move + " by seat " + n.mover + ": " + (n.exact === false ? (n.depth > 0 ? "estimated final margins (search depth " + n.depth + ", not exact) " : "immediate store gains (no search finished, not exact) ") : "exact final margins ") + vals + (n.mistake ? " — not the best" : " — best") });
   }
   return h("div", { class: n.mistake ? "mistake" : "ok", text: "seat " + n.mover + " played " + n.move + ": exact endgame value before " +
     n.value + " (best " + n.best + "), after the move " + n.played + (n.mistake ? " — a mistake" : "") });
 }
 function analysisSummary(r) {
   const mistakes = r.items.filter((x) => x.mistake).length;
-  if (!r.items.length) return h("div", { text: r.game === "kalah" ? "no position small enough to solve exactly" : r.game === "durak" ? "the stock never ran out in a 2-player game: no exact endgame" : "no card was played" });
+  if (!r.items.length) return h("div", { text: r.game === "kalah" ? "no position to analyse (this end rule has no solver)" : r.game === "durak" ? "the stock never ran out in a 2-player game: no exact endgame" : "no card was played" });
   let text = r.items.length + " positions analysed, " + mistakes + " mistake(s)";
   if (r.game === "skat") text = "at the first card the declarer " + (r.items[0].win_before ? "could win" : "could not win") +
     " under perfect play; " + r.items.filter((x) => x.decisive).length + " decisive mistake(s), " + mistakes + " card(s) lost value";
