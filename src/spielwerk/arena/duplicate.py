@@ -42,13 +42,10 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 from spielwerk.arena.executors import Executor
 from spielwerk.arena.match import (
@@ -56,9 +53,8 @@ from spielwerk.arena.match import (
     GameResult,
     GameTask,
     _game,
-    build_agents,
     derive_seed,
-    play_game,
+    play_task,
 )
 from spielwerk.arena.results import ResultsFileError, read_results
 from spielwerk.arena.stats import mean_and_se, wilson_interval, z_value
@@ -222,30 +218,13 @@ def skat_details(state: SkatState) -> dict[str, Any]:
 
 def run_skat_task(task: GameTask) -> GameResult:
     """Play one game of a match and record its Skat outcome (picklable, top-level)."""
-    game = _game(task.game)
-    start = time.perf_counter()
-    agents = build_agents(task, game)
-    chance_rng = np.random.default_rng(task.chance_seed)
-    returns, moves, history = play_game(game, agents, chance_rng, task.labels)
-    state = game.new_initial_state()  # replay the record to read the deal's result
+    result, history = play_task(task)
+    state = _game(task.game).new_initial_state()  # replay the record to read the result
     for action in history:
         state.apply(action)
     if not isinstance(state, SkatState):
         raise ArenaError(f"{task.game} is not Skat")
-    return GameResult(
-        task_id=task.task_id,
-        game=task.game,
-        agents=task.agents,
-        labels=task.labels,
-        seed=task.seed,
-        chance_seed=task.chance_seed,
-        deal=task.deal,
-        seating=task.seating,
-        returns=tuple(returns),
-        moves=moves,
-        duration_s=time.perf_counter() - start,
-        details=skat_details(state),
-    )
+    return replace(result, details=skat_details(state))
 
 
 def run_skat_match(

@@ -200,14 +200,14 @@ def build_agents(task: GameTask, game: Game) -> list[Agent]:
     return agents
 
 
-def run_task(task: GameTask) -> GameResult:
-    """Play the game a task describes (top-level, so process pools and Dask can pickle it)."""
+def play_task(task: GameTask) -> tuple[GameResult, list[int]]:
+    """Play the game a task describes; its result (timed) and the action history."""
     game = _game(task.game)
     start = time.perf_counter()
     agents = build_agents(task, game)
     chance_rng = np.random.default_rng(task.chance_seed)
-    returns, moves, _ = play_game(game, agents, chance_rng, task.labels)
-    return GameResult(
+    returns, moves, history = play_game(game, agents, chance_rng, task.labels)
+    result = GameResult(
         task_id=task.task_id,
         game=task.game,
         agents=task.agents,
@@ -220,6 +220,12 @@ def run_task(task: GameTask) -> GameResult:
         moves=moves,
         duration_s=time.perf_counter() - start,
     )
+    return result, history
+
+
+def run_task(task: GameTask) -> GameResult:
+    """Play the game a task describes (top-level, so process pools and Dask can pickle it)."""
+    return play_task(task)[0]
 
 
 def play_one(game_spec: str, agent_specs: Sequence[str], seed: int = 0) -> GameResult:
