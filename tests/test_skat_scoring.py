@@ -212,3 +212,16 @@ def test_utility_bound_covers_every_overbid_game() -> None:
         r = evaluate(c, 264, matadors, 0, 0)
         worst = max(worst, -r.score, r.value)
     assert worst == MAX_SCORE == 590  # null ouvert hand (59) overbid at 264: 5 x 59 = 295
+
+
+def test_contract_goal_is_the_query_that_decides_the_declarers_win() -> None:
+    from spielwerk.games.skat.scoring import GRAND, NULL, Contract
+
+    assert Contract(GRAND).goal() == "61"
+    assert Contract(0, hand=True, schneider_announced=True).goal() == "90"
+    assert Contract(GRAND, hand=True, schneider_announced=True,
+                    schwarz_announced=True).goal() == "schwarz"
+    assert Contract(GRAND, hand=True, schneider_announced=True, schwarz_announced=True,
+                    ouvert=True).goal() == "schwarz"
+    assert Contract(NULL).goal() == "null"
+    assert Contract(NULL, hand=True, ouvert=True).goal() == "null"

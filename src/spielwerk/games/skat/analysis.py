@@ -54,17 +54,6 @@ class CardAnalysis:
         return self.win_before != self.win_after and self.win_before == self.declarer_side
 
 
-def _goal(state: object) -> str:
-    contract = state.contract  # type: ignore[attr-defined]
-    if contract.game == NULL:
-        return "null"
-    if contract.schwarz_announced:
-        return "schwarz"
-    if contract.schneider_announced:
-        return "90"
-    return "61"
-
-
 def _goal_reached(goal: str, points: int, tricks: int) -> bool:
     if goal == "null":
         return tricks == 0
@@ -95,8 +84,8 @@ def analyze_state_history(final_state: object) -> list[CardAnalysis]:
         return cache[pos]
 
     for action in final_state.history:
-        if state.phase == PLAY and action < 32:
-            goal = _goal(state)
+        if state.phase == PLAY and action < 32 and state.contract is not None:
+            goal = state.contract.goal()
             before = deal_from_state(state)
             v0, w0 = view(before)
             mover = before.to_move

@@ -48,13 +48,7 @@ def goal_query(info: SkatInfoState) -> str:
     """The solver query that decides the declarer's win in this contract."""
     contract = info.contract
     assert contract is not None
-    if contract.game == kernel.NULL:
-        return "null"
-    if contract.schwarz_announced:
-        return "schwarz"
-    if contract.schneider_announced:
-        return "90"
-    return "61"
+    return contract.goal()
 
 
 class SkatPimcAgent(Agent):

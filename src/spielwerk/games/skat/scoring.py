@@ -72,6 +72,17 @@ class Contract:
         if self.schneider_announced and not self.hand:
             raise ScoringError("schneider and schwarz can only be announced in hand games")
 
+    def goal(self) -> str:
+        """The double-dummy query that decides the declarer's win: ``"null"`` (no trick),
+        ``"schwarz"`` (every trick), ``"90"`` (schneider announced) or ``"61"``."""
+        if self.game == NULL:
+            return "null"
+        if self.schwarz_announced:
+            return "schwarz"
+        if self.schneider_announced:
+            return "90"
+        return "61"
+
     @property
     def base_value(self) -> int:
         if self.game == NULL:
