@@ -4,7 +4,7 @@ The heuristic agents read :meth:`DurakInfoState.view` (own hand and public
 facts only). The search agents sample worlds with ``sample_world`` and use
 greedy playouts (numba, a few microseconds per game). Once the stock is empty
 in a 2-player game every card is known, so the search agents switch to the
-exact alpha-beta solver of :mod:`kernel` (falling back to their search if the
+exact alpha-beta solver of :mod:`endgame` (falling back to their search if the
 position is too big for the node budget).
 """
 
@@ -18,11 +18,14 @@ from spielwerk.core.agent import Agent, AgentSpecError, Limit, register_agent
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.game import Game, InfoState, State
 from spielwerk.games.durak import kernel as K
+from spielwerk.games.durak import policies
+from spielwerk.games.durak.endgame import BUDGET_EXHAUSTED, solve_best
 from spielwerk.games.durak.rules import DurakGame, DurakInfoState, DurakState
 from spielwerk.mc.agents import ISMCTSAgent, MCTSAgent, MinimaxAgent
 from spielwerk.mc.mcts import Rollout
 
-POLICIES = {"random": 0, "greedy": 1, "smart": 2}
+POLICIES = {"random": policies.POLICY_RANDOM, "greedy": policies.POLICY_GREEDY,
+            "smart": policies.POLICY_SMART}
 
 
 def _durak_info(info_state: InfoState) -> DurakInfoState:
@@ -46,9 +49,8 @@ def make_rollout(policy: str) -> Rollout:
     def rollout(state: State, rng: np.random.Generator) -> Sequence[float]:
         assert isinstance(state, DurakState)
         S = state.S
-        if code == 0:
-            K.seed_numba(int(rng.integers(2**31 - 1)))
-        K.playout(S, code, 0.2)
+        seed = int(rng.integers(2**31 - 1)) if code == policies.POLICY_RANDOM else 0
+        policies.playout(S, code, 0.2, seed)
         out = np.zeros(state.dgame.players)
         K.returns_into(S, out)
         return out.tolist()
@@ -61,8 +63,8 @@ def endgame_action(info: DurakInfoState, rng: np.random.Generator, nodes: int) -
     if info.dgame.players != 2 or info.stock != 0 or info.public[K.PHASE] == K.PH_DEAL:
         return None
     world = info.sample_world(rng)  # unique: the opponent holds exactly the unseen cards
-    action, value = K.solve_best(world.S, nodes, 20)
-    if value == -9:
+    action, value = solve_best(world.S, nodes, 20)
+    if value == BUDGET_EXHAUSTED:
         return None
     return int(action)
 
@@ -93,7 +95,7 @@ class GreedyAgent(Agent):
 
     def act(self, info_state: InfoState) -> int:
         info = _durak_info(info_state)
-        return int(K.greedy_action(info.view(), self.smart))
+        return int(policies.greedy_action(info.view(), self.smart))
 
 
 class SmartAgent(GreedyAgent):
@@ -188,7 +190,7 @@ class DurakMinimaxAgent(_EndgameMixin, MinimaxAgent):
     def evaluate(self, state: State, player: int) -> float:
         assert isinstance(state, DurakState)
         S = state.S.copy()
-        K.playout(S, 1, 0.2)
+        policies.playout(S, policies.POLICY_GREEDY, 0.2, 0)
         out = np.zeros(state.dgame.players)
         K.returns_into(S, out)
         return float(out[player])

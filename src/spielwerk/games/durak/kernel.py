@@ -5,7 +5,8 @@ table and the discard pile are 52-bit card masks (card ``c = rank * 4 + suit``,
 rank 0 = deuce ... 12 = ace; suits C, D, H, S), so copying a state is one
 small array copy and move generation is a handful of bit operations. The
 ``State`` class in :mod:`rules` only wraps these functions; search code calls
-them directly.
+them directly. Agent policies (greedy, smart, random, playouts) are in
+:mod:`policies`, the exact 2-player endgame solver in :mod:`endgame`.
 
 Turn structure (one decision per action):
 
@@ -26,6 +27,9 @@ Turn structure (one decision per action):
 """
 
 from __future__ import annotations
+
+import importlib
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -419,16 +423,6 @@ def legal_actions(S: np.ndarray, out: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def is_legal(S: np.ndarray, action: int) -> bool:
-    buf = np.empty(MAX_ACTIONS, np.int64)
-    n = legal_actions(S, buf)
-    for i in range(n):
-        if buf[i] == action:
-            return True
-    return False
-
-
-@njit(cache=True)
 def _after_defence_step(S: np.ndarray) -> None:
     """After the defender beat a card: more to beat, or the attackers' throw-in round."""
     if S[OPEN] != 0:
@@ -440,7 +434,7 @@ def _after_defence_step(S: np.ndarray) -> None:
 
 @njit(cache=True)
 def apply_action(S: np.ndarray, action: int) -> None:
-    """Apply a legal ``action`` (not validated: use :func:`is_legal` first).
+    """Apply a legal ``action`` (not validated: it must be one :func:`legal_actions` lists).
 
     Takes and transfers can repeat positions, so a game still running after
     ``PLY_CAP`` actions ends as a draw: every game terminates.
@@ -561,146 +555,6 @@ def card_count(S: np.ndarray) -> int:
     return n + stock_size(S)
 
 
-# ----------------------------------------------------------------------------- policies
-@njit(cache=True)
-def card_value(c: int, trump: int) -> int:
-    """Greedy's card value: the rank, a trump counts rank + 9 (Zarlykov 2023)."""
-    r = c >> 2
-    if (c & 3) == trump:
-        return r + 13
-    return r
-
-
-@njit(cache=True)
-def random_action(S: np.ndarray, buf: np.ndarray, voluntary: float) -> int:
-    """Uniform legal action; with probability ``voluntary`` take/pass when allowed."""
-    n = legal_actions(S, buf)
-    last = buf[n - 1]
-    if n > 1 and (last == TAKE or last == PASS) and np.random.random() < voluntary:
-        return last
-    return buf[np.random.randint(n)]
-
-
-@njit(cache=True)
-def greedy_action(S: np.ndarray, smart: bool) -> int:
-    """Zarlykov's greedy (and, with ``smart``, the smart) heuristic on the mover's view.
-
-    Reads only the mover's hand and public facts (table, known cards, stock
-    size), so it is a fair policy for an agent and a fast rollout policy.
-    Greedy: lead the lowest card (value = rank, trumps rank + 13, i.e. above
-    every plain card), lead all cards of that rank when allowed; defend with the
-    lowest card that beats; throw in the lowest fitting card, but no trumps and
-    nothing above a ten while the stock is not empty. Smart adds the
-    "weakness" rule: prefer leads and throw-ins the defender is known not to
-    be able to beat (known cards, taken piles) and lead ranks the opponent is
-    known to lack.
-    """
-    ph = S[PHASE]
-    p = S[TO_MOVE]
-    hand = S[HANDS + p]
-    trump = S[TRUMP_SUIT]
-    stock = stock_size(S)
-    if ph == PH_LEAD:
-        best = -1
-        bestv = 1 << 30
-        opp_known = S[KNOWN + S[DEFENDER]]
-        m = hand
-        while m:
-            c = lowest_card(m)
-            m &= m - 1
-            v = card_value(c, trump) * 4
-            if smart:
-                if (opp_known & beaters(c, trump)) == 0 and popcount(opp_known) > 0:
-                    v -= 6  # the weakness rule: known hand cannot beat it
-            if v < bestv:
-                bestv = v
-                best = c
-        cards = 1 << best
-        if S[FLAGS] & F_MULTI_LEAD and (best & 3) != trump:
-            limit = min(attack_cap(S), popcount(S[HANDS + S[DEFENDER]]))
-            same = hand & (15 << (4 * (best >> 2))) & ~suit_mask(trump)
-            while popcount(cards) < limit and (same & ~cards):
-                cards |= (same & ~cards) & -(same & ~cards)
-        r = best >> 2
-        return LEAD + r * 16 + ((cards >> (4 * r)) & 15)
-    if ph == PH_DEFEND:
-        target = lowest_card(S[OPEN])
-        m = hand & beaters(target, trump)
-        best = -1
-        bestv = 1 << 30
-        while m:
-            c = lowest_card(m)
-            m &= m - 1
-            v = card_value(c, trump)
-            if v < bestv:
-                bestv = v
-                best = c
-        if best < 0:
-            return TAKE
-        if stock > 0 and (best & 3) == trump and (target & 3) != trump:
-            # saving trumps early: take a single low card rather than spend a high trump
-            if popcount(S[ATTACK]) == 1 and (best >> 2) >= 10 and (target >> 2) < 8:
-                return TAKE
-        return DEFEND + best
-    # throw-in
-    m = throw_mask(S, p)
-    best = -1
-    bestv = 1 << 30
-    d_known = S[KNOWN + S[DEFENDER]]
-    while m:
-        c = lowest_card(m)
-        m &= m - 1
-        if stock > 0 and ((c & 3) == trump or (c >> 2) > 8):
-            continue
-        v = card_value(c, trump) * 4
-        if smart and (d_known & beaters(c, trump)) == 0 and popcount(d_known) > 0:
-            v -= 6
-        if v < bestv:
-            bestv = v
-            best = c
-    if best < 0:
-        return PASS
-    return THROW + best
-
-
-@njit(cache=True)
-def playout(S: np.ndarray, policy: int, voluntary: float) -> int:
-    """Play ``S`` to the end in place (0 random, 1 greedy, 2 smart); return the loser."""
-    buf = np.empty(MAX_ACTIONS, np.int64)
-    while S[PHASE] != PH_OVER:
-        if policy == 0:
-            a = random_action(S, buf, voluntary)
-        else:
-            a = greedy_action(S, policy == 2)
-        apply_action(S, a)
-    return S[LOSER]
-
-
-@njit(cache=True)
-def random_playouts(S0: np.ndarray, n: int, seed: int) -> np.ndarray:
-    """``n`` games of uniformly random legal actions (the deal included) from ``S0``.
-
-    ``S0`` is left unchanged. Row ``i``: every player's return (:func:`returns_into`),
-    then the number of actions in the last column.
-    """
-    np.random.seed(seed)
-    players = S0[NPLAYERS]
-    out = np.zeros((n, players + 1))
-    buf = np.empty(MAX_ACTIONS, np.int64)
-    ret = np.zeros(players)
-    for g in range(n):
-        S = S0.copy()
-        moves = 0
-        while S[PHASE] != PH_OVER:
-            apply_action(S, random_action(S, buf, 0.0))
-            moves += 1
-        returns_into(S, ret)
-        for p in range(players):
-            out[g, p] = ret[p]
-        out[g, players] = moves
-    return out
-
-
 @njit(cache=True)
 def legal_action_masks(states: np.ndarray) -> np.ndarray:
     """Row ``i`` of ``states`` (one state array per row): a bool mask over the
@@ -715,199 +569,17 @@ def legal_action_masks(states: np.ndarray) -> np.ndarray:
     return out
 
 
-@njit(cache=True)
-def seed_numba(seed: int) -> None:
-    """Seed numba's own generator (used by the random rollout policy)."""
-    np.random.seed(seed)
+# The agent policies and the endgame solver lived here before they got modules of their
+# own; old call sites (``kernel.greedy_action``, ``kernel.solve_best``) keep working.
+_MOVED = {
+    "card_value": "policies", "random_action": "policies", "greedy_action": "policies",
+    "playout": "policies", "random_playouts": "policies",
+    "position_key": "endgame", "solve_root": "endgame", "solve_best": "endgame",
+}
 
 
-# ----------------------------------------------------------------------------- exact solver
-TT_EXACT = 0
-TT_LOWER = 1
-TT_UPPER = 2
-
-
-@njit(cache=True)
-def position_key(S: np.ndarray) -> int:
-    """64-bit hash of everything that decides a 2-player endgame (stock empty)."""
-    h = S[HANDS] * 0x9E3779B97F4A7C15
-    h ^= S[HANDS + 1] * 0xC2B2AE3D27D4EB4F + (h >> 29)
-    h ^= S[ATTACK] * 0x165667B19E3779F9 + (h >> 31)
-    h ^= S[OPEN] * 0x27D4EB2F165667C5 + (h >> 27)
-    h ^= S[DEFENCE] * 0x94D049BB133111EB + (h >> 30)
-    small = (S[ATTACKER] | (S[DEFENDER] << 3) | (S[PHASE] << 6) | (S[TO_MOVE] << 9)
-             | (S[ROUND] << 12) | (min(S[BOUT], 1) << 15))
-    h ^= (small + S[SHOWN]) * 0xFF51AFD7ED558CCD + (h >> 33)
-    return h
-
-
-MAX_DEPTH = 400
-
-
-@njit(cache=True)
-def _solve(S0: np.ndarray, alpha0: int, beta0: int, tt_key: np.ndarray, tt_val: np.ndarray,
-           budget: np.ndarray) -> int:
-    """Value for seat 0 (+1 win, 0 draw, -1 loss) of a 2-player position: alpha-beta with a
-    transposition table, on an explicit stack (numba cannot cache recursive functions, and
-    a deep recursion would overflow the C stack). ``budget[0]`` counts down nodes; when it
-    reaches 0 the search stops and the result is meaningless."""
-    D = MAX_DEPTH
-    st = np.empty((D, STATE_LEN), np.int64)
-    acts = np.empty((D, MAX_ACTIONS), np.int64)
-    nact = np.zeros(D, np.int64)
-    idx = np.zeros(D, np.int64)
-    al = np.zeros(D, np.int64)
-    be = np.zeros(D, np.int64)
-    a0 = np.zeros(D, np.int64)
-    b0 = np.zeros(D, np.int64)
-    best = np.zeros(D, np.int64)
-    keys = np.zeros(D, np.int64)
-    maxi = np.zeros(D, np.bool_)
-    size_mask = tt_key.shape[0] - 1
-    st[0, :] = S0
-    al[0] = alpha0
-    be[0] = beta0
-    d = 0
-    v = 0
-    entering = True
-    while True:
-        if entering:
-            S = st[d]
-            done = False
-            if S[PHASE] == PH_OVER:
-                loser = S[LOSER]
-                v = 0 if loser < 0 else (1 if loser == 1 else -1)
-                done = True
-            else:
-                budget[0] -= 1
-                if budget[0] <= 0 or d + 1 >= D:
-                    budget[0] = 0
-                    return 0
-                key = position_key(S)
-                keys[d] = key
-                slot = key & size_mask
-                if tt_key[slot] == key:
-                    tv = tt_val[slot] // 4 - 2
-                    flag = tt_val[slot] % 4
-                    if (flag == TT_EXACT or (flag == TT_LOWER and tv >= be[d])
-                            or (flag == TT_UPPER and tv <= al[d])):
-                        v = tv
-                        done = True
-            if not done:
-                row = acts[d]
-                n = legal_actions(S, row)
-                first = greedy_action(S, False)  # a good first guess orders the search
-                for i in range(n):
-                    if row[i] == first:
-                        row[i] = row[0]
-                        row[0] = first
-                        break
-                nact[d] = n
-                a0[d] = al[d]
-                b0[d] = be[d]
-                maxi[d] = S[TO_MOVE] == 0
-                best[d] = -2 if maxi[d] else 2
-                st[d + 1, :] = st[d, :]
-                apply_action(st[d + 1], row[0])
-                idx[d] = 1
-                al[d + 1] = al[d]
-                be[d + 1] = be[d]
-                d += 1
-                continue
-        # hand the value v of node d to its parent
-        if d == 0:
-            return v
-        d -= 1
-        if maxi[d]:
-            if v > best[d]:
-                best[d] = v
-            if v > al[d]:
-                al[d] = v
-        else:
-            if v < best[d]:
-                best[d] = v
-            if v < be[d]:
-                be[d] = v
-        if al[d] >= be[d] or idx[d] == nact[d]:
-            flag = TT_EXACT
-            if best[d] <= a0[d]:
-                flag = TT_UPPER
-            elif best[d] >= b0[d]:
-                flag = TT_LOWER
-            slot = keys[d] & size_mask
-            tt_key[slot] = keys[d]
-            tt_val[slot] = (best[d] + 2) * 4 + flag
-            v = best[d]
-            entering = False
-            continue
-        st[d + 1, :] = st[d, :]
-        apply_action(st[d + 1], acts[d, idx[d]])
-        idx[d] += 1
-        al[d + 1] = al[d]
-        be[d + 1] = be[d]
-        d += 1
-        entering = True
-
-
-@njit(cache=True)
-def solve_root(S: np.ndarray, node_budget: int, tt_bits: int) -> np.ndarray:
-    """Exact value (for the mover) of every legal action of a 2-player position.
-
-    Returns rows ``(action, value)``; value -9 everywhere if the node budget ran out.
-    """
-    tt_key = np.full(1 << tt_bits, -1, np.int64)
-    tt_val = np.zeros(1 << tt_bits, np.int64)
-    budget = np.array([node_budget], np.int64)
-    buf = np.empty(MAX_ACTIONS, np.int64)
-    n = legal_actions(S, buf)
-    out = np.empty((n, 2), np.int64)
-    sign = 1 if S[TO_MOVE] == 0 else -1
-    for i in range(n):
-        child = S.copy()
-        apply_action(child, buf[i])
-        v = _solve(child, -1, 1, tt_key, tt_val, budget)
-        out[i, 0] = buf[i]
-        out[i, 1] = v * sign
-    if budget[0] <= 0:
-        for i in range(n):
-            out[i, 1] = -9
-    return out
-
-
-@njit(cache=True)
-def solve_best(S: np.ndarray, node_budget: int, tt_bits: int) -> np.ndarray:
-    """Best action and its exact value (for the mover) of a 2-player position.
-
-    Root children are searched with the window (best so far, win), so the search
-    stops at the first winning move. Returns ``[action, value]``; value -9 if the
-    node budget ran out.
-    """
-    tt_key = np.full(1 << tt_bits, -1, np.int64)
-    tt_val = np.zeros(1 << tt_bits, np.int64)
-    budget = np.array([node_budget], np.int64)
-    buf = np.empty(MAX_ACTIONS, np.int64)
-    n = legal_actions(S, buf)
-    first = greedy_action(S, False)
-    for i in range(n):
-        if buf[i] == first:
-            buf[i] = buf[0]
-            buf[0] = first
-            break
-    mover0 = S[TO_MOVE] == 0
-    best = -2
-    best_a = buf[0]
-    for i in range(n):
-        child = S.copy()
-        apply_action(child, buf[i])
-        if mover0:
-            v = _solve(child, best, 1, tt_key, tt_val, budget)
-        else:
-            v = -_solve(child, -1, -best, tt_key, tt_val, budget)
-        if budget[0] <= 0:
-            return np.array([best_a, -9], np.int64)
-        if v > best:
-            best = v
-            best_a = buf[i]
-        if best >= 1:
-            break
-    return np.array([best_a, best], np.int64)
+def __getattr__(name: str) -> Any:
+    module = _MOVED.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"spielwerk.games.durak.{module}"), name)

@@ -33,11 +33,6 @@ PRESETS: dict[str, int] = {
     "zarlykov2023": 0,
     "perevodnoy": K.F_CAPS | K.F_MULTI_LEAD | K.F_TRANSFER | K.F_SHOW_TRUMP,
 }
-PRESET_HELP = {
-    "classic": "podkidnoy: 5/6 card caps, lead several cards of one rank, 2-6 players",
-    "zarlykov2023": "the 2-player, 36-card rules of Zarlykov (2023): no caps, single-card leads",
-    "perevodnoy": "classic plus transfers (also by showing a trump of the attack rank)",
-}
 
 # fields of S that are public (everything but hands and the stock order)
 _PUBLIC = [
@@ -100,9 +95,11 @@ class DurakGame(Game):
         From the start (or from ``state``, left unchanged); the same ``seed``
         gives the same games. Batch counterpart of the API loop.
         """
+        from spielwerk.games.durak.policies import random_playouts
+
         n = check_playouts(n, seed)
         start = state if state is not None else self.new_initial_state()
-        out = K.random_playouts(start.S, n, seed)
+        out = random_playouts(start.S, n, seed)
         return Playouts(out[:, : self.players].copy(), out[:, self.players].astype(np.int64))
 
     def legal_action_masks(self, states: Sequence[DurakState]) -> np.ndarray:
@@ -236,7 +233,7 @@ class DurakState(State):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         acts = _legal(self.S) if self.S[K.PHASE] == K.PH_DEAL else []
         if not acts:
-            raise ValueError("not a chance node")
+            raise self.not_chance_node()
         p = 1.0 / len(acts)
         return [(a, p) for a in acts]
 
@@ -391,10 +388,6 @@ class DurakInfoState(InfoState):
     @property
     def current_player(self) -> int:
         return int(self.public[K.TO_MOVE])
-
-    def _world_array(self) -> np.ndarray:
-        """A world with the hidden cards placed in a fixed order (used as a template)."""
-        return self.public.copy()
 
     def legal_actions(self) -> list[int]:
         if self.current_player != self.player:
