@@ -38,20 +38,51 @@ play: ``CJ``), bids 32..94 (``18`` .. ``264``), hold 95 (``y``), pass 96
 ``GO``, ``NOH`` ...), claim 127 (``SC``), resign 128 (``RE``), play on 129
 (``PLAY``). Returns: the declarer's score (value or -2 x value), each
 defender minus half of it; the dealer of a 4-table gets 0.
-"""
 
+Modules: :mod:`actions` (action numbers, notation, phases), :mod:`state` (the
+``State``), :mod:`ramsch`; this module has the ``Game``, the ``InfoState`` with
+its sampling, and re-exports the others' names.
+"""
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from spielwerk.core.errors import GameParameterError, SpielwerkError
-from spielwerk.core.game import CHANCE, TERMINAL, Game, GameType, InfoState, State
+from spielwerk.core.errors import GameParameterError
+from spielwerk.core.game import Game, GameType, InfoState
 from spielwerk.core.registry import register_game
-from spielwerk.games.skat import kernel
+from spielwerk.games.skat.actions import (
+    BID_BASE,
+    BIDDING,
+    CLAIM,
+    DEAL,
+    DEAL_ORDER,
+    DECLARATIONS,
+    DECLARE,
+    DECLARE_BASE,
+    HAND_DECLARATIONS,
+    HOLD,
+    MAX_SCORE,
+    NUM_ACTIONS,
+    OVER,
+    PASS,
+    PHASE_NAMES,
+    PICKUP,
+    PICKUP_DECLARATIONS,
+    PLAY,
+    PLAY_ON,
+    PUT,
+    RESIGN,
+    RESPONSE,
+    SKAT,
+    SKAT_PLACE,
+    SkatRuleError,
+    action_to_string,
+    bid_action,
+    declaration_action,
+)
 from spielwerk.games.skat.bidding import BID_VALUES, POSITION_NAMES, Auction
 from spielwerk.games.skat.cards import (
     ALL_CARDS_MASK,
@@ -60,124 +91,19 @@ from spielwerk.games.skat.cards import (
     mask_to_string,
     popcount,
 )
-from spielwerk.games.skat.scoring import (
-    NULL,
-    Contract,
-    GameResult,
-    evaluate,
-    passed_in,
-)
+from spielwerk.games.skat.ramsch import RamschResult, ramsch_result
+from spielwerk.games.skat.scoring import GRAND, NULL, Contract, GameResult
+from spielwerk.games.skat.state import SkatState
 
-# ----- action encoding ---------------------------------------------------------------
-BID_BASE = 32
-HOLD = BID_BASE + len(BID_VALUES)  # 95
-PASS = HOLD + 1  # 96
-PICKUP = PASS + 1  # 97
-DECLARE_BASE = PICKUP + 1  # 98
-
-
-def _declarations() -> list[Contract]:
-    out = [Contract(g) for g in range(5)] + [Contract(NULL), Contract(NULL, ouvert=True)]
-    for g in range(5):
-        out += [
-            Contract(g, hand=True),
-            Contract(g, True, True),
-            Contract(g, True, True, True),
-            Contract(g, True, True, True, True),
-        ]
-    out += [Contract(NULL, hand=True), Contract(NULL, hand=True, ouvert=True)]
-    return out
-
-
-DECLARATIONS: tuple[Contract, ...] = tuple(_declarations())
-CLAIM = DECLARE_BASE + len(DECLARATIONS)  # 127
-RESIGN = CLAIM + 1  # 128
-PLAY_ON = RESIGN + 1  # 129
-NUM_ACTIONS = PLAY_ON + 1
-PICKUP_DECLARATIONS = [DECLARE_BASE + i for i, c in enumerate(DECLARATIONS) if not c.hand]
-HAND_DECLARATIONS = [DECLARE_BASE + i for i, c in enumerate(DECLARATIONS) if c.hand]
-
-# ----- phases ---------------------------------------------------------------------------
-DEAL, BIDDING, SKAT, PUT, DECLARE, PLAY, RESPONSE, OVER = range(8)
-PHASE_NAMES = ("deal", "bidding", "skat", "put", "declare", "play", "response", "over")
-
-SKAT_PLACE = 3
-DEAL_ORDER: tuple[int, ...] = (
-    (0,) * 3 + (1,) * 3 + (2,) * 3 + (SKAT_PLACE,) * 2 + (0,) * 4 + (1,) * 4 + (2,) * 4
-    + (0,) * 3 + (1,) * 3 + (2,) * 3
-)
-"""Position (0 forehand, 1 middlehand, 2 rearhand, 3 skat) receiving each dealt card."""
-
-MAX_SCORE = 590  # an overbid null ouvert hand (59) at bid 264 is valued 295: -590
-
-
-def action_to_string(action: int) -> str:
-    """ISS notation of an action (context-free: action ranges are disjoint)."""
-    a = int(action)
-    if 0 <= a < 32:
-        return card_to_string(a)
-    if BID_BASE <= a < HOLD:
-        return str(BID_VALUES[a - BID_BASE])
-    if a == HOLD:
-        return "y"
-    if a == PASS:
-        return "p"
-    if a == PICKUP:
-        return "s"
-    if DECLARE_BASE <= a < CLAIM:
-        return DECLARATIONS[a - DECLARE_BASE].iss()
-    if a == CLAIM:
-        return "SC"
-    if a == RESIGN:
-        return "RE"
-    if a == PLAY_ON:
-        return "PLAY"
-    raise SkatRuleError(f"{action} is not a Skat action (0..{NUM_ACTIONS - 1})")
-
-
-_BYTE_CARDS = tuple(
-    tuple(tuple(shift + i for i in range(8) if b >> i & 1) for b in range(256))
-    for shift in (0, 8, 16, 24)
-)
-"""``_BYTE_CARDS[k][b]``: the cards of byte ``k`` of a mask whose value is ``b``."""
-
-
-def _cards_of(mask: int) -> list[int]:
-    """:func:`cards.cards_of` by bytes (the State's hot path): the cards of a mask, ascending."""
-    out: list[int] = []
-    for k in range(4):
-        b = mask >> (8 * k) & 255
-        if b:
-            out.extend(_BYTE_CARDS[k][b])
-    return out
-
-
-_BID_INDEX = {v: i for i, v in enumerate(BID_VALUES)}
-
-
-def _bid_actions(values: list[int]) -> list[int]:
-    """``[bid_action(v) for v in values]`` for the ascending tail of BID_VALUES that
-    :meth:`Auction.bid_values` returns (a range of actions)."""
-    if not values:
-        return []
-    first = _BID_INDEX.get(values[0])
-    if first is None or len(values) != len(BID_VALUES) - first or values[-1] != BID_VALUES[-1]:
-        return [bid_action(v) for v in values]
-    return list(range(BID_BASE + first, BID_BASE + len(BID_VALUES)))
-
-
-def bid_action(value: int) -> int:
-    if value not in BID_VALUES:
-        raise SkatRuleError(f"{value} is not a valid bid")
-    return BID_BASE + BID_VALUES.index(value)
-
-
-def declaration_action(contract: Contract) -> int:
-    return DECLARE_BASE + DECLARATIONS.index(contract)
-
-
-class SkatRuleError(SpielwerkError, ValueError):
-    """Something the Skat rules do not allow (bad parameters, impossible setups)."""
+__all__ = [
+    "BID_BASE", "BIDDING", "CLAIM", "DEAL", "DEAL_ORDER", "DECLARATIONS", "DECLARE",
+    "DECLARE_BASE", "HAND_DECLARATIONS", "HOLD", "MAX_SCORE", "NUM_ACTIONS", "OVER", "PASS",
+    "PHASE_NAMES", "PICKUP", "PICKUP_DECLARATIONS", "PLAY", "PLAY_ON", "PUT", "RESIGN",
+    "RESPONSE", "SKAT", "SKAT_PLACE", "RamschResult", "SkatGame", "SkatInfoState",
+    "SkatRuleError", "SkatState", "action_to_string", "bid_action", "declaration_action",
+    "ramsch_result", "BID_VALUES", "POSITION_NAMES", "Auction", "GRAND", "NULL", "Contract",
+    "GameResult",
+]
 
 
 # ----- the game -------------------------------------------------------------------------
@@ -197,6 +123,18 @@ class SkatGame(Game):
             )
         self.positions = tuple((self.dealer + 1 + i) % self.players for i in range(3))
         """Seats of forehand, middlehand, rearhand."""
+        pos = self.positions
+        self.next_seats = tuple(
+            pos[(pos.index(s) + 1) % 3] if s in pos else -1 for s in range(self.players)
+        )
+        """The seat after each seat in play order (-1 for a 4-table dealer)."""
+        self.turns = tuple(
+            tuple(pos[(pos.index(s) + k) % 3] for k in range(3)) if s in pos else ()
+            for s in range(self.players)
+        )
+        """``turns[leader][k]``: the seat playing the ``k``-th card of a trick ``leader`` leads."""
+        self.deal_seats = tuple(-1 if p == SKAT_PLACE else pos[p] for p in DEAL_ORDER)
+        """The seat receiving each dealt card in order, -1 for the skat."""
         self._type = GameType(
             short_name="skat",
             long_name="Skat (International Skat Order)",
@@ -229,383 +167,6 @@ class SkatGame(Game):
         """0 forehand, 1 middlehand, 2 rearhand, -1 for a 4-table dealer."""
         return self.positions.index(seat) if seat in self.positions else -1
 
-
-class SkatState(State):
-    """A full Skat position (all hands, the skat) with its history."""
-
-    def __init__(self, game: SkatGame) -> None:
-        super().__init__(game)
-        self.sgame = game
-        n = game.players
-        self.phase = DEAL
-        self.deal_index = 0
-        self.dealt = [0] * n  # hands as dealt
-        self.hands = [0] * n  # current hands
-        self.skat = 0  # the skat as dealt
-        self.put = 0  # the two cards put by the declarer
-        self.picked_up = False
-        self.auction = Auction()
-        self.declarer = -1
-        self.contract: Contract | None = None
-        self.leader = game.positions[0]
-        self.trick: list[int] = []  # cards of the current trick, from the leader
-        self.tricks_done = 0
-        self.won = [0] * n  # cards won in tricks per seat
-        self.trick_count = [0] * n
-        self.played = [0] * n  # cards each seat has played
-        self.voids = [0] * n  # cards a seat has shown it cannot hold (not following)
-        self.revealed = 0  # the declarer's hand as shown (ouvert or a claim)
-        self.offers: dict[int, int] = {}  # party (0 declarer, 1 defenders) -> trick of last offer
-        self.responders: list[int] = []
-        self.resume = -1
-        self.end_reason = ""
-        self.result: GameResult | None = None
-        self.ramsch_result: RamschResult | None = None
-        self.ramsch_started = False
-        self.log: list[tuple[int, bool]] = []  # (non-chance action, is a put)
-        self.trick_history: list[tuple[int, tuple[int, ...], int]] = []  # leader, cards, winner
-
-    # ----- helpers -------------------------------------------------------------------------
-    @property
-    def game_code(self) -> int:
-        if self.contract is None:
-            return kernel.GRAND if self.phase in (PLAY, OVER) and self.is_ramsch else -1
-        return self.contract.game
-
-    @property
-    def is_ramsch(self) -> bool:
-        return self.ramsch_started
-
-    def seat_of(self, position: int) -> int:
-        return self.sgame.positions[position]
-
-    def _next_seat(self, seat: int) -> int:
-        pos = self.sgame.positions
-        return pos[(pos.index(seat) + 1) % 3]
-
-    def to_play(self) -> int:
-        """Seat whose card is next in the current trick."""
-        pos = self.sgame.positions
-        return pos[(pos.index(self.leader) + len(self.trick)) % 3]
-
-    def defenders(self) -> list[int]:
-        return [s for s in self.sgame.positions if s != self.declarer]
-
-    # ----- the State protocol ------------------------------------------------------------------
-    @property
-    def current_player(self) -> int:
-        if self.phase == DEAL:
-            return CHANCE
-        if self.phase == BIDDING:
-            return self.seat_of(self.auction.to_move())
-        if self.phase in (SKAT, PUT, DECLARE):
-            return self.declarer
-        if self.phase == PLAY:
-            return self.to_play()
-        if self.phase == RESPONSE:
-            return self.responders[0]
-        return TERMINAL
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
-    def is_chance_node(self) -> bool:
-        return self.phase == DEAL
-
-    def legal_actions(self) -> list[int]:
-        if self.phase == OVER:
-            return []
-        return self._legal_actions()
-
-    def _is_legal(self, action: int) -> bool:
-        ph = self.phase
-        if ph == DEAL:
-            return 0 <= action < 32 and not self._dealt_mask() >> action & 1
-        if ph == PLAY and 0 <= action < 32:
-            led = self.trick[0] if self.trick else -1
-            hand = self.hands[self.to_play()]
-            return bool(kernel.legal_cards(hand, led, self.game_code) >> action & 1)
-        return ph != OVER and action in self._legal_actions()
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self.phase != DEAL:
-            return []
-        cards = _cards_of(ALL_CARDS_MASK & ~(self._dealt_mask()))
-        p = 1.0 / len(cards)
-        return [(c, p) for c in cards]
-
-    def _dealt_mask(self) -> int:
-        m = self.skat
-        for h in self.dealt:
-            m |= h
-        return m
-
-    def _legal_actions(self) -> list[int]:
-        ph = self.phase
-        if ph == DEAL:
-            return _cards_of(ALL_CARDS_MASK & ~(self._dealt_mask()))
-        if ph == BIDDING:
-            acts = _bid_actions(self.auction.bid_values())
-            if self.auction.can_hold():
-                acts.append(HOLD)
-            acts.append(PASS)
-            return acts
-        if ph == SKAT:
-            return [PICKUP, *HAND_DECLARATIONS]
-        if ph == PUT:
-            return _cards_of(self.hands[self.declarer])
-        if ph == DECLARE:
-            return list(PICKUP_DECLARATIONS)
-        if ph == PLAY:
-            seat = self.to_play()
-            led = self.trick[0] if self.trick else -1
-            acts = _cards_of(kernel.legal_cards(self.hands[seat], led, self.game_code))
-            party = 0 if seat == self.declarer else 1
-            if not self.is_ramsch and self.offers.get(party, -1) != self.tricks_done:
-                if seat == self.declarer:
-                    acts.append(CLAIM)
-                acts.append(RESIGN)
-            return acts
-        if ph == RESPONSE:
-            return [RESIGN, PLAY_ON]
-        return []
-
-    def _apply_action(self, action: int) -> None:
-        ph = self.phase
-        if ph == DEAL:
-            self._deal(action)
-            return
-        self.log.append((action, ph == PUT))
-        if ph == BIDDING:
-            if action == PASS:
-                self.auction.pass_()
-            elif action == HOLD:
-                self.auction.hold()
-            else:
-                self.auction.bid(BID_VALUES[action - BID_BASE])
-            if self.auction.done:
-                if self.auction.declarer < 0 and self.sgame.ramsch:
-                    self.ramsch_started = True
-                    self.phase = PLAY
-                    self.leader = self.seat_of(0)
-                elif self.auction.declarer < 0:
-                    self._finish("passed")
-                else:
-                    self.declarer = self.seat_of(self.auction.declarer)
-                    self.phase = SKAT
-        elif ph == SKAT:
-            if action == PICKUP:
-                self.picked_up = True
-                self.hands[self.declarer] |= self.skat
-                self.phase = PUT
-            else:
-                self._declare(DECLARATIONS[action - DECLARE_BASE])
-        elif ph == PUT:
-            self.hands[self.declarer] &= ~(1 << action)
-            self.put |= 1 << action
-            if popcount(self.put) == 2:
-                self.phase = DECLARE
-        elif ph == DECLARE:
-            self._declare(DECLARATIONS[action - DECLARE_BASE])
-        elif ph == PLAY:
-            if action == CLAIM:
-                self.offers[0] = self.tricks_done
-                self.revealed |= self.hands[self.declarer]
-                self.resume = self.to_play()
-                self.responders = self.defenders()
-                self._order_responders()
-                self.phase = RESPONSE
-            elif action == RESIGN:
-                seat = self.to_play()
-                if seat == self.declarer:
-                    self.offers[0] = self.tricks_done
-                    self._finish("declarer resigned")
-                else:
-                    self.offers[1] = self.tricks_done
-                    self.resume = seat
-                    self.responders = [s for s in self.defenders() if s != seat]
-                    self.phase = RESPONSE
-            else:
-                self._play_card(action)
-        elif ph == RESPONSE:
-            if action == RESIGN:
-                self.responders.pop(0)
-                if not self.responders:
-                    self._finish("defenders resigned")
-            else:
-                self.responders = []
-                self.phase = PLAY
-
-    def _order_responders(self) -> None:
-        first = self._next_seat(self.declarer)
-        self.responders.sort(key=lambda s: 0 if s == first else 1)
-
-    def _deal(self, card: int) -> None:
-        place = DEAL_ORDER[self.deal_index]
-        bit = 1 << card
-        if place == SKAT_PLACE:
-            self.skat |= bit
-        else:
-            seat = self.seat_of(place)
-            self.dealt[seat] |= bit
-            self.hands[seat] |= bit
-        self.deal_index += 1
-        if self.deal_index == 32:
-            self.phase = BIDDING
-
-    def _declare(self, contract: Contract) -> None:
-        self.contract = contract
-        if contract.ouvert:
-            self.revealed = self.hands[self.declarer]
-        self.phase = PLAY
-        self.leader = self.seat_of(0)
-
-    def _play_card(self, card: int) -> None:
-        seat = self.to_play()
-        bit = 1 << card
-        game = self.game_code
-        if self.trick and not (kernel.class_mask(game, self.trick[0]) >> card) & 1:
-            self.voids[seat] |= kernel.class_mask(game, self.trick[0])
-        self.hands[seat] &= ~bit
-        self.played[seat] |= bit
-        self.trick.append(card)
-        if len(self.trick) < 3:
-            return
-        w = kernel.trick_winner(self.trick[0], self.trick[1], self.trick[2], game)
-        winner = self.leader
-        for _ in range(w):
-            winner = self._next_seat(winner)
-        for c in self.trick:
-            self.won[winner] |= 1 << c
-        self.trick_count[winner] += 1
-        self.trick_history.append((self.leader, tuple(self.trick), winner))
-        self.trick = []
-        self.tricks_done += 1
-        self.leader = winner
-        if self.contract is None:  # Ramsch
-            if self.tricks_done == 10:
-                self.won[winner] |= self.skat  # the skat goes to the last trick
-                self._finish("all tricks played")
-            return
-        if game == NULL and winner == self.declarer:
-            self._finish("null: declarer took a trick")
-        elif self.contract.schwarz_announced and winner != self.declarer:
-            self._finish("schwarz announced: defenders took a trick")
-        elif self.tricks_done == 10:
-            self._finish("all tricks played")
-
-    def _finish(self, reason: str) -> None:
-        self.end_reason = reason
-        self.phase = OVER
-        self.responders = []
-        if reason == "passed":
-            self.result = passed_in()
-            return
-        if self.is_ramsch:
-            self.ramsch_result = ramsch_result(
-                {s: int(kernel.points(self.won[s])) for s in self.sgame.positions},
-                {s: self.trick_count[s] for s in self.sgame.positions},
-            )
-            return
-        d = self.declarer
-        assert self.contract is not None
-        if reason == "defenders resigned" and self.contract.game != NULL:
-            rest = 0  # the cards still in play: every hand and the open trick
-            for s in self.sgame.positions:
-                rest |= self.hands[s]
-            for c in self.trick:
-                rest |= 1 << c
-            self.won[d] |= rest
-            self.trick_count[d] += 10 - self.tricks_done
-            for s in self.sgame.positions:
-                self.hands[s] = 0
-            self.trick = []
-        skat_points = kernel.points(self.put if self.picked_up else self.skat)
-        self.result = evaluate(
-            self.contract,
-            self.auction.value,
-            int(kernel.matadors(self.dealt[d] | self.skat, self.contract.game)),
-            int(kernel.points(self.won[d])) + int(skat_points),
-            self.trick_count[d],
-            declarer=d,
-            declarer_conceded=reason == "declarer resigned",
-        )
-
-    def _clone(self) -> SkatState:
-        c = SkatState.__new__(SkatState)
-        c.__dict__.update(self.__dict__)
-        c.dealt = list(self.dealt)
-        c.hands = list(self.hands)
-        c.auction = self.auction.copy()
-        c.trick = list(self.trick)
-        c.won = list(self.won)
-        c.trick_count = list(self.trick_count)
-        c.played = list(self.played)
-        c.voids = list(self.voids)
-        c.offers = dict(self.offers)
-        c.responders = list(self.responders)
-        c.log = list(self.log)
-        c.trick_history = list(self.trick_history)
-        return c
-
-    def returns(self) -> list[float]:
-        out = [0.0] * self.sgame.players
-        if self.phase == OVER and self.ramsch_result is not None:
-            for s, v in self.ramsch_result.returns.items():
-                out[s] = v
-            return out
-        if self.phase != OVER or self.result is None or self.result.passed:
-            return out
-        score = float(self.result.score)
-        for s in self.sgame.positions:
-            out[s] = score if s == self.declarer else -score / 2
-        return out
-
-    def fingerprint(self) -> Hashable:
-        return (
-            self.phase, self.deal_index, tuple(self.dealt), tuple(self.hands), self.skat,
-            self.put, self.picked_up, self.auction.stage, self.auction.value,
-            self.auction.answering, self.auction.listener, self.declarer, self.contract,
-            self.leader, tuple(self.trick), tuple(self.won), tuple(self.trick_count),
-            self.revealed, tuple(sorted(self.offers.items())), tuple(self.responders),
-            self.resume, self.end_reason, self.ramsch_started,
-        )
-
-    def action_to_string(self, action: int) -> str:
-        return action_to_string(action)
-
-    def info_state(self, player: int) -> SkatInfoState:
-        if not 0 <= player < self.sgame.players:
-            raise SkatRuleError(f"seat {player} is not at this table")
-        return SkatInfoState(self, player)
-
-    def card_points(self) -> dict[str, int]:
-        """Card points taken so far: declarer (tricks only), defenders, and the skat."""
-        d = self.declarer
-        dec = int(kernel.points(self.won[d])) if d >= 0 else 0
-        dfn = sum(int(kernel.points(self.won[s])) for s in self.sgame.positions if s != d)
-        return {"declarer": dec, "defenders": dfn}
-
-    def __str__(self) -> str:
-        g = self.sgame
-        lines = [f"phase: {PHASE_NAMES[self.phase]}   dealer: seat {g.dealer}"]
-        for s in range(g.players):
-            pos = g.position_of(s)
-            name = POSITION_NAMES[pos] if pos >= 0 else "dealer (sits out)"
-            tag = " (declarer)" if s == self.declarer else ""
-            lines.append(f"seat {s} {name}{tag}: {mask_to_string(self.hands[s])}")
-        lines.append(f"skat: {mask_to_string(self.skat)}")
-        if self.auction.value:
-            lines.append(f"bid: {self.auction.value}")
-        if self.contract is not None:
-            lines.append(f"game: {self.contract}")
-        if self.trick:
-            lines.append("trick: " + " ".join(card_to_string(c) for c in self.trick))
-        if self.result is not None:
-            lines.append(f"result: {self.result.describe()}")
-        if self.ramsch_result is not None:
-            lines.append(f"result: {self.ramsch_result.describe()}")
-        return "\n".join(lines)
 
 
 # ----- information states -----------------------------------------------------------------
@@ -890,46 +451,6 @@ def _big_rand(rng: np.random.Generator, total: int) -> int:
         bits -= 62
     return value % total
 
-
-@dataclass(frozen=True)
-class RamschResult:
-    """The outcome of a Ramsch: card points, losers, and zero-sum returns by seat."""
-
-    points: dict[int, int]
-    losers: tuple[int, ...]
-    durchmarsch: int  # seat that took every trick, else -1
-    jungfrau: bool  # someone took no trick: the loss is doubled
-    returns: dict[int, float]
-
-    def describe(self) -> str:
-        if self.durchmarsch >= 0:
-            return f"Ramsch: seat {self.durchmarsch} took every trick (Durchmarsch, +120)"
-        pts = ", ".join(f"seat {s} {p}" for s, p in sorted(self.points.items()))
-        who = " and ".join(f"seat {s}" for s in self.losers)
-        return f"Ramsch ({pts}): {who} lose{'s' if len(self.losers) == 1 else ''}" + (
-            " (Jungfrau: doubled)" if self.jungfrau else ""
-        )
-
-
-def ramsch_result(points: dict[int, int], tricks: dict[int, int]) -> RamschResult:
-    """Score a Ramsch from each seat's card points (skat included) and tricks."""
-    seats = sorted(points)
-    for s in seats:
-        if tricks[s] == 10:
-            rets = {t: (120.0 if t == s else -60.0) for t in seats}
-            return RamschResult(dict(points), (), s, False, rets)
-    top = max(points.values())
-    losers = tuple(s for s in seats if points[s] == top)
-    jungfrau = any(tricks[s] == 0 for s in seats)
-    loss = top * (2 if jungfrau else 1)
-    winners = [s for s in seats if s not in losers]
-    rets = {s: 0.0 for s in seats}
-    if winners:  # three-way ties (40-40-40) cost nobody anything
-        for s in losers:
-            rets[s] = -float(loss)
-        for s in winners:
-            rets[s] = loss * len(losers) / len(winners)
-    return RamschResult(dict(points), losers, -1, jungfrau, rets)
 
 
 def _make(params: dict[str, Any]) -> SkatGame:

@@ -1,0 +1,482 @@
+"""The Skat ``State``: one deal from the shuffle to the result (see :mod:`rules`).
+
+The rules of following suit, trick winners, card points and matadors are the
+numba kernels in :mod:`kernel`; bidding is :class:`bidding.Auction`; scoring is
+:func:`scoring.evaluate` (and :mod:`ramsch`). This module keeps the state
+machine between them and makes the public API cheap per call: the cards not
+yet dealt are kept as a list, the player to move's legal card mask is asked
+of the kernel once per position, the bidding choices are memoised per
+auction state, and the seat arithmetic is looked up in tables of the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import TYPE_CHECKING
+
+from spielwerk.core.game import CHANCE, TERMINAL, State
+from spielwerk.games.skat import kernel
+from spielwerk.games.skat.actions import (
+    BID_BASE,
+    BIDDING,
+    CLAIM,
+    DEAL,
+    DECLARATIONS,
+    DECLARE,
+    DECLARE_BASE,
+    HAND_DECLARATIONS,
+    HOLD,
+    OVER,
+    PASS,
+    PHASE_NAMES,
+    PICKUP,
+    PICKUP_DECLARATIONS,
+    PLAY,
+    PLAY_ON,
+    PUT,
+    RESIGN,
+    RESPONSE,
+    SKAT,
+    action_to_string,
+    card_list,
+)
+from spielwerk.games.skat.bidding import BID_VALUES, POSITION_NAMES, Auction
+from spielwerk.games.skat.cards import card_to_string, mask_to_string
+from spielwerk.games.skat.ramsch import RamschResult, ramsch_result
+from spielwerk.games.skat.scoring import NULL, Contract, GameResult, evaluate, passed_in
+
+if TYPE_CHECKING:
+    from spielwerk.games.skat.rules import SkatGame, SkatInfoState
+
+_SKAT_STEPS = (PICKUP, *HAND_DECLARATIONS)
+_CHANCE_P = tuple(1.0 / n if n else 0.0 for n in range(33))
+_BIDDING_MEMO: dict[tuple[int, int, bool], tuple[int, ...]] = {}
+
+
+def _bidding_actions(auction: Auction) -> tuple[int, ...]:
+    """Legal actions of the bidding, asked of the auction once per (stage, value, answering)
+    (everything :meth:`Auction.bid_values` and :meth:`Auction.can_hold` read)."""
+    key = (auction.stage, auction.value, auction.answering)
+    acts = _BIDDING_MEMO.get(key)
+    if acts is None:
+        values = auction.bid_values()
+        out = [BID_BASE + BID_VALUES.index(v) for v in values]
+        if auction.can_hold():
+            out.append(HOLD)
+        out.append(PASS)
+        acts = _BIDDING_MEMO[key] = tuple(out)
+    return acts
+
+
+class SkatState(State):
+    """A full Skat position (all hands, the skat) with its history."""
+
+    def __init__(self, game: SkatGame) -> None:
+        super().__init__(game)
+        self.sgame = game
+        n = game.players
+        self.phase = DEAL
+        self.deal_index = 0
+        self.dealt = [0] * n  # hands as dealt
+        self.hands = [0] * n  # current hands
+        self.skat = 0  # the skat as dealt
+        self.put = 0  # the two cards put by the declarer
+        self.picked_up = False
+        self.auction = Auction()
+        self.declarer = -1
+        self.contract: Contract | None = None
+        self.leader = game.positions[0]
+        self.trick: list[int] = []  # cards of the current trick, from the leader
+        self.tricks_done = 0
+        self.won = [0] * n  # cards won in tricks per seat
+        self.trick_count = [0] * n
+        self.played = [0] * n  # cards each seat has played
+        self.voids = [0] * n  # cards a seat has shown it cannot hold (not following)
+        self.revealed = 0  # the declarer's hand as shown (ouvert or a claim)
+        self.offers: dict[int, int] = {}  # party (0 declarer, 1 defenders) -> trick of last offer
+        self.responders: list[int] = []
+        self.resume = -1
+        self.end_reason = ""
+        self.result: GameResult | None = None
+        self.ramsch_result: RamschResult | None = None
+        self.ramsch_started = False
+        self.log: list[tuple[int, bool]] = []  # (non-chance action, is a put)
+        self.trick_history: list[tuple[int, tuple[int, ...], int]] = []  # leader, cards, winner
+        self._undealt = list(range(32))  # cards not yet dealt, ascending (deal phase)
+        self._code = -1  # game code of the card play (kernel.GRAND for Ramsch), -1 before
+        self._mask = -1  # legal card mask of the seat to play, -1 not yet asked
+
+    # ----- helpers -------------------------------------------------------------------------
+    @property
+    def game_code(self) -> int:
+        return self._code
+
+    @property
+    def is_ramsch(self) -> bool:
+        return self.ramsch_started
+
+    def seat_of(self, position: int) -> int:
+        return self.sgame.positions[position]
+
+    def _next_seat(self, seat: int) -> int:
+        return self.sgame.next_seats[seat]
+
+    def to_play(self) -> int:
+        """Seat whose card is next in the current trick."""
+        return self.sgame.turns[self.leader][len(self.trick)]
+
+    def defenders(self) -> list[int]:
+        return [s for s in self.sgame.positions if s != self.declarer]
+
+    def _card_mask(self) -> int:
+        """Legal cards of the seat to play (the kernel's answer, asked once per position)."""
+        m = self._mask
+        if m < 0:
+            led = self.trick[0] if self.trick else -1
+            m = self._mask = kernel.legal_cards(self.hands[self.to_play()], led, self._code)
+        return m
+
+    # ----- the State protocol ------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        ph = self.phase
+        if ph == DEAL:
+            return CHANCE
+        if ph == BIDDING:
+            return self.sgame.positions[self.auction.to_move()]
+        if ph == PLAY:
+            return self.to_play()
+        if ph == RESPONSE:
+            return self.responders[0]
+        if ph == OVER:
+            return TERMINAL
+        return self.declarer  # SKAT, PUT, DECLARE
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def is_chance_node(self) -> bool:
+        return self.phase == DEAL
+
+    def legal_actions(self) -> list[int]:
+        ph = self.phase
+        if ph == DEAL:
+            return list(self._undealt)
+        if ph == PLAY:
+            return self._play_actions()
+        if ph == BIDDING:
+            return list(_bidding_actions(self.auction))
+        return self._legal_actions()
+
+    def _is_legal(self, action: int) -> bool:
+        ph = self.phase
+        if ph == DEAL:
+            return 0 <= action < 32 and action in self._undealt
+        if ph == PLAY:
+            if 0 <= action < 32:
+                return bool(self._card_mask() >> action & 1)
+            return action in self._play_actions()
+        if ph == BIDDING:
+            return action in _bidding_actions(self.auction)
+        return ph != OVER and action in self._legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.phase != DEAL:
+            raise self.not_chance_node()
+        undealt = self._undealt
+        p = _CHANCE_P[len(undealt)]
+        return [(c, p) for c in undealt]
+
+    chance_outcomes._checks_chance = True  # type: ignore[attr-defined]
+    # (it raises NotChanceNodeError away from the deal itself: no wrapper from State)
+
+    def _dealt_mask(self) -> int:
+        m = self.skat
+        for h in self.dealt:
+            m |= h
+        return m
+
+    def _play_actions(self) -> list[int]:
+        seat = self.to_play()
+        acts = card_list(self._card_mask())
+        party = 0 if seat == self.declarer else 1
+        if not self.ramsch_started and self.offers.get(party, -1) != self.tricks_done:
+            if seat == self.declarer:
+                acts.append(CLAIM)
+            acts.append(RESIGN)
+        return acts
+
+    def _legal_actions(self) -> list[int]:
+        ph = self.phase
+        if ph == DEAL:
+            return list(self._undealt)
+        if ph == BIDDING:
+            return list(_bidding_actions(self.auction))
+        if ph == SKAT:
+            return list(_SKAT_STEPS)
+        if ph == PUT:
+            return card_list(self.hands[self.declarer])
+        if ph == DECLARE:
+            return list(PICKUP_DECLARATIONS)
+        if ph == PLAY:
+            return self._play_actions()
+        if ph == RESPONSE:
+            return [RESIGN, PLAY_ON]
+        return []
+
+    def _apply_action(self, action: int) -> None:
+        ph = self.phase
+        if ph == DEAL:
+            self._deal(action)
+            return
+        self._mask = -1
+        self.log.append((action, ph == PUT))
+        if ph == PLAY and action < 32:
+            self._play_card(action)
+        elif ph == BIDDING:
+            self._bid(action)
+        elif ph == SKAT:
+            if action == PICKUP:
+                self.picked_up = True
+                self.hands[self.declarer] |= self.skat
+                self.phase = PUT
+            else:
+                self._declare(DECLARATIONS[action - DECLARE_BASE])
+        elif ph == PUT:
+            self.hands[self.declarer] &= ~(1 << action)
+            self.put |= 1 << action
+            if self.put & (self.put - 1):  # two cards put
+                self.phase = DECLARE
+        elif ph == DECLARE:
+            self._declare(DECLARATIONS[action - DECLARE_BASE])
+        elif ph == PLAY:
+            self._offer(action)
+        elif ph == RESPONSE:
+            if action == RESIGN:
+                self.responders.pop(0)
+                if not self.responders:
+                    self._finish("defenders resigned")
+            else:
+                self.responders = []
+                self.phase = PLAY
+
+    def _bid(self, action: int) -> None:
+        auction = self.auction
+        if action == PASS:
+            auction.pass_()
+        elif action == HOLD:
+            auction.hold()
+        else:
+            auction.bid(BID_VALUES[action - BID_BASE])
+        if auction.done:
+            if auction.declarer < 0 and self.sgame.ramsch:
+                self.ramsch_started = True
+                self._code = kernel.GRAND
+                self.phase = PLAY
+                self.leader = self.seat_of(0)
+            elif auction.declarer < 0:
+                self._finish("passed")
+            else:
+                self.declarer = self.seat_of(auction.declarer)
+                self.phase = SKAT
+
+    def _offer(self, action: int) -> None:
+        """A claim (``SC``) or a resignation (``RE``) during the card play."""
+        if action == CLAIM:
+            self.offers[0] = self.tricks_done
+            self.revealed |= self.hands[self.declarer]
+            self.resume = self.to_play()
+            self.responders = self.defenders()
+            self._order_responders()
+            self.phase = RESPONSE
+            return
+        seat = self.to_play()
+        if seat == self.declarer:
+            self.offers[0] = self.tricks_done
+            self._finish("declarer resigned")
+        else:
+            self.offers[1] = self.tricks_done
+            self.resume = seat
+            self.responders = [s for s in self.defenders() if s != seat]
+            self.phase = RESPONSE
+
+    def _order_responders(self) -> None:
+        first = self._next_seat(self.declarer)
+        self.responders.sort(key=lambda s: 0 if s == first else 1)
+
+    def _deal(self, card: int) -> None:
+        seat = self.sgame.deal_seats[self.deal_index]
+        bit = 1 << card
+        if seat < 0:
+            self.skat |= bit
+        else:
+            self.dealt[seat] |= bit
+            self.hands[seat] |= bit
+        self._undealt.remove(card)
+        self.deal_index += 1
+        if self.deal_index == 32:
+            self.phase = BIDDING
+
+    def _declare(self, contract: Contract) -> None:
+        self.contract = contract
+        self._code = contract.game
+        if contract.ouvert:
+            self.revealed = self.hands[self.declarer]
+        self.phase = PLAY
+        self.leader = self.seat_of(0)
+
+    def _play_card(self, card: int) -> None:
+        seat = self.to_play()
+        bit = 1 << card
+        game = self._code
+        trick = self.trick
+        if trick:
+            follow = kernel.class_mask(game, trick[0])
+            if not (follow >> card) & 1:
+                self.voids[seat] |= follow
+        self.hands[seat] &= ~bit
+        self.played[seat] |= bit
+        trick.append(card)
+        if len(trick) == 3:
+            self._close_trick(kernel.trick_winner(trick[0], trick[1], trick[2], game))
+
+    def _close_trick(self, w: int) -> None:
+        """The trick is complete; ``w`` (0 leader, 1, 2) won it."""
+        trick = self.trick
+        winner = self.sgame.turns[self.leader][w]
+        self.won[winner] |= (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2])
+        self.trick_count[winner] += 1
+        self.trick_history.append((self.leader, tuple(trick), winner))
+        self.trick = []
+        self.tricks_done += 1
+        self.leader = winner
+        if self.contract is None:  # Ramsch
+            if self.tricks_done == 10:
+                self.won[winner] |= self.skat  # the skat goes to the last trick
+                self._finish("all tricks played")
+            return
+        if self._code == NULL and winner == self.declarer:
+            self._finish("null: declarer took a trick")
+        elif self.contract.schwarz_announced and winner != self.declarer:
+            self._finish("schwarz announced: defenders took a trick")
+        elif self.tricks_done == 10:
+            self._finish("all tricks played")
+
+    def _finish(self, reason: str) -> None:
+        self.end_reason = reason
+        self.phase = OVER
+        self.responders = []
+        if reason == "passed":
+            self.result = passed_in()
+            return
+        if self.is_ramsch:
+            self.ramsch_result = ramsch_result(
+                {s: int(kernel.points(self.won[s])) for s in self.sgame.positions},
+                {s: self.trick_count[s] for s in self.sgame.positions},
+            )
+            return
+        d = self.declarer
+        assert self.contract is not None
+        if reason == "defenders resigned" and self.contract.game != NULL:
+            rest = 0  # the cards still in play: every hand and the open trick
+            for s in self.sgame.positions:
+                rest |= self.hands[s]
+            for c in self.trick:
+                rest |= 1 << c
+            self.won[d] |= rest
+            self.trick_count[d] += 10 - self.tricks_done
+            for s in self.sgame.positions:
+                self.hands[s] = 0
+            self.trick = []
+        skat_points = kernel.points(self.put if self.picked_up else self.skat)
+        self.result = evaluate(
+            self.contract,
+            self.auction.value,
+            int(kernel.matadors(self.dealt[d] | self.skat, self.contract.game)),
+            int(kernel.points(self.won[d])) + int(skat_points),
+            self.trick_count[d],
+            declarer=d,
+            declarer_conceded=reason == "declarer resigned",
+        )
+
+    def _clone(self) -> SkatState:
+        c = SkatState.__new__(SkatState)
+        c.__dict__.update(self.__dict__)
+        c.dealt = list(self.dealt)
+        c.hands = list(self.hands)
+        c.auction = self.auction.copy()
+        c.trick = list(self.trick)
+        c.won = list(self.won)
+        c.trick_count = list(self.trick_count)
+        c.played = list(self.played)
+        c.voids = list(self.voids)
+        c.offers = dict(self.offers)
+        c.responders = list(self.responders)
+        c.log = list(self.log)
+        c.trick_history = list(self.trick_history)
+        c._undealt = list(self._undealt)
+        return c
+
+    def returns(self) -> list[float]:
+        out = [0.0] * self.sgame.players
+        if self.phase != OVER:
+            return out
+        if self.ramsch_result is not None:
+            for s, v in self.ramsch_result.returns.items():
+                out[s] = v
+            return out
+        if self.result is None or self.result.passed:
+            return out
+        score = float(self.result.score)
+        for s in self.sgame.positions:
+            out[s] = score if s == self.declarer else -score / 2
+        return out
+
+    def fingerprint(self) -> Hashable:
+        return (
+            self.phase, self.deal_index, tuple(self.dealt), tuple(self.hands), self.skat,
+            self.put, self.picked_up, self.auction.stage, self.auction.value,
+            self.auction.answering, self.auction.listener, self.declarer, self.contract,
+            self.leader, tuple(self.trick), tuple(self.won), tuple(self.trick_count),
+            self.revealed, tuple(sorted(self.offers.items())), tuple(self.responders),
+            self.resume, self.end_reason, self.ramsch_started,
+        )
+
+    def action_to_string(self, action: int) -> str:
+        return action_to_string(action)
+
+    def info_state(self, player: int) -> SkatInfoState:
+        from spielwerk.games.skat.rules import SkatInfoState, SkatRuleError
+
+        if not 0 <= player < self.sgame.players:
+            raise SkatRuleError(f"seat {player} is not at this table")
+        return SkatInfoState(self, player)
+
+    def card_points(self) -> dict[str, int]:
+        """Card points taken so far: declarer (tricks only), defenders, and the skat."""
+        d = self.declarer
+        dec = int(kernel.points(self.won[d])) if d >= 0 else 0
+        dfn = sum(int(kernel.points(self.won[s])) for s in self.sgame.positions if s != d)
+        return {"declarer": dec, "defenders": dfn}
+
+    def __str__(self) -> str:
+        g = self.sgame
+        lines = [f"phase: {PHASE_NAMES[self.phase]}   dealer: seat {g.dealer}"]
+        for s in range(g.players):
+            pos = g.position_of(s)
+            name = POSITION_NAMES[pos] if pos >= 0 else "dealer (sits out)"
+            tag = " (declarer)" if s == self.declarer else ""
+            lines.append(f"seat {s} {name}{tag}: {mask_to_string(self.hands[s])}")
+        lines.append(f"skat: {mask_to_string(self.skat)}")
+        if self.auction.value:
+            lines.append(f"bid: {self.auction.value}")
+        if self.contract is not None:
+            lines.append(f"game: {self.contract}")
+        if self.trick:
+            lines.append("trick: " + " ".join(card_to_string(c) for c in self.trick))
+        if self.result is not None:
+            lines.append(f"result: {self.result.describe()}")
+        if self.ramsch_result is not None:
+            lines.append(f"result: {self.ramsch_result.describe()}")
+        return "\n".join(lines)
+
