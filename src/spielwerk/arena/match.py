@@ -30,7 +30,8 @@ import numpy as np
 
 from spielwerk.core.agent import Agent, make_agent
 from spielwerk.core.errors import IllegalActionError, SpielwerkError
-from spielwerk.core.game import CHANCE, Game
+from spielwerk.core.game import Game, State
+from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
 
 
@@ -153,35 +154,25 @@ def play_game(
     """Play one game to the end; returns ``(returns, player moves, action history)``.
 
     ``agents[s]`` plays seat ``s``; agents must already be reset. Chance nodes
-    are sampled with ``chance_rng``.
+    are sampled with ``chance_rng``. The loop is :func:`spielwerk.core.play.play`;
+    this adds the arena's checks and names the agent behind an illegal action.
     """
     if len(agents) != game.num_players:
         raise ArenaError(f"{game.spec()} needs {game.num_players} agents, got {len(agents)}")
-    labels = list(names) if names is not None else [f"seat {s}" for s in range(len(agents))]
-    state = game.new_initial_state()
-    moves = 0
-    while not state.is_terminal():
-        player = state.current_player
-        if player == CHANCE:
-            outcomes = state.chance_outcomes()
-            probs = np.array([p for _, p in outcomes], dtype=np.float64)
-            index = int(chance_rng.choice(len(outcomes), p=probs / probs.sum()))
-            action = int(outcomes[index][0])
-            state.apply(action)
-        else:
-            try:
-                action = agents[player].act(state.info_state(player))
-                state.apply(action)
-            except IllegalActionError as exc:
-                raise AgentFailedError(
-                    f"agent {labels[player]} (seat {player}) played an illegal action "
-                    f"{exc.action!r} after {len(state.history)} actions of {game.spec()}: "
-                    f"{exc.reason}"
-                ) from exc
-            moves += 1
-        for agent in agents:
-            agent.inform(action)
-    return [float(r) for r in state.returns()], moves, list(state.history)
+    try:
+        played = play(game.new_initial_state(), agents, chance_rng)
+    except IllegalActionError as exc:
+        labels = list(names) if names is not None else [f"seat {s}" for s in range(len(agents))]
+        at = exc.state if isinstance(exc.state, State) else None
+        player = at.current_player if at is not None else -1
+        label = labels[player] if 0 <= player < len(labels) else "?"
+        after = f" after {len(at.history)} actions" if at is not None else ""
+        raise AgentFailedError(
+            f"agent {label} (seat {player}) played an illegal action "
+            f"{exc.action!r}{after} of {game.spec()}: {exc.reason}"
+        ) from exc
+    state = played.state
+    return [float(r) for r in state.returns()], played.moves, list(state.history)
 
 
 @functools.lru_cache(maxsize=32)

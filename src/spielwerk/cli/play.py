@@ -16,7 +16,8 @@ from rich.console import Console
 
 from spielwerk.core.agent import Agent, make_agent
 from spielwerk.core.errors import GameParameterError
-from spielwerk.core.game import CHANCE, Game, State
+from spielwerk.core.game import Game, State
+from spielwerk.core.play import Chooser, play
 from spielwerk.core.registry import load_game
 
 DEFAULT_OPPONENTS = {"kalah": "alphabeta:depth=6", "skat": "rule", "durak": "mcts"}
@@ -74,35 +75,31 @@ def seat_opponents(game: Game, vs: list[str], seat: int, seed: int) -> dict[int,
     return {p: make_agent(spec, game, seed=seed + p) for p, spec in zip(others, vs, strict=True)}
 
 
-def play_game(game: Game, agents: dict[int, Agent], human_seat: int, seed: int,
-              console: Console) -> State | None:
-    """Run one game; returns the final state, or None if the person quit."""
-    rng = np.random.default_rng(seed)
-    state = game.new_initial_state()
+def play_in_terminal(game: Game, agents: dict[int, Agent], human_seat: int, seed: int,
+                     console: Console) -> State | None:
+    """Run one game through :func:`spielwerk.core.play.play`; the final state, None if the
+    person quit."""
     for i, agent in agents.items():
         agent.reset(seed * 1000 + i)
     console.print(f"[bold]you are seat {human_seat}"
                   f"{_seat_name(game, human_seat)}[/]; you move when it says so")
-    while not state.is_terminal():
-        player = state.current_player
-        if player == CHANCE:
-            outcomes = state.chance_outcomes()
-            probs = np.array([p for _, p in outcomes])
-            action = outcomes[int(rng.choice(len(outcomes), p=probs / probs.sum()))][0]
-        elif player == human_seat:
-            console.print(str(state.info_state(human_seat)))
-            chosen = _ask_move(state, human_seat, console)
-            if chosen is None:
-                console.print("You left the game.")
-                return None
-            action = chosen
+
+    def person(state: State, seat: int) -> int | None:
+        console.print(str(state.info_state(seat)))
+        return _ask_move(state, seat, console)
+
+    def announce(state: State, player: int, action: int) -> None:
+        if player == human_seat:
             console.print(f"you play {state.action_to_string(action)}")
-        else:
-            action = agents[player].act(state.info_state(player))
+        elif player >= 0:
             console.print(f"[cyan]seat {player} plays {state.action_to_string(action)}[/]")
-        state.apply(action)
-        for agent in agents.values():
-            agent.inform(action)
+
+    seats: dict[int, Agent | Chooser] = {**agents, human_seat: person}
+    played = play(game.new_initial_state(), seats, np.random.default_rng(seed), before=announce)
+    if played.stopped:
+        console.print("You left the game.")
+        return None
+    state = played.state
     console.print(str(state.info_state(human_seat)))
     returns = state.returns()
     console.print(f"returns: {', '.join(f'{r:+g}' for r in returns)} "
@@ -125,7 +122,7 @@ def play_command(
     if game.name in FRONT_ENDS:
         FRONT_ENDS[game.name](game, vs=vs, seat=seat, seed=seed)
         return
-    play_game(game, seat_opponents(game, vs, seat, seed), seat, seed, Console())
+    play_in_terminal(game, seat_opponents(game, vs, seat, seed), seat, seed, Console())
 
 
 def register(app: typer.Typer) -> None:

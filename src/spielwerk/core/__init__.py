@@ -4,6 +4,7 @@ from spielwerk.core.agent import Agent, AgentSpecError, list_agents, make_agent,
 from spielwerk.core.errors import (
     GameParameterError,
     IllegalActionError,
+    NotChanceNodeError,
     SpielwerkError,
     UnknownGameError,
 )
@@ -16,7 +17,9 @@ from spielwerk.core.game import (
     PerfectInfoState,
     Playouts,
     State,
+    sample_chance,
 )
+from spielwerk.core.play import Played, play
 from spielwerk.core.registry import list_games, load_game, register_game
 
 __all__ = [
@@ -29,7 +32,9 @@ __all__ = [
     "GameType",
     "IllegalActionError",
     "InfoState",
+    "NotChanceNodeError",
     "PerfectInfoState",
+    "Played",
     "Playouts",
     "SpielwerkError",
     "State",
@@ -38,6 +43,8 @@ __all__ = [
     "list_games",
     "load_game",
     "make_agent",
+    "play",
     "register_agent",
     "register_game",
+    "sample_chance",
 ]

@@ -22,6 +22,11 @@ class IllegalActionError(SpielwerkError, ValueError):
         super().__init__(action, reason)
 
     @property
+    def state(self) -> object:
+        """A copy of the state the action was refused in (None once only its text is kept)."""
+        return None if isinstance(self._state, str) else self._state
+
+    @property
     def state_description(self) -> str:
         if not isinstance(self._state, str):
             self._state = str(self._state)
@@ -40,6 +45,15 @@ class IllegalActionError(SpielwerkError, ValueError):
     def __reduce__(self) -> tuple[type, tuple[object, str, str]]:
         # picklable, so it survives a process pool (the default reduce passes only args)
         return (type(self), (self.action, self.state_description, self.reason))
+
+
+class NotChanceNodeError(SpielwerkError, ValueError):
+    """``chance_outcomes()`` asked of a state that is not a chance node.
+
+    The one contract of every game (checked by ``check_game``): away from a
+    chance node ``chance_outcomes()`` raises this, never returns ``[]`` or a
+    game's own error.
+    """
 
 
 class SeatError(SpielwerkError, ValueError):

@@ -17,12 +17,19 @@ from __future__ import annotations
 import functools
 import json
 from abc import ABC, abstractmethod
+from bisect import bisect_right
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 from numbers import Integral
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from spielwerk.core.errors import IllegalActionError, SeatError, SerializationError
+from spielwerk.core.errors import (
+    IllegalActionError,
+    NotChanceNodeError,
+    SeatError,
+    SerializationError,
+)
 
 if TYPE_CHECKING:  # numpy loads with the first game, not with ``import spielwerk``
     import numpy as np
@@ -148,13 +155,7 @@ class Game(ABC):
             state = self.new_initial_state()
             while not state.is_terminal():
                 if state.is_chance_node():
-                    outcomes = state.chance_outcomes()
-                    action, left = outcomes[-1][0], rng.random()
-                    for a, p in outcomes:  # by the outcomes' probabilities
-                        left -= p
-                        if left < 0:
-                            action = a
-                            break
+                    action = sample_chance(state, rng)
                 else:
                     legal = state.legal_actions()
                     action = legal[rng.randrange(len(legal))]
@@ -200,6 +201,7 @@ class State(ABC):
     def __init_subclass__(cls, **kwargs: object) -> None:
         # every game's info_state() checks the seat first, before it reads any array
         super().__init_subclass__(**kwargs)
+        cls._check_chance_outcomes()
         method = cls.__dict__.get("info_state")
         if method is None or getattr(method, "_checks_seat", False):
             return
@@ -211,6 +213,23 @@ class State(ABC):
 
         info_state._checks_seat = True  # type: ignore[attr-defined]
         cls.info_state = info_state  # type: ignore[method-assign]
+
+    @classmethod
+    def _check_chance_outcomes(cls) -> None:
+        # one contract for every game: chance_outcomes() away from a chance node raises
+        # NotChanceNodeError (never [] or a game's own error)
+        method = cls.__dict__.get("chance_outcomes")
+        if method is None or getattr(method, "_checks_chance", False):
+            return
+
+        @functools.wraps(method)
+        def chance_outcomes(self: State) -> list[tuple[int, float]]:
+            if self.current_player != CHANCE:
+                raise self.not_chance_node()
+            return method(self)  # type: ignore[no-any-return]
+
+        chance_outcomes._checks_chance = True  # type: ignore[attr-defined]
+        cls.chance_outcomes = chance_outcomes  # type: ignore[method-assign]
 
     # ----- hooks for subclasses -------------------------------------------------
     @property
@@ -247,8 +266,18 @@ class State(ABC):
         """Everything ``player`` may know in this state."""
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """``(action, probability)`` pairs at a chance node."""
-        raise NotImplementedError(f"{self.game.name} has no chance nodes")
+        """``(action, probability)`` pairs at a chance node, probabilities summing to 1.
+
+        Away from a chance node (a player to move, or the game over) it raises
+        :class:`~spielwerk.core.errors.NotChanceNodeError` in every game.
+        """
+        raise self.not_chance_node()
+
+    def not_chance_node(self) -> NotChanceNodeError:
+        """The error :meth:`chance_outcomes` raises away from a chance node."""
+        player = self.current_player
+        who = "the game is over" if player == TERMINAL else f"player {player} is to move"
+        return NotChanceNodeError(f"{self.game.name}: not a chance node ({who})")
 
     # ----- public API -------------------------------------------------------------
     def legal_actions(self) -> list[int]:
@@ -312,6 +341,17 @@ class State(ABC):
                 names.append(str(a))
         return ", ".join(names) + (" ..." if len(legal) > 20 else "")
 
+    def apply_unchecked(self, action: int) -> None:
+        """Apply ``action`` known to be legal, without validating or recording it.
+
+        The fast apply for search code that takes ``action`` from
+        :meth:`legal_actions` or :meth:`chance_outcomes` of this very state and
+        works on a clone: nothing is checked and :attr:`history` is left as it
+        was (the clone is thrown away, not serialized). Anything else uses
+        :meth:`apply`.
+        """
+        self._apply_action(action)
+
     def clone(self) -> State:
         copy = self._clone()
         copy.history = list(self.history)
@@ -344,6 +384,33 @@ class State(ABC):
 
     def __hash__(self) -> int:
         return hash(self.fingerprint())
+
+
+class UniformSource(Protocol):
+    """Anything with ``random() -> float`` in [0, 1): a numpy Generator or a random.Random."""
+
+    def random(self) -> float: ...
+
+
+def sample_chance(state: State, rng: UniformSource) -> int:
+    """One chance outcome of ``state``, drawn by its probabilities.
+
+    Takes exactly one uniform draw ``rng.random()`` and inverts the cumulative
+    distribution, as ``numpy.random.Generator.choice(n, p=...)`` does, so the
+    same generator state gives the same outcome. Raises
+    :class:`~spielwerk.core.errors.NotChanceNodeError` away from a chance node.
+
+    >>> from spielwerk.core.registry import load_game
+    >>> import numpy as np
+    >>> state = load_game("skat").new_initial_state()
+    >>> a = sample_chance(state, np.random.default_rng(1))
+    >>> a == sample_chance(state, np.random.default_rng(1)) and a in state.legal_actions()
+    True
+    """
+    outcomes = state.chance_outcomes()
+    cumulative = list(accumulate([p for _, p in outcomes]))
+    index = bisect_right(cumulative, rng.random() * cumulative[-1])
+    return outcomes[min(index, len(outcomes) - 1)][0]
 
 
 def check_seat(game: Game, player: object) -> None:

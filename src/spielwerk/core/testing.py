@@ -18,13 +18,14 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from spielwerk.core.errors import IllegalActionError, SpielwerkError
-from spielwerk.core.game import CHANCE, TERMINAL, Game, State
+from spielwerk.core.errors import IllegalActionError, NotChanceNodeError, SpielwerkError
+from spielwerk.core.game import CHANCE, TERMINAL, Game, State, sample_chance
+from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
 
 _TOL = 1e-9
@@ -185,6 +186,10 @@ def check_game_metadata(game: Game) -> None:
 
 
 # ----------------------------------------------------------------------------- per state
+Fail = Callable[[str, str], ConformanceError]
+"""``fail(invariant, detail)``: the error for the state being checked."""
+
+
 def check_state(
     state: State,
     rng: np.random.Generator,
@@ -194,20 +199,35 @@ def check_state(
 ) -> None:
     """Check every invariant of one state; the state is left as it was.
 
-    Always: current player, legal actions, chance probabilities, returns,
-    illegal actions rejected without change, clone independence, action
-    notation round trip. With ``deep``: the JSON round trip and, for every
-    player, the info state and ``sample_world`` (drawn with ``rng``).
-    ``seed`` only labels a failure. Raises :class:`ConformanceError`.
+    Always: current player, legal actions, chance outcomes (and their
+    contract away from a chance node), returns, illegal actions rejected
+    without change, clone independence, action notation round trip. With
+    ``deep``: the JSON round trip and, for every player, the info state and
+    ``sample_world`` (drawn with ``rng``). ``seed`` only labels a failure.
+    Raises :class:`ConformanceError`.
     """
-    game = state.game
-    gt = game.game_type
-    player = state.current_player
 
     def fail(invariant: str, detail: str) -> ConformanceError:
         return _fail(state, seed, invariant, detail)
 
-    # --- current player -------------------------------------------------------
+    _check_player(state, fail)
+    legal = _check_legal(state, fail)
+    _check_chance(state, legal, fail)
+    _check_returns(state, fail)
+    before = _snapshot(state)
+    _check_illegal_rejected(state, legal, before, fail)
+    _check_clone(state, legal, before, fail)
+    _check_notation(state, legal, fail)
+    if deep:
+        _check_round_trip(state, seed)
+        _check_info_states(state, rng, seed)
+    if _snapshot(state) != before:
+        raise fail("checks leave the state unchanged", "the state changed while being checked")
+
+
+def _check_player(state: State, fail: Fail) -> None:
+    gt = state.game.game_type
+    player = state.current_player
     if isinstance(player, bool) or not isinstance(player, int | np.integer):
         raise fail("current player", f"current_player is {player!r}, not an int")
     if not (0 <= player < gt.num_players or player in (CHANCE, TERMINAL)):
@@ -219,39 +239,60 @@ def check_state(
     if state.is_chance_node() != (player == CHANCE):
         raise fail("current player", "is_chance_node() disagrees with current_player")
 
-    # --- legal actions ----------------------------------------------------------
+
+def _check_legal(state: State, fail: Fail) -> list[int]:
     legal = state.legal_actions()
     if not isinstance(legal, list):
         raise fail("legal actions", f"legal_actions() returned {type(legal).__name__}, not list")
-    if player == TERMINAL:
+    if state.current_player == TERMINAL:
         if legal:
             raise fail("legal actions", f"terminal state has legal actions {legal}")
-    else:
-        if not legal:
-            raise fail("legal actions", "no legal actions in a non-terminal state")
-        for a in legal:
-            if isinstance(a, bool) or not isinstance(a, int):
-                raise fail("legal actions", f"action {a!r} is a {type(a).__name__}, not an int")
-        if any(b <= a for a, b in zip(legal, legal[1:], strict=False)):
-            raise fail("legal actions", f"not strictly ascending (unique): {legal}")
+        return legal
+    if not legal:
+        raise fail("legal actions", "no legal actions in a non-terminal state")
+    for a in legal:
+        if isinstance(a, bool) or not isinstance(a, int):
+            raise fail("legal actions", f"action {a!r} is a {type(a).__name__}, not an int")
+    if any(b <= a for a, b in zip(legal, legal[1:], strict=False)):
+        raise fail("legal actions", f"not strictly ascending (unique): {legal}")
+    return legal
 
-    # --- chance outcomes ----------------------------------------------------------
-    if player == CHANCE:
-        outcomes = state.chance_outcomes()
-        actions = [a for a, _ in outcomes]
-        probs = [p for _, p in outcomes]
-        if actions != legal:
-            raise fail("chance outcomes", f"outcome actions {actions} != legal actions {legal}")
-        if any(not (p > 0.0) or not math.isfinite(p) for p in probs):
-            raise fail("chance outcomes", f"probabilities must be positive: {probs}")
-        if abs(math.fsum(probs) - 1.0) > 1e-9:
-            raise fail("chance outcomes", f"probabilities sum to {math.fsum(probs)}, not 1")
 
-    # --- returns ----------------------------------------------------------------------
+def _check_chance(state: State, legal: list[int], fail: Fail) -> None:
+    if state.current_player != CHANCE:
+        # the one contract of every game: a clear error away from a chance node
+        try:
+            outcomes = state.chance_outcomes()
+        except NotChanceNodeError:
+            return
+        except Exception as exc:  # noqa: BLE001 - any other exception breaks the contract
+            raise fail(
+                "chance outcomes contract",
+                f"away from a chance node chance_outcomes() raised {type(exc).__name__}: "
+                f"{exc}, not NotChanceNodeError",
+            ) from exc
+        raise fail(
+            "chance outcomes contract",
+            f"away from a chance node chance_outcomes() returned {outcomes!r} "
+            "instead of raising NotChanceNodeError",
+        )
+    outcomes = state.chance_outcomes()
+    actions = [a for a, _ in outcomes]
+    probs = [p for _, p in outcomes]
+    if actions != legal:
+        raise fail("chance outcomes", f"outcome actions {actions} != legal actions {legal}")
+    if any(not (p > 0.0) or not math.isfinite(p) for p in probs):
+        raise fail("chance outcomes", f"probabilities must be positive: {probs}")
+    if abs(math.fsum(probs) - 1.0) > 1e-9:
+        raise fail("chance outcomes", f"probabilities sum to {math.fsum(probs)}, not 1")
+
+
+def _check_returns(state: State, fail: Fail) -> None:
+    gt = state.game.game_type
     returns = state.returns()
     if len(returns) != gt.num_players:
         raise fail("returns", f"{len(returns)} returns for {gt.num_players} players")
-    if player != TERMINAL:
+    if state.current_player != TERMINAL:
         if any(r != 0.0 for r in returns):
             raise fail("returns", f"returns {returns} before the game is over (must be zeros)")
     else:
@@ -268,8 +309,10 @@ def check_state(
     except TypeError as exc:
         raise fail("fingerprint", f"fingerprint is not hashable: {exc}") from exc
 
-    # --- illegal actions are rejected and change nothing ----------------------------
-    before = _snapshot(state)
+
+def _check_illegal_rejected(
+    state: State, legal: list[int], before: tuple[object, list[int], int], fail: Fail
+) -> None:
     for bad in _illegal_candidates(legal, len(state.history)) if legal else [0, 1.5]:
         try:
             state.apply(bad)  # type: ignore[arg-type]
@@ -285,25 +328,30 @@ def check_state(
         if _snapshot(state) != before:
             raise fail("illegal action leaves the state unchanged", f"apply({bad!r}) changed it")
 
-    # --- clone independence ------------------------------------------------------------
+
+def _check_clone(
+    state: State, legal: list[int], before: tuple[object, list[int], int], fail: Fail
+) -> None:
     copy = state.clone()
     if copy is state:
         raise fail("clone independence", "clone() returned the same object")
     if copy != state or copy.history != state.history:
         raise fail("clone independence", "the clone differs from the original")
-    if legal:
-        infos = [copy.info_state(p) for p in range(gt.num_players)]
-        info_fps = [info.fingerprint() for info in infos]
-        copy.apply(legal[-1])
-        if _snapshot(state) != before:
-            raise fail("clone independence", f"applying {legal[-1]} to a clone changed the state")
-        if [info.fingerprint() for info in infos] != info_fps:
-            raise fail("clone independence", "an info state changed when its state moved on")
-        state.clone().apply(legal[0])
-        if _snapshot(state) != before:
-            raise fail("clone independence", f"applying {legal[0]} to a clone changed the original")
+    if not legal:
+        return
+    infos = [copy.info_state(p) for p in range(state.game.num_players)]
+    info_fps = [info.fingerprint() for info in infos]
+    copy.apply(legal[-1])
+    if _snapshot(state) != before:
+        raise fail("clone independence", f"applying {legal[-1]} to a clone changed the state")
+    if [info.fingerprint() for info in infos] != info_fps:
+        raise fail("clone independence", "an info state changed when its state moved on")
+    state.clone().apply(legal[0])
+    if _snapshot(state) != before:
+        raise fail("clone independence", f"applying {legal[0]} to a clone changed the original")
 
-    # --- action notation --------------------------------------------------------------
+
+def _check_notation(state: State, legal: list[int], fail: Fail) -> None:
     names: dict[str, int] = {}
     for a in legal:
         text = state.action_to_string(a)
@@ -321,12 +369,6 @@ def check_state(
             raise fail("action notation", f"string_to_action({text!r}) failed: {exc}") from exc
         if back != a:
             raise fail("action notation", f"string_to_action({text!r}) = {back}, not {a}")
-
-    if deep:
-        _check_round_trip(state, seed)
-        _check_info_states(state, rng, seed)
-    if _snapshot(state) != before:
-        raise fail("checks leave the state unchanged", "the state changed while being checked")
 
 
 def _check_round_trip(state: State, seed: int | None) -> None:
@@ -405,21 +447,25 @@ def _check_info_states(state: State, rng: np.random.Generator, seed: int | None)
 def _choose(state: State, rng: np.random.Generator) -> int:
     """The playout policy: uniform over legal actions, chance by its probabilities."""
     if state.is_chance_node():
-        outcomes = state.chance_outcomes()
-        cum = np.cumsum([p for _, p in outcomes])
-        idx = int(np.searchsorted(cum, rng.random() * cum[-1], side="right"))
-        return outcomes[min(idx, len(outcomes) - 1)][0]
+        return sample_chance(state, rng)
     legal = state.legal_actions()
     return legal[int(rng.integers(len(legal)))]
 
 
 def random_playout(game: Game, seed: int, max_moves: int = 10_000) -> State:
-    """Play game ``seed`` with the harness's random policy, without checks."""
+    """Play game ``seed`` with the harness's random policy, without checks.
+
+    Goes through the one play loop (:func:`spielwerk.core.play.play`) with one
+    generator for the players' and the chance choices.
+    """
     rng = np.random.default_rng(seed)
-    state = game.new_initial_state()
-    while not state.is_terminal() and len(state.history) < max_moves:
-        state.apply(_choose(state, rng))
-    return state
+
+    def policy(state: State, seat: int) -> int:
+        legal = state.legal_actions()
+        return legal[int(rng.integers(len(legal)))]
+
+    seats = [policy] * game.num_players
+    return play(game.new_initial_state(), seats, rng, max_actions=max_moves).state
 
 
 def play_checked_game(

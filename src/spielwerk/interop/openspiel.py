@@ -238,7 +238,7 @@ class SpielwerkState(pyspiel.State):
                 f"{self.inner.action_to_string(int(action))} is not legal here"
             )
         # legality checked against the cached list: skip apply()'s second legal-move generation
-        self.inner._apply_action(int(action))  # noqa: SLF001
+        self.inner.apply_unchecked(int(action))
         self.inner.history.append(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from spielwerk.core.errors import SpielwerkError
-from spielwerk.core.game import CHANCE, Game, State
+from spielwerk.core.game import CHANCE, Game, State, sample_chance
 from spielwerk.core.registry import load_game
 from spielwerk.interop import encoding
 
@@ -107,10 +107,7 @@ class SpielwerkAECEnv(AECEnv):  # type: ignore[misc]
 
     def _play_chance(self) -> None:
         while self.state.current_player == CHANCE:
-            outcomes = self.state.chance_outcomes()
-            probs = np.array([p for _, p in outcomes])
-            index = int(self._rng.choice(len(outcomes), p=probs / probs.sum()))
-            self.state.apply(int(outcomes[index][0]))
+            self.state.apply(sample_chance(self.state, self._rng))
 
     def _select(self) -> None:
         if self.state.is_terminal():

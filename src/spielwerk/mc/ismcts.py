@@ -17,16 +17,14 @@ import time
 
 import numpy as np
 
-from spielwerk.core.game import CHANCE, TERMINAL, InfoState
+from spielwerk.core.game import CHANCE, TERMINAL, InfoState, sample_chance
 from spielwerk.mc.mcts import (
     Budget,
     Rollout,
     SearchError,
     SearchResult,
     _scale,
-    fast_apply,
     random_rollout,
-    sample_chance,
 )
 
 
@@ -74,7 +72,7 @@ def ismcts_search(
             if player == TERMINAL:
                 break
             if player == CHANCE:
-                fast_apply(s, sample_chance(s, rng))
+                s.apply_unchecked(sample_chance(s, rng))
                 continue
             legal = s.legal_actions()
             children = node.children
@@ -86,7 +84,7 @@ def ismcts_search(
                 for b in legal:
                     if b in children:
                         children[b].avail += 1
-                fast_apply(s, a)
+                s.apply_unchecked(a)
                 path.append(child)
                 movers.append(player)
                 expanded = True
@@ -99,7 +97,7 @@ def ismcts_search(
                 score = ch.w / ch.n + c * sqrt(log(ch.avail) / ch.n)
                 if score > best_score:
                     best_score, best_a = score, a
-            fast_apply(s, best_a)
+            s.apply_unchecked(best_a)
             node = children[best_a]
             path.append(node)
             movers.append(player)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from spielwerk.core.errors import SpielwerkError
-from spielwerk.core.game import CHANCE, TERMINAL, State
+from spielwerk.core.game import CHANCE, TERMINAL, State, sample_chance
 
 Rollout = Callable[[State, np.random.Generator], Sequence[float]]
 """Plays ``state`` (which it may change) to the end; returns the players' returns."""
@@ -30,22 +30,6 @@ Rollout = Callable[[State, np.random.Generator], Sequence[float]]
 
 class SearchError(SpielwerkError, ValueError):
     """A search asked to run on something it cannot handle (bad budget, no moves)."""
-
-
-def fast_apply(state: State, action: int) -> None:
-    """Apply a legal action without re-validating it (search code only)."""
-    apply_unchecked = getattr(state, "apply_unchecked", None)
-    if apply_unchecked is not None:
-        apply_unchecked(action)
-    else:
-        state._apply_action(action)  # noqa: SLF001 - the action came from legal_actions()
-
-
-def sample_chance(state: State, rng: np.random.Generator) -> int:
-    outcomes = state.chance_outcomes()
-    probs = np.array([p for _, p in outcomes])
-    idx = int(np.searchsorted(np.cumsum(probs), rng.random() * probs.sum(), side="right"))
-    return outcomes[min(idx, len(outcomes) - 1)][0]
 
 
 def random_rollout(state: State, rng: np.random.Generator) -> Sequence[float]:
@@ -59,7 +43,7 @@ def random_rollout(state: State, rng: np.random.Generator) -> Sequence[float]:
         else:
             legal = state.legal_actions()
             action = legal[int(rng.integers(len(legal)))]
-        fast_apply(state, action)
+        state.apply_unchecked(action)
 
 
 class Budget:
@@ -156,7 +140,7 @@ def uct_search(
                 break
             if player == CHANCE:
                 a = sample_chance(s, rng)
-                fast_apply(s, a)
+                s.apply_unchecked(a)
                 child = node.children.get(a)
                 if child is None:
                     child = Node(s.current_player, _legal(s))
@@ -167,7 +151,7 @@ def uct_search(
                 continue
             if node.untried:
                 a = node.untried.pop(int(rng.integers(len(node.untried))))
-                fast_apply(s, a)
+                s.apply_unchecked(a)
                 child = Node(s.current_player, _legal(s))
                 node.children[a] = child
                 path.append(child)
@@ -183,7 +167,7 @@ def uct_search(
                 if score > best_score:
                     best_score, best_a, best_child = score, a, ch
             assert best_child is not None
-            fast_apply(s, best_a)
+            s.apply_unchecked(best_a)
             node = best_child
             path.append(node)
             movers.append(player)

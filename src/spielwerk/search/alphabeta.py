@@ -30,14 +30,6 @@ class AlphaBetaError(SpielwerkError, ValueError):
     """A search that cannot run (no moves, bad depth or worlds)."""
 
 
-def _apply(state: State, action: int) -> None:
-    fast = getattr(state, "apply_unchecked", None)
-    if fast is not None:
-        fast(action)
-    else:
-        state._apply_action(action)  # noqa: SLF001 - the action came from legal_actions()
-
-
 def zero_evaluation(state: State, player: int) -> float:
     return 0.0
 
@@ -60,14 +52,14 @@ def alphabeta(
         total = 0.0
         for action, prob in state.chance_outcomes():
             child = state.clone()
-            _apply(child, action)
+            child.apply_unchecked(action)
             total += prob * alphabeta(child, depth - 1, player, evaluate)
         return total
     maximise = to_move == player
     best = -math.inf if maximise else math.inf
     for action in state.legal_actions():
         child = state.clone()
-        _apply(child, action)
+        child.apply_unchecked(action)
         v = alphabeta(child, depth - 1, player, evaluate, alpha, beta)
         if maximise:
             if v > best:
@@ -92,7 +84,7 @@ def root_values(state: State, depth: int, evaluate: Evaluate = zero_evaluation) 
     out: dict[int, float] = {}
     for action in state.legal_actions():
         child = state.clone()
-        _apply(child, action)
+        child.apply_unchecked(action)
         out[action] = alphabeta(child, depth - 1, player, evaluate)
     return out
 

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from spielwerk.core.errors import SpielwerkError
-from spielwerk.core.game import CHANCE, State
+from spielwerk.core.game import CHANCE, State, sample_chance
 from spielwerk.core.registry import load_game
 from spielwerk.web.views import action_label, seat_view
 
@@ -62,10 +62,8 @@ class Table:
 
     def _chance(self, state: State) -> None:
         while state.current_player == CHANCE:
-            outcomes = state.chance_outcomes()
             rng = np.random.default_rng([self.seed, self.deal_no, len(state.history)])
-            probs = np.array([p for _, p in outcomes])
-            state.apply(outcomes[int(rng.choice(len(outcomes), p=probs / probs.sum()))][0])
+            state.apply(sample_chance(state, rng))
 
     @property
     def history(self) -> list[int]:
