@@ -19,7 +19,8 @@ from rich.markup import escape
 
 from spielwerk.core.agent import Agent, make_agent
 from spielwerk.core.errors import GameParameterError
-from spielwerk.core.game import CHANCE, Game
+from spielwerk.core.game import CHANCE, Game, State
+from spielwerk.core.play import Chooser, play
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat import iss
 from spielwerk.games.skat.bidding import POSITION_NAMES
@@ -222,35 +223,36 @@ def front_end(game: Game, vs: list[str], seat: int, seed: int) -> SkatState | No
         p: make_agent(spec, game, seed=seed * 10 + p) for p, spec in zip(others, vs, strict=True)
     }
     console = Console(highlight=False)
-    rng = np.random.default_rng(seed)
-    state = game.new_initial_state()
-    shown_for = -1
-    while not state.is_terminal():
-        player = state.current_player
-        if player == CHANCE:
-            outcomes = state.chance_outcomes()
-            state.apply(outcomes[int(rng.integers(len(outcomes)))][0])
-            continue
-        if player == seat:
-            info = state.info_state(seat)
-            if shown_for != len(state.history):
-                _show(info, console)
-                shown_for = len(state.history)
-            action = _ask(info, console)
-            if action is None:
-                console.print("You left the game.")
-                return None
-        else:
-            action = agents[player].act(state.info_state(player))
-        console.print(escape(_describe(state, player, action)))
-        tricks_before = state.tricks_done
-        state.apply(action)
-        if state.tricks_done > tricks_before:
+
+    def person(state: State, player: int) -> int | None:
+        info = state.info_state(player)
+        assert isinstance(info, SkatInfoState)
+        _show(info, console)
+        return _ask(info, console)
+
+    def describe(state: State, player: int, action: int) -> None:
+        if player != CHANCE:
+            assert isinstance(state, SkatState)
+            console.print(escape(_describe(state, player, action)))
+
+    tricks_seen = [0]
+
+    def after(state: State, player: int, action: int) -> None:
+        assert isinstance(state, SkatState)
+        if state.tricks_done > tricks_seen[0]:
+            tricks_seen[0] = state.tricks_done
             leader, cards, winner = state.trick_history[-1]
             names = " ".join(state.action_to_string(c) for c in cards)
             console.print(f"[cyan]trick {state.tricks_done}: {names} - seat {winner} takes it[/]")
-        for agent in agents.values():
-            agent.inform(action)
+
+    seats: dict[int, Agent | Chooser] = {**agents, seat: person}
+    played = play(game.new_initial_state(), seats, np.random.default_rng(seed),
+                  before=describe, after=after)
+    if played.stopped:
+        console.print("You left the game.")
+        return None
+    state = played.state
+    assert isinstance(state, SkatState)
     res = state.result
     if state.picked_up:
         console.print(f"skat: {mask_to_string(state.put)} (put by the declarer; "
