@@ -45,40 +45,65 @@ class GreedyAgent(Agent):
 
 @njit(cache=True)
 def _negamax(board, player, depth, alpha, beta, m, empty_capture, end_rule):  # type: ignore[no-untyped-def]
-    """Value for ``player`` (store difference) of a depth-limited search."""
-    own = board[player * (m + 1) + m]
-    opp = board[(1 - player) * (m + 1) + m]
-    if depth == 0:
-        return own - opp
-    best = -1_000_000
-    base = player * (m + 1)
-    for i in range(m):
-        if board[base + i] == 0:
+    """Value for ``player`` (store difference) of a depth-limited alpha-beta search.
+
+    An explicit stack of ``depth + 1`` frames, no recursion: a recursive numba
+    kernel loaded from the cache in a second process crashes. Frame ``k``
+    searches ``boards[k]`` for ``who[k]`` at remaining depth ``depth - k``; an
+    extra turn keeps the window and the sign (``same[k]``), a change of mover
+    negates both.
+    """
+    if depth <= 0:
+        return board[player * (m + 1) + m] - board[(1 - player) * (m + 1) + m]
+    boards = np.empty((depth + 1, board.shape[0]), board.dtype)
+    who = np.empty(depth + 1, np.int64)
+    alphas = np.empty(depth + 1, np.int64)
+    betas = np.empty(depth + 1, np.int64)
+    best = np.empty(depth + 1, np.int64)
+    nxt_pit = np.empty(depth + 1, np.int64)
+    same = np.empty(depth + 1, np.int64)
+    boards[0] = board
+    who[0], alphas[0], betas[0], best[0], nxt_pit[0] = player, alpha, beta, -1_000_000, 0
+    k = 0
+    while True:
+        p = who[k]
+        pushed = False
+        while nxt_pit[k] < m:
+            i = nxt_pit[k]
+            nxt_pit[k] += 1
+            if boards[k, p * (m + 1) + i] == 0:
+                continue
+            child = boards[k + 1]
+            child[:] = boards[k]
+            nxt = kernel.sow(child, p, i, m, empty_capture, end_rule)
+            if nxt >= 0 and k + 1 < depth:
+                who[k + 1], best[k + 1], nxt_pit[k + 1] = nxt, -1_000_000, 0
+                if nxt == p:
+                    alphas[k + 1], betas[k + 1], same[k + 1] = alphas[k], betas[k], 1
+                else:
+                    alphas[k + 1], betas[k + 1], same[k + 1] = -betas[k], -alphas[k], 0
+                k += 1
+                pushed = True
+                break
+            v = child[p * (m + 1) + m] - child[(1 - p) * (m + 1) + m]  # over, or a leaf
+            best[k] = max(best[k], v)
+            alphas[k] = max(alphas[k], v)
+            if alphas[k] >= betas[k]:
+                nxt_pit[k] = m
+        if pushed:
             continue
-        child = board.copy()
-        nxt = kernel.sow(child, player, i, m, empty_capture, end_rule)
-        if nxt < 0:
-            v = child[player * (m + 1) + m] - child[(1 - player) * (m + 1) + m]
-        elif nxt == player:
-            v = _negamax(child, player, depth - 1, alpha, beta, m, empty_capture, end_rule)
-        else:
-            v = -_negamax(child, nxt, depth - 1, -beta, -alpha, m, empty_capture, end_rule)
-        if v > best:
-            best = v
-        if v > alpha:
-            alpha = v
-        if alpha >= beta:
-            break
-    return best
+        if k == 0:
+            return best[0]
+        v = best[k] if same[k] == 1 else -best[k]
+        k -= 1
+        best[k] = max(best[k], v)
+        alphas[k] = max(alphas[k], v)
+        if alphas[k] >= betas[k]:
+            nxt_pit[k] = m
 
 
 def _root_values(board, player, depth, m, empty_capture, end_rule):  # type: ignore[no-untyped-def]
-    """Exact depth-limited value of every root move (-10**9 for illegal pits).
-
-    Plain Python on purpose: a cached numba function that calls the recursive
-    ``_negamax`` cannot be reloaded from numba's cache (it dies with a missing
-    symbol), so only ``_negamax`` itself is compiled.
-    """
+    """Exact depth-limited value of every root move (-10**9 for illegal pits)."""
     out = np.full(m, -1_000_000_000, np.int64)
     base = player * (m + 1)
     for i in range(m):

@@ -42,10 +42,12 @@ from numba import njit
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.games.kalah import kernel
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 MAGIC = b"SPWKEGDB"
 HEADER = struct.Struct("<8sIIIIIQI")  # magic, version, pits, N, empty_capture, end_rule, n, crc
 HEADER_SIZE = 64
+BLOCK = 1 << 24
+"""Bytes per checksummed block of the payload."""
 UNKNOWN = -128
 MAX_SEEDS = 40
 """Largest database seed count accepted anywhere (CLI, agents, solver)."""
@@ -166,136 +168,19 @@ def over_value(board: np.ndarray, m: int) -> int:
     return kernel.side_seeds(board, 0, m) - kernel.side_seeds(board, 1, m)
 
 
-@njit(cache=True)
-def _solve(
-    scratch: np.ndarray,
-    frames: np.ndarray,
-    s0: int,
-    db: np.ndarray,
-    binom: np.ndarray,
-    m: int,
-    empty_capture: bool,
-    end_rule: int,
-) -> int:
-    """Value of ``scratch[0]`` (non-terminal, ``s0`` seeds, player 0 to move), memoised in db.
-
-    Explicit stack (numba cannot cache recursive functions reliably). Only moves
-    that keep all seeds in the pits lead to unknown entries; they strictly lower
-    the potential (each seed's distance to its owner's store), so the stack
-    depth is at most ``s0 * m + 1``. ``frames[level]``: next pit, best value,
-    seeds, gain and next mover of the move being searched.
-    """
-    level = 0
-    frames[0, 0] = 0
-    frames[0, 1] = -1000
-    frames[0, 2] = s0
-    while True:
-        board = scratch[level]
-        child = scratch[level + 1]
-        i = frames[level, 0]
-        descended = False
-        while i < m:
-            if board[i] == 0:
-                i += 1
-                continue
-            child[:] = board
-            nxt = kernel.sow(child, 0, i, m, empty_capture, end_rule)
-            g = child[m] - child[2 * m + 1]
-            if nxt < 0:
-                v = g
-            else:
-                cs = frames[level, 2] - child[m]
-                child[m] = 0
-                if nxt == 1:
-                    swap_sides(child, m)
-                known = db[rank(child, m, binom)]
-                if known == UNKNOWN:
-                    frames[level, 0] = i + 1
-                    frames[level, 3] = g
-                    frames[level, 4] = nxt
-                    level += 1
-                    frames[level, 0] = 0
-                    frames[level, 1] = -1000
-                    frames[level, 2] = cs
-                    descended = True
-                    break
-                v = g + known if nxt == 0 else g - known
-            if v > frames[level, 1]:
-                frames[level, 1] = v
-            i += 1
-        if descended:
-            continue
-        val = frames[level, 1]
-        db[rank(board, m, binom)] = val
-        if level == 0:
-            return val
-        level -= 1
-        g = frames[level, 3]
-        v = g + val if frames[level, 4] == 0 else g - val
-        if v > frames[level, 1]:
-            frames[level, 1] = v
-
-
-@njit(cache=True)
-def _build_level(
-    db: np.ndarray, s: int, binom: np.ndarray, m: int, empty_capture: bool, end_rule: int
-) -> int:
-    """Fill every entry with exactly ``s`` seeds; returns how many were filled."""
-    k = 2 * m
-    cells = 2 * m + 2
-    scratch = np.zeros((s * m + 4, cells), np.int32)
-    frames = np.zeros((s * m + 4, 5), np.int64)
-    comp = np.zeros(k, np.int64)
-    comp[0] = s
-    count = 0
-    while True:
-        board = scratch[0]
-        for j in range(k):
-            board[j if j < m else j + 1] = comp[j]
-        board[m] = 0
-        board[2 * m + 1] = 0
-        idx = rank(board, m, binom)
-        if db[idx] == UNKNOWN:
-            if is_over(board, m, end_rule):
-                db[idx] = over_value(board, m)
-            else:
-                _solve(scratch, frames, s, db, binom, m, empty_capture, end_rule)
-        count += 1
-        # next composition of s into k parts
-        i = k - 2
-        while i >= 0 and comp[i] == 0:
-            i -= 1
-        if i < 0:
-            break
-        comp[i] -= 1
-        t = comp[k - 1] + 1
-        comp[k - 1] = 0
-        comp[i + 1] = t
-    return count
-
-
 def build(
     pits: int,
     max_seeds: int,
     empty_capture: bool,
     end_rule: int = kernel.END_EITHER_EMPTY,
     progress: Callable[[int, int, float], None] | None = None,
+    start: np.ndarray | None = None,
+    threads: int = 1,
 ) -> np.ndarray:
-    """Compute the database in memory (int8, one entry per rank below ``C(N+2m, 2m)``)."""
-    if pits < 1 or max_seeds < 0:
-        raise EgdbError("egdb: pits must be >= 1 and the seed limit >= 0")
-    if max_seeds > 120:
-        raise EgdbError("egdb: at most 120 seeds (values are stored in one signed byte)")
-    binom = binomials(max_seeds, pits)
-    n = entries(max_seeds, pits)
-    db = np.full(n, UNKNOWN, dtype=np.int8)
-    db[0] = 0  # the empty board
-    start = time.perf_counter()
-    for s in range(1, max_seeds + 1):
-        _build_level(db, s, binom, pits, empty_capture, end_rule)
-        if progress is not None:
-            progress(s, max_seeds, time.perf_counter() - start)
-    return db
+    """Compute the database in memory (see :func:`spielwerk.games.kalah.egdb_build.build`)."""
+    from spielwerk.games.kalah import egdb_build
+
+    return egdb_build.build(pits, max_seeds, empty_capture, end_rule, progress, start, threads)
 
 
 def cache_dir(path: str | os.PathLike[str] | None = None) -> Path:
@@ -321,43 +206,96 @@ def _header(pits: int, max_seeds: int, empty_capture: bool, end_rule: int, n: in
     return raw.ljust(HEADER_SIZE, b"\0")
 
 
+@njit(cache=True, nogil=True)
+def _block_sums(payload: np.ndarray, first: int, last: int, out: np.ndarray) -> None:
+    """64-bit FNV-style checksum of each ``BLOCK``-byte block ``first <= b < last`` of the
+    payload (bytes; the last block may be short): any changed byte changes its block's sum."""
+    n = payload.size
+    words = payload[: n - n % 8].view(np.uint64)
+    prime = np.uint64(0x100000001B3)
+    for blk in range(first, last):
+        lo = blk * BLOCK
+        hi = min(lo + BLOCK, n)
+        h = np.uint64(0xCBF29CE484222325) ^ np.uint64(blk)
+        w_end = min(hi, words.size * 8) // 8
+        for w in range(lo // 8, w_end):
+            h = (h ^ words[w]) * prime
+        for i in range(max(lo, w_end * 8), hi):
+            h = (h ^ np.uint64(payload[i] & 0xFF)) * prime
+        out[blk] = h
+
+
+def _n_blocks(n: int) -> int:
+    return (n + BLOCK - 1) // BLOCK
+
+
 def save(db: np.ndarray, file: Path, pits: int, max_seeds: int, empty_capture: bool,
          end_rule: int) -> None:
-    """Write atomically (temporary file, then rename) with header and CRC-32."""
+    """Write atomically (temporary file, then rename): header, payload, block checksums."""
     file.parent.mkdir(parents=True, exist_ok=True)
     payload = np.ascontiguousarray(db, dtype=np.int8)
-    crc = zlib.crc32(payload.data)
+    sums = np.zeros(_n_blocks(payload.size), np.uint64)
+    _block_sums(payload, 0, sums.size, sums)
+    crc = zlib.crc32(sums.tobytes())
     tmp = file.with_suffix(f".tmp{os.getpid()}")
     try:
         with open(tmp, "wb") as fh:
             fh.write(_header(pits, max_seeds, empty_capture, end_rule, payload.size, crc))
             payload.tofile(fh)
+            sums.tofile(fh)
         os.replace(tmp, file)
     except BaseException:
         tmp.unlink(missing_ok=True)  # never leave a half-written file in the cache folder
         raise
 
 
-def load(file: Path, pits: int, max_seeds: int, empty_capture: bool, end_rule: int) -> np.ndarray:
-    """Read and verify a database file; raises :class:`EgdbError` on any mismatch."""
+def read_header(file: Path) -> tuple[int, int, int, int, int, int]:
+    """(version, pits, N, empty_capture, end_rule, entries) of a database file."""
     try:
         with open(file, "rb") as fh:
             head = fh.read(HEADER_SIZE)
-            if len(head) != HEADER_SIZE:
-                raise EgdbError(f"{file}: truncated header")
-            magic, version, p, n_seeds, ec, er, n, crc = HEADER.unpack(head[: HEADER.size])
-            expected = (MAGIC, FORMAT_VERSION, pits, max_seeds, int(empty_capture), end_rule,
-                        entries(max_seeds, pits))
-            if (magic, version, p, n_seeds, ec, er, n) != expected:
-                raise EgdbError(f"{file}: header does not match (wrong version or parameters)")
-            db = np.fromfile(fh, dtype=np.int8)
     except OSError as exc:
         raise EgdbError(f"{file}: cannot read: {exc}") from None
-    if db.size != n:
-        raise EgdbError(f"{file}: {db.size} entries, expected {n}")
-    if zlib.crc32(db.data) != crc:
+    if len(head) != HEADER_SIZE:
+        raise EgdbError(f"{file}: truncated header")
+    magic, version, p, n_seeds, ec, er, n, _crc = HEADER.unpack(head[: HEADER.size])
+    if magic != MAGIC:
+        raise EgdbError(f"{file}: header does not match (not a database file)")
+    return version, p, n_seeds, ec, er, n
+
+
+def load(file: Path, pits: int, max_seeds: int, empty_capture: bool, end_rule: int,
+         file_seeds: int | None = None) -> np.ndarray:
+    """Verify a database file and map it read-only into memory; :class:`EgdbError` on any
+    mismatch. ``file_seeds`` (default ``max_seeds``): the file's own size; a larger file
+    serves a smaller database as its prefix (only the blocks of the prefix are checked)."""
+    have = max_seeds if file_seeds is None else file_seeds
+    version, p, n_seeds, ec, er, n = read_header(file)
+    if (version, p, n_seeds, ec, er, n) != (FORMAT_VERSION, pits, have, int(empty_capture),
+                                           end_rule, entries(have, pits)):
+        raise EgdbError(f"{file}: header does not match (wrong version or parameters)")
+    want = entries(max_seeds, pits)
+    blocks = _n_blocks(n)
+    if file.stat().st_size != HEADER_SIZE + n + 8 * blocks:
+        raise EgdbError(f"{file}: {file.stat().st_size} bytes, expected "
+                        f"{HEADER_SIZE + n + 8 * blocks} (truncated?)")
+    try:
+        with open(file, "rb") as fh:
+            crc = HEADER.unpack(fh.read(HEADER_SIZE)[: HEADER.size])[-1]
+            fh.seek(HEADER_SIZE + n)
+            sums = np.frombuffer(fh.read(8 * blocks), np.uint64)
+        mm = np.memmap(file, dtype=np.int8, mode="r", offset=HEADER_SIZE, shape=(n,))
+    except (OSError, ValueError) as exc:
+        raise EgdbError(f"{file}: cannot read: {exc}") from None
+    if zlib.crc32(sums.tobytes()) != crc:
+        raise EgdbError(f"{file}: checksum mismatch (block table)")
+    payload = mm.view(np.ndarray)
+    check = np.zeros(blocks, np.uint64)
+    used = _n_blocks(want)
+    _block_sums(payload, 0, used, check)
+    if not np.array_equal(check[:used], sums[:used]):
         raise EgdbError(f"{file}: checksum mismatch")
-    return db
+    return payload[:want]
 
 
 @dataclass
@@ -383,6 +321,38 @@ def empty(pits: int) -> np.ndarray:
     return np.zeros(1, dtype=np.int8)
 
 
+def cached(pits: int, empty_capture: bool, end_rule: int = kernel.END_EITHER_EMPTY,
+           path: str | os.PathLike[str] | None = None) -> list[tuple[int, Path]]:
+    """(N, file) of every database file of this game in the cache folder, smallest first
+    (by name and header; contents are checked when loaded)."""
+    folder = cache_dir(path)
+    out = []
+    for n in range(MAX_SEEDS + 1):
+        file = folder / file_name(pits, n, empty_capture, end_rule)
+        if file.is_file():
+            try:
+                if read_header(file)[0] == FORMAT_VERSION:
+                    out.append((n, file))
+            except EgdbError:
+                continue
+    return out
+
+
+def _load_cached(pits: int, max_seeds: int, empty_capture: bool, end_rule: int,
+                 path: str | os.PathLike[str] | None,
+                 progress: Callable[[str], None] | None) -> tuple[np.ndarray, Path] | None:
+    """The database from the smallest sound cached file with at least ``max_seeds`` seeds."""
+    for n, file in cached(pits, empty_capture, end_rule, path):
+        if n < max_seeds:
+            continue
+        try:
+            return load(file, pits, max_seeds, empty_capture, end_rule, n), file
+        except EgdbError as exc:
+            if progress is not None:
+                progress(f"endgame database not trusted ({exc}); rebuilding")
+    return None
+
+
 def open_egdb(
     pits: int,
     max_seeds: int,
@@ -391,26 +361,36 @@ def open_egdb(
     path: str | os.PathLike[str] | None = None,
     save_to_disk: bool = True,
     progress: Callable[[str], None] | None = None,
+    threads: int = 1,
 ) -> Egdb:
-    """Load the database from the cache folder, or build (and save) it if missing or bad."""
+    """Load the database from the cache folder, or build (and save) it if missing or bad.
+
+    A larger cached file serves as well (its prefix). A build continues from the
+    largest smaller sound file and saves a checkpoint after every level that took
+    over a minute (then the smaller file is removed: it is a prefix of the new one),
+    so an interrupted build resumes where it stopped.
+    """
     check_size(pits, max_seeds)
     folder = cache_dir(path)
-    file = folder / file_name(pits, max_seeds, empty_capture, end_rule)
-    start = time.perf_counter()
-    if file.exists():
+    t0 = time.perf_counter()
+    found = _load_cached(pits, max_seeds, empty_capture, end_rule, path, progress)
+    if found is not None:
+        return Egdb(pits, max_seeds, empty_capture, end_rule, found[0], found[1], None,
+                    time.perf_counter() - t0)
+    start: np.ndarray | None = None
+    smaller = [(n, f) for n, f in cached(pits, empty_capture, end_rule, path) if n < max_seeds]
+    for n, f in reversed(smaller):
         try:
-            db = load(file, pits, max_seeds, empty_capture, end_rule)
-            return Egdb(pits, max_seeds, empty_capture, end_rule, db, file, None,
-                        time.perf_counter() - start)
-        except EgdbError as exc:
-            if progress is not None:
-                progress(f"endgame database not trusted ({exc}); rebuilding")
-
+            start = load(f, pits, n, empty_capture, end_rule)
+            break
+        except EgdbError:
+            continue
+    n_entries = entries(max_seeds, pits)
     if progress is not None:
+        more = f", continuing from {start.size:,} done" if start is not None else ""
         progress(f"endgame database for {pits} pits, <= {max_seeds} seeds: building "
-                 f"{entries(max_seeds, pits):,} entries, {entries(max_seeds, pits) / 1e6:,.1f} MB "
-                 f"(saved in {folder})")
-    last = [0.0]
+                 f"{n_entries:,} entries, {n_entries / 1e6:,.1f} MB{more} (saved in {folder})")
+    last = [0.0, time.perf_counter()]
 
     def report(s: int, n: int, elapsed: float) -> None:
         # the level's own time and the total: the first level also pays the kernels'
@@ -421,14 +401,36 @@ def open_egdb(
             progress(f"endgame database: {s}/{n} seeds done, this level {step:.1f} s{note}, "
                      f"total {elapsed:.1f} s")
 
-    db = build(pits, max_seeds, empty_capture, end_rule, report)
-    built = time.perf_counter() - start
+    def checkpoint(db: np.ndarray, s: int) -> None:
+        if not save_to_disk or s == max_seeds or time.perf_counter() - last[1] < 60:
+            return
+        last[1] = time.perf_counter()
+        _save_replacing(db[: entries(s, pits)], folder, pits, s, empty_capture, end_rule,
+                        progress)
+
+    from spielwerk.games.kalah import egdb_build
+
+    db = egdb_build.build(pits, max_seeds, empty_capture, end_rule, report, start, threads,
+                          checkpoint)
+    built = time.perf_counter() - t0
+    saved: Path | None = None
     if save_to_disk:
-        try:
-            save(db, file, pits, max_seeds, empty_capture, end_rule)
-        except OSError as exc:
-            if progress is not None:
-                progress(f"endgame database not saved ({exc})")
-            file = None  # type: ignore[assignment]
-    return Egdb(pits, max_seeds, empty_capture, end_rule, db, file if save_to_disk else None,
-                built, 0.0)
+        saved = _save_replacing(db, folder, pits, max_seeds, empty_capture, end_rule, progress)
+    return Egdb(pits, max_seeds, empty_capture, end_rule, db, saved, built, 0.0)
+
+
+def _save_replacing(db: np.ndarray, folder: Path, pits: int, max_seeds: int,
+                    empty_capture: bool, end_rule: int,
+                    progress: Callable[[str], None] | None) -> Path | None:
+    """Save the database; remove this game's smaller files (prefixes of this one)."""
+    file = folder / file_name(pits, max_seeds, empty_capture, end_rule)
+    try:
+        save(db, file, pits, max_seeds, empty_capture, end_rule)
+    except OSError as exc:
+        if progress is not None:
+            progress(f"endgame database not saved ({exc})")
+        return None
+    for n, old in cached(pits, empty_capture, end_rule, folder):
+        if n < max_seeds:
+            old.unlink(missing_ok=True)
+    return file

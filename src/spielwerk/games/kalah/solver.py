@@ -28,31 +28,33 @@ depth limit, which gives the exact value.
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit
 
-from spielwerk.core.agent import Agent, register_agent
 from spielwerk.core.errors import SpielwerkError
-from spielwerk.core.game import Game, InfoState, PerfectInfoState
 from spielwerk.games.kalah import egdb as egdb_mod
 from spielwerk.games.kalah import kernel
 from spielwerk.games.kalah.egdb import rank, swap_sides
+from spielwerk.games.kalah.solver_kernel import (
+    C_EGDB,
+    C_ETC_CUTS,
+    C_FUTILITY,
+    C_MAX_PLY,
+    C_NODES,
+    C_TT_CUTS,
+    DONE,
+    ENTER,
+    N_COUNTERS,
+    OVERFLOW,
+    RUNNING,
+)
+from spielwerk.games.kalah.solver_kernel import nws as _nws
 from spielwerk.search import tt
 from spielwerk.search.mtdf import mtdf
-from spielwerk.search.tt import DEPTH_INF, VALUE_INF
-
-ENTER, NEXT, RETURN, UPDATE = 0, 1, 2, 3
-RUNNING, DONE, OVERFLOW = 0, 1, 2
-
-# counters
-C_NODES, C_EGDB, C_TT_CUTS, C_ETC_CUTS, C_MAX_PLY, C_FUTILITY = range(6)
-N_COUNTERS = 6
-
+from spielwerk.search.tt import DEPTH_INF
 
 TT_LOG2_MIN, TT_LOG2_MAX = 10, 30
 """Transposition-table sizes (log2 of the slots) accepted by the CLI and the agent."""
@@ -82,248 +84,6 @@ def table_log2(tt_log2: int, pits: int, max_seeds: int) -> tuple[int, str]:
 
 class SolverError(SpielwerkError):
     """A position or instance the solver cannot handle as asked."""
-
-
-@njit(cache=True)
-def _nws(
-    regs: np.ndarray,
-    brd: np.ndarray,
-    nbeta: np.ndarray,
-    ndepth: np.ndarray,
-    nkey: np.ndarray,
-    nseeds: np.ndarray,
-    ckey: np.ndarray,
-    corder: np.ndarray,
-    nmv: np.ndarray,
-    mi: np.ndarray,
-    best: np.ndarray,
-    bestmv: np.ndarray,
-    curg: np.ndarray,
-    curx: np.ndarray,
-    table: np.ndarray,
-    db: np.ndarray,
-    db_n: int,
-    binom: np.ndarray,
-    m: int,
-    empty_capture: bool,
-    end_rule: int,
-    etc_min_seeds: int,
-    tt_min_seeds: int,
-    counters: np.ndarray,
-    node_limit: int,
-) -> None:
-    """Null-window search (is the value of ``brd[0]`` >= ``nbeta[0]``?), resumable.
-
-    ``regs``: ply, mode, value, status. Returns when done (``regs[2]`` is a
-    fail-soft bound, ``bestmv[0]`` the move that proved a fail high), on stack
-    overflow, or paused when ``counters[C_NODES]`` reaches ``node_limit``.
-    Children are generated lazily (one sowing per visited move); the move
-    order is computed arithmetically from the seed counts.
-    """
-    ply = regs[0]
-    mode = regs[1]
-    retval = regs[2]
-    max_ply = brd.shape[0] - 1
-    cycle = 2 * m + 1
-    cells = 2 * m + 2
-    prio = np.empty(m, np.int64)
-    scratch = np.empty(cells, np.int32)
-    v = 0
-    while True:
-        if mode == ENTER:
-            if counters[C_NODES] >= node_limit:
-                regs[0] = ply
-                regs[1] = mode
-                regs[2] = retval
-                regs[3] = RUNNING
-                return
-            counters[C_NODES] += 1
-            if ply > counters[C_MAX_PLY]:
-                counters[C_MAX_PLY] = ply
-            b = brd[ply]
-            s = nseeds[ply]
-            beta = nbeta[ply]
-            d = ndepth[ply]
-            root = ply == 0
-            if not root:
-                if s < beta:
-                    counters[C_FUTILITY] += 1
-                    retval = s
-                    mode = RETURN
-                    continue
-                if -s >= beta:
-                    counters[C_FUTILITY] += 1
-                    retval = -s
-                    mode = RETURN
-                    continue
-                if d == 0:
-                    retval = 0
-                    mode = RETURN
-                    continue
-            key = nkey[ply]
-            if key < 0:
-                key = rank(b, m, binom)
-                nkey[ply] = key
-            ttmove = -1
-            slot = tt.probe(table, key) if s >= tt_min_seeds or root else -1
-            if slot >= 0:
-                dd = table[2 * slot + 1]
-                ttmove = tt.data_move(dd)
-                if not root and tt.data_depth(dd) >= d:
-                    lo = tt.data_lo(dd)
-                    if lo >= beta:
-                        counters[C_TT_CUTS] += 1
-                        retval = lo
-                        mode = RETURN
-                        continue
-                    hi = tt.data_hi(dd)
-                    if hi < beta:
-                        counters[C_TT_CUTS] += 1
-                        retval = hi
-                        mode = RETURN
-                        continue
-            # move order: table move, extra turns, captures, the rest; nearest the store first
-            n = 0
-            for i in range(m - 1, -1, -1):
-                seeds = b[i]
-                if seeds == 0:
-                    continue
-                if i == ttmove:
-                    p = 0
-                else:
-                    last = (i + seeds) % cycle
-                    if last == m:
-                        p = 1
-                    elif (last < m and seeds < cycle and last != i and b[last] == 0
-                          and (last < i or empty_capture or b[2 * m - last] > 0)):
-                        p = 2
-                    else:
-                        p = 3
-                k = n
-                while k > 0 and prio[k - 1] > p:
-                    corder[ply, k] = corder[ply, k - 1]
-                    prio[k] = prio[k - 1]
-                    k -= 1
-                corder[ply, k] = i
-                prio[k] = p
-                ckey[ply, i] = -1
-                n += 1
-            nmv[ply] = n
-            mi[ply] = 0
-            best[ply] = -VALUE_INF
-            bestmv[ply] = -1
-            if s >= etc_min_seeds:
-                # enhanced transposition cut-off: does a child's stored bound prove the cut?
-                cd = d if d == DEPTH_INF else d - 1
-                cut = False
-                for k in range(n):
-                    i = corder[ply, k]
-                    for j in range(cells):
-                        scratch[j] = b[j]
-                    nxt = kernel.sow(scratch, 0, i, m, empty_capture, end_rule)
-                    if nxt < 0:
-                        continue
-                    g = scratch[m]
-                    scratch[m] = 0
-                    if nxt == 1:
-                        swap_sides(scratch, m)
-                    if s - g <= db_n:
-                        continue
-                    ck = rank(scratch, m, binom)
-                    ckey[ply, i] = ck
-                    cslot = tt.probe(table, ck)
-                    if cslot < 0:
-                        continue
-                    cdata = table[2 * cslot + 1]
-                    if tt.data_depth(cdata) < cd:
-                        continue
-                    if nxt == 0:
-                        v = g + tt.data_lo(cdata)
-                    else:
-                        v = g - tt.data_hi(cdata)
-                    if v >= beta:
-                        counters[C_ETC_CUTS] += 1
-                        tt.store(table, key, d, v, VALUE_INF, i)
-                        bestmv[ply] = i
-                        retval = v
-                        cut = True
-                        break
-                if cut:
-                    mode = RETURN
-                    continue
-            mode = NEXT
-        elif mode == NEXT:
-            k = mi[ply]
-            if k >= nmv[ply]:
-                bst = best[ply]
-                if nseeds[ply] >= tt_min_seeds:
-                    tt.store(table, nkey[ply], ndepth[ply], -VALUE_INF, bst, -1)
-                retval = bst
-                mode = RETURN
-                continue
-            if ply + 1 > max_ply:
-                regs[0] = ply
-                regs[1] = mode
-                regs[2] = retval
-                regs[3] = OVERFLOW
-                return
-            i = corder[ply, k]
-            b = brd[ply]
-            c = brd[ply + 1]
-            for j in range(cells):
-                c[j] = b[j]
-            nxt = kernel.sow(c, 0, i, m, empty_capture, end_rule)
-            g = c[m] - c[2 * m + 1]
-            if nxt < 0:
-                v = g
-                mode = UPDATE
-                continue
-            cs = nseeds[ply] - c[m]
-            c[m] = 0
-            if nxt == 1:
-                swap_sides(c, m)
-            if cs <= db_n:
-                counters[C_EGDB] += 1
-                ev = db[rank(c, m, binom)]
-                v = g + ev if nxt == 0 else g - ev
-                mode = UPDATE
-                continue
-            nseeds[ply + 1] = cs
-            nkey[ply + 1] = ckey[ply, i]
-            curg[ply] = g
-            curx[ply] = 1 if nxt == 0 else 0
-            if nxt == 0:
-                nbeta[ply + 1] = nbeta[ply] - g
-            else:
-                nbeta[ply + 1] = g - nbeta[ply] + 1
-            d = ndepth[ply]
-            ndepth[ply + 1] = d if d == DEPTH_INF else d - 1
-            ply += 1
-            mode = ENTER
-        elif mode == RETURN:  # the node at ply has the value bound retval
-            if ply == 0:
-                regs[0] = 0
-                regs[1] = mode
-                regs[2] = retval
-                regs[3] = DONE
-                return
-            ply -= 1
-            g = curg[ply]
-            v = g + retval if curx[ply] == 1 else g - retval
-            mode = UPDATE
-        else:  # UPDATE: move corder[ply, mi[ply]] has value bound v
-            i = corder[ply, mi[ply]]
-            if v > best[ply]:
-                best[ply] = v
-                bestmv[ply] = i
-            if v >= nbeta[ply]:
-                if nseeds[ply] >= tt_min_seeds or ply == 0:
-                    tt.store(table, nkey[ply], ndepth[ply], v, VALUE_INF, i)
-                retval = v
-                mode = RETURN
-            else:
-                mi[ply] += 1
-                mode = NEXT
 
 
 @dataclass
@@ -621,159 +381,13 @@ class Solver:
         return Analysis(v, best, values, self.principal_variation(rel, v, pv_limit))
 
 
-@dataclass
-class TimedAnalysis:
-    """Result of :func:`analyze_within`: ``depth`` -1 when the values are exact, else the
-    depth of the deepest iteration that finished for every move (0: none did)."""
-
-    move_values: dict[int, int]
-    depth: int
-    seconds: float
-
-
-def analyze_within(solver: Solver, rel: np.ndarray, budget_s: float) -> TimedAnalysis:
-    """Values of every move of ``rel`` within about ``budget_s`` seconds.
-
-    Depth-limited iterations (``solver.depth_step``, 2x, ...) give estimates for
-    every move first; the exact search follows with the time left. The result is
-    the exact values if they finished, else those of the deepest full iteration.
-    """
-    start = time.perf_counter()
-    if solver.is_over(rel):
-        raise SolverError("the game is over: no move")
-    kids = solver.children(rel)
-    best: dict[int, int] = {pit: g for pit, g, _nxt, _c in kids}
-    found_depth = 0
-    solver.deadline = start + budget_s
-
-    def values(depth: int) -> dict[int, int]:
-        out: dict[int, int] = {}
-        for pit, g, nxt, child in kids:
-            if nxt < 0:
-                out[pit] = g
-                continue
-            s = int(child[: solver.m].sum() + child[solver.m + 1 : 2 * solver.m + 1].sum())
-            if depth == DEPTH_INF:
-                v = solver.value(child, iterative=False)
-            else:
-                v = mtdf(solver.tester(child, depth), 0, -s, s)
-            out[pit] = g + v if nxt == 0 else g - v
-        return out
-
-    try:
-        step = max(1, solver.depth_step)
-        depth = step
-        while depth <= solver.depth_max:
-            best, found_depth = values(depth), depth
-            depth += step
-        best, found_depth = values(DEPTH_INF), -1
-    except SearchTimeout:
-        pass
-    finally:
-        solver.deadline = None
-    return TimedAnalysis(best, found_depth, time.perf_counter() - start)
-
-
-def solver_for(game: object, **kwargs: object) -> Solver:
-    """A solver for a :class:`~spielwerk.games.kalah.rules.KalahGame`."""
-    from spielwerk.games.kalah.rules import KalahGame
-
-    if not isinstance(game, KalahGame):
-        raise SolverError("the Kalah solver needs a Kalah game")
-    total = 2 * game.pits * game.seeds
-    return Solver(game.pits, game.empty_capture, game.end_rule, max_seeds=total,
-                  **kwargs)  # type: ignore[arg-type]
-
-
-def search_move(solver: Solver, rel: np.ndarray, budget_s: float) -> tuple[int, int, int]:
-    """Best move within ``budget_s`` seconds: (move, value, depth; -1 = exact).
-
-    Iterative deepening as in :meth:`Solver.value`; when time runs out, the
-    move of the deepest completed iteration is returned (the largest
-    immediate gain, extra turns first, if not even the first one finished).
-    """
-    m = solver.m
-    if solver.is_over(rel):
-        raise SolverError("the game is over: no move")
-    kids = solver.children(rel)
-    fallback = max(kids, key=lambda k: (k[2] == 0, k[1], k[0]))[0]
-    result = (fallback, 0, 0)
-    s = int(rel[:m].sum() + rel[m + 1 : 2 * m + 1].sum())
-    solver.deadline = time.perf_counter() + budget_s
-    try:
-        if s <= solver.db_n:
-            vals = solver.move_values(rel)
-            v = max(vals.values())
-            return min(p for p, x in vals.items() if x == v), v, -1
-        guess = 0
-        step = solver.depth_step if solver.depth_step > 0 else solver.depth_max + 1
-        depth = step
-        while depth <= solver.depth_max:
-            guess = mtdf(solver.tester(rel, depth), guess, -s, s)
-            g, mv = solver.test(rel, guess, depth)
-            if mv >= 0:
-                result = (mv, guess, depth)
-            depth += step
-        v = mtdf(solver.tester(rel, DEPTH_INF), guess, -s, s, step=2)
-        return solver.best_move(rel, v), v, -1
-    except SearchTimeout:
-        return result
-    finally:
-        solver.deadline = None
-
-
-def _stderr_line(text: str) -> None:
-    print(f"perfect agent: {text}", file=sys.stderr, flush=True)
-
-
-class PerfectAgent(Agent):
-    """Solver-backed Kalah agent: exact play when the search finishes within ``time``
-    seconds per move, else the best move of the deepest completed iteration."""
-
-    def __init__(self, game: Game, seed: int | None = None, time: float = 5.0, egdb: int = 0,
-                 tt: int = 20) -> None:
-        super().__init__(game, seed)
-        if time <= 0:
-            raise SolverError("perfect: the time budget must be positive")
-        self.budget = float(time)
-        values = None
-        if egdb > 0:  # a build can take minutes: say so on stderr (loading is silent)
-            from spielwerk.games.kalah.rules import KalahGame
-
-            if not isinstance(game, KalahGame):
-                raise SolverError("the perfect agent plays Kalah only")
-            values = egdb_mod.open_egdb(game.pits, egdb, game.empty_capture, game.end_rule,
-                                        progress=_stderr_line).values
-        self.solver = solver_for(game, egdb_seeds=egdb, tt_log2=tt, egdb_values=values)
-        self.last: tuple[int, int, int] | None = None
-
-    def act(self, info_state: InfoState) -> int:
-        from spielwerk.games.kalah.rules import KalahState
-
-        if not isinstance(info_state, PerfectInfoState) or not isinstance(info_state.state,
-                                                                          KalahState):
-            raise SolverError("the perfect agent plays Kalah only")
-        state = info_state.state
-        rel = self.solver.relative(state.board, state.current_player)
-        self.last = search_move(self.solver, rel, self.budget)
-        return self.last[0]
-
-
-def _perfect(game: Game, seed: int | None = None, time: float = 5.0, egdb: int = 0,
-             tt: int = 20) -> Agent:
-    return PerfectAgent(game, seed, time, egdb, tt)
-
-
-register_agent(
-    "perfect",
-    _perfect,
-    {"time": 5.0, "egdb": 0, "tt": 20},
-    "MTD(f) solver: exact play when it finishes in time, else deepest completed iteration",
-    ("kalah",),
-    {
-        "time": "seconds per move",
-        "egdb": "endgame database size in seeds (0: none; built once, cached on disk)",
-        "tt": "transposition table size, log2 of the slots (16 bytes each)",
-    },
-    {"time": (0.001, None), "egdb": (0, egdb_mod.MAX_SEEDS), "tt": (TT_LOG2_MIN, TT_LOG2_MAX)},
+# the time-bounded searches and the agent live in ``perfect``; re-exported for old imports
+from spielwerk.games.kalah.perfect import (  # noqa: E402
+    TimedAnalysis,
+    analyze_within,
+    search_move,
+    solver_for,
 )
+
+__all__ = ["Analysis", "SearchStats", "SearchTimeout", "Solver", "SolverError", "TimedAnalysis",
+           "analyze_within", "search_move", "solver_for", "table_log2"]

@@ -1,0 +1,227 @@
+"""The Kalah solver's search kernel: a resumable null-window alpha-beta (numba).
+
+One loop over an explicit stack of plies (no recursion: numba kernels loaded
+from the cache in a second process must not recurse), paused after a node
+budget so the driver can report progress, honour time budgets and Ctrl-C.
+Positions are seen from the player to move with the stores zeroed; a node's
+value is the mover's future store gain minus the opponent's. Per node:
+futility (``s`` seeds left bound the value to ``[-s, s]``), endgame database
+probes for children with at most ``db_n`` seeds, transposition table (lower
+and upper bound, depth, move), enhanced transposition cut-offs, and move
+ordering (table move, extra turns, captures, the rest; nearest the store
+first).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from spielwerk.games.kalah import kernel
+from spielwerk.games.kalah.egdb import rank, swap_sides
+from spielwerk.search import tt
+from spielwerk.search.tt import DEPTH_INF, VALUE_INF
+
+ENTER, NEXT, RETURN, UPDATE = 0, 1, 2, 3
+RUNNING, DONE, OVERFLOW = 0, 1, 2
+
+# counters
+C_NODES, C_EGDB, C_TT_CUTS, C_ETC_CUTS, C_MAX_PLY, C_FUTILITY = range(6)
+N_COUNTERS = 6
+
+
+@njit(cache=True, nogil=True)
+def order_moves(b: np.ndarray, m: int, ttmove: int, empty_capture: bool, order: np.ndarray,
+                prio: np.ndarray, ckey: np.ndarray) -> int:
+    """Write the legal pits of ``b`` into ``order`` (table move, extra turns, captures, the
+    rest; nearest the store first), clear their child keys; returns how many."""
+    cycle = 2 * m + 1
+    n = 0
+    for i in range(m - 1, -1, -1):
+        seeds = b[i]
+        if seeds == 0:
+            continue
+        if i == ttmove:
+            p = 0
+        else:
+            last = (i + seeds) % cycle
+            if last == m:
+                p = 1
+            elif (last < m and seeds < cycle and last != i and b[last] == 0
+                  and (last < i or empty_capture or b[2 * m - last] > 0)):
+                p = 2
+            else:
+                p = 3
+        k = n
+        while k > 0 and prio[k - 1] > p:
+            order[k] = order[k - 1]
+            prio[k] = prio[k - 1]
+            k -= 1
+        order[k] = i
+        prio[k] = p
+        ckey[i] = -1
+        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def etc_cut(b: np.ndarray, s: int, d: int, beta: int, n: int, order: np.ndarray,
+            ckey: np.ndarray, scratch: np.ndarray, table: np.ndarray, db_n: int,
+            binom: np.ndarray, m: int, empty_capture: bool, end_rule: int) -> tuple[int, int]:
+    """Enhanced transposition cut-off: (move, bound) of a child whose stored bound proves
+    the value >= ``beta``, or (-1, 0). Child keys are kept in ``ckey`` for the search."""
+    cd = d if d == DEPTH_INF else d - 1
+    for k in range(n):
+        i = order[k]
+        for j in range(2 * m + 2):
+            scratch[j] = b[j]
+        nxt = kernel.sow(scratch, 0, i, m, empty_capture, end_rule)
+        if nxt < 0:
+            continue
+        g = scratch[m]
+        scratch[m] = 0
+        if nxt == 1:
+            swap_sides(scratch, m)
+        if s - g <= db_n:
+            continue
+        ck = rank(scratch, m, binom)
+        ckey[i] = ck
+        cslot = tt.probe(table, ck)
+        if cslot < 0:
+            continue
+        cdata = table[2 * cslot + 1]
+        if tt.data_depth(cdata) < cd:
+            continue
+        v = g + tt.data_lo(cdata) if nxt == 0 else g - tt.data_hi(cdata)
+        if v >= beta:
+            return i, v
+    return -1, 0
+
+
+@njit(cache=True, nogil=True)
+def tt_bound(table: np.ndarray, key: int, d: int, beta: int, root: bool) -> tuple[int, int]:
+    """(table move or -1, stored bound that answers the null-window test or VALUE_INF)."""
+    slot = tt.probe(table, key)
+    if slot < 0:
+        return -1, VALUE_INF
+    dd = table[2 * slot + 1]
+    if not root and tt.data_depth(dd) >= d:
+        lo = tt.data_lo(dd)
+        if lo >= beta:
+            return tt.data_move(dd), lo
+        hi = tt.data_hi(dd)
+        if hi < beta:
+            return tt.data_move(dd), hi
+    return tt.data_move(dd), VALUE_INF
+
+
+@njit(cache=True, nogil=True)
+def nws(regs: np.ndarray, brd: np.ndarray, nbeta: np.ndarray, ndepth: np.ndarray,
+        nkey: np.ndarray, nseeds: np.ndarray, ckey: np.ndarray, corder: np.ndarray,
+        nmv: np.ndarray, mi: np.ndarray, best: np.ndarray, bestmv: np.ndarray,
+        curg: np.ndarray, curx: np.ndarray, table: np.ndarray, db: np.ndarray, db_n: int,
+        binom: np.ndarray, m: int, empty_capture: bool, end_rule: int, etc_min_seeds: int,
+        tt_min_seeds: int, counters: np.ndarray, node_limit: int) -> None:
+    """Null-window search (is the value of ``brd[0]`` >= ``nbeta[0]``?), resumable.
+
+    ``regs``: ply, mode, value, status. Returns when done (``regs[2]`` is a
+    fail-soft bound, ``bestmv[0]`` the move that proved a fail high), on stack
+    overflow, or paused when ``counters[C_NODES]`` reaches ``node_limit``.
+    """
+    ply, mode, retval = regs[0], regs[1], regs[2]
+    max_ply = brd.shape[0] - 1
+    prio = np.empty(m, np.int64)
+    scratch = np.empty(2 * m + 2, np.int32)
+    v = 0
+    while True:
+        if mode == ENTER:
+            if counters[C_NODES] >= node_limit:
+                regs[0], regs[1], regs[2], regs[3] = ply, mode, retval, RUNNING
+                return
+            counters[C_NODES] += 1
+            counters[C_MAX_PLY] = max(counters[C_MAX_PLY], ply)
+            b, s, beta, d = brd[ply], nseeds[ply], nbeta[ply], ndepth[ply]
+            mode = RETURN
+            if ply > 0 and (s < beta or -s >= beta):
+                counters[C_FUTILITY] += 1
+                retval = s if s < beta else -s
+                continue
+            if ply > 0 and d == 0:
+                retval = 0
+                continue
+            if nkey[ply] < 0:
+                nkey[ply] = rank(b, m, binom)
+            ttmove = -1
+            if s >= tt_min_seeds or ply == 0:
+                ttmove, bound = tt_bound(table, nkey[ply], d, beta, ply == 0)
+                if bound != VALUE_INF:
+                    counters[C_TT_CUTS] += 1
+                    retval = bound
+                    continue
+            n = order_moves(b, m, ttmove, empty_capture, corder[ply], prio, ckey[ply])
+            nmv[ply], mi[ply], best[ply], bestmv[ply] = n, 0, -VALUE_INF, -1
+            if s >= etc_min_seeds:
+                i, v = etc_cut(b, s, d, beta, n, corder[ply], ckey[ply], scratch, table, db_n,
+                               binom, m, empty_capture, end_rule)
+                if i >= 0:
+                    counters[C_ETC_CUTS] += 1
+                    tt.store(table, nkey[ply], d, v, VALUE_INF, i)
+                    bestmv[ply] = i
+                    retval = v
+                    continue
+            mode = NEXT
+        elif mode == NEXT:
+            if mi[ply] >= nmv[ply]:
+                if nseeds[ply] >= tt_min_seeds:
+                    tt.store(table, nkey[ply], ndepth[ply], -VALUE_INF, best[ply], -1)
+                retval = best[ply]
+                mode = RETURN
+                continue
+            if ply + 1 > max_ply:
+                regs[0], regs[1], regs[2], regs[3] = ply, mode, retval, OVERFLOW
+                return
+            i = corder[ply, mi[ply]]
+            c = brd[ply + 1]
+            c[:] = brd[ply]
+            nxt = kernel.sow(c, 0, i, m, empty_capture, end_rule)
+            g = c[m] - c[2 * m + 1]
+            mode = UPDATE
+            if nxt < 0:
+                v = g
+                continue
+            cs = nseeds[ply] - c[m]
+            c[m] = 0
+            if nxt == 1:
+                swap_sides(c, m)
+            if cs <= db_n:
+                counters[C_EGDB] += 1
+                ev = db[rank(c, m, binom)]
+                v = g + ev if nxt == 0 else g - ev
+                continue
+            nseeds[ply + 1], nkey[ply + 1] = cs, ckey[ply, i]
+            curg[ply], curx[ply] = g, 1 if nxt == 0 else 0
+            nbeta[ply + 1] = nbeta[ply] - g if nxt == 0 else g - nbeta[ply] + 1
+            d = ndepth[ply]
+            ndepth[ply + 1] = d if d == DEPTH_INF else d - 1
+            ply += 1
+            mode = ENTER
+        elif mode == RETURN:  # the node at ply has the value bound retval
+            if ply == 0:
+                regs[0], regs[1], regs[2], regs[3] = 0, mode, retval, DONE
+                return
+            ply -= 1
+            g = curg[ply]
+            v = g + retval if curx[ply] == 1 else g - retval
+            mode = UPDATE
+        else:  # UPDATE: move corder[ply, mi[ply]] has value bound v
+            i = corder[ply, mi[ply]]
+            if v > best[ply]:
+                best[ply], bestmv[ply] = v, i
+            if v >= nbeta[ply]:
+                if nseeds[ply] >= tt_min_seeds or ply == 0:
+                    tt.store(table, nkey[ply], ndepth[ply], v, VALUE_INF, i)
+                retval = v
+                mode = RETURN
+            else:
+                mi[ply] += 1
+                mode = NEXT
