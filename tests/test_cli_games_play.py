@@ -64,3 +64,40 @@ def test_user_errors_are_one_line_without_traceback(args: list[str], message: st
     assert proc.returncode == 2, proc.stderr
     assert message in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_every_listed_command_module_exists_and_registers() -> None:
+    import importlib
+
+    from spielwerk.cli import main as cli_main
+
+    for name in cli_main.COMMAND_MODULES:
+        module = importlib.import_module(f"spielwerk.cli.{name}")
+        assert callable(getattr(module, "register", None)), name
+    for module_name in cli_main.COMMAND_MODULE.values():
+        assert module_name in cli_main.COMMAND_MODULES
+
+
+def test_a_missing_command_module_fails_loudly(monkeypatch: pytest.MonkeyPatch) -> None:
+    from spielwerk.cli import main as cli_main
+
+    monkeypatch.setattr(cli_main, "COMMAND_MODULES", [*cli_main.COMMAND_MODULES, "no_such_cmd"])
+    with pytest.raises(cli_main.CommandModuleError, match="no_such_cmd.*missing"):
+        cli_main._build_app()
+
+
+def test_play_loop_names_the_agent_behind_an_illegal_action() -> None:
+    import numpy as np
+
+    from spielwerk.arena.match import AgentFailedError, play_game
+    from spielwerk.core.agent import Agent
+    from spielwerk.core.game import InfoState
+    from spielwerk.core.registry import load_game
+
+    class Cheat(Agent):
+        def act(self, info_state: InfoState) -> int:
+            return 99
+
+    game = load_game("kalah(pits=3,seeds=2)")
+    with pytest.raises(AgentFailedError, match=r"agent cheat \(seat 0\) .* 99"):
+        play_game(game, [Cheat(game), Cheat(game)], np.random.default_rng(0), ["cheat", "b"])

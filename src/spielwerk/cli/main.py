@@ -1,9 +1,11 @@
 """The ``spielwerk`` command: one typer app, commands contributed by modules.
 
-Each module in ``COMMAND_MODULES`` defines ``register(app)``; a module that
-does not exist yet is skipped, so commands can be added without editing this
-file's logic. Errors that spielwerk raises on purpose are printed as one line
-(exit code 2), never as a traceback.
+Each module in ``COMMAND_MODULES`` defines ``register(app)``. A listed module
+that is missing or does not import is an error (:class:`CommandModuleError`),
+never skipped silently: a command that vanished must not look like one that
+was never there (``tests/test_cli_games_play.py`` checks every listed module).
+Errors that spielwerk raises on purpose are printed as one line (exit code 2),
+never as a traceback.
 
 ``spielwerk --help`` answers from :data:`COMMAND_HELP` without importing typer,
 rich or any command module (a test keeps that table equal to what the modules
@@ -33,8 +35,12 @@ COMMAND_HELP = {  # top-level command -> its short help, in the order `--help` l
     "starts at once.",
 }
 
-COMMAND_MODULES = ["games", "play", "arena", "fuzz", "kalah", "skat", "durak", "serve", "bench",
-                   "warmup"]
+COMMAND_MODULES = ["games", "play", "arena", "fuzz", "kalah", "skat", "durak", "serve", "warmup"]
+"""Every ``spielwerk.cli.<name>`` module whose ``register(app)`` adds commands; each must exist."""
+
+
+class CommandModuleError(RuntimeError):
+    """A command module listed in :data:`COMMAND_MODULES` is missing or has no ``register``."""
 
 
 COMMAND_MODULE = {"games": "games", "arena": "arena", "fuzz": "fuzz", "serve": "serve",
@@ -66,9 +72,14 @@ def _build_app(only: str | None = None) -> Any:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
             if exc.name == module_name:
-                continue
+                raise CommandModuleError(
+                    f"command module {module_name} is listed in COMMAND_MODULES but missing"
+                ) from exc
             raise
-        module.register(app)
+        register = getattr(module, "register", None)
+        if register is None:
+            raise CommandModuleError(f"command module {module_name} has no register(app)")
+        register(app)
     return app
 
 

@@ -1,0 +1,227 @@
+"""The one play loop (``core.play.play``), ``sample_chance`` and the chance-outcomes contract."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable
+
+import numpy as np
+import pytest
+
+from spielwerk.core.agent import Agent, make_agent
+from spielwerk.core.errors import NotChanceNodeError
+from spielwerk.core.game import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    GameType,
+    InfoState,
+    PerfectInfoState,
+    State,
+    sample_chance,
+)
+from spielwerk.core.play import PlayError, play
+from spielwerk.core.registry import load_game
+from spielwerk.core.testing import ConformanceError, check_state
+
+SPECS = ["kalah(pits=3,seeds=2)", "skat", "durak"]
+
+
+class CoinGame(Game):
+    """A biased coin (0.9 heads), then player 0 says 0 or 1; wins when it names the coin."""
+
+    def __init__(self, bad_contract: bool = False) -> None:
+        super().__init__({})
+        self.bad_contract = bad_contract
+
+    @property
+    def game_type(self) -> GameType:
+        return GameType("coin", "Coin", 1, True, False, False, 0.0, 1.0, None)
+
+    def new_initial_state(self) -> CoinState:
+        return CoinState(self)
+
+
+class CoinState(State):
+    def __init__(self, game: CoinGame) -> None:
+        super().__init__(game)
+        self.coin = -1
+        self.guess = -1
+
+    @property
+    def current_player(self) -> int:
+        return CHANCE if self.coin < 0 else 0 if self.guess < 0 else TERMINAL
+
+    def _legal_actions(self) -> list[int]:
+        return [0, 1]
+
+    def _apply_action(self, action: int) -> None:
+        if self.coin < 0:
+            self.coin = action
+        else:
+            self.guess = action
+
+    def _clone(self) -> CoinState:
+        copy = CoinState(self.game)  # type: ignore[arg-type]
+        copy.coin, copy.guess = self.coin, self.guess
+        return copy
+
+    def returns(self) -> list[float]:
+        return [float(self.guess == self.coin)] if self.guess >= 0 else [0.0]
+
+    def fingerprint(self) -> Hashable:
+        return (self.coin, self.guess)
+
+    def action_to_string(self, action: int) -> str:
+        return "HT"[action] if self.coin < 0 else f"say{action}"
+
+    def info_state(self, player: int) -> InfoState:
+        return PerfectInfoState(self, player)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(0, 0.9), (1, 0.1)]
+
+
+class BadContractState(CoinState):
+    """A game that breaks the contract: its own test of the node, returning []."""
+
+    @classmethod
+    def _check_chance_outcomes(cls) -> None:  # opt out of the wrapper, as a careless game might
+        pass
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(0, 0.9), (1, 0.1)] if self.coin < 0 else []
+
+
+class Recorder(Agent):
+    """Plays the first legal action and remembers what it was told."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game, 0)
+        self.seen: list[int] = []
+
+    def act(self, info_state: InfoState) -> int:
+        return info_state.legal_actions()[0]
+
+    def inform(self, action: int) -> None:
+        self.seen.append(action)
+
+
+def test_sample_chance_follows_the_probabilities() -> None:
+    state = CoinGame().new_initial_state()
+    rng = np.random.default_rng(7)
+    heads = sum(sample_chance(state, rng) == 0 for _ in range(4000))
+    assert 0.88 < heads / 4000 < 0.92  # 0.9 expected; 4 sd is about 0.019
+
+
+def test_sample_chance_takes_one_draw_like_generator_choice() -> None:
+    state = load_game("skat").new_initial_state()
+    for seed in range(20):
+        outcomes = state.chance_outcomes()
+        probs = np.array([p for _, p in outcomes])
+        expected = outcomes[int(np.random.default_rng(seed).choice(len(outcomes), p=probs))][0]
+        assert sample_chance(state, np.random.default_rng(seed)) == expected
+    # a random.Random works as well, with the same inverse-CDF rule
+    assert sample_chance(state, random.Random(3)) in state.legal_actions()
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_chance_outcomes_away_from_a_chance_node_raises(spec: str) -> None:
+    state = load_game(spec).new_initial_state()
+    while state.current_player == CHANCE:
+        state.apply(state.legal_actions()[0])
+    with pytest.raises(NotChanceNodeError, match="not a chance node"):
+        state.chance_outcomes()
+    with pytest.raises(NotChanceNodeError):
+        sample_chance(state, np.random.default_rng(0))
+
+
+def test_check_state_catches_a_broken_chance_contract() -> None:
+    good = CoinGame().new_initial_state()
+    good.apply(0)
+    check_state(good, np.random.default_rng(0), deep=False)
+    bad_game = CoinGame()
+    bad = BadContractState(bad_game)
+    bad.apply(0)
+    with pytest.raises(ConformanceError, match="chance outcomes contract"):
+        check_state(bad, np.random.default_rng(0), deep=False)
+
+
+def test_play_informs_every_agent_of_every_action_and_counts_player_moves() -> None:
+    game = load_game("durak")
+    agents = [Recorder(game), Recorder(game)]
+    played = play(game.new_initial_state(), agents, np.random.default_rng(1))
+    state = played.state
+    assert state.is_terminal() and not played.stopped
+    assert agents[0].seen == agents[1].seen == state.history
+    chance = sum(1 for a in range(len(state.history)) if _is_chance_at(game, state.history, a))
+    assert played.moves == len(state.history) - chance > 0
+
+
+def _is_chance_at(game: Game, history: list[int], index: int) -> bool:
+    state = game.new_initial_state()
+    for action in history[:index]:
+        state.apply(action)
+    return state.is_chance_node()
+
+
+def test_play_hooks_see_each_action_before_and_after_it_is_applied() -> None:
+    game = load_game("kalah(pits=3,seeds=2)")
+    events: list[tuple[str, int, int, int]] = []
+
+    def before(state: State, player: int, action: int) -> None:
+        events.append(("before", player, action, len(state.history)))
+
+    def after(state: State, player: int, action: int) -> None:
+        events.append(("after", player, action, len(state.history)))
+
+    agents = [make_agent("random", game, seed=s) for s in range(2)]
+    played = play(game.new_initial_state(), agents, np.random.default_rng(0),
+                  before=before, after=after)
+    history = played.state.history
+    assert len(events) == 2 * len(history)
+    for i, action in enumerate(history):
+        assert events[2 * i][1:] == events[2 * i + 1][1:3] + (i,)
+        assert events[2 * i][2] == action and events[2 * i + 1][3] == i + 1
+
+
+def test_a_chooser_that_returns_none_stops_the_game() -> None:
+    game = load_game("kalah(pits=3,seeds=2)")
+    calls = []
+
+    def person(state: State, seat: int) -> int | None:
+        calls.append(seat)
+        return None if len(calls) == 2 else state.legal_actions()[0]
+
+    played = play(game.new_initial_state(), {0: person, 1: person},
+                  np.random.default_rng(0))
+    assert played.stopped and not played.state.is_terminal()
+    assert played.moves == len(played.state.history) == 1
+
+
+def test_play_stops_at_max_actions_and_refuses_an_empty_seat() -> None:
+    game = load_game("skat")
+    agents = [make_agent("random", game, seed=s) for s in range(3)]
+    played = play(game.new_initial_state(), agents, np.random.default_rng(0), max_actions=5)
+    assert len(played.state.history) == 5 and not played.stopped
+    with pytest.raises(PlayError, match="nobody plays seat 0"):
+        play(game.new_initial_state(), {1: agents[1]}, np.random.default_rng(0), max_actions=40)
+
+
+def test_same_seeds_same_game() -> None:
+    game = load_game("skat")
+
+    def once() -> list[int]:
+        agents = [make_agent("random", game, seed=s) for s in range(3)]
+        return play(game.new_initial_state(), agents, np.random.default_rng(9)).state.history
+
+    assert once() == once()
+
+
+def test_apply_unchecked_moves_the_state_but_not_the_history() -> None:
+    state = load_game("kalah(pits=3,seeds=2)").new_initial_state()
+    twin = state.clone()
+    state.apply_unchecked(2)
+    twin.apply(2)
+    assert state.fingerprint() == twin.fingerprint()
+    assert state.history == [] and twin.history == [2]
