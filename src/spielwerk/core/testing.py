@@ -73,7 +73,7 @@ def replay_command(spec: str, seed: int) -> str:
 
 
 @dataclass
-class GameResult:
+class CheckedGame:
     """One checked random game: its seed, length and outcome."""
 
     seed: int
@@ -105,7 +105,7 @@ class CheckReport:
     def mean_returns(self) -> list[float]:
         return [r / self.games for r in self.returns_sum] if self.games else []
 
-    def add(self, result: GameResult) -> None:
+    def add(self, result: CheckedGame) -> None:
         length = result.moves + result.chance_moves
         self.min_length = length if self.games == 0 else min(self.min_length, length)
         self.max_length = max(self.max_length, length)
@@ -475,7 +475,7 @@ def play_checked_game(
     max_moves: int = 10_000,
     deep_every: int = 1,
     check_determinism: bool = True,
-) -> GameResult:
+) -> CheckedGame:
     """Play random game ``seed`` and check every invariant after every move.
 
     Deep checks (JSON round trip, info states) run at the start, at the end and
@@ -525,7 +525,7 @@ def play_checked_game(
         raise _fail(
             state, seed, "no unexpected exception", f"{type(exc).__name__}: {exc}"
         ) from exc
-    return GameResult(seed, list(state.history), moves, chance_moves, list(state.returns()))
+    return CheckedGame(seed, list(state.history), moves, chance_moves, list(state.returns()))
 
 
 def check_game(
@@ -559,7 +559,7 @@ def check_game(
 __all__ = [
     "CheckReport",
     "ConformanceError",
-    "GameResult",
+    "CheckedGame",
     "check_game",
     "check_game_metadata",
     "check_state",

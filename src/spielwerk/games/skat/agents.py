@@ -15,7 +15,7 @@ from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.game import InfoState
 from spielwerk.games.skat import kernel
 from spielwerk.games.skat.bidding import BID_VALUES
-from spielwerk.games.skat.cards import ACE, CARD_POINTS, JACK, TEN, cards_of, popcount
+from spielwerk.games.skat.cards import ACE, CARD_POINTS, JACK, TEN, popcount
 from spielwerk.games.skat.rules import (
     BID_BASE,
     CLAIM,
@@ -213,8 +213,3 @@ register_agent(
     games=("skat",),
     parameter_help={"threshold": "hand-strength count needed to bid"},
 )
-
-
-def legal_cards_of(info: SkatInfoState) -> list[int]:
-    """The cards among the legal actions (for interfaces)."""
-    return cards_of(sum(1 << a for a in info.legal_actions() if a < 32))
