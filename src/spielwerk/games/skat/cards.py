@@ -25,9 +25,33 @@ SEVEN, EIGHT, NINE, QUEEN, KING, TEN, ACE, JACK = range(8)
 NUM_CARDS = 32
 CARD_POINTS = (0, 0, 0, 3, 4, 10, 11, 2)
 """Card points (Augen) by rank index: A 11, T 10, K 4, Q 3, J 2, 9/8/7 0."""
+TOTAL_POINTS = 4 * sum(CARD_POINTS)
+"""All card points of a deal (120)."""
+POINTS_BY_CARD = tuple(CARD_POINTS[c & 7] for c in range(NUM_CARDS))
+"""Card points by card number."""
 ALL_CARDS_MASK = (1 << 32) - 1
-JACKS_MASK = sum(1 << (s * 8 + JACK) for s in range(4))
+RANK_MASKS = tuple(sum(1 << (s * 8 + r) for s in range(4)) for r in range(8))
+"""The four cards of each rank index (``RANK_MASKS[JACK]``: the jacks)."""
+JACKS_MASK = RANK_MASKS[JACK]
 SUIT_MASKS = tuple(0xFF << (8 * s) for s in range(4))
+
+# Game codes: 0..3 a suit game with that trump suit, then grand and null.
+GRAND = 4
+"""Game code of a grand game (only the jacks are trumps)."""
+NULL = 5
+"""Game code of a null game (no trumps; the declarer must take no trick)."""
+
+# Card power order (ISkO 2.3), strongest first.
+JACK_ORDER = (CLUBS * 8 + JACK, SPADES * 8 + JACK, HEARTS * 8 + JACK, DIAMONDS * 8 + JACK)
+"""The jacks in suit and grand games: CJ SJ HJ DJ, above every other trump."""
+PLAIN_ORDER = (ACE, TEN, KING, QUEEN, NINE, EIGHT, SEVEN)
+"""Ranks of a suit without its jack in suit and grand games: A T K Q 9 8 7."""
+NULL_ORDER = (ACE, KING, QUEEN, JACK, TEN, NINE, EIGHT, SEVEN)
+"""Ranks of a suit in null games: A K Q J T 9 8 7 (the jack in its own suit)."""
+NULL_RANK = tuple(len(NULL_ORDER) - 1 - NULL_ORDER.index(r) for r in range(8))
+"""Null strength by rank index (7 for the ace ... 0 for the seven)."""
+SUITS_DESCENDING = (CLUBS, SPADES, HEARTS, DIAMONDS)
+"""Suits in the order of their value (and of the jacks): clubs first."""
 
 
 class CardError(SpielwerkError, ValueError):
@@ -78,13 +102,15 @@ def popcount(mask: int) -> int:
 
 
 def points_of(mask: int) -> int:
-    """Card points of a set of cards."""
-    return sum(CARD_POINTS[c & 7] for c in cards_of(mask))
+    """Card points of a set of cards.
+
+    >>> points_of(mask_of([string_to_card("CA"), string_to_card("CT"), string_to_card("DJ")]))
+    23
+    """
+    return sum(POINTS_BY_CARD[c] for c in cards_of(mask))
 
 
-DISPLAY_ORDER = [s * 8 + JACK for s in (3, 2, 1, 0)] + [
-    s * 8 + r for s in (3, 2, 1, 0) for r in (ACE, TEN, KING, QUEEN, NINE, EIGHT, SEVEN)
-]
+DISPLAY_ORDER = list(JACK_ORDER) + [s * 8 + r for s in SUITS_DESCENDING for r in PLAIN_ORDER]
 """Cards in the usual sorting of a hand: jacks, then clubs .. diamonds, A T K Q 9 8 7."""
 
 

@@ -19,14 +19,31 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-GRAND = 4
-NULL = 5
+from spielwerk.games.skat.cards import (
+    CARD_POINTS,
+    GRAND,
+    JACK,
+    JACK_ORDER,
+    JACKS_MASK,
+    NULL,
+    NULL_RANK,
+    PLAIN_ORDER,
+    SUIT_MASKS,
+)
 
-JACKS = 0x80808080
-_SUIT = np.array([0xFF, 0xFF00, 0xFF0000, 0xFF000000], dtype=np.int64)
-_POINTS = np.array([0, 0, 0, 3, 4, 10, 11, 2], dtype=np.int64)
-# null order A K Q J T 9 8 7 for rank indices 7 8 9 Q K T A J
-_NULL_RANK = np.array([0, 1, 2, 5, 6, 3, 7, 4], dtype=np.int64)
+__all__ = ["GRAND", "NULL", "JACKS", "JACK_POWER", "TRUMP_SUIT_POWER", "class_mask",
+           "trump_mask", "legal_cards", "card_power", "trick_winner", "points", "matadors"]
+
+JACKS = JACKS_MASK
+_SUIT = np.array(SUIT_MASKS, dtype=np.int64)
+_POINTS = np.array(CARD_POINTS, dtype=np.int64)
+_NULL_RANK = np.array(NULL_RANK, dtype=np.int64)  # null order A K Q J T 9 8 7
+_PLAIN = np.array(PLAIN_ORDER, dtype=np.int64)
+_JACK_ORDER = np.array(JACK_ORDER, dtype=np.int64)
+JACK_POWER = 100
+"""card_power of a jack is JACK_POWER + its suit (clubs highest)."""
+TRUMP_SUIT_POWER = 50
+"""card_power of a non-jack trump is TRUMP_SUIT_POWER + its rank index."""
 
 
 @njit(cache=True)
@@ -35,11 +52,11 @@ def class_mask(game: int, card: int) -> int:
     suit = card >> 3
     if game == NULL:
         return int(_SUIT[suit])
-    if (card & 7) == 7:  # a jack is a trump in suit and grand games
+    if (card & 7) == JACK:  # a jack is a trump in suit and grand games
         if game == GRAND:
             return JACKS
         return JACKS | int(_SUIT[game])
-    if game < 4 and suit == game:
+    if game < GRAND and suit == game:
         return JACKS | int(_SUIT[game])
     return int(_SUIT[suit]) & ~JACKS
 
@@ -73,10 +90,10 @@ def card_power(card: int, led_card: int, game: int) -> int:
         if (card >> 3) == (led_card >> 3):
             return 1 + int(_NULL_RANK[rank])
         return 0
-    if rank == 7:
-        return 100 + (card >> 3)
-    if game < 4 and (card >> 3) == game:
-        return 50 + rank
+    if rank == JACK:
+        return JACK_POWER + (card >> 3)
+    if game < GRAND and (card >> 3) == game:
+        return TRUMP_SUIT_POWER + rank
     if (class_mask(game, led_card) >> card) & 1:
         return 1 + rank
     return 0
@@ -117,13 +134,12 @@ def matadors(cards: int, game: int) -> int:
     if game == NULL:
         return 0
     order = np.empty(11, dtype=np.int64)
-    order[0] = 31
-    order[1] = 23
-    order[2] = 15
-    order[3] = 7
-    n = 4
-    if game < 4:
-        for r in (6, 5, 4, 3, 2, 1, 0):
+    n = 0
+    for j in _JACK_ORDER:
+        order[n] = j
+        n += 1
+    if game < GRAND:
+        for r in _PLAIN:
             order[n] = game * 8 + r
             n += 1
     with_ = (cards >> order[0]) & 1

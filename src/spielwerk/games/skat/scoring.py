@@ -31,10 +31,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from spielwerk.core.errors import SpielwerkError
+from spielwerk.games.skat.cards import GRAND, NULL
 
 GAME_LETTERS = "DHSCGN"
 GAME_NAMES = ("diamonds", "hearts", "spades", "clubs", "grand", "null")
-GRAND, NULL = 4, 5
 BASE_VALUES = (9, 10, 11, 12, 24)
 NULL_VALUES = {(False, False): 23, (True, False): 35, (False, True): 46, (True, True): 59}
 """Null game values by (hand, ouvert)."""
