@@ -11,8 +11,10 @@ from scipy.stats import binomtest
 
 from spielwerk.arena.match import GameResult
 from spielwerk.arena.stats import (
+    DecisiveRecord,
     StatsError,
     bradley_terry_elo,
+    decisive_records,
     mean_and_se,
     standings,
     wilson_interval,
@@ -139,3 +141,39 @@ def test_standings_three_player_game_counts_each_comparison() -> None:
 def test_standings_rejects_unknown_labels() -> None:
     with pytest.raises(StatsError, match="unknown agent"):
         standings([_result("1", ("a", "q"), (1.0, -1.0))], ["a", "b"])
+
+
+def test_decisive_record_rates_over_decisive_games() -> None:
+    p = DecisiveRecord("a", "b", wins=30, losses=10, draws=60)
+    d = p.to_dict(0.98)
+    assert d["win_rate"] == 0.75 and d["draws"] == 60 and p.games == 100
+    assert (d["ci_low"], d["ci_high"]) == pytest.approx(wilson_interval(30, 40, 0.98), abs=1e-4)
+    assert p.decided(0.98)
+    assert not DecisiveRecord("a", "b", 5, 5, 0).decided(0.98)
+    empty = DecisiveRecord("a", "b", draws=3)
+    assert math.isnan(empty.win_rate) and empty.to_dict(0.95)["win_rate"] is None
+    assert not empty.decided(0.95)
+    p.add(DecisiveRecord("a", "b", wins=1, losses=2, draws=3))
+    assert (p.wins, p.losses, p.draws) == (31, 12, 63)
+    with pytest.raises(StatsError, match="cannot add"):
+        p.add(DecisiveRecord("b", "a", wins=1))
+
+
+def test_decisive_records_count_by_hand_and_agree_with_standings() -> None:
+    results = [
+        _result("1", ("x", "y"), (1.0, -1.0)),
+        _result("2", ("y", "x"), (1.0, -1.0)),
+        _result("3", ("x", "y"), (0.0, 0.0)),
+        _result("4", ("y", "x"), (-1.0, 1.0)),
+        _result("5", ("x", "z"), (1.0, -1.0)),
+    ]
+    recs = decisive_records(results, ["x", "y", "z"])
+    assert list(recs) == [("x", "y"), ("x", "z"), ("y", "z")]  # every pairing, label order
+    xy = recs[("x", "y")]
+    assert (xy.wins, xy.losses, xy.draws) == (2, 1, 1)
+    assert (recs[("x", "z")].wins, recs[("x", "z")].losses) == (1, 0)
+    assert recs[("y", "z")].games == 0
+    pair = next(p for p in standings(results, ["x", "y", "z"]).pairs if (p.a, p.b) == ("x", "y"))
+    assert (pair.wins, pair.draws, pair.losses) == (xy.wins, xy.draws, xy.losses)
+    with pytest.raises(StatsError, match="unknown agent"):
+        decisive_records([_result("6", ("x", "q"), (1.0, -1.0))], ["x", "y"])

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from spielwerk.cli.durak import DurakCliError, PairResult, with_time
+from spielwerk.cli.durak import DurakCliError, with_time
 from spielwerk.cli.main import app
 
 runner = CliRunner()
@@ -20,15 +20,6 @@ def test_with_time_only_for_search_agents_without_budget() -> None:
     assert with_time("ismcts:c=0.5", 0.1) == "ismcts:c=0.5:time=0.1"
     assert with_time("mcts:iters=50", 0.1) == "mcts:iters=50"
     assert with_time("greedy", 0.1) == "greedy"
-
-
-def test_pair_result_rates_over_decisive_games() -> None:
-    p = PairResult("a", "b", wins=30, losses=10, draws=60)
-    d = p.to_dict(0.98)
-    assert d["win_rate"] == 0.75 and d["draws"] == 60
-    assert d["ci_low"] < 0.75 < d["ci_high"]  # type: ignore[operator]
-    assert p.decided(0.98)
-    assert not PairResult("a", "b", 5, 5, 0).decided(0.98)
 
 
 def test_tournament_json_lines(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 import spielwerk
+from spielwerk.arena.stats import DecisiveRecord
 from spielwerk.cli import durak as durak_cli
 from spielwerk.cli.main import app
 from spielwerk.games.durak import kernel as K
@@ -72,7 +73,7 @@ def test_time_per_move_is_validated(value: str) -> None:
 
 
 def test_cells_without_decisive_games_show_no_nan(capsys) -> None:
-    pairs = {("a", "b"): durak_cli.PairResult("a", "b", draws=2)}
+    pairs = {("a", "b"): DecisiveRecord("a", "b", draws=2)}
     durak_cli._print_table(pairs, ["a", "b"], "Durak", 0.95, 2, 0.1)
     out = capsys.readouterr().out
     assert "nan" not in out and "n=0" in out

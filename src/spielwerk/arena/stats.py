@@ -13,6 +13,9 @@ iteration, not an order-dependent iterated Elo. A weak prior - ``prior_games``
 virtual games scoring 50% against a fixed reference player - keeps ratings
 finite when an agent wins or loses everything. Ratings are centred so their
 mean is 0; 400 points is a factor 10 in odds.
+
+Games with many draws (Durak) are also reported over decisive games only
+(:class:`DecisiveRecord`: win rate = wins / (wins + losses), draws apart).
 """
 
 from __future__ import annotations
@@ -174,15 +177,15 @@ def _compare(x: float, y: float) -> int:
     return (x > y) - (x < y)
 
 
-def standings(
-    results: Sequence[GameResult], labels: Sequence[str], confidence: float = 0.95,
-    prior_games: float = 2.0,
-) -> Standings:
-    """Compute the standings of ``labels`` from finished games."""
-    z_value(confidence)  # validate early
-    order = {label: i for i, label in enumerate(labels)}
-    wdl = {label: [0, 0, 0] for label in labels}
-    returns: dict[str, list[float]] = {label: [] for label in labels}
+_Pairwise = tuple[
+    dict[str, list[float]], dict[tuple[str, str], list[int]], dict[tuple[str, str], list[float]]
+]
+
+
+def _pairwise(results: Sequence[GameResult], order: dict[str, int]) -> _Pairwise:
+    """Every agent's returns, and per pairing ``(a, b)`` (a first in ``order``) a's
+    [wins, draws, losses] and a's returns (see module docstring)."""
+    returns: dict[str, list[float]] = {label: [] for label in order}
     pair_wdl: dict[tuple[str, str], list[int]] = {}
     pair_returns: dict[tuple[str, str], list[float]] = {}
     for r in results:
@@ -195,12 +198,24 @@ def standings(
                 a, b, ra, rb = r.labels[s], r.labels[t], r.returns[s], r.returns[t]
                 if order[a] > order[b]:
                     a, b, ra, rb = b, a, rb, ra
-                c = _compare(ra, rb)
-                slot = {1: 0, 0: 1, -1: 2}[c]
-                wdl[a][slot] += 1
-                wdl[b][2 - slot] += 1
+                slot = 1 - _compare(ra, rb)  # win 0, draw 1, loss 2
                 pair_wdl.setdefault((a, b), [0, 0, 0])[slot] += 1
                 pair_returns.setdefault((a, b), []).append(ra)
+    return returns, pair_wdl, pair_returns
+
+
+def standings(
+    results: Sequence[GameResult], labels: Sequence[str], confidence: float = 0.95,
+    prior_games: float = 2.0,
+) -> Standings:
+    """Compute the standings of ``labels`` from finished games."""
+    z_value(confidence)  # validate early
+    order = {label: i for i, label in enumerate(labels)}
+    returns, pair_wdl, pair_returns = _pairwise(results, order)
+    wdl = {label: [0, 0, 0] for label in labels}
+    for (a, b), (w, d, lo) in pair_wdl.items():
+        wdl[a] = [wdl[a][0] + w, wdl[a][1] + d, wdl[a][2] + lo]
+        wdl[b] = [wdl[b][0] + lo, wdl[b][1] + d, wdl[b][2] + w]
     scores = {p: v[0] + 0.5 * v[1] for p, v in pair_wdl.items()}
     counts = {p: float(sum(v)) for p, v in pair_wdl.items()}
     elo = bradley_terry_elo(list(labels), scores, counts, prior_games)
@@ -224,3 +239,68 @@ def standings(
         mean, se = mean_and_se(pair_returns[(a, b)])
         pairs.append(PairStanding(a, b, n, w, d, lo, (w + 0.5 * d) / n, ci[0], ci[1], mean, se))
     return Standings(agents, pairs, confidence)
+
+
+@dataclass
+class DecisiveRecord:
+    """``agent`` against ``opponent`` counted over decisive games only: the win rate is
+    wins / (wins + losses) with a Wilson interval, draws are kept apart (Durak reports
+    results this way, Zarlykov 2023)."""
+
+    agent: str
+    opponent: str
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    def interval(self, confidence: float) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.wins + self.losses, confidence)
+
+    @property
+    def win_rate(self) -> float:
+        """nan while no game was decisive."""
+        n = self.wins + self.losses
+        return self.wins / n if n else math.nan
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.losses + self.draws
+
+    def decided(self, confidence: float) -> bool:
+        """The interval excludes 50%: one agent is the stronger at this confidence."""
+        lo, hi = self.interval(confidence)
+        return self.wins + self.losses > 0 and (lo > 0.5 or hi < 0.5)
+
+    def add(self, other: DecisiveRecord) -> None:
+        """Count the games of ``other`` (same pairing, same orientation) as well."""
+        if (other.agent, other.opponent) != (self.agent, self.opponent):
+            raise StatsError(f"cannot add {other.agent} vs {other.opponent} to "
+                             f"{self.agent} vs {self.opponent}")
+        self.wins += other.wins
+        self.losses += other.losses
+        self.draws += other.draws
+
+    def to_dict(self, confidence: float) -> dict[str, object]:
+        lo, hi = self.interval(confidence)
+        rate = self.win_rate
+        return {
+            "agent": self.agent, "opponent": self.opponent, "wins": self.wins,
+            "losses": self.losses, "draws": self.draws,
+            "win_rate": None if math.isnan(rate) else round(rate, 4),
+            "ci_low": round(lo, 4), "ci_high": round(hi, 4),
+        }
+
+
+def decisive_records(
+    results: Sequence[GameResult], labels: Sequence[str]
+) -> dict[tuple[str, str], DecisiveRecord]:
+    """A :class:`DecisiveRecord` for every pairing ``(a, b)`` of ``labels`` (a listed
+    first), games without both counted as no games; outcomes as in :func:`standings`."""
+    order = {label: i for i, label in enumerate(labels)}
+    _, pair_wdl, _ = _pairwise(results, order)
+    records = {}
+    for i, a in enumerate(labels):
+        for b in labels[i + 1:]:
+            w, d, lo = pair_wdl.get((a, b), (0, 0, 0))
+            records[(a, b)] = DecisiveRecord(a, b, wins=w, losses=lo, draws=d)
+    return records

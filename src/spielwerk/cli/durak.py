@@ -14,7 +14,6 @@ import dataclasses
 import json
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -23,9 +22,10 @@ from rich.console import Console
 from rich.table import Table
 
 from spielwerk.arena.executors import make_executor
-from spielwerk.arena.match import GameResult, derive_seed
+from spielwerk.arena.match import GameResult
 from spielwerk.arena.results import read_results
-from spielwerk.arena.stats import wilson_interval, z_value
+from spielwerk.arena.sequential import Extension, extend_undecided
+from spielwerk.arena.stats import DecisiveRecord, decisive_records, wilson_interval, z_value
 from spielwerk.arena.tournament import TournamentConfig, run_tournament, unique_labels
 from spielwerk.cli.play import seat_opponents
 from spielwerk.core.agent import parse_agent_spec
@@ -51,56 +51,6 @@ def with_time(spec: str, seconds: float) -> str:
     if seconds <= 0 or name not in TIMED_AGENTS or "time" in params or "iters" in params:
         return spec
     return f"{spec}:time={seconds:g}"
-
-
-@dataclass
-class PairResult:
-    """Decisive-game statistics of ``agent`` against ``opponent``."""
-
-    agent: str
-    opponent: str
-    wins: int = 0
-    losses: int = 0
-    draws: int = 0
-
-    def interval(self, confidence: float) -> tuple[float, float]:
-        return wilson_interval(self.wins, self.wins + self.losses, confidence)
-
-    @property
-    def win_rate(self) -> float:
-        n = self.wins + self.losses
-        return self.wins / n if n else float("nan")
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.losses + self.draws
-
-    def decided(self, confidence: float) -> bool:
-        lo, hi = self.interval(confidence)
-        return self.wins + self.losses > 0 and (lo > 0.5 or hi < 0.5)
-
-    def to_dict(self, confidence: float) -> dict[str, object]:
-        lo, hi = self.interval(confidence)
-        rate = self.win_rate
-        return {
-            "agent": self.agent, "opponent": self.opponent, "wins": self.wins,
-            "losses": self.losses, "draws": self.draws,
-            "win_rate": None if rate != rate else round(rate, 4),
-            "ci_low": round(lo, 4), "ci_high": round(hi, 4),
-        }
-
-
-def tally(results: list[GameResult], a: str, b: str, into: PairResult) -> None:
-    for r in results:
-        if set(r.labels) != {a, b}:
-            continue
-        ra, rb = r.return_of(a), r.return_of(b)
-        if ra > rb:
-            into.wins += 1
-        elif ra < rb:
-            into.losses += 1
-        else:
-            into.draws += 1
 
 
 def heatmap_target(path: Path) -> Path:
@@ -134,7 +84,7 @@ def heatmap_target(path: Path) -> Path:
     return path
 
 
-def heatmap(pairs: dict[tuple[str, str], PairResult], labels: list[str], path: Path,
+def heatmap(pairs: dict[tuple[str, str], DecisiveRecord], labels: list[str], path: Path,
             title: str) -> None:
     """Row agent's win rate over decisive games against each column agent, as a PNG."""
     try:
@@ -233,51 +183,23 @@ def tournament(
     labels = list(config.labels)
     err = Console(stderr=True)
     start = time.perf_counter()
-    results: list[GameResult] = []
-    if partial:
-        if output is None:
-            raise DurakCliError("--partial reads the games in --output FILE: give -o")
-        results.extend(_partial_results(output, config.config_hash()))
-        extend = 0
     progress = _Progress(err, quiet=as_json)
     with contextlib.nullcontext() if partial else make_executor(executor, workers) as ex:
-        if not partial:
-            results.extend(run_tournament(
-                config, ex, output, resume=resume, fresh=fresh,
-                on_start=progress.start, on_result=progress.result).results)
-        pairs: dict[tuple[str, str], PairResult] = {}
-        for i, a in enumerate(labels):
-            for b in labels[i + 1:]:
-                pairs[(a, b)] = PairResult(a, b)
-                tally(results, a, b, pairs[(a, b)])
-        rnd = 0
-        while extend > 0:
-            rnd += 1
-            todo = [p for p in pairs.values()
-                    if not p.decided(confidence) and (max_games <= 0 or p.games < max_games)]
-            if not todo:
-                break
-            for p in todo:
-                n = extend if max_games <= 0 else min(extend, max_games - p.games)
-                n -= n % 2
-                if n <= 0:
-                    continue
-                spec_a = timed[labels.index(p.agent)]
-                spec_b = timed[labels.index(p.opponent)]
-                extra = TournamentConfig.create(
-                    game.spec(), [spec_a, spec_b], n, derive_seed(seed, 7, rnd, labels.index(
-                        p.agent), labels.index(p.opponent)))
-                extra_out = None if output is None else output.with_name(
-                    f"{output.name}.ext{rnd}-{labels.index(p.agent)}-"
-                    f"{labels.index(p.opponent)}.jsonl")
-                got = run_tournament(extra, ex, extra_out, resume=resume, fresh=fresh,
+        if partial:
+            if output is None:
+                raise DurakCliError("--partial reads the games in --output FILE: give -o")
+            results = _partial_results(output, config.config_hash())
+        else:
+            results = run_tournament(config, ex, output, resume=resume, fresh=fresh,
                                      on_start=progress.start, on_result=progress.result).results
-                renamed = [_relabel(r, {extra.labels[0]: p.agent, extra.labels[1]: p.opponent})
-                           for r in got]
-                results.extend(renamed)
-                tally(renamed, p.agent, p.opponent, p)
-                if not as_json:
-                    err.print(f"extended {p.agent} vs {p.opponent}: {p.games} games")
+        pairs = decisive_records(results, labels)
+        if extend > 0 and not partial:
+            ext = Extension(game.spec(), timed, labels, seed, extend, max_games, confidence)
+            results += extend_undecided(
+                pairs, ext, ex, output, resume=resume, fresh=fresh, on_start=progress.start,
+                on_result=progress.result,
+                on_extended=None if as_json else lambda p: err.print(
+                    f"extended {p.agent} vs {p.opponent}: {p.games} games"))
     wall = time.perf_counter() - start
     if as_json:
         for p in pairs.values():
@@ -333,14 +255,7 @@ def _partial_results(output: Path, config_hash: str) -> list[GameResult]:
     return back.results
 
 
-def _relabel(r: GameResult, names: dict[str, str]) -> GameResult:
-    return GameResult(
-        r.task_id, r.game, r.agents, tuple(names.get(x, x) for x in r.labels), r.seed,
-        r.chance_seed, r.deal, r.seating, r.returns, r.moves, r.duration_s,
-    )
-
-
-def _print_table(pairs: dict[tuple[str, str], PairResult], labels: list[str], name: str,
+def _print_table(pairs: dict[tuple[str, str], DecisiveRecord], labels: list[str], name: str,
                  confidence: float, n_games: int, wall: float) -> None:
     out = Console() if Console().is_terminal else Console(width=200)
     table = Table(title=f"{name}: row agent's win rate over decisive games "
