@@ -16,7 +16,7 @@ import numpy as np
 import spielwerk.games  # noqa: F401
 from spielwerk.core.agent import make_agent
 from spielwerk.core.registry import load_game
-from spielwerk.games.durak import kernel as K
+from spielwerk.games.durak.policies import greedy_action
 from spielwerk.games.durak.rules import DurakGame, DurakInfoState
 
 
@@ -30,7 +30,7 @@ def positions(game: DurakGame, n: int, seed: int) -> list[DurakInfoState]:
                 info = st.info_state(st.current_player)
                 assert isinstance(info, DurakInfoState)
                 out.append(info)
-            st.apply(int(K.greedy_action(st.S, False)))
+            st.apply(int(greedy_action(st.S, False)))
     return out[:n]
 
 

@@ -85,7 +85,7 @@ class DurakRandomAgent(Agent):
         return legal[int(self.rng.integers(len(legal)))]
 
 
-class GreedyAgent(Agent):
+class DurakGreedyAgent(Agent):
     """Lowest card first (trumps above all plain cards), saves trumps while the stock lasts."""
 
     smart = False
@@ -98,7 +98,7 @@ class GreedyAgent(Agent):
         return int(policies.greedy_action(info.view(), self.smart))
 
 
-class SmartAgent(GreedyAgent):
+class DurakSmartAgent(DurakGreedyAgent):
     """Greedy plus the weakness rule: prefer cards the defender is known not to beat."""
 
     smart = True
@@ -204,8 +204,8 @@ register_agent("random", DurakRandomAgent, {"voluntary": 0.2},
                "uniformly random; takes/passes voluntarily 20% of the time", _G,
                {"voluntary": "probability of a voluntary take or pass"},
                {"voluntary": (0, 1)})
-register_agent("greedy", GreedyAgent, {}, "lowest card first, trumps saved early", _G)
-register_agent("smart", SmartAgent, {}, "greedy plus the weakness rule and known cards", _G)
+register_agent("greedy", DurakGreedyAgent, {}, "lowest card first, trumps saved early", _G)
+register_agent("smart", DurakSmartAgent, {}, "greedy plus the weakness rule and known cards", _G)
 register_agent(
     "mcts", DurakMCTSAgent,
     {"worlds": 30, "iters": 30, "time": 0.0, "c": 1.4, "final": "mean", "rollout": "greedy",
