@@ -93,7 +93,7 @@ from spielwerk.games.skat.cards import (
 )
 from spielwerk.games.skat.ramsch import RamschResult, ramsch_result
 from spielwerk.games.skat.scoring import GRAND, NULL, Contract, GameResult
-from spielwerk.games.skat.state import SkatState
+from spielwerk.games.skat.state import SkatState, bind_kernels
 
 __all__ = [
     "BID_BASE", "BIDDING", "CLAIM", "DEAL", "DEAL_ORDER", "DECLARATIONS", "DECLARE",
@@ -135,6 +135,7 @@ class SkatGame(Game):
         """``turns[leader][k]``: the seat playing the ``k``-th card of a trick ``leader`` leads."""
         self.deal_seats = tuple(-1 if p == SKAT_PLACE else pos[p] for p in DEAL_ORDER)
         """The seat receiving each dealt card in order, -1 for the skat."""
+        bind_kernels()
         self._type = GameType(
             short_name="skat",
             long_name="Skat (International Skat Order)",
@@ -249,6 +250,28 @@ class SkatInfoState(InfoState):
             known |= shown
         return ALL_CARDS_MASK & ~known
 
+    def hidden_places(self) -> list[tuple[int, int, int]]:
+        """Where the :meth:`unseen` cards can be: ``(seat, count, forbidden mask)`` per other
+        hand not shown, then ``(-1, count, 0)`` for the skat when this player does not know
+        it; ``forbidden`` are the suits the seat has shown void in. Shared by sampling
+        (:meth:`sample_world`) and enumeration (PIMC's ``enumerate_deals``)."""
+        p = self.player
+        d = self.declarer
+        shown = self.declarer_hand_known()
+        places: list[tuple[int, int, int]] = []
+        for s in self.sgame.positions:
+            if s == p or (s == d and shown is not None):
+                continue
+            count = 10 - popcount(self.played[s])
+            if s == d and self.picked_up:
+                count = 12 - self.puts_done - popcount(self.played[s])
+            places.append((s, count, self.voids[s]))
+        if self.skat is None and not (p == d and self.picked_up):
+            count = self.puts_done if self.picked_up else 2
+            if count:
+                places.append((-1, count, 0))
+        return places
+
     # ----- determinization ------------------------------------------------------------------
     def sample_world(self, rng: np.random.Generator) -> SkatState:
         """A full state consistent with this knowledge; hidden cards uniform over the
@@ -259,27 +282,16 @@ class SkatInfoState(InfoState):
             return self._sample_during_deal(rng)
         d = self.declarer
         shown = self.declarer_hand_known()
-        places: list[tuple[str, int, int, int]] = []  # (kind, seat, count, forbidden)
-        for s in game.positions:
-            if s == p or (s == d and shown is not None):
-                continue
-            count = 10 - popcount(self.played[s])
-            if s == d and self.picked_up:
-                count = 12 - self.puts_done - popcount(self.played[s])
-            places.append(("hand", s, count, self.voids[s]))
-        if self.skat is None and not (p == d and self.picked_up):
-            count = self.puts_done if self.picked_up else 2
-            if count:
-                places.append(("skat", -1, count, 0))
+        places = self.hidden_places()
         unseen = self.unseen()
-        fill = _sample_places(cards_of(unseen), [(c, f) for _, _, c, f in places], rng)
+        fill = _sample_places(cards_of(unseen), [(c, f) for _, c, f in places], rng)
         hands_now: dict[int, int] = {}
         skat_place = 0
-        for (kind, seat, _, _), cards in zip(places, fill, strict=True):
+        for (seat, _, _), cards in zip(places, fill, strict=True):
             m = 0
             for c in cards:
                 m |= 1 << c
-            if kind == "hand":
+            if seat >= 0:
                 hands_now[seat] = m
             else:
                 skat_place = m

@@ -11,9 +11,10 @@ auction state, and the seat arithmetic is looked up in tables of the game.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING
 
+from spielwerk._jit import direct
 from spielwerk.core.game import CHANCE, TERMINAL, State
 from spielwerk.games.skat import kernel
 from spielwerk.games.skat.actions import (
@@ -49,8 +50,27 @@ if TYPE_CHECKING:
     from spielwerk.games.skat.rules import SkatGame, SkatInfoState
 
 _SKAT_STEPS = (PICKUP, *HAND_DECLARATIONS)
-_CHANCE_P = tuple(1.0 / n if n else 0.0 for n in range(33))
+_OUTCOMES = tuple(tuple((c, 1.0 / n) for c in range(32)) if n else () for n in range(33))
+"""``_OUTCOMES[n][c]``: the pair ``(c, 1/n)`` of a deal with ``n`` cards left."""
 _BIDDING_MEMO: dict[tuple[int, int, bool], tuple[int, ...]] = {}
+
+# the kernels the State calls on every card, bound to their compiled entry points
+# by bind_kernels() (when a game is made): the same functions, without numba's
+# per-call type dispatch
+_legal_cards: Callable[[int, int, int], int] = kernel.legal_cards
+_class_mask: Callable[[int, int], int] = kernel.class_mask
+_trick_winner: Callable[[int, int, int, int], int] = kernel.trick_winner
+_bound = False
+
+
+def bind_kernels() -> None:
+    """Bind the per-card kernels to their entry points (once; compiles or loads them)."""
+    global _legal_cards, _class_mask, _trick_winner, _bound
+    if not _bound:
+        _legal_cards = direct(kernel.legal_cards, 0, 0, 0)
+        _class_mask = direct(kernel.class_mask, 0, 0)
+        _trick_winner = direct(kernel.trick_winner, 0, 0, 0, 0)
+        _bound = True
 
 
 def _bidding_actions(auction: Auction) -> tuple[int, ...]:
@@ -133,7 +153,7 @@ class SkatState(State):
         m = self._mask
         if m < 0:
             led = self.trick[0] if self.trick else -1
-            m = self._mask = kernel.legal_cards(self.hands[self.to_play()], led, self._code)
+            m = self._mask = _legal_cards(self.hands[self.to_play()], led, self._code)
         return m
 
     # ----- the State protocol ------------------------------------------------------------------
@@ -168,6 +188,21 @@ class SkatState(State):
             return list(_bidding_actions(self.auction))
         return self._legal_actions()
 
+    def apply(self, action: int) -> None:
+        # the common case without State.apply's frame: a legal int action (a dealt card
+        # is legal while undealt); everything else, errors included, goes through it
+        if type(action) is int:
+            if self.phase == DEAL:
+                if action in self._undealt:
+                    self._deal(action)
+                    self.history.append(action)
+                    return
+            elif self._is_legal(action):
+                self._apply_action(action)
+                self.history.append(action)
+                return
+        State.apply(self, action)
+
     def _is_legal(self, action: int) -> bool:
         ph = self.phase
         if ph == DEAL:
@@ -184,8 +219,8 @@ class SkatState(State):
         if self.phase != DEAL:
             raise self.not_chance_node()
         undealt = self._undealt
-        p = _CHANCE_P[len(undealt)]
-        return [(c, p) for c in undealt]
+        pairs = _OUTCOMES[len(undealt)]
+        return [pairs[c] for c in undealt]
 
     chance_outcomes._checks_chance = True  # type: ignore[attr-defined]
     # (it raises NotChanceNodeError away from the deal itself: no wrapper from State)
@@ -331,14 +366,14 @@ class SkatState(State):
         game = self._code
         trick = self.trick
         if trick:
-            follow = kernel.class_mask(game, trick[0])
+            follow = _class_mask(game, trick[0])
             if not (follow >> card) & 1:
                 self.voids[seat] |= follow
         self.hands[seat] &= ~bit
         self.played[seat] |= bit
         trick.append(card)
         if len(trick) == 3:
-            self._close_trick(kernel.trick_winner(trick[0], trick[1], trick[2], game))
+            self._close_trick(_trick_winner(trick[0], trick[1], trick[2], game))
 
     def _close_trick(self, w: int) -> None:
         """The trick is complete; ``w`` (0 leader, 1, 2) won it."""
