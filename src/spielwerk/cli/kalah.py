@@ -10,10 +10,11 @@ from rich.console import Console
 from rich.table import Table
 
 from spielwerk.core.errors import SpielwerkError
+from spielwerk.games.kalah import defaults, kernel
 from spielwerk.games.kalah import egdb as egdb_mod
-from spielwerk.games.kalah import kernel
 from spielwerk.games.kalah.notation import format_position, parse_position
 from spielwerk.games.kalah.solver import TT_LOG2_MAX, TT_LOG2_MIN, Solver, analyze_within
+from spielwerk.search.tt import DEPTH_INF
 
 console = Console()
 err = Console(stderr=True)
@@ -25,13 +26,15 @@ Pits = Annotated[int, typer.Option("--pits", "-m", help="pits per side")]
 Seeds = Annotated[int, typer.Option("--seeds", "-n", help="seeds per pit at the start")]
 EmptyCapture = Annotated[bool, typer.Option(
     "--empty-capture", help="capture even when the opposite pit is empty (Irving et al. 2000)")]
-EgdbOpt = Annotated[int, typer.Option(
-    "--egdb", help="endgame database: exact values for <= N seeds (0: none; cached on disk)")]
+EgdbOpt = Annotated[int | None, typer.Option(
+    "--egdb", help="endgame database: exact values for <= N seeds (default: the largest "
+                   "cached one that fits in memory; 0: none; built once, cached on disk)")]
 EgdbDir = Annotated[str | None, typer.Option(
     "--egdb-dir", help="folder of endgame database files (default ~/.cache/spielwerk/kalah, "
                        "or $SPIELWERK_CACHE_DIR/kalah)")]
-TtOpt = Annotated[int, typer.Option("--tt", help="transposition table: log2 of the slots "
-                                                   "(16 bytes each)")]
+TtOpt = Annotated[int | None, typer.Option(
+    "--tt", help="transposition table: log2 of the slots, 16 bytes each (default: from the "
+                 "memory available and the instance's size)")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="no progress lines")]
 
 
@@ -48,30 +51,40 @@ def _check(pits: int, seeds: int | None = None) -> None:
         raise SpielwerkError("--seeds must be at least 1")
 
 
-def _make_solver(pits: int, total: int, empty_capture: bool, egdb: int, egdb_dir: str | None,
-                 tt: int, iterative: bool, quiet: bool, depth_max: int = 12) -> Solver:
-    if not 0 <= egdb <= egdb_mod.MAX_SEEDS:
+def _make_solver(pits: int, total: int, empty_capture: bool, egdb: int | None,
+                 egdb_dir: str | None, tt: int | None, iterative: bool, quiet: bool,
+                 depth_max: int = 12) -> Solver:
+    """A solver with the database and table asked for, or chosen (and the choice said)."""
+    if egdb is not None and not 0 <= egdb <= egdb_mod.MAX_SEEDS:
         raise SpielwerkError(f"--egdb must be in 0..{egdb_mod.MAX_SEEDS}")
-    if not TT_LOG2_MIN <= tt <= TT_LOG2_MAX:
+    if tt is not None and not TT_LOG2_MIN <= tt <= TT_LOG2_MAX:
         raise SpielwerkError(f"--tt must be in {TT_LOG2_MIN}..{TT_LOG2_MAX}")
+    choice = defaults.choose(pits, total, empty_capture, kernel.END_EITHER_EMPTY, egdb_dir,
+                             None if egdb is None else min(egdb, total), tt)
+    if not quiet:
+        for note in choice.notes:
+            err.print(f"[dim]{note}[/]", highlight=False)
     return Solver(pits, empty_capture, kernel.END_EITHER_EMPTY, max_seeds=total,
-                  egdb_seeds=egdb, egdb_path=egdb_dir, tt_log2=tt,
+                  egdb_seeds=choice.egdb_seeds, egdb_path=egdb_dir, tt_log2=choice.tt_log2,
                   depth_step=3 if iterative else 0, depth_max=depth_max,
                   progress=_progress(quiet))
 
 
-def _pv_text(solver: Solver, board, mover: int, pv: list[int]) -> str:  # type: ignore[no-untyped-def]
-    """PV as 'S3 S6 N2 ...' (pits numbered from the mover's left, 1-based)."""
-    b = board.copy()
-    p = mover
-    out = []
-    for pit in pv:
-        out.append(("S" if p == 0 else "N") + str(pit + 1))
-        nxt = kernel.sow(b, p, pit, solver.m, solver.empty_capture, solver.end_rule)
-        if nxt < 0:
-            break
-        p = int(nxt)
-    return " ".join(out)
+def _interrupted(solver: Solver, who: str, diff: int) -> None:
+    """Ctrl-C: the bounds proven so far (and the deepest estimate), then exit 130."""
+    lo, hi = solver.bounds
+    depth = solver.testing[1]
+    st = solver.stats
+    if depth == DEPTH_INF:
+        console.print(f"interrupted: value for {who} in [{lo + diff:+d}, {hi + diff:+d}] "
+                      f"(proven by the exact search so far)")
+    else:
+        console.print(f"interrupted during the depth-{depth} iteration: no exact bound yet")
+    if solver.estimate is not None:
+        d, v = solver.estimate
+        console.print(f"deepest depth-limited estimate: {v + diff:+d} (depth {d})")
+    console.print(f"nodes: {st.nodes:,} in {st.seconds:.2f} s")
+    raise typer.Exit(130)
 
 
 @kalah_app.command()
@@ -79,16 +92,21 @@ def solve(
     pits: Pits = 6,
     seeds: Seeds = 4,
     empty_capture: EmptyCapture = False,
-    egdb: EgdbOpt = 0,
+    egdb: EgdbOpt = None,
     egdb_dir: EgdbDir = None,
-    tt: TtOpt = 22,
+    tt: TtOpt = None,
     iterative: Annotated[bool, typer.Option(
         help="iterative deepening 3, 6, ... --depth-max before the exact search")] = True,
     depth_max: Annotated[int, typer.Option(
         help="deepest depth-limited iteration (the seed uses 30; 12 measured faster)")] = 12,
+    guess: Annotated[int | None, typer.Option(
+        help="first guess of the exact MTD(f) (e.g. a published value): its null-window "
+             "tests come first and the depth-limited iterations are skipped")] = None,
     quiet: Quiet = False,
 ) -> None:
-    """Value of the start of Kalah(pits, seeds) for South (first player), best move and PV."""
+    """Value of the start of Kalah(pits, seeds) for South (first player), best move and PV.
+
+    Progress lines (stderr) show the bounds proven so far; Ctrl-C stops with them."""
     _check(pits, seeds)
     t0 = time.perf_counter()
     if not 1 <= depth_max <= 200:
@@ -99,21 +117,25 @@ def solve(
     t_db = time.perf_counter() - t0
     board = kernel.initial_board(pits, seeds)
     rel = solver.relative(board, 0)
-    value = solver.value(rel)
-    move = solver.best_move(rel, value)
+    try:
+        value = solver.value(rel, guess=guess)
+        move = solver.best_move(rel, value)
+    except KeyboardInterrupt:
+        _interrupted(solver, "South", 0)
     nodes, search_s = solver.stats.nodes, solver.stats.seconds
     pv = solver.principal_variation(rel, value)
     total = time.perf_counter() - t0
     rule = "empty capture" if empty_capture else "standard capture"
     console.print(f"Kalah({pits},{seeds}), {rule}: value {value:+d} for South (first player)")
     console.print(f"best move: pit {move + 1}")
-    console.print(f"principal variation: {_pv_text(solver, board, 0, pv)}")
+    console.print(f"principal variation: {solver.pv_notation(board, 0, pv)}")
     db_text = "none"
     if solver.egdb is not None:
         how = (f"built in {solver.egdb.build_seconds:.1f} s" if solver.egdb.build_seconds
                is not None else f"loaded in {solver.egdb.load_seconds:.1f} s")
-        db_text = (f"<= {egdb} seeds, {solver.egdb.size_bytes / 1e6:.1f} MB, {how}")
-    console.print(f"endgame database: {db_text} ({t_db:.1f} s)")
+        db_text = (f"<= {solver.db_n} seeds, {solver.egdb.size_bytes / 1e6:.1f} MB, {how}")
+    console.print(f"endgame database: {db_text}; transposition table 2^{solver.tt_log2} "
+                  f"slots; setup {t_db:.1f} s")
     console.print(f"nodes: {nodes:,} in {search_s:.2f} s "
                   f"({nodes / max(search_s, 1e-9) / 1e6:.2f} M nodes/s); "
                   f"total {total:.2f} s including database and PV")
@@ -126,9 +148,9 @@ def analyze(
     pits: Annotated[int | None, typer.Option("--pits", "-m", help="pits (for 'start')")] = None,
     seeds: Annotated[int | None, typer.Option("--seeds", "-n", help="seeds (for 'start')")] = None,
     empty_capture: EmptyCapture = False,
-    egdb: EgdbOpt = 0,
+    egdb: EgdbOpt = None,
     egdb_dir: EgdbDir = None,
-    tt: TtOpt = 22,
+    tt: TtOpt = None,
     time_budget: Annotated[float, typer.Option(
         "--time", "-t", help="seconds to spend (0: no limit, exact values however long it "
                              "takes); when time runs out the deepest finished estimates are "
@@ -148,23 +170,26 @@ def analyze(
         raise SpielwerkError(f"a position has 1..15 pits per side, this one {m}")
     total = int(board.sum())
     in_pits = total - int(board[m]) - int(board[2 * m + 1])
-    solver = _make_solver(m, total, empty_capture, min(egdb, total), egdb_dir, tt, True, quiet)
+    solver = _make_solver(m, total, empty_capture, egdb, egdb_dir, tt, True, quiet)
     rel = solver.relative(board, mover)
     who = "South" if mover == 0 else "North"
     diff = int(board[m] - board[2 * m + 1]) * (1 if mover == 0 else -1)
     console.print(f"position {format_position(board, mover)}")
     if solver.is_over(rel):
         raise SpielwerkError("the game is over in this position: no moves to analyse")
-    if time_budget == 0 and in_pits > max(30, egdb + 10) and not quiet:
+    if time_budget == 0 and in_pits > max(30, solver.db_n + 10) and not quiet:
         err.print(f"note: {in_pits} seeds in the pits: the exact values can take a long time "
                   f"(the Kalah(6,4) start: hours). --time 10 gives estimates in 10 s; "
                   f"--egdb 20 speeds up the exact search. Ctrl-C stops.", highlight=False)
-    if time_budget > 0:
-        timed = analyze_within(solver, rel, time_budget)
-        values, depth = timed.move_values, timed.depth
-    else:
-        res = solver.analyze(rel)
-        values, depth = res.move_values, -1
+    try:
+        if time_budget > 0:
+            timed = analyze_within(solver, rel, time_budget)
+            values, depth = timed.move_values, timed.depth
+        else:
+            res = solver.analyze(rel)
+            values, depth = res.move_values, -1
+    except KeyboardInterrupt:
+        _interrupted(solver, f"{who} (the move being searched)", diff)
     best = max(values.values())
     exact = depth == -1
     what = "final margin" if exact else f"estimate (search depth {depth})"
@@ -179,7 +204,7 @@ def analyze(
     if exact:
         pv = res.pv if time_budget == 0 else solver.principal_variation(rel, best)
         console.print(f"value {best + diff:+d} for {who}; principal variation: "
-                      f"{_pv_text(solver, board, mover, pv)}")
+                      f"{solver.pv_notation(board, mover, pv)}")
     elif depth > 0:
         console.print(f"not exact: the exact search did not finish in {time_budget:g} s; these "
                       f"are depth-{depth} estimates (more --time, or --egdb 20, to go further)")
@@ -230,14 +255,20 @@ def egdb_cmd(
     max_seeds: Annotated[int, typer.Option("--max-seeds", "-N", help="largest seed count")] = 15,
     empty_capture: EmptyCapture = False,
     egdb_dir: EgdbDir = None,
+    threads: Annotated[int, typer.Option(help="threads searching each level")] = 1,
     quiet: Quiet = False,
 ) -> None:
-    """Build (or load and verify) an endgame database; print its size and build time."""
+    """Build (or load and verify) an endgame database; print its size and build time.
+
+    A build continues from the largest smaller cached database (a prefix of the
+    new one) and saves checkpoints, so an interrupted build resumes."""
     _check(pits)
     if not 0 <= max_seeds <= egdb_mod.MAX_SEEDS:
         raise SpielwerkError(f"--max-seeds must be in 0..{egdb_mod.MAX_SEEDS}")
+    if not 1 <= threads <= 256:
+        raise SpielwerkError("--threads must be in 1..256")
     db = egdb_mod.open_egdb(pits, max_seeds, empty_capture, kernel.END_EITHER_EMPTY, egdb_dir,
-                            progress=_progress(quiet))
+                            progress=_progress(quiet), threads=threads)
     how = (f"built in {db.build_seconds:.1f} s" if db.build_seconds is not None
            else f"loaded and verified in {db.load_seconds:.1f} s")
     console.print(f"endgame database {pits} pits, <= {max_seeds} seeds: "

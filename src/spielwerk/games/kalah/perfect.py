@@ -13,7 +13,6 @@ from spielwerk.core.game import Game, InfoState, PerfectInfoState
 from spielwerk.games.kalah import egdb as egdb_mod
 from spielwerk.games.kalah.solver import (
     TT_LOG2_MAX,
-    TT_LOG2_MIN,
     SearchTimeout,
     Solver,
     SolverError,
@@ -123,29 +122,44 @@ def search_move(solver: Solver, rel: np.ndarray, budget_s: float) -> tuple[int, 
         solver.deadline = None
 
 
+AGENT_TT_LOG2 = 24
+"""Largest table an agent chooses by itself (2^24 slots, 256 MiB): arenas run many."""
+
+
 def _stderr_line(text: str) -> None:
     print(f"perfect agent: {text}", file=sys.stderr, flush=True)
 
 
 class PerfectAgent(Agent):
     """Solver-backed Kalah agent: exact play when the search finishes within ``time``
-    seconds per move, else the best move of the deepest completed iteration."""
+    seconds per move, else the best move of the deepest completed iteration.
 
-    def __init__(self, game: Game, seed: int | None = None, time: float = 5.0, egdb: int = 0,
-                 tt: int = 20) -> None:
+    ``egdb=-1`` (default) and ``tt=0`` (default) choose as ``kalah solve`` does
+    (:func:`~spielwerk.games.kalah.defaults.choose`: the largest cached database
+    that fits, a table from the free memory, at most 2^24 slots per agent).
+    """
+
+    def __init__(self, game: Game, seed: int | None = None, time: float = 5.0, egdb: int = -1,
+                 tt: int = 0) -> None:
         super().__init__(game, seed)
+        from spielwerk.games.kalah import defaults
+        from spielwerk.games.kalah.rules import KalahGame
+
         if time <= 0:
             raise SolverError("perfect: the time budget must be positive")
+        if not isinstance(game, KalahGame):
+            raise SolverError("the perfect agent plays Kalah only")
         self.budget = float(time)
+        total = 2 * game.pits * game.seeds
+        self.choice = defaults.choose(game.pits, total, game.empty_capture, game.end_rule,
+                                      egdb=None if egdb < 0 else egdb,
+                                      tt_log2=None if tt == 0 else tt, tt_cap=AGENT_TT_LOG2)
         values = None
-        if egdb > 0:  # a build can take minutes: say so on stderr (loading is silent)
-            from spielwerk.games.kalah.rules import KalahGame
-
-            if not isinstance(game, KalahGame):
-                raise SolverError("the perfect agent plays Kalah only")
-            values = egdb_mod.open_egdb(game.pits, egdb, game.empty_capture, game.end_rule,
-                                        progress=_stderr_line).values
-        self.solver = solver_for(game, egdb_seeds=egdb, tt_log2=tt, egdb_values=values)
+        if self.choice.egdb_seeds > 0:  # a build can take minutes: say so on stderr
+            values = egdb_mod.open_egdb(game.pits, self.choice.egdb_seeds, game.empty_capture,
+                                        game.end_rule, progress=_stderr_line).values
+        self.solver = solver_for(game, egdb_seeds=self.choice.egdb_seeds,
+                                 tt_log2=self.choice.tt_log2, egdb_values=values)
         self.last: tuple[int, int, int] | None = None
 
     def act(self, info_state: InfoState) -> int:
@@ -160,21 +174,22 @@ class PerfectAgent(Agent):
         return self.last[0]
 
 
-def _perfect(game: Game, seed: int | None = None, time: float = 5.0, egdb: int = 0,
-             tt: int = 20) -> Agent:
+def _perfect(game: Game, seed: int | None = None, time: float = 5.0, egdb: int = -1,
+             tt: int = 0) -> Agent:
     return PerfectAgent(game, seed, time, egdb, tt)
 
 
 register_agent(
     "perfect",
     _perfect,
-    {"time": 5.0, "egdb": 0, "tt": 20},
+    {"time": 5.0, "egdb": -1, "tt": 0},
     "MTD(f) solver: exact play when it finishes in time, else deepest completed iteration",
     ("kalah",),
     {
         "time": "seconds per move",
-        "egdb": "endgame database size in seeds (0: none; built once, cached on disk)",
-        "tt": "transposition table size, log2 of the slots (16 bytes each)",
+        "egdb": "endgame database size in seeds (-1: the largest cached that fits; 0: none; "
+                "built once, cached on disk)",
+        "tt": "transposition table size, log2 of the slots (16 bytes each; 0: from the memory)",
     },
-    {"time": (0.001, None), "egdb": (0, egdb_mod.MAX_SEEDS), "tt": (TT_LOG2_MIN, TT_LOG2_MAX)},
+    {"time": (0.001, None), "egdb": (-1, egdb_mod.MAX_SEEDS), "tt": (0, TT_LOG2_MAX)},
 )

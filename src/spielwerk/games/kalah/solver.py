@@ -206,6 +206,11 @@ class Solver:
         self.stats = SearchStats()
         self.deadline: float | None = None
         self._next_report = progress_nodes
+        self.bounds = (-self.max_seeds, self.max_seeds)
+        """Bounds proven so far by the current MTD(f) (of the position being solved)."""
+        self.testing = (0, DEPTH_INF)
+        self.estimate: tuple[int, int] | None = None
+        """(depth, value) of the deepest depth-limited iteration finished."""
 
     # -- positions ---------------------------------------------------------------------------
 
@@ -284,10 +289,15 @@ class Solver:
         return int(regs[2]), int(self._bestmv[0])
 
     def tester(self, rel: np.ndarray, depth: int) -> Callable[[int], int]:
-        """``beta -> fail-soft bound`` for :func:`~spielwerk.search.mtdf.mtdf`."""
+        """``beta -> fail-soft bound`` for :func:`~spielwerk.search.mtdf.mtdf`; the bounds
+        proven so far are kept in ``self.bounds`` (and shown in progress lines)."""
 
         def run(beta: int) -> int:
-            return self.test(rel, beta, depth)[0]
+            self.testing = (beta, depth)
+            g = self.test(rel, beta, depth)[0]
+            lo, hi = self.bounds
+            self.bounds = (max(lo, g), hi) if g >= beta else (lo, min(hi, g))
+            return g
 
         return run
 
@@ -302,30 +312,46 @@ class Solver:
         st.max_ply = int(c[C_MAX_PLY])
 
     def _progress_line(self, running: float = 0.0) -> str:
-        """Nodes, seconds and rate so far (``running``: seconds of the search in progress)."""
+        """Phase, bounds, nodes, seconds and rate (``running``: seconds of the search in
+        progress)."""
         self._sync_stats()
         st = self.stats
         seconds = st.seconds + running
         rate = st.nodes / seconds if seconds > 0 else 0.0
-        return f"{st.nodes / 1e6:.1f} M nodes, {seconds:.1f} s, {rate / 1e6:.2f} M nodes/s"
+        beta, depth = self.testing
+        lo, hi = self.bounds
+        phase = "exact" if depth == DEPTH_INF else f"depth {depth}"
+        return (f"{phase}: value in [{lo:+d}, {hi:+d}], testing >= {beta:+d}; "
+                f"{st.nodes / 1e6:.1f} M nodes, {seconds:.1f} s, {rate / 1e6:.2f} M nodes/s")
 
-    def value(self, rel: np.ndarray, guess: int = 0, iterative: bool = True) -> int:
-        """Exact future gain difference for the mover of ``rel``."""
+    def value(self, rel: np.ndarray, guess: int | None = None, iterative: bool = True) -> int:
+        """Exact future gain difference for the mover of ``rel``.
+
+        ``guess``: the first MTD(f) guess of the exact search (e.g. a published
+        value); when given, the depth-limited iterations (which only supply a
+        guess) are skipped and the exact search starts with the null-window
+        tests ``>= guess`` and ``>= guess + 2``.
+        """
         m = self.m
         if self.is_over(rel):
             return int(egdb_mod.over_value(rel, m))
         s = int(rel[:m].sum() + rel[m + 1 : 2 * m + 1].sum())
         if s <= self.db_n:
             return int(self.db[rank(rel, m, self.binom)])
-        if iterative and self.depth_step > 0:
+        first = 0 if guess is None else guess
+        if iterative and self.depth_step > 0 and guess is None:
             depth = self.depth_step
             while depth <= self.depth_max:
-                guess = mtdf(self.tester(rel, depth), guess, -s, s)
-                self.stats.iterations.append((depth, guess, self.stats.nodes))
+                self.bounds = (-s, s)
+                first = mtdf(self.tester(rel, depth), first, -s, s)
+                self.estimate = (depth, first)
+                self.stats.iterations.append((depth, first, self.stats.nodes))
                 if self.progress is not None and self.report_iterations:
-                    self.progress(f"depth {depth}: estimate {guess:+d}; " + self._progress_line())
+                    self.progress(f"depth {depth}: estimate {first:+d}; "
+                                  + self._progress_line().split("; ", 1)[1])
                 depth += self.depth_step
-        v = mtdf(self.tester(rel, DEPTH_INF), guess, -s, s, step=2)
+        self.bounds = (-s, s)
+        v = mtdf(self.tester(rel, DEPTH_INF), first, -s, s, step=2)
         self.stats.iterations.append((-1, v, self.stats.nodes))
         return v
 
@@ -370,6 +396,20 @@ class Solver:
                 v = v - g if nxt == 0 else g - v
                 break
         return pv
+
+    def pv_notation(self, board: np.ndarray, mover: int, pv: list[int]) -> str:
+        """A principal variation as 'S3 S6 N2 ...' (side and pit 1..m from that player's
+        left), re-sown from the kernel ``board`` with ``mover`` to move."""
+        b = np.asarray(board, dtype=np.int32).copy()
+        p = mover
+        out = []
+        for pit in pv:
+            out.append(("S" if p == 0 else "N") + str(pit + 1))
+            nxt = kernel.sow(b, p, pit, self.m, self.empty_capture, self.end_rule)
+            if nxt < 0:
+                break
+            p = int(nxt)
+        return " ".join(out)
 
     def analyze(self, rel: np.ndarray, pv_limit: int = 200) -> Analysis:
         """Value, best move, per-move values and a principal variation of ``rel``."""
