@@ -91,8 +91,9 @@ def test_bout_end_is_announced() -> None:
             legal = state.legal_actions()
             action = legal[int(rng.integers(len(legal)))]
         bout = int(state.S[K.BOUT]) if not state.is_chance_node() else None
-        text = durak_cli._bout_end_text(state, action) if bout is not None else None
+        before = state.S.copy()
         state.apply(action)
+        text = durak_cli._bout_end_text(before, state.S, action) if bout is not None else None
         if bout is not None:
             assert (text is not None) == (int(state.S[K.BOUT]) != bout)
             if text:

@@ -27,10 +27,13 @@ from spielwerk.arena.results import read_results
 from spielwerk.arena.sequential import Extension, extend_undecided
 from spielwerk.arena.stats import DecisiveRecord, decisive_records, wilson_interval, z_value
 from spielwerk.arena.tournament import TournamentConfig, run_tournament, unique_labels
+from spielwerk.cli.play import _ask_move as ask_move
 from spielwerk.cli.play import seat_opponents
-from spielwerk.core.agent import parse_agent_spec
+from spielwerk.core.agent import Agent, parse_agent_spec
 from spielwerk.core.errors import SpielwerkError
-from spielwerk.core.game import CHANCE, State
+from spielwerk.core.game import State
+from spielwerk.core.play import Chooser
+from spielwerk.core.play import play as play_loop
 from spielwerk.core.registry import load_game
 from spielwerk.games.durak import kernel as K
 from spielwerk.games.durak.rules import DurakGame, DurakState, render
@@ -287,65 +290,53 @@ def _print_table(pairs: dict[tuple[str, str], DecisiveRecord], labels: list[str]
 
 
 # ----------------------------------------------------------------------------- play
-def _bout_end_text(state: State, action: int) -> str | None:
-    """What ends the bout if ``action`` ends it (the rules may end it on their own: the
-    last attack beaten and nobody can add a card), else None."""
-    after = state.clone()
-    after.apply(action)
-    assert isinstance(state, DurakState) and isinstance(after, DurakState)
-    S, T = state.S, after.S
-    if int(T[K.BOUT]) == int(S[K.BOUT]):
+def _bout_end_text(before: np.ndarray, after: np.ndarray, action: int) -> str | None:
+    """What ended the bout if ``action`` (taking state array ``before`` to ``after``) ended
+    it, else None; the rules may end it on their own (the last attack beaten and nobody
+    can add a card)."""
+    if int(after[K.BOUT]) == int(before[K.BOUT]):
         return None
-    defender = int(S[K.DEFENDER])
-    if int(S[K.PHASE]) == K.PH_TAKE or action == K.TAKE:
+    defender = int(before[K.DEFENDER])
+    if int(before[K.PHASE]) == K.PH_TAKE or action == K.TAKE:
         return f"bout over: player {defender} takes the cards; hands are refilled"
     return (f"bout over: player {defender} beat every attack; the cards go to the discard "
             f"pile and hands are refilled")
+
+
 def play_durak(game: DurakGame, vs: list[str], seat: int, seed: int,
                console: Console | None = None) -> None:
-    """A person plays Durak in the terminal against agents; shows only their own cards."""
+    """A person plays Durak in the terminal against agents, through the one play loop
+    (:func:`spielwerk.core.play.play`); shows only the person's own cards."""
     console = console or Console()
-    n = game.num_players
     agents = seat_opponents(game, vs, seat, seed)
-    rng = np.random.default_rng(seed)
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        player = state.current_player
-        if player == CHANCE:
-            outcomes = state.chance_outcomes()
-            action = outcomes[int(rng.integers(len(outcomes)))][0]
-        elif player == seat:
-            info = state.info_state(seat)
-            console.print(str(info), highlight=False)
-            legal = info.legal_actions()
-            names = [info.action_to_string(a) for a in legal]
-            chosen = None
-            while chosen is None:
-                try:
-                    text = input(f"your move ({', '.join(names)}; q quits): ").strip()
-                except EOFError:
-                    text = "q"
-                if text.lower() in ("q", "quit", "exit"):
-                    console.print("You left the game.")
-                    return
-                for a, name in zip(legal, names, strict=True):
-                    if name.upper() == text.upper():
-                        chosen = a
-                if chosen is None and text:
-                    console.print(f"{text!r} is not a legal move here. Legal: {', '.join(names)}",
-                                  highlight=False)
-            action = chosen
-        else:
-            action = agents[player].act(state.info_state(player))
+    last = np.zeros(K.STATE_LEN, np.int64)
+
+    def person(state: State, player: int) -> int | None:
+        console.print(str(state.info_state(player)), highlight=False)
+        return ask_move(state, player, console)
+
+    def before(state: State, player: int, action: int) -> None:
+        assert isinstance(state, DurakState)
+        last[:] = state.S
+        if player >= 0 and player != seat:
             console.print(f"player {player} plays {state.action_to_string(action)}",
                           highlight=False)
-        bout_end = _bout_end_text(state, action)
-        state.apply(action)
-        if bout_end is not None and not state.is_terminal():
-            console.print(bout_end, highlight=False)
-        for agent in agents.values():
-            agent.inform(action)
-    console.print(render(state.S, None, n), highlight=False)
+
+    def after(state: State, player: int, action: int) -> None:
+        assert isinstance(state, DurakState)
+        text = _bout_end_text(last, state.S, action) if player >= 0 else None
+        if text is not None and not state.is_terminal():
+            console.print(text, highlight=False)
+
+    seats: dict[int, Agent | Chooser] = {**agents, seat: person}
+    played = play_loop(game.new_initial_state(), seats, np.random.default_rng(seed),
+                       before=before, after=after)
+    if played.stopped:
+        console.print("You left the game.")
+        return
+    state = played.state
+    assert isinstance(state, DurakState)
+    console.print(render(state.S, None, game.num_players), highlight=False)
     loser = state.loser()
     if loser == seat:
         console.print("You are the durak.")
