@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from spielwerk.games.skat.cards import string_to_card
-from spielwerk.games.skat.selection import GAME_BY_NAME
+from spielwerk.games.skat.putting import GAME_BY_NAME
 from spielwerk.games.skat.winprob import (
     NULL,
     build_table,

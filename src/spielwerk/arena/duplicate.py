@@ -110,7 +110,14 @@ def default_seating(num_agents: int) -> str:
 
 @dataclass(frozen=True)
 class SkatMatchConfig(TournamentConfig):
-    """A duplicate Skat match; ``games_per_group`` is deals x arrangements per deal."""
+    """A duplicate Skat match; ``games_per_group`` is deals x arrangements per deal.
+
+    ``knowledge_bases`` (label, JSON of the base's fingerprint) for every agent that decides
+    from a knowledge base (an agent with ``knowledge_base_info()``, e.g. ``knn``): written to
+    the results header, so a file says which base was used, and part of the configuration
+    hash, so ``--resume`` with another base is refused."""
+
+    knowledge_bases: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def create_match(
@@ -136,10 +143,14 @@ class SkatMatchConfig(TournamentConfig):
         if seed < 0:
             raise ArenaError(f"the seed must be a non-negative integer, not {seed}")
         game = load_game(SKAT_GAME)
+        labels = unique_labels(specs)
+        bases: list[tuple[str, str]] = []
         if check_agents:
-            for spec in specs:
-                make_agent(spec, game, seed=0)
-        return cls(game.spec(), specs, deals * len(orders), seed, mode, unique_labels(specs))
+            for spec, label in zip(specs, labels, strict=True):
+                info = getattr(make_agent(spec, game, seed=0), "knowledge_base_info", None)
+                if info is not None:
+                    bases.append((label, json.dumps(info(), sort_keys=True)))
+        return cls(game.spec(), specs, deals * len(orders), seed, mode, labels, tuple(bases))
 
     @property
     def arrangements(self) -> list[tuple[int, ...]]:
@@ -153,7 +164,7 @@ class SkatMatchConfig(TournamentConfig):
         return [tuple(range(len(self.agents)))]
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        d = {
             "kind": KIND,
             "format_version": MATCH_FORMAT_VERSION,
             "game": self.game,
@@ -163,16 +174,23 @@ class SkatMatchConfig(TournamentConfig):
             "seed": self.seed,
             "seating": self.seating,
         }
+        if self.knowledge_bases:  # absent in older files: their hash stays valid
+            d["knowledge_bases"] = {label: json.loads(info) for label, info in
+                                    self.knowledge_bases}
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> SkatMatchConfig:
         """The configuration a results file's header describes (no agent checks)."""
         if d.get("kind") != KIND or d.get("format_version") != MATCH_FORMAT_VERSION:
             raise ArenaError("not a Skat duplicate match (or another format version)")
-        return cls.create_match(
+        config = cls.create_match(
             [str(a) for a in d["agents"]], int(d["deals"]), int(d["seed"]), str(d["seating"]),
             check_agents=False,
         )
+        bases = d.get("knowledge_bases") or {}
+        return replace(config, knowledge_bases=tuple(
+            (str(label), json.dumps(info, sort_keys=True)) for label, info in bases.items()))
 
     def schedule(self) -> list[GameTask]:
         """Every game, deal by deal (a partial run covers whole deals first)."""
@@ -467,8 +485,11 @@ def describe_config(config: SkatMatchConfig) -> str:
     letters = "ABC"
     names = ", ".join(f"{letters[i]} = {label}" for i, label in enumerate(config.labels))
     scheme = " ".join("".join(letters[m] for m in order) for order in config.arrangements)
+    bases = "".join(
+        f"; {label}'s knowledge base: {info.get('deals')} deals, {info.get('dir')}"
+        for label, info in ((lb, json.loads(i)) for lb, i in config.knowledge_bases))
     return (f"{names}; {config.deals} deals x {len(config.arrangements)} seatings ({scheme}), "
-            f"seed {config.seed}")
+            f"seed {config.seed}{bases}")
 
 
 def stats_json(config: SkatMatchConfig, stats: SkatMatchStats) -> str:

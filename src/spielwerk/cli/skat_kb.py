@@ -33,7 +33,7 @@ from spielwerk.games.skat.knowledge.knn import (
     decide_bid,
     decide_put,
 )
-from spielwerk.games.skat.selection import GAME_BY_NAME, PUTTINGS, put_for_game
+from spielwerk.games.skat.putting import GAME_BY_NAME, PUTTINGS, put_for_game
 
 
 class CardListError(SpielwerkError, ValueError):

@@ -14,9 +14,11 @@ seeded like every agent.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from spielwerk.core.agent import Agent, AgentSpecError, register_agent
 from spielwerk.core.game import Game, InfoState
+from spielwerk.games.skat.agents import SkatRuleAgent
 from spielwerk.games.skat.bidding import BID_VALUES
 from spielwerk.games.skat.cards import cards_of
 from spielwerk.games.skat.handstrength import apply_strength_bidding
@@ -25,8 +27,10 @@ from spielwerk.games.skat.knowledge.knn import (
     DEFAULT_K,
     DEFAULT_NULL_THRESHOLD,
     DEFAULT_PICKUP_THRESHOLD,
+    DEFAULT_PUT_RULES,
     DEFAULT_SCALING,
     NULL,
+    PUT_RULES,
     PUTTING_STRATEGIES,
     SCALINGS,
     BidDecision,
@@ -34,11 +38,12 @@ from spielwerk.games.skat.knowledge.knn import (
     KnnParams,
     PutDecision,
     decide_bid,
-    decide_put,
     default_base_dir,
     suit_game_value,
 )
+from spielwerk.games.skat.knowledge.store import base_fingerprint
 from spielwerk.games.skat.pimc_agent import SkatPimcAgent
+from spielwerk.games.skat.putting import bot_put
 from spielwerk.games.skat.rules import (
     BID_BASE,
     DECLARE_BASE,
@@ -53,10 +58,13 @@ from spielwerk.games.skat.rules import (
     declaration_action,
 )
 from spielwerk.games.skat.scoring import NULL_VALUES, Contract
-from spielwerk.games.skat.selection import bot_put
 
 _MODELS: dict[tuple[str, int, str], KnnModel] = {}
 BIDDING_SYSTEMS = ("knn", "stegen", "kinback")
+CARD_PLAY = ("pimc", "rule")
+"""Card play: PIMC (``worlds`` per decision), or the ``rule`` agent's highest-lowest play -
+cheap, and identical to ``rule``'s, so a match against ``rule`` compares the decisions before
+the first card alone."""
 
 
 def shared_model(base: str, k: int, scaling: str = DEFAULT_SCALING) -> KnnModel:
@@ -85,6 +93,8 @@ class SkatKnnAgent(Agent):
         null_threshold: float = DEFAULT_NULL_THRESHOLD,
         scaling: str = DEFAULT_SCALING,
         bidding: str = "knn",
+        play: str = "pimc",
+        put_rules: str = DEFAULT_PUT_RULES,
     ) -> None:
         super().__init__(game, seed)
         if bidding not in BIDDING_SYSTEMS:
@@ -96,14 +106,22 @@ class SkatKnnAgent(Agent):
         if putting not in PUTTING_STRATEGIES:
             raise AgentSpecError(f"knn: putting must be one of {', '.join(PUTTING_STRATEGIES)}, "
                                  f"not {putting!r}")
-        self.params = KnnParams(k, hand_threshold, pickup_threshold, null_threshold, extensions)
+        if put_rules not in PUT_RULES:
+            raise AgentSpecError(f"knn: put_rules must be one of {', '.join(PUT_RULES)}, "
+                                 f"not {put_rules!r}")
+        self.params = KnnParams(k, hand_threshold, pickup_threshold, null_threshold, extensions,
+                                put_rules)
         if scaling not in SCALINGS:
             raise AgentSpecError(f"knn: scaling must be one of {', '.join(SCALINGS)}, "
                                  f"not {scaling!r}")
         self.putting = putting
         self.scaling = scaling
         self.base = base
-        self.player = SkatPimcAgent(game, seed, worlds=worlds)
+        if play not in CARD_PLAY:
+            raise AgentSpecError(f"knn: play must be one of {', '.join(CARD_PLAY)}, not {play!r}")
+        self.play = play
+        self.player: Agent = (SkatPimcAgent(game, seed, worlds=worlds) if play == "pimc"
+                              else SkatRuleAgent(game, seed))
         self._bid_cache: dict[int, BidDecision] = {}
         self._put: PutDecision | None = None
         self._model: KnnModel | None = None
@@ -113,6 +131,10 @@ class SkatKnnAgent(Agent):
         if self._model is None:
             self._model = shared_model(self.base, self.params.k, self.scaling)
         return self._model
+
+    def knowledge_base_info(self) -> dict[str, Any]:
+        """The base this agent decides with (recorded in a match's results header)."""
+        return base_fingerprint(Path(self.base) if self.base else default_base_dir())
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -187,11 +209,9 @@ class SkatKnnAgent(Agent):
 
     def _put_card(self, info: SkatInfoState, legal: list[int]) -> int:
         if self._put is None or info.puts_done == 0:
-            if self.putting == "knn":
-                self._put = decide_put(self.model, info.hand, info.bid, self.params, self.putting)
-            else:  # refined / random / pimc from the declarer's position (skat/selection.py)
-                self._put = bot_put(self.model, info.hand, info.bid, self.params, self.putting,
-                                    self._position(info.player))
+            # from the declarer's position (skat/putting.py)
+            self._put = bot_put(self.model, info.hand, info.bid, self.params, self.putting,
+                                self._position(info.player))
         for c in cards_of(self._put.put):
             if c in legal:
                 return c
@@ -213,11 +233,15 @@ register_agent(
     SkatKnnAgent,
     {"worlds": 32, "k": DEFAULT_K, "extensions": True, "putting": "knn", "base": "",
      "hand_threshold": DEFAULT_HAND_THRESHOLD, "pickup_threshold": DEFAULT_PICKUP_THRESHOLD,
-     "null_threshold": DEFAULT_NULL_THRESHOLD, "scaling": DEFAULT_SCALING, "bidding": "knn"},
+     "null_threshold": DEFAULT_NULL_THRESHOLD, "scaling": DEFAULT_SCALING, "bidding": "knn",
+     "play": "pimc", "put_rules": DEFAULT_PUT_RULES},
     "KNN bidding, hand/pick-up, skat putting and declaring over solved deals; PIMC card play",
     games=("skat",),
     parameter_help={
         "worlds": "PIMC worlds per card decision (declarer and defence)",
+        "play": "card play: pimc (worlds per decision) or rule (the rule agent's play)",
+        "put_rules": "puts the KNN putting classifies: seed (no jacks/trumps) or hard "
+                     "(refined selection's hard rules)",
         "k": "neighbours per classification",
         "extensions": "null, schneider/schwarz/ouvert announcements beyond the seed",
         "putting": "skat putting strategy: knn, refined, random, pimc (docs/skat-selection.md)",
@@ -230,5 +254,6 @@ register_agent(
     },
     limits={"worlds": (1, None), "k": (1, None), "putting": tuple(PUTTING_STRATEGIES),
             "null_threshold": (0, 1), "hand_threshold": (0, 120),
-            "pickup_threshold": (0, 120), "scaling": SCALINGS, "bidding": BIDDING_SYSTEMS},
+            "pickup_threshold": (0, 120), "scaling": SCALINGS, "bidding": BIDDING_SYSTEMS,
+            "play": CARD_PLAY, "put_rules": PUT_RULES},
 )

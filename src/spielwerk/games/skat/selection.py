@@ -67,7 +67,7 @@ import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -91,9 +91,6 @@ from spielwerk.games.skat.winprob import (
     estimated_losers,
     game_value,
 )
-
-if TYPE_CHECKING:
-    from spielwerk.games.skat.knowledge.knn import KnnModel, KnnParams, PutDecision
 
 GRAND, NULL = 4, 5
 GAME_KEYS = ("diamonds", "hearts", "spades", "clubs", "grand", "null")
@@ -523,48 +520,6 @@ def pimc_put(twelve: int | Any, game: int, position: int, worlds: int,
     return PimcPut(best, candidates, scores, worlds, time.perf_counter() - t0)
 
 
-# --------------------------------------------------------------------------- bot strategies
-PIMC_PUT_WORLDS = 8
-
-
-def bot_put(model: KnnModel, twelve: int, bid: int, params: KnnParams | None, putting: str,
-            position: int = 0) -> PutDecision:
-    """The bot's putting decision: the game as KNN chooses it (:func:`knn_put`), the put by
-    ``putting`` (refined, random, pimc) for that game, from the declarer's ``position``."""
-    from spielwerk.games.skat.knowledge.knn import PutDecision, knn_put
-
-    twelve = _check(twelve, 0, position)
-    d = knn_put(model, twelve, bid, params)
-    if putting == "knn":
-        return d
-    if putting == "refined":
-        s = refined_put(twelve, d.game, position, bid)
-        put, value, n = s.put, s.scores[s.put], len(s.candidates)
-    elif putting == "random":
-        put, value, n = random_put(twelve, np.random.default_rng([twelve, d.game])), 0.0, 66
-    elif putting == "pimc":
-        r = pimc_put(twelve, d.game, position, PIMC_PUT_WORLDS,
-                     np.random.default_rng([twelve, d.game]))
-        put, value, n = r.put, r.scores[r.put], len(r.candidates)
-    else:
-        raise SelectionError(f"putting must be one of {', '.join(PUTTINGS)}, not {putting!r}")
-    return PutDecision(put, d.game, value, n, d.per_game, d.ouvert)
-
-
-def putting_strategies() -> dict[str, Callable[..., PutDecision]]:
-    """``refined``, ``random`` and ``pimc`` for :data:`knowledge.knn.PUTTING_STRATEGIES`.
-
-    That registry's strategies are not told the seat, so these assume forehand; the
-    ``knn`` bot calls :func:`bot_put` with its position instead."""
-    def strategy(name: str) -> Callable[..., PutDecision]:
-        def put(model: KnnModel, twelve: int, bid: int, params: KnnParams | None = None
-                ) -> PutDecision:
-            return bot_put(model, twelve, bid, params, name, 0)
-        return put
-
-    return {name: strategy(name) for name in ("refined", "random", "pimc")}
-
-
 def game_expected_scores(twelve: int | Any, position: int = 0, bid: int = 18,
                          table: WinProbTable | None = None) -> dict[str, dict[str, float]]:
     """Per suit/grand game: the refined put's winning probability, game value and
@@ -583,45 +538,10 @@ def game_expected_scores(twelve: int | Any, position: int = 0, bid: int = 18,
     return out
 
 
-GAME_BY_NAME = {name: g for g, name in enumerate(GAME_KEYS)}
-PUTTINGS = ("knn", "refined", "random", "pimc")
+def __getattr__(name: str) -> Any:
+    """The bot's putting glue moved to :mod:`spielwerk.games.skat.putting`; old imports work."""
+    if name in ("bot_put", "put_for_game", "PUTTINGS", "GAME_BY_NAME", "PIMC_PUT_WORLDS"):
+        from spielwerk.games.skat import putting
 
-
-def put_for_game(twelve: int | Any, game: int, putting: str, position: int = 0,
-                 bid: int = 18, model: KnnModel | None = None, worlds: int = PIMC_PUT_WORLDS,
-                 seed: int = 0) -> dict[str, Any]:
-    """One putting decision for a fixed game, as the ``skat put --game`` JSON object:
-    ``{"put": [c1, c2], "game": ..., "putting": ..., "candidates": N, "scores": {...}}``.
-
-    ``candidates`` are the puts the strategy ranks (refined and pimc: those left by the
-    hard rules; knn: its own pruning; random: all 66, unscored)."""
-    from spielwerk.games.skat.cards import mask_to_string
-
-    twelve = _check(twelve, game, position)
-    if putting not in PUTTINGS:
-        raise SelectionError(f"putting must be one of {', '.join(PUTTINGS)}, not {putting!r}")
-    scores: dict[int, float] = {}
-    if putting == "refined":
-        s = refined_put(twelve, game, position, bid)
-        put, candidates, scores = s.put, s.candidates, s.scores
-    elif putting == "random":
-        candidates = all_puts(twelve)
-        put = random_put(twelve, np.random.default_rng([seed, twelve]))
-    elif putting == "pimc":
-        r = pimc_put(twelve, game, position, worlds, np.random.default_rng([seed, twelve]))
-        put, candidates, scores = r.put, r.candidates, r.scores
-    else:
-        if model is None:
-            raise SelectionError("knn putting needs a knowledge-base model")
-        candidates = model.put_candidates(twelve, game)
-        values = model.put_values(twelve, game, candidates)
-        scores = {p: float(v) for p, v in zip(candidates, values, strict=True)}
-        put = max(candidates, key=lambda p: (scores[p], -p))
-    return {
-        "put": mask_to_string(put).split(),
-        "game": GAME_KEYS[game],
-        "putting": putting,
-        "candidates": len(candidates),
-        "scores": {mask_to_string(p): round(v, 3) for p, v in
-                   sorted(scores.items(), key=lambda kv: -kv[1])},
-    }
+        return getattr(putting, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

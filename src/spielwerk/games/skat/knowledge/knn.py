@@ -62,7 +62,13 @@ DEFAULT_HAND_THRESHOLD = 58.0
 DEFAULT_PICKUP_THRESHOLD = 55.0
 DEFAULT_NULL_THRESHOLD = 0.8
 DEFAULT_SCALING = "std"
+DEFAULT_PUT_RULES = "seed"
 SCALINGS = ("none", "std")
+PUT_RULES = ("seed", "hard")
+"""Puts the KNN putting classifies: ``seed`` - no jacks, no trumps (the seed's pruning);
+``hard`` - those left by refined selection's hard rules (:func:`selection.hard_candidates`:
+no trumps, blank tens first, no aces in low-trump games, equivalent low cards, ...), from the
+declarer's position."""
 """Feature scaling: ``none`` is the seed's plain Euclidean distance; ``std`` divides each
 feature by its standard deviation in the base (the card points, 0-92, otherwise outweigh
 the jacks, 0-4)."""
@@ -80,10 +86,14 @@ class KnnParams:
     pickup_threshold: float = DEFAULT_PICKUP_THRESHOLD
     null_threshold: float = DEFAULT_NULL_THRESHOLD
     extensions: bool = True
+    put_rules: str = DEFAULT_PUT_RULES
 
     def __post_init__(self) -> None:
         if self.k < 1:
             raise KnowledgeBaseError(f"k must be at least 1, not {self.k}")
+        if self.put_rules not in PUT_RULES:
+            raise KnowledgeBaseError(f"put_rules must be one of {', '.join(PUT_RULES)}, "
+                                     f"not {self.put_rules!r}")
 
 
 class KnnModel:
@@ -196,8 +206,14 @@ class KnnModel:
         return self.values_from(self.all_neighbours(h, k, exclude), kind)
 
     # ---- putting ------------------------------------------------------------------------
-    def put_candidates(self, twelve: int, game: int) -> list[int]:
-        """Two-card puts (masks) worth classifying for ``game``: no jacks, no trumps."""
+    def put_candidates(self, twelve: int, game: int, rules: str = "seed", position: int = 0
+                       ) -> list[int]:
+        """Two-card puts (masks) worth classifying for ``game`` (:data:`PUT_RULES`): no jacks,
+        no trumps; or refined selection's hard rules from ``position``."""
+        if rules == "hard" and game != NULL:
+            from spielwerk.games.skat.selection import hard_candidates
+
+            return hard_candidates(twelve, game, position)[0]
         cards = [c for c in range(32) if twelve >> c & 1]
         if game == NULL:
             allowed = cards
@@ -220,9 +236,10 @@ class KnnModel:
         put_points = np.array([points_of(p) for p in puts], dtype=np.float64)
         return self.trick_points[idx, game].mean(axis=1) + put_points
 
-    def best_put(self, twelve: int, game: int, k: int | None = None) -> tuple[int, float, int]:
+    def best_put(self, twelve: int, game: int, k: int | None = None, rules: str = "seed",
+                 position: int = 0) -> tuple[int, float, int]:
         """(put mask, value, candidates classified) for one game."""
-        puts = self.put_candidates(twelve, game)
+        puts = self.put_candidates(twelve, game, rules, position)
         vals = self.put_values(twelve, game, puts, k)
         i = int(np.argmax(vals))
         return puts[i], float(vals[i]), len(puts)
@@ -342,15 +359,16 @@ class PutDecision:
         return GAME_KEYS[self.game]
 
 
-def knn_put(model: KnnModel, twelve: int, bid: int, params: KnnParams | None = None
-            ) -> PutDecision:
-    """The seed's KNN putting with game choice (see the module docstring)."""
+def knn_put(model: KnnModel, twelve: int, bid: int, params: KnnParams | None = None,
+            position: int = 0) -> PutDecision:
+    """The seed's KNN putting with game choice (see the module docstring); ``position``
+    matters only for ``put_rules="hard"``."""
     p = params or KnnParams()
     games = list(range(6)) if p.extensions else list(range(5))
     per_game: dict[int, tuple[int, float]] = {}
     candidates = 0
     for g in games:
-        put, value, n = model.best_put(twelve, g, p.k)
+        put, value, n = model.best_put(twelve, g, p.k, p.put_rules, position)
         per_game[g] = (put, value)
         candidates += n
 
@@ -389,15 +407,21 @@ PUTTING_STRATEGIES: dict[str, Callable[[KnnModel, int, int, KnnParams | None], P
 }
 
 
-def _register_selection_strategies() -> None:
-    """``refined``, ``random`` and ``pimc`` (game chosen by KNN, put by
-    :mod:`spielwerk.games.skat.selection`)."""
-    from spielwerk.games.skat.selection import putting_strategies
+def _named_strategy(name: str) -> Callable[[KnnModel, int, int, KnnParams | None], PutDecision]:
+    """``refined``, ``random``, ``pimc``: the game chosen by KNN, the put by
+    :func:`spielwerk.games.skat.putting.bot_put` (imported when called: no import cycle).
+    This registry's signature carries no seat, so these assume forehand; the ``knn`` bot
+    calls ``bot_put`` with its position."""
+    def put(model: KnnModel, twelve: int, bid: int, params: KnnParams | None = None
+            ) -> PutDecision:
+        from spielwerk.games.skat.putting import bot_put
 
-    PUTTING_STRATEGIES.update(putting_strategies())
+        return bot_put(model, twelve, bid, params, name, 0)
+
+    return put
 
 
-_register_selection_strategies()
+PUTTING_STRATEGIES.update({name: _named_strategy(name) for name in ("refined", "random", "pimc")})
 
 
 def decide_put(model: KnnModel, twelve: int, bid: int = 18, params: KnnParams | None = None,

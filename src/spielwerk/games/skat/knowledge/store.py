@@ -117,6 +117,20 @@ def read_manifest(directory: Path) -> dict[str, Any]:
     return manifest
 
 
+def base_fingerprint(directory: Path | str) -> dict[str, Any]:
+    """What identifies a base for a results file: its directory, deals, seed and the SHA-256
+    of its manifest (which holds every shard's checksum)."""
+    directory = Path(directory).resolve()
+    manifest = read_manifest(directory)
+    params = manifest.get("parameters") or {}
+    return {
+        "dir": str(directory),
+        "deals": int((manifest.get("counts") or {}).get("deals", params.get("deals", 0))),
+        "seed": params.get("seed"),
+        "manifest_sha256": sha256_of(directory / MANIFEST),
+    }
+
+
 def read_shard(directory: Path, stage: str, entry: dict[str, Any]) -> dict[str, np.ndarray]:
     """Load one shard, checking its checksum and fields."""
     path = directory / shard_name(stage, int(entry["first"]))
