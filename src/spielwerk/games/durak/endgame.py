@@ -234,3 +234,10 @@ def solve_best(S: np.ndarray, node_budget: int, tt_bits: int) -> np.ndarray:
     """
     budget = np.array([node_budget], np.int64)
     return _solve_best(S, tt.new_table(tt_bits), budget)  # type: ignore[no-any-return]
+
+
+def solve_root_counted(S: np.ndarray, node_budget: int, tt_bits: int) -> tuple[np.ndarray, int]:
+    """:func:`solve_root` and the number of nodes it searched (``spielwerk bench``)."""
+    budget = np.array([node_budget], np.int64)
+    rows = _solve_root(S, tt.new_table(tt_bits), budget)
+    return rows, node_budget - int(budget[0])
