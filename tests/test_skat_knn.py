@@ -319,3 +319,49 @@ def test_scaled_distance_is_used_for_queries_and_trees() -> None:
     assert not np.allclose(scaled.scale[:5], 1.0)
     with pytest.raises(KnowledgeBaseError, match="scaling"):
         KnnModel(base, scaling="magic")
+
+
+@shipped
+def test_play_rule_plays_the_cards_exactly_as_the_rule_agent() -> None:
+    """``knn:play=rule``: every card (declarer and defence) is the rule agent's card, so a
+    match against ``rule`` compares only the decisions before the first card."""
+    game = load_game("skat")
+    compared = 0
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        agents = [make_agent("knn:play=rule", game, seed=p) for p in range(3)]
+        rule = make_agent("rule", game, seed=0)
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                legal = s.legal_actions()
+                s.apply(legal[int(rng.integers(len(legal)))])
+                continue
+            p = s.current_player
+            info = s.info_state(p)
+            a = agents[p].act(info)
+            if isinstance(s, SkatState) and s.contract is not None and a < 32:
+                assert a == rule.act(info)
+                compared += 1
+            s.apply(a)
+    assert compared >= 30  # at least one deal was played out, not passed in
+    with pytest.raises(AgentSpecError, match="play"):
+        make_agent("knn:play=magic", game)
+    with pytest.raises(AgentSpecError, match="put_rules"):
+        make_agent("knn:put_rules=magic", game)
+
+
+def test_hard_put_rules_classify_only_refined_candidates(model: KnnModel) -> None:
+    from spielwerk.games.skat.selection import hard_candidates
+
+    twelve = hand("CJ SJ CA CT C9 SA HT H7 D7 D8 DA DT")
+    for game in range(5):
+        for position in range(3):
+            hard = model.put_candidates(twelve, game, "hard", position)
+            assert hard == hard_candidates(twelve, game, position)[0]
+    d = decide_put(model, twelve, 18, KnnParams(k=1, put_rules="hard"))
+    assert d.put in hard_candidates(twelve, d.game, 0)[0]
+    # the hard rules keep a strict subset of the seed's no-jack, no-trump puts here
+    assert set(hard_candidates(twelve, 3, 0)[0]) < set(model.put_candidates(twelve, 3))
+    with pytest.raises(KnowledgeBaseError, match="put_rules"):
+        KnnParams(put_rules="magic")

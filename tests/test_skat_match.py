@@ -319,3 +319,35 @@ def test_three_agents_give_three_paired_differences() -> None:
     assert st.differences[1].mean == pytest.approx(0.0)
     rotations = SkatMatchConfig.create_match(["rule", "random", "rule"], 2, seed=9)
     assert len(rotations.schedule()) == 6
+
+
+# ----- the knowledge base in the header ----------------------------------------------------------
+_SHIPPED_KB = Path(__file__).resolve().parents[1] / "src" / "spielwerk" / "data" / "skat_kb"
+
+
+@pytest.mark.skipif(not (_SHIPPED_KB / "manifest.json").exists(), reason="no shipped base")
+def test_header_records_the_knowledge_base_and_resume_refuses_another(tmp_path: Path) -> None:
+    import shutil
+
+    base = tmp_path / "kb"
+    shutil.copytree(_SHIPPED_KB, base)
+    spec = f"knn:play=rule:base={base}"
+    out = tmp_path / "m.jsonl"
+    config = SkatMatchConfig.create_match([spec, "rule"], 1, seed=3)
+    run_skat_match(config, SerialExecutor(), output=out)
+    header = json.loads(out.read_text().splitlines()[0])
+    recorded = header["config"]["knowledge_bases"]
+    assert list(recorded) == [spec]  # rule has no base
+    manifest = json.loads((base / "manifest.json").read_text())
+    assert recorded[spec]["dir"] == str(base.resolve())
+    assert recorded[spec]["deals"] == manifest["counts"]["deals"]
+    back, results = read_match(out)  # the header's hash still checks with the field in it
+    assert back == config and len(results) == 6
+    # the same directory holding another base (here: a changed manifest) is refused
+    (base / "manifest.json").write_text(json.dumps(manifest, indent=2))
+    before = out.read_bytes()
+    again = SkatMatchConfig.create_match([spec, "rule"], 1, seed=3)
+    assert again.config_hash() != config.config_hash()
+    with pytest.raises(ResultsFileError, match="different tournament"):
+        run_skat_match(again, SerialExecutor(), output=out, resume=True)
+    assert out.read_bytes() == before
