@@ -276,5 +276,74 @@ def egdb_cmd(
                   f"file {db.file}")
 
 
+@kalah_app.command("split")
+def split_cmd(
+    pits: Pits = 6,
+    seeds: Seeds = 5,
+    empty_capture: EmptyCapture = False,
+    workers: Annotated[int, typer.Option(help="Dask LocalCluster worker processes")] = 2,
+    scheduler: Annotated[str | None, typer.Option(
+        help="address of a running Dask scheduler (instead of a LocalCluster)")] = None,
+    egdb: EgdbOpt = None,
+    egdb_dir: EgdbDir = None,
+    tt: TtOpt = None,
+    node_budget: Annotated[int, typer.Option(
+        help="nodes per task before it reports its bounds and is resubmitted")] = 50_000_000,
+    checkpoint: Annotated[str | None, typer.Option(
+        help="JSON file of the tasks' bounds: written after every result, resumed from")] = None,
+    stop_after: Annotated[float | None, typer.Option(
+        help="seconds after which no task is resubmitted (bounds so far are printed)")] = None,
+    quiet: Quiet = False,
+) -> None:
+    """Root-split solve on Dask workers: every first turn is a task; prints the proven bounds
+    of each first turn and of the start (exact when every task finished)."""
+    from pathlib import Path
+
+    from spielwerk.games.kalah import distributed
+
+    _check(pits, seeds)
+    if not 1 <= workers <= 256:
+        raise SpielwerkError("--workers must be in 1..256")
+    if node_budget < 1000:
+        raise SpielwerkError("--node-budget must be at least 1000")
+    try:
+        from dask.distributed import Client, LocalCluster, wait
+    except ImportError:
+        raise SpielwerkError("kalah split needs Dask: pip install 'spielwerk[dask]'") from None
+    total = 2 * pits * seeds
+    choice = defaults.choose(pits, total, empty_capture, kernel.END_EITHER_EMPTY, egdb_dir,
+                             egdb, tt if tt is not None else None, tt_cap=24)
+    if not quiet:
+        for note in choice.notes:
+            err.print(f"[dim]{note}[/]", highlight=False)
+    if choice.egdb_seeds:  # build (if needed) once here, not in every worker
+        egdb_mod.open_egdb(pits, choice.egdb_seeds, empty_capture, kernel.END_EITHER_EMPTY,
+                           egdb_dir, progress=_progress(quiet))
+    cluster = None if scheduler else LocalCluster(n_workers=workers, threads_per_worker=1,
+                                                  dashboard_address=None)
+    t0 = time.perf_counter()
+    with Client(scheduler or cluster) as client:
+        split, state = distributed.solve_split(
+            pits, seeds, empty_capture, client.submit, wait, choice.egdb_seeds, egdb_dir,
+            choice.tt_log2, node_budget, Path(checkpoint) if checkpoint else None,
+            stop_after, _progress(quiet))
+    if cluster is not None:
+        cluster.close()
+    wall = time.perf_counter() - t0
+    rule = "empty capture" if empty_capture else "standard capture"
+    t = Table(title=f"Kalah({pits},{seeds}), {rule}: first turns (value for South)")
+    t.add_column("turn")
+    t.add_column("bounds", justify="right")
+    for name, lo, hi in distributed.turn_bounds(split, state.bounds):
+        t.add_row(name, f"{lo:+d}" if lo == hi else f"[{lo:+d}, {hi:+d}]")
+    console.print(t)
+    lo, hi = distributed.root_bounds(split, state.bounds)
+    nodes = sum(state.nodes)
+    what = f"value {lo:+d}" if lo == hi else f"value in [{lo:+d}, {hi:+d}] (not finished)"
+    console.print(f"Kalah({pits},{seeds}), {rule}: {what} for South; {len(split.tasks)} tasks, "
+                  f"{nodes:,} nodes in {wall:.1f} s wall ({nodes / max(wall, 1e-9) / 1e6:.2f} "
+                  f"M nodes/s over all workers)")
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(kalah_app, name="kalah")

@@ -205,6 +205,8 @@ class Solver:
         self._counters = np.zeros(N_COUNTERS, np.int64)
         self.stats = SearchStats()
         self.deadline: float | None = None
+        self.node_budget: int | None = None
+        """Stop (:class:`SearchTimeout`) once this many nodes (cumulative) are searched."""
         self._next_report = progress_nodes
         self.bounds = (-self.max_seeds, self.max_seeds)
         """Bounds proven so far by the current MTD(f) (of the position being solved)."""
@@ -253,6 +255,8 @@ class Solver:
     def _check_time(self) -> None:
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise SearchTimeout("time budget exhausted")
+        if self.node_budget is not None and self._counters[C_NODES] >= self.node_budget:
+            raise SearchTimeout("node budget exhausted")
 
     def test(self, rel: np.ndarray, beta: int, depth: int = DEPTH_INF) -> tuple[int, int]:
         """Null-window search of ``rel`` (player 0 to move, not over): (bound, best move)."""
