@@ -273,7 +273,10 @@ class Solver:
         start = time.perf_counter()
         try:
             while True:
-                limit = int(ctr[C_NODES]) + (1 << 20)
+                limit = int(ctr[C_NODES]) + min(1 << 20, self.progress_nodes)
+                if self.node_budget is not None:
+                    self._check_time()
+                    limit = min(limit, self.node_budget)
                 _nws(regs, self._brd, self._nbeta, self._ndepth, self._nkey, self._nseeds,
                      self._ckey, self._corder, self._nmv, self._mi, self._best, self._bestmv,
                      self._curg, self._curx, self.table, self.db, self.db_n,

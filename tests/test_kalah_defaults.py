@@ -1,0 +1,181 @@
+"""Issue 17 (Kalah): database prefixes and resumed builds, default choices, progress bounds,
+Ctrl-C, MTD(f) guesses, and the root-split (Dask) solve with checkpoints."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from spielwerk.cli.main import app
+from spielwerk.core.agent import make_agent
+from spielwerk.core.registry import load_game
+from spielwerk.games.kalah import defaults, distributed, egdb, egdb_build, kernel
+from spielwerk.games.kalah.solver import Solver, SolverError
+
+runner = CliRunner()
+
+
+def _start_value(m: int, n: int, ec: bool) -> int:
+    solver = Solver(m, ec, max_seeds=2 * m * n, tt_log2=16, depth_step=0)
+    return solver.value(solver.relative(kernel.initial_board(m, n), 0))
+
+
+def test_a_larger_database_serves_a_smaller_one_as_its_prefix(tmp_path: Path) -> None:
+    big = egdb.open_egdb(3, 10, False, path=tmp_path)
+    small = egdb.open_egdb(3, 7, False, path=tmp_path)
+    assert small.build_seconds is None  # loaded from the N = 10 file, not built
+    assert small.values.size == egdb.entries(7, 3)
+    assert np.array_equal(small.values, big.values[: small.values.size])
+    assert np.array_equal(small.values, egdb.build(3, 7, False))
+
+
+def test_a_build_continues_from_a_smaller_file_and_replaces_it(tmp_path: Path) -> None:
+    egdb.open_egdb(3, 6, True, path=tmp_path)
+    lines: list[str] = []
+    db = egdb.open_egdb(3, 11, True, path=tmp_path, progress=lines.append)
+    assert any("continuing from" in x for x in lines)
+    assert np.array_equal(db.values, egdb.build(3, 11, True))
+    assert [n for n, _f in egdb.cached(3, True, kernel.END_EITHER_EMPTY, tmp_path)] == [11]
+
+
+@pytest.mark.parametrize("empty_capture", [False, True])
+def test_threaded_build_equals_the_serial_one(empty_capture: bool) -> None:
+    serial = egdb_build.build(3, 12, empty_capture)
+    assert np.array_equal(egdb_build.build(3, 12, empty_capture, threads=2), serial)
+
+
+def test_a_corrupt_block_beyond_the_prefix_does_not_block_the_prefix(tmp_path: Path) -> None:
+    big = egdb.open_egdb(2, 20, False, path=tmp_path)
+    assert big.file is not None
+    raw = bytearray(big.file.read_bytes())
+    raw[egdb.HEADER_SIZE + big.values.size - 1] ^= 1  # last entry, in the last block
+    big.file.write_bytes(bytes(raw))
+    with pytest.raises(egdb.EgdbError, match="checksum"):
+        egdb.load(big.file, 2, 20, False, kernel.END_EITHER_EMPTY)
+
+
+def test_defaults_choose_the_largest_cached_database_and_say_so(tmp_path: Path) -> None:
+    egdb.open_egdb(3, 9, False, path=tmp_path)
+    choice = defaults.choose(3, 24, False, kernel.END_EITHER_EMPTY, tmp_path)
+    assert choice.egdb_seeds == 9
+    assert any("<= 9 seeds" in x and "largest cached" in x for x in choice.notes)
+    assert any("transposition table: 2^" in x for x in choice.notes)
+    assert 10 <= choice.tt_log2 <= defaults.TT_LOG2_CAP
+    other_rule = defaults.choose(3, 24, True, kernel.END_EITHER_EMPTY, tmp_path)
+    assert other_rule.egdb_seeds == 0  # a database of the other capture rule is no use
+    kept = defaults.choose(3, 24, False, kernel.END_EITHER_EMPTY, tmp_path, egdb=4, tt_log2=12)
+    assert (kept.egdb_seeds, kept.tt_log2) == (4, 12)
+
+
+def test_without_a_database_a_large_instance_is_told_what_building_one_costs(
+        tmp_path: Path) -> None:
+    choice = defaults.choose(6, 48, False, kernel.END_EITHER_EMPTY, tmp_path)
+    assert choice.egdb_seeds == 0
+    note = " ".join(choice.notes)
+    assert "no endgame database cached" in note and "--max-seeds 20" in note
+    assert "min" in note and "faster" in note
+    small = defaults.choose(3, 12, False, kernel.END_EITHER_EMPTY, tmp_path)
+    assert not any("no endgame database" in x for x in small.notes)  # small: no nagging
+
+
+def test_cli_solve_uses_and_names_the_cached_database(tmp_path: Path) -> None:
+    egdb.open_egdb(3, 8, False, path=tmp_path)
+    out = runner.invoke(app, ["kalah", "solve", "-m", "3", "-n", "3", "--egdb-dir",
+                              str(tmp_path)], env={"COLUMNS": "250"})
+    assert out.exit_code == 0, out.output
+    assert "<= 8 seeds" in out.output and "largest cached" in out.output
+    assert f"value {_start_value(3, 3, False):+d} for South" in out.output
+
+
+def test_progress_lines_carry_the_proven_bounds() -> None:
+    lines: list[str] = []
+    solver = Solver(4, False, max_seeds=24, tt_log2=14, progress=lines.append,
+                    progress_nodes=2000)
+    solver.value(solver.relative(kernel.initial_board(4, 3), 0))
+    exact = [x for x in lines if x.startswith("exact: value in [")]
+    assert exact and all("M nodes/s" in x and "testing >=" in x for x in exact)
+
+
+def test_ctrl_c_prints_the_bounds_proven_so_far(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = {"exact": 0}
+    real = Solver.test
+
+    def interrupting(self, rel, beta, depth=0xFFFF):  # type: ignore[no-untyped-def]
+        if depth == 0xFFFF:
+            calls["exact"] += 1
+            if calls["exact"] == 3:
+                raise KeyboardInterrupt
+        return real(self, rel, beta, depth)
+
+    monkeypatch.setattr(Solver, "test", interrupting)
+    out = runner.invoke(app, ["kalah", "solve", "-m", "4", "-n", "3", "-q"],
+                        env={"COLUMNS": "200"})
+    assert out.exit_code == 130, out.output
+    assert "interrupted: value for South in [" in out.output
+    assert "deepest depth-limited estimate" in out.output
+    lo, hi = (int(x) for x in out.output.split("in [", 1)[1].split("]", 1)[0].split(", "))
+    assert lo <= _start_value(4, 3, False) <= hi and (lo, hi) != (-24, 24)
+
+
+@pytest.mark.parametrize("guess", [-8, 6, 20])
+def test_a_first_guess_changes_the_work_not_the_value(guess: int) -> None:
+    solver = Solver(4, False, max_seeds=24, tt_log2=16)
+    rel = solver.relative(kernel.initial_board(4, 3), 0)
+    assert solver.value(rel, guess=guess) == _start_value(4, 3, False)
+
+
+def test_pv_notation_is_re_sown_by_the_solver() -> None:
+    solver = Solver(3, False, max_seeds=12, tt_log2=12)
+    board = kernel.initial_board(3, 2)
+    rel = solver.relative(board, 0)
+    value = solver.value(rel)
+    text = solver.pv_notation(board, 0, solver.principal_variation(rel, value))
+    assert text.startswith("S") and all(t[0] in "SN" and t[1:].isdigit() for t in text.split())
+
+
+def test_perfect_agent_makes_the_same_choice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                             ) -> None:
+    monkeypatch.setenv("SPIELWERK_CACHE_DIR", str(tmp_path))
+    egdb.open_egdb(3, 7, False)
+    agent = make_agent("perfect:time=2", load_game("kalah(pits=3,seeds=3)"), seed=1)
+    assert agent.choice.egdb_seeds == 7  # type: ignore[attr-defined]
+    assert agent.solver.db_n == 7  # type: ignore[attr-defined]
+    assert agent.choice.tt_log2 <= 24  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("m,n,ec", [(4, 3, False), (4, 3, True), (3, 4, False)])
+def test_root_split_with_tiny_budgets_gives_the_exact_value(m: int, n: int, ec: bool) -> None:
+    with cf.ThreadPoolExecutor(2) as pool:
+        split, state = distributed.solve_split(m, n, ec, pool.submit, cf.wait, tt_log2=14,
+                                               node_budget=3000)
+    assert distributed.root_bounds(split, state.bounds) == (_start_value(m, n, ec),) * 2
+    assert len({t.task for t in split.turns if t.task >= 0}) == len(split.tasks)
+
+
+def test_root_split_checkpoint_resumes_and_refuses_another_run(tmp_path: Path) -> None:
+    ck = tmp_path / "ck.json"
+    with cf.ThreadPoolExecutor(1) as pool:
+        split, first = distributed.solve_split(4, 4, False, pool.submit, cf.wait, tt_log2=14,
+                                               node_budget=1000, checkpoint=ck, stop_after=0)
+        lo, hi = distributed.root_bounds(split, first.bounds)
+        assert lo < hi and ck.exists()  # stopped early: bounds only
+        split, state = distributed.solve_split(4, 4, False, pool.submit, cf.wait, tt_log2=16,
+                                               node_budget=10**9, checkpoint=ck)
+        assert distributed.root_bounds(split, state.bounds) == (_start_value(4, 4, False),) * 2
+        assert sum(state.nodes) > sum(first.nodes)  # the first run's work is counted
+        with pytest.raises(SolverError, match="another run"):
+            distributed.solve_split(4, 3, True, pool.submit, cf.wait, checkpoint=ck)
+
+
+def test_root_split_on_a_dask_local_cluster() -> None:
+    distributed_mod = pytest.importorskip("dask.distributed")
+    with distributed_mod.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                      dashboard_address=None) as cluster, \
+            distributed_mod.Client(cluster) as client:
+        split, state = distributed.solve_split(3, 3, True, client.submit, distributed_mod.wait,
+                                               tt_log2=12, node_budget=1000)
+    assert distributed.root_bounds(split, state.bounds) == (_start_value(3, 3, True),) * 2
