@@ -7,7 +7,9 @@ deep recursion would overflow the C stack) over the rule kernel of
 ``LOSS`` (-1). Every search runs to the end of the game, so entries are stored
 at ``tt.DEPTH_INF`` as bounds ``lo <= value <= hi`` inside ``[LOSS, WIN]``: a
 fail-high stores ``(best, WIN)``, a fail-low ``(LOSS, best)``, an exact value
-``(v, v)``. Move ordering: the greedy policy's move first.
+``(v, v)`` (``tt.bound_of`` / ``tt.tighten``). Move ordering: the greedy policy's
+move first (a best move kept in the table saved no nodes here: every position is
+searched once, there is no re-search to reuse it).
 """
 
 from __future__ import annotations
@@ -154,8 +156,7 @@ def _solve(S0: np.ndarray, alpha0: int, beta0: int, table: np.ndarray,
             done = al[d] >= be[d] or idx[d] == nact[d]
             if done:
                 v = best[d]
-                lo = v if v > a0[d] else LOSS  # fail-low: only an upper bound
-                hi = v if v < b0[d] else WIN  # fail-high: only a lower bound
+                lo, hi = tt.tighten(LOSS, WIN, v, tt.bound_of(v, a0[d], b0[d]))
                 tt.store(table, keys[d], tt.DEPTH_INF, lo, hi, tt.NO_MOVE)
         if done:
             if d == 0:
