@@ -33,9 +33,12 @@ COMMAND_HELP = {  # top-level command -> its short help, in the order `--help` l
     "durak": "Durak: tournaments between agents, and play in the terminal.",
     "warmup": "Compile the game kernels into the user's cache folder so the first command "
     "starts at once.",
+    "bench": "Solve fixed positions per game (Skat DDS, Kalah, Durak endgames): total nodes and "
+    "nodes per second; the total node count is the signature.",
 }
 
-COMMAND_MODULES = ["games", "play", "arena", "fuzz", "kalah", "skat", "durak", "serve", "warmup"]
+COMMAND_MODULES = ["games", "play", "arena", "fuzz", "kalah", "skat", "durak", "serve", "warmup",
+                   "bench"]
 """Every ``spielwerk.cli.<name>`` module whose ``register(app)`` adds commands; each must exist."""
 
 
@@ -44,7 +47,8 @@ class CommandModuleError(RuntimeError):
 
 
 COMMAND_MODULE = {"games": "games", "arena": "arena", "fuzz": "fuzz", "serve": "serve",
-                  "kalah": "kalah", "skat": "skat", "durak": "durak", "warmup": "warmup"}
+                  "kalah": "kalah", "skat": "skat", "durak": "durak", "warmup": "warmup",
+                  "bench": "bench"}
 """Commands that need only their own module (``play`` uses every game's front end)."""
 
 

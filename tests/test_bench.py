@@ -1,0 +1,84 @@
+"""``spielwerk bench``: the node totals are the recorded signature, and they agree
+position by position with the solvers' own signature tests."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from spielwerk import bench
+from spielwerk.cli.main import app
+from spielwerk.core.errors import SpielwerkError
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+
+@pytest.fixture(scope="module")
+def per_position() -> dict[str, list[tuple[str, int, float]]]:
+    return {game: list(bench.POSITIONS[game]()) for game in bench.GAMES}
+
+
+def test_node_totals_are_the_signature(
+    per_position: dict[str, list[tuple[str, int, float]]],
+) -> None:
+    totals = {game: sum(n for _, n, _ in rows) for game, rows in per_position.items()}
+    assert totals == bench.SIGNATURE
+
+
+def test_skat_positions_agree_with_the_dds_signature_test(
+    per_position: dict[str, list[tuple[str, int, float]]],
+) -> None:
+    from test_skat_dds import SIGNATURE
+
+    got = [n for _, n, _ in per_position["skat"]]
+    assert got == [SIGNATURE[key][1] for key in bench.SKAT_POSITIONS]
+
+
+def test_kalah_positions_agree_with_the_solver_signature_test(
+    per_position: dict[str, list[tuple[str, int, float]]],
+) -> None:
+    from test_kalah_solver import SIGNATURE, SIGNATURE_POSITIONS
+
+    assert list(bench.KALAH_POSITIONS[: len(SIGNATURE_POSITIONS)]) == SIGNATURE_POSITIONS
+    got = [n for _, n, _ in per_position["kalah"]]
+    assert got[: len(SIGNATURE)] == [nodes for _, nodes in SIGNATURE]
+
+
+def test_durak_positions_are_endgames_of_two_players() -> None:
+    for seed in bench.DURAK_SEEDS:
+        state = bench.durak_endgame(seed)
+        info = state.info_state(0)  # type: ignore[attr-defined]
+        assert info.stock == 0 and not state.is_terminal()  # type: ignore[attr-defined]
+        assert state.game.num_players == 2  # type: ignore[attr-defined]
+
+
+def _fake_kalah(monkeypatch: pytest.MonkeyPatch, recorded: int) -> None:
+    # the printing, on two made-up positions (the real counts are checked above)
+    rows = [("a", 700, 0.5), ("b", 300, 0.5)]
+    monkeypatch.setitem(bench.POSITIONS, "kalah", lambda: iter(rows))
+    monkeypatch.setitem(bench.SIGNATURE, "kalah", recorded)
+
+
+def test_cli_prints_totals_rates_and_the_signature(monkeypatch: pytest.MonkeyPatch) -> None:
+    _fake_kalah(monkeypatch, 1000)
+    result = CliRunner().invoke(app, ["bench", "--game", "kalah"])
+    assert result.exit_code == 0, result.output
+    assert "kalah  a" in result.output  # a line per position
+    assert "kalah          2        1,000     1.00       1,000  ok" in result.output
+    assert "signature: 1000" in result.output
+
+
+def test_cli_refuses_an_unknown_game_in_one_line() -> None:
+    # main() prints a SpielwerkError as one line (exit 2); the app itself raises it
+    result = CliRunner().invoke(app, ["bench", "--game", "chess"])
+    assert isinstance(result.exception, SpielwerkError)
+    assert "chess" in str(result.exception) and "\n" not in str(result.exception)
+
+
+def test_a_changed_count_is_reported_as_differing(monkeypatch: pytest.MonkeyPatch) -> None:
+    _fake_kalah(monkeypatch, 1)
+    result = CliRunner().invoke(app, ["bench", "-g", "kalah", "-q"])
+    assert "DIFFERS (recorded 1)" in result.output and "kalah  a" not in result.output
