@@ -121,10 +121,10 @@ def rank(board: np.ndarray, m: int, binom: np.ndarray) -> int:
     return r
 
 
-@njit(cache=True)
-def unrank(r: int, m: int, binom: np.ndarray, board: np.ndarray) -> None:
-    """Inverse of :func:`rank`: write the pits of rank ``r`` into ``board`` (stores set to 0)."""
-    k = 2 * m
+@njit(cache=True, nogil=True)
+def unrank_cells(r: int, k: int, gap: int, binom: np.ndarray, board: np.ndarray) -> None:
+    """Write the ``k`` parts of colex rank ``r`` into ``board``: part ``j`` to cell ``j``,
+    or ``j + 1`` from part ``gap`` on (skipping a store cell)."""
     prev_t = binom.shape[0]
     ts = np.empty(k, np.int64)
     for j in range(k - 1, -1, -1):
@@ -137,9 +137,14 @@ def unrank(r: int, m: int, binom: np.ndarray, board: np.ndarray) -> None:
     prev_s = 0
     for j in range(k):
         s = ts[j] - j
-        cell = j if j < m else j + 1
-        board[cell] = s - prev_s
+        board[j if j < gap else j + 1] = s - prev_s
         prev_s = s
+
+
+@njit(cache=True, nogil=True)
+def unrank(r: int, m: int, binom: np.ndarray, board: np.ndarray) -> None:
+    """Inverse of :func:`rank`: write the pits of rank ``r`` into ``board`` (stores set to 0)."""
+    unrank_cells(r, 2 * m, m, binom, board)
     board[m] = 0
     board[2 * m + 1] = 0
 

@@ -59,21 +59,7 @@ def _rank_all(board: np.ndarray, binom: np.ndarray) -> int:
 
 @njit(cache=True)
 def _unrank_all(r: int, binom: np.ndarray, board: np.ndarray) -> None:
-    k = board.shape[0]
-    prev_t = binom.shape[0]
-    ts = np.empty(k, np.int64)
-    for j in range(k - 1, -1, -1):
-        t = prev_t - 1
-        while binom[t, j + 1] > r:
-            t -= 1
-        ts[j] = t
-        r -= binom[t, j + 1]
-        prev_t = t
-    prev_s = 0
-    for j in range(k):
-        s = ts[j] - j
-        board[j] = s - prev_s
-        prev_s = s
+    egdb_mod.unrank_cells(r, board.shape[0], board.shape[0], binom, board)
 
 
 @njit(cache=True, inline="always")
