@@ -148,3 +148,28 @@ def test_result_records_the_task() -> None:
     assert r.moves > 0 and r.duration_s > 0
     assert r.returns[0] == -r.returns[1]
     assert r.game == load_game("kalah(pits=3,seeds=2)").spec()
+
+
+def test_bulk_seeds_equal_derive_seed_one_by_one() -> None:
+    import random
+
+    from spielwerk.arena.match import derive_seed
+    from spielwerk.arena.seeds import derive_seeds
+
+    r = random.Random(5)
+    rows = [tuple(r.choice([0, 1, 1_000_003, r.randrange(2**32), r.randrange(2**63)])
+                  for _ in range(r.randint(1, 7))) for _ in range(500)]
+    assert derive_seeds(rows) == [derive_seed(*row) for row in rows]
+
+
+def test_result_record_has_every_field() -> None:
+    import dataclasses
+
+    from spielwerk.arena.match import GameResult
+
+    result = play_one("kalah(pits=3,seeds=2)", ["random", "random"], seed=4)
+    record = result.to_record()
+    assert list(record) == [f.name for f in dataclasses.fields(GameResult)][:-1]
+    assert GameResult.from_record(record) == result
+    detailed = dataclasses.replace(result, details={"a": [1]})
+    assert GameResult.from_record(detailed.to_record()) == detailed

@@ -225,3 +225,50 @@ def test_apply_unchecked_moves_the_state_but_not_the_history() -> None:
     twin.apply(2)
     assert state.fingerprint() == twin.fingerprint()
     assert state.history == [] and twin.history == [2]
+
+
+class Keeper(Agent):
+    """Keeps every info state it is asked with (the loop must hand it private copies)."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game, 0)
+        self.kept: list[tuple[InfoState, object]] = []
+
+    def act(self, info_state: InfoState) -> int:
+        self.kept.append((info_state, info_state.fingerprint()))
+        return info_state.legal_actions()[-1]
+
+
+def test_an_agent_that_keeps_its_info_states_keeps_snapshots() -> None:
+    game = load_game("kalah(pits=3,seeds=2)")
+    keeper = Keeper(game)
+    play(game.new_initial_state(), [keeper, make_agent("random", game, seed=1)],
+         np.random.default_rng(0))
+    assert len(keeper.kept) >= 2
+    assert len({fp for _, fp in keeper.kept}) == len(keeper.kept)
+    for info, fingerprint in keeper.kept:
+        assert info.fingerprint() == fingerprint  # not the final position
+        assert info.legal_actions()  # it was the keeper's turn then
+
+
+def test_a_borrowed_view_copies_the_state_when_asked_for_it() -> None:
+    state = load_game("kalah(pits=3,seeds=2)").new_initial_state()
+    view = state.info_view(0)
+    assert isinstance(view, PerfectInfoState) and not view.detached
+    own = view.state
+    assert view.detached and own is not state and own == state
+    own.apply(own.legal_actions()[0])
+    assert state.history == [] and view.fingerprint() == own.fingerprint()
+
+
+def test_random_agent_is_uniform_and_seeded() -> None:
+    game = load_game("kalah(pits=6,seeds=4)")
+    info = game.new_initial_state().info_state(0)
+    agent = make_agent("random", game, seed=3)
+    picks = [agent.act(info) for _ in range(6000)]
+    counts = np.bincount(picks, minlength=6)
+    assert counts.min() > 850 and counts.max() < 1150  # 1000 each expected; 4.5 sd
+    agent.reset(3)
+    assert [agent.act(info) for _ in range(200)] == picks[:200]
+    agent.reset(4)
+    assert [agent.act(info) for _ in range(200)] != picks[:200]

@@ -19,18 +19,20 @@ every action applied (chance included).
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from spielwerk.arena.seeds import AGENT_SALT
 from spielwerk.core.agent import Agent, make_agent
 from spielwerk.core.errors import IllegalActionError, SpielwerkError
-from spielwerk.core.game import Game, State
+from spielwerk.core.game import Game, LazyGenerator, State, UniformSource
 from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
 
@@ -53,7 +55,7 @@ def derive_seed(*parts: int) -> int:
 
 def agent_seed(game_seed: int, seat: int) -> int:
     """The seed of the agent in ``seat`` for a game with ``game_seed``."""
-    return derive_seed(game_seed, 1_000_003, seat)
+    return derive_seed(game_seed, AGENT_SALT, seat)
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,8 @@ class GameTask:
     chance_seed: int
     deal: int = 0
     seating: int = 0
+    agent_seeds: tuple[int, ...] = ()
+    """``agent_seed(seed, s)`` by seat, when the scheduler derived them in bulk; else empty."""
 
 
 @dataclass(frozen=True)
@@ -112,12 +116,15 @@ class GameResult:
         return self.returns[self.labels.index(label)]
 
     def to_record(self) -> dict[str, Any]:
-        """A JSON-ready dict (lists instead of tuples)."""
-        d = asdict(self)
-        for key in ("agents", "labels", "returns"):
-            d[key] = list(d[key])
-        if d["details"] is None:
-            del d["details"]  # plain games keep the original record layout
+        """A JSON-ready dict (lists instead of tuples), fields in declaration order."""
+        d: dict[str, Any] = {
+            "task_id": self.task_id, "game": self.game, "agents": list(self.agents),
+            "labels": list(self.labels), "seed": self.seed, "chance_seed": self.chance_seed,
+            "deal": self.deal, "seating": self.seating, "returns": list(self.returns),
+            "moves": self.moves, "duration_s": self.duration_s,
+        }
+        if self.details is not None:  # plain games keep the original record layout
+            d["details"] = copy.deepcopy(self.details)
         return d
 
     @classmethod
@@ -148,7 +155,7 @@ def _details(value: Any) -> dict[str, Any] | None:
 def play_game(
     game: Game,
     agents: Sequence[Agent],
-    chance_rng: np.random.Generator,
+    chance_rng: UniformSource,
     names: Sequence[str] | None = None,
 ) -> tuple[list[float], int, list[int]]:
     """Play one game to the end; returns ``(returns, player moves, action history)``.
@@ -183,8 +190,9 @@ def _game(spec: str) -> Game:
 def build_agents(task: GameTask, game: Game) -> list[Agent]:
     """The task's agents by seat, each built and reset with its derived seed."""
     agents = []
+    seeds = task.agent_seeds or [agent_seed(task.seed, s) for s in range(len(task.agents))]
     for seat, spec in enumerate(task.agents):
-        seed = agent_seed(task.seed, seat)
+        seed = seeds[seat]
         agent = make_agent(spec, game, seed=seed)
         agent.reset(seed)
         agents.append(agent)
@@ -196,7 +204,7 @@ def play_task(task: GameTask) -> tuple[GameResult, list[int]]:
     game = _game(task.game)
     start = time.perf_counter()
     agents = build_agents(task, game)
-    chance_rng = np.random.default_rng(task.chance_seed)
+    chance_rng = LazyGenerator(task.chance_seed)  # Kalah never draws: no generator made
     returns, moves, history = play_game(game, agents, chance_rng, task.labels)
     result = GameResult(
         task_id=task.task_id,

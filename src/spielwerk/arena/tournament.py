@@ -30,8 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from spielwerk.arena.executors import Executor, LocalProcessExecutor
-from spielwerk.arena.match import ArenaError, GameResult, GameTask, derive_seed, run_task
+from spielwerk.arena.match import ArenaError, GameResult, GameTask, run_task
 from spielwerk.arena.results import ResultsFile
+from spielwerk.arena.seeds import AGENT_SALT, derive_seeds
 from spielwerk.arena.stats import Standings, standings
 from spielwerk.core.agent import make_agent
 from spielwerk.core.registry import load_game
@@ -143,24 +144,31 @@ class TournamentConfig:
         orders = seatings(self.num_players, self.seating)
         n_deals = self.games_per_group // len(orders)
         groups = self.groups()
+        if self.seed < 0:
+            raise ArenaError(f"seeds must be non-negative integers, not {self.seed}")
+        # every seed of the schedule in one vectorised pass (equal to derive_seed one by one)
+        keys = [(d, gi, si) for d in range(n_deals) for gi in range(len(groups))
+                for si in range(len(orders))]
+        game_seeds = derive_seeds([(self.seed, 2, gi, d, si) for d, gi, si in keys])
+        chance_seeds = derive_seeds([(self.seed, 1, d) for d in range(n_deals)])
+        seats = self.num_players
+        agent_seeds = derive_seeds([(g, AGENT_SALT, s) for g in game_seeds for s in range(seats)])
         tasks = []
-        for deal in range(n_deals):
-            chance_seed = derive_seed(self.seed, 1, deal)
-            for gi, group in enumerate(groups):
-                for si, order in enumerate(orders):
-                    members = [group[k] for k in order]
-                    tasks.append(
-                        GameTask(
-                            task_id=f"g{gi}-d{deal}-s{si}",
-                            game=self.game,
-                            agents=tuple(self.agents[m] for m in members),
-                            labels=tuple(self.labels[m] for m in members),
-                            seed=derive_seed(self.seed, 2, gi, deal, si),
-                            chance_seed=chance_seed,
-                            deal=deal,
-                            seating=si,
-                        )
-                    )
+        for k, (deal, gi, si) in enumerate(keys):
+            members = [groups[gi][m] for m in orders[si]]
+            tasks.append(
+                GameTask(
+                    task_id=f"g{gi}-d{deal}-s{si}",
+                    game=self.game,
+                    agents=tuple(self.agents[m] for m in members),
+                    labels=tuple(self.labels[m] for m in members),
+                    seed=game_seeds[k],
+                    chance_seed=chance_seeds[deal],
+                    deal=deal,
+                    seating=si,
+                    agent_seeds=tuple(agent_seeds[k * seats : (k + 1) * seats]),
+                )
+            )
         return tasks
 
 

@@ -341,6 +341,15 @@ class State(ABC):
                 names.append(str(a))
         return ", ".join(names) + (" ..." if len(legal) > 20 else "")
 
+    def info_view(self, player: int) -> InfoState:
+        """:meth:`info_state` for a caller that is done with it before the state moves on.
+
+        The play loop asks agents with this. Perfect-information games may
+        return :meth:`PerfectInfoState.borrowed` (no copy of the state per
+        move); the loop detaches a view the agent kept. Default: ``info_state``.
+        """
+        return self.info_state(player)
+
     def apply_unchecked(self, action: int) -> None:
         """Apply ``action`` known to be legal, without validating or recording it.
 
@@ -390,6 +399,31 @@ class UniformSource(Protocol):
     """Anything with ``random() -> float`` in [0, 1): a numpy Generator or a random.Random."""
 
     def random(self) -> float: ...
+
+
+class LazyGenerator:
+    """``numpy.random.default_rng(seed)``, made on the first draw.
+
+    For the chance generator of a game that may have no chance node (Kalah):
+    making a numpy generator costs more than a whole random Kalah game.
+    """
+
+    __slots__ = ("seed", "_rng")
+
+    def __init__(self, seed: int | None) -> None:
+        self.seed = seed
+        self._rng: np.random.Generator | None = None
+
+    @property
+    def generator(self) -> np.random.Generator:
+        if self._rng is None:
+            import numpy as np
+
+            self._rng = np.random.default_rng(self.seed)
+        return self._rng
+
+    def random(self) -> float:
+        return float(self.generator.random())
 
 
 def sample_chance(state: State, rng: UniformSource) -> int:
@@ -472,30 +506,73 @@ class PerfectInfoState(InfoState):
     """Info state of a perfect-information game: a private copy of the full state.
 
     ``state`` is exposed read-only by convention; agents may search it freely
-    because it is a clone.
+    because it is a clone. :meth:`borrowed` makes the same view without the
+    copy, for the play loop (see :meth:`State.info_view`).
     """
 
     def __init__(self, state: State, player: int) -> None:
         super().__init__(state.game, player)
-        self.state = state.clone()
+        self._own: State | None = state.clone()
+        self._live: State | None = None
+
+    @classmethod
+    def borrowed(cls, state: State, player: int) -> PerfectInfoState:
+        """A view of ``state`` itself, not of a copy; ``player`` must be a seat.
+
+        Only for a caller that drops the view before ``state`` moves on, or
+        calls :meth:`detach` first (:func:`spielwerk.core.play.play` does so
+        when the agent kept it). Reading :attr:`state` makes the private copy.
+        """
+        view = cls.__new__(cls)
+        view.game = state.game
+        view.player = player
+        view._own = None
+        view._live = state
+        return view
+
+    @property
+    def detached(self) -> bool:
+        """Whether this view holds its own copy (False while it borrows a live state)."""
+        return self._own is not None
+
+    def detach(self) -> None:
+        """Take a private copy now (before the borrowed state moves on); no-op if owned."""
+        if self._own is None:
+            assert self._live is not None
+            self._own = self._live.clone()
+            self._live = None
+
+    @property
+    def state(self) -> State:
+        """The full state, a private copy: agents may search it freely."""
+        if self._own is None:
+            self.detach()
+        assert self._own is not None
+        return self._own
+
+    def _view(self) -> State:
+        return self._own if self._own is not None else self._live  # type: ignore[return-value]
 
     @property
     def current_player(self) -> int:
-        return self.state.current_player
+        state = self._own if self._own is not None else self._live
+        return state.current_player  # type: ignore[union-attr]
 
     def legal_actions(self) -> list[int]:
-        if self.state.current_player != self.player:
+        state = self._own if self._own is not None else self._live
+        assert state is not None
+        if state.current_player != self.player:
             return []
-        return self.state.legal_actions()
+        return state.legal_actions()
 
     def sample_world(self, rng: np.random.Generator) -> State:
         return self.state.clone()
 
     def fingerprint(self) -> Hashable:
-        return self.state.fingerprint()
+        return self._view().fingerprint()
 
     def action_to_string(self, action: int) -> str:
-        return self.state.action_to_string(action)
+        return self._view().action_to_string(action)
 
     def __str__(self) -> str:
-        return str(self.state)
+        return str(self._view())

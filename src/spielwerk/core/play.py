@@ -25,11 +25,19 @@ Front ends add their printing through two optional hooks,
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from sys import getrefcount
 from typing import NamedTuple
 
 from spielwerk.core.agent import Agent
 from spielwerk.core.errors import SpielwerkError
-from spielwerk.core.game import CHANCE, TERMINAL, State, UniformSource, sample_chance
+from spielwerk.core.game import (
+    TERMINAL,
+    InfoState,
+    PerfectInfoState,
+    State,
+    UniformSource,
+    sample_chance,
+)
 
 Chooser = Callable[[State, int], int | None]
 """``choose(state, seat)``: the action for ``seat`` to move in ``state``, or None to stop."""
@@ -77,27 +85,37 @@ def play(
     (the arena names the agent). ``max_actions`` caps ``len(state.history)``.
     """
     table = dict(enumerate(seats)) if not isinstance(seats, Mapping) else dict(seats)
-    agents: dict[int, Agent] = {}
+    agents: dict[int, Callable[[InfoState], int]] = {}
     choosers: dict[int, Chooser] = {}
     for seat, who in table.items():
         if isinstance(who, Agent):
-            agents[seat] = who
+            agents[seat] = _act_of(who)
         else:
             choosers[seat] = who
     listeners = [a.inform for a in table.values() if isinstance(a, Agent) and _uses_inform(a)]
+    views: dict[int, InfoState] = {}
     limit = max_actions if max_actions is not None else -1
     history = state.history
     moves = 0
     while True:
         player = state.current_player
-        if player == TERMINAL or (limit >= 0 and len(history) >= limit):
-            return Played(state, moves, False)
-        if player == CHANCE:
-            action = sample_chance(state, chance_rng)
-        else:
-            agent = agents.get(player)
-            if agent is not None:
-                action = agent.act(state.info_state(player))
+        if player >= 0:
+            if limit >= 0 and len(history) >= limit:
+                return Played(state, moves, False)
+            act = agents.get(player)
+            if act is not None:
+                info = views.pop(player, None)
+                if info is None:
+                    info = state.info_view(player)
+                action = act(info)
+                if type(info) is PerfectInfoState and info._own is None:
+                    # a borrowed view is used again next turn, unless the agent kept it:
+                    # then it gets its own copy of the state before the state moves on
+                    if getrefcount(info) > 2:
+                        info.detach()
+                    else:
+                        views[player] = info
+                del info
             elif player in choosers:
                 chosen = choosers[player](state, player)
                 if chosen is None:
@@ -106,6 +124,10 @@ def play(
             else:
                 raise PlayError(f"nobody plays seat {player} of {state.game.spec()}")
             moves += 1
+        elif player == TERMINAL or (limit >= 0 and len(history) >= limit):
+            return Played(state, moves, False)
+        else:
+            action = sample_chance(state, chance_rng)
         if before is not None:
             before(state, player, action)
         state.apply(action)
@@ -113,3 +135,14 @@ def play(
             after(state, player, action)
         for inform in listeners:
             inform(action)
+
+
+def _act_of(agent: Agent) -> Callable[[InfoState], int]:
+    """``agent.act`` without the check that the game is not over (the loop knows it is not)."""
+    method = type(agent).act
+    inner = getattr(method, "__wrapped__", None) if getattr(method, "_checks_terminal", False) \
+        else None
+    if inner is None:
+        return agent.act
+    bound: Callable[[InfoState], int] = inner.__get__(agent, type(agent))
+    return bound

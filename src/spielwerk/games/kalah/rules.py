@@ -27,6 +27,7 @@ from spielwerk.core.game import (
     Playouts,
     State,
     check_playouts,
+    check_seat,
 )
 from spielwerk.core.registry import register_game
 from spielwerk.games.kalah import kernel
@@ -242,6 +243,11 @@ class KalahState(State):
 
     def info_state(self, player: int) -> PerfectInfoState:
         return PerfectInfoState(self, player)
+
+    def info_view(self, player: int) -> PerfectInfoState:
+        if player != 0 and player != 1:
+            check_seat(self.game, player)
+        return PerfectInfoState.borrowed(self, player)
 
     def __str__(self) -> str:
         m = self.kgame.pits

@@ -1,0 +1,96 @@
+"""Seeds derived from integer parts for a whole schedule at once.
+
+:func:`spielwerk.arena.match.derive_seed` is numpy's
+``SeedSequence(parts).generate_state(2)`` folded to 63 bits.
+:func:`derive_seeds` gives exactly the same values for many part tuples in
+one go: the same hash (Melissa O'Neill's ``seed_seq_fe``, as numpy
+implements it) written with numpy arrays over the tuples, so a tournament's
+thousands of seeds cost a few array operations instead of one
+``SeedSequence`` object each (which cost more than a random Kalah game's
+moves). ``tests/test_arena_match.py`` checks the two agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from spielwerk.core.errors import SpielwerkError
+
+_MASK = 0xFFFFFFFF
+_INIT_A, _MULT_A = 0x43B0D7E5, 0x931E8875
+_INIT_B, _MULT_B = 0x8B51F9DD, 0x58F38DED
+_MIX_L, _MIX_R = 0xCA01F9DD, 0x4973F715
+_POOL = 4
+_U32 = np.uint64(_MASK)
+_SHIFT = np.uint64(16)
+
+AGENT_SALT = 1_000_003
+"""The middle part of an agent's seed: ``derive_seed(game_seed, AGENT_SALT, seat)``."""
+
+
+class SeedError(SpielwerkError, ValueError):
+    """Seed parts that are not non-negative integers."""
+
+
+def _words(n: int) -> list[int]:
+    out = [n & _MASK]
+    n >>= 32
+    while n:
+        out.append(n & _MASK)
+        n >>= 32
+    return out
+
+
+def derive_seeds(rows: Sequence[Sequence[int]]) -> list[int]:
+    """``[derive_seed(*row) for row in rows]``, computed for all rows at once."""
+    entropy = []
+    for row in rows:
+        if any(p < 0 for p in row):
+            raise SeedError(f"seeds must be non-negative integers, not {tuple(row)}")
+        entropy.append([w for p in row for w in _words(int(p))])
+    out = [0] * len(entropy)
+    by_length: dict[int, list[int]] = {}
+    for i, words in enumerate(entropy):
+        by_length.setdefault(len(words), []).append(i)
+    for length, index in by_length.items():
+        values = _hash_rows(np.array([entropy[i] for i in index], dtype=np.uint64), length)
+        for j, i in enumerate(index):
+            out[i] = int(values[j])
+    return out
+
+
+def _hash_rows(words: np.ndarray, length: int) -> np.ndarray:
+    """SeedSequence's pool mixing and two output words, for rows of ``length`` words."""
+    const = _INIT_A
+
+    def hashmix(value: np.ndarray) -> np.ndarray:
+        nonlocal const
+        value = value ^ np.uint64(const)
+        const = (const * _MULT_A) & _MASK
+        value = (value * np.uint64(const)) & _U32
+        return value ^ (value >> _SHIFT)
+
+    def mix(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        r: np.ndarray = (np.uint64(_MIX_L) * x - np.uint64(_MIX_R) * y)
+        r &= _U32
+        return r ^ (r >> _SHIFT)
+
+    zeros = np.zeros(words.shape[0], np.uint64)
+    pool = [hashmix(words[:, i] if i < length else zeros) for i in range(_POOL)]
+    for src in range(_POOL):
+        for dst in range(_POOL):
+            if src != dst:
+                pool[dst] = mix(pool[dst], hashmix(pool[src]))
+    for src in range(_POOL, length):
+        for dst in range(_POOL):
+            pool[dst] = mix(pool[dst], hashmix(words[:, src]))
+    const = _INIT_B
+    state = []
+    for k in range(2):
+        value = pool[k] ^ np.uint64(const)
+        const = (const * _MULT_B) & _MASK
+        value = (value * np.uint64(const)) & _U32
+        state.append(value ^ (value >> _SHIFT))
+    return (state[0] << np.uint64(31)) ^ state[1]
