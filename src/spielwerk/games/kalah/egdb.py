@@ -346,15 +346,23 @@ def cached(pits: int, empty_capture: bool, end_rule: int = kernel.END_EITHER_EMP
 def _load_cached(pits: int, max_seeds: int, empty_capture: bool, end_rule: int,
                  path: str | os.PathLike[str] | None,
                  progress: Callable[[str], None] | None) -> tuple[np.ndarray, Path] | None:
-    """The database from the smallest sound cached file with at least ``max_seeds`` seeds."""
-    for n, file in cached(pits, empty_capture, end_rule, path):
-        if n < max_seeds:
-            continue
-        try:
-            return load(file, pits, max_seeds, empty_capture, end_rule, n), file
-        except EgdbError as exc:
-            if progress is not None:
-                progress(f"endgame database not trusted ({exc}); rebuilding")
+    """The database from the smallest sound cached file with at least ``max_seeds`` seeds
+    (a file replaced by a larger one while we look is looked up again)."""
+    for _attempt in range(3):
+        vanished = False
+        for n, file in cached(pits, empty_capture, end_rule, path):
+            if n < max_seeds:
+                continue
+            try:
+                return load(file, pits, max_seeds, empty_capture, end_rule, n), file
+            except EgdbError as exc:
+                if not file.exists():  # a build replaced it by a larger file: look again
+                    vanished = True
+                    continue
+                if progress is not None:
+                    progress(f"endgame database not trusted ({exc}); rebuilding")
+        if not vanished:
+            break
     return None
 
 
