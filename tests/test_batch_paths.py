@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import random
-import statistics
 
 import numpy as np
 import pytest
@@ -22,6 +21,7 @@ from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.game import Game, State
 from spielwerk.games.durak import kernel as durak_kernel
 from spielwerk.games.skat.rules import NUM_ACTIONS as SKAT_ACTIONS
+from spielwerk.games.skat.rules import PLAY
 
 
 def random_states(game: Game, games: int, seed: int, every: int = 1) -> list[State]:
@@ -160,15 +160,69 @@ def test_durak_batch_playouts_play_the_api_game() -> None:
     assert_same_mean(batch.returns[:, 0], returns[:, 0], "durak seat 0 return")
 
 
-def test_generic_batch_playouts_skat() -> None:
+@pytest.mark.parametrize("spec", ["skat", "skat(players=4,ramsch=true)"])
+def test_skat_batch_playouts_play_the_api_game(spec: str) -> None:
+    game = load_game(spec)
+    batch = game.random_playouts(1_500, seed=4)  # type: ignore[attr-defined]
+    assert batch.returns.shape == (1_500, game.num_players)
+    assert (batch.moves >= 32).all()  # the deal alone is 32 chance actions
+    assert np.allclose(batch.returns.sum(axis=1), 0.0)
+    again = game.random_playouts(1_500, seed=4)  # type: ignore[attr-defined]
+    assert (again.returns == batch.returns).all() and (again.moves == batch.moves).all()
+    other = game.random_playouts(200, seed=5)  # type: ignore[attr-defined]
+    assert (other.moves != batch.moves[:200]).any()
+    returns, moves = api_playouts(game, 600, seed=9)
+    assert_same_mean(batch.moves.astype(float), moves.astype(float), f"{spec} actions")
+    for seat in range(game.num_players):
+        assert_same_mean(batch.returns[:, seat], returns[:, seat], f"{spec} seat {seat}")
+
+
+def test_skat_batch_from_a_position_leaves_it_unchanged() -> None:
     game = load_game("skat")
-    first = game.random_playouts(30, seed=4)
-    assert first.returns.shape == (30, 3)
-    assert (first.moves >= 32).all()  # the deal alone is 32 chance actions
-    assert np.allclose(first.returns.sum(axis=1), 0.0)
-    again = game.random_playouts(30, seed=4)
-    assert (again.returns == first.returns).all() and (again.moves == first.moves).all()
-    assert statistics.pstdev(first.moves.tolist()) > 0
+    mid_deal = game.new_initial_state()
+    for card in (31, 0, 7, 12):
+        mid_deal.apply(card)
+    bidding = game.new_initial_state()
+    for card in range(32):
+        bidding.apply(card)
+    for state in (mid_deal, bidding):
+        before = (state.fingerprint(), list(state.history))
+        batch = game.random_playouts(40, seed=2, state=state)  # type: ignore[attr-defined]
+        assert (state.fingerprint(), state.history) == before
+        assert (batch.moves > len(state.history)).all()
+    # with the deal complete, every game plays on from the same hands
+    dealt = game.random_playouts(1, seed=0, state=bidding)  # type: ignore[attr-defined]
+    assert dealt.moves[0] >= 33
+
+
+def test_skat_deal_cards_deals_like_apply_and_refuses_wrong_cards() -> None:
+    game = load_game("skat")
+    cards = list(np.random.default_rng(1).permutation(32).tolist())
+    one_by_one = game.new_initial_state()
+    for card in cards:
+        one_by_one.apply(card)
+    at_once = game.new_initial_state()
+    at_once.deal_cards(cards[:5])  # type: ignore[attr-defined]
+    at_once.deal_cards(cards[5:])  # type: ignore[attr-defined]
+    assert at_once.fingerprint() == one_by_one.fingerprint()
+    assert at_once.history == one_by_one.history
+    for bad in ([0, 0], [32], cards + [cards[0]]):
+        fresh = game.new_initial_state()
+        with pytest.raises(SpielwerkError, match="deal_cards"):
+            fresh.deal_cards(bad)  # type: ignore[attr-defined]
+        assert fresh.history == [] and fresh.legal_actions() == list(range(32))
+
+
+@pytest.mark.parametrize("spec", ["skat", "skat(players=4,ramsch=true)"])
+def test_skat_legal_action_masks_equal_legal_actions(spec: str) -> None:
+    game = load_game(spec)
+    states = random_states(game, 40, seed=8)
+    assert any(s.phase == PLAY for s in states)  # type: ignore[attr-defined]
+    masks = game.legal_action_masks(states)  # type: ignore[attr-defined]
+    assert masks.shape == (len(states), SKAT_ACTIONS) and masks.dtype == bool
+    for state, row in zip(states, masks, strict=True):
+        assert np.flatnonzero(row).tolist() == state.legal_actions()
+    assert game.legal_action_masks([]).shape == (0, SKAT_ACTIONS)  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(("n", "seed"), [(-1, 0), (2.5, 0), (3, -1), (3, 2**40), (True, 1)])

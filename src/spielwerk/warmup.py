@@ -66,7 +66,22 @@ def _durak() -> None:
 
 
 def _skat() -> None:
+    from spielwerk import load_game
+    from spielwerk.bench import skat_deal
+    from spielwerk.games.skat.actions import PLAY
+    from spielwerk.games.skat.dds import Solver
+
     _play_api("skat", 3)
+    game = load_game("skat")
+    game.random_playouts(2, 0)  # type: ignore[attr-defined]
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    while not state.is_terminal() and state.phase != PLAY:  # type: ignore[attr-defined]
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    game.legal_action_masks([state])  # type: ignore[attr-defined]
+    for query, seed, code in (("61", 3, 0), ("exact", 3, 0), ("null", 6, 5)):  # double dummy
+        Solver().query(skat_deal(seed, code), query)  # type: ignore[arg-type]
 
 
 STEPS: dict[str, Callable[[], None]] = {"kalah": _kalah, "durak": _durak, "skat": _skat}

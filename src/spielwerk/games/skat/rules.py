@@ -45,13 +45,13 @@ its sampling, and re-exports the others' names.
 """
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
 
 from spielwerk.core.errors import GameParameterError
-from spielwerk.core.game import Game, GameType, InfoState
+from spielwerk.core.game import Game, GameType, InfoState, Playouts
 from spielwerk.core.registry import register_game
 from spielwerk.games.skat.actions import (
     BID_BASE,
@@ -155,6 +155,18 @@ class SkatGame(Game):
 
     def new_initial_state(self) -> SkatState:
         return SkatState(self)
+
+    def random_playouts(self, n: int, seed: int, state: SkatState | None = None) -> Playouts:
+        """``n`` uniformly random games to the end (:mod:`batch`: deals drawn at once)."""
+        from spielwerk.games.skat.batch import random_playouts
+
+        return random_playouts(self, n, seed, state)
+
+    def legal_action_masks(self, states: Sequence[SkatState]) -> np.ndarray:
+        """``masks[i, a]`` is True when action ``a`` is legal in ``states[i]``."""
+        from spielwerk.games.skat.batch import legal_action_masks
+
+        return legal_action_masks(states)
 
     def next_deal(self) -> SkatGame:
         """The same table with the deal passed to the left (dealer + 1), for series."""

@@ -38,6 +38,7 @@ from spielwerk.games.skat.actions import (
     RESIGN,
     RESPONSE,
     SKAT,
+    SkatRuleError,
     action_to_string,
     card_list,
 )
@@ -232,14 +233,25 @@ class SkatState(State):
         return m
 
     def _play_actions(self) -> list[int]:
+        return card_list(self._card_mask()) + self._offer_actions()
+
+    def _offer_actions(self) -> list[int]:
+        """The claim and resignation the seat to play may offer (once per trick and party)."""
         seat = self.to_play()
-        acts = card_list(self._card_mask())
         party = 0 if seat == self.declarer else 1
-        if not self.ramsch_started and self.offers.get(party, -1) != self.tricks_done:
-            if seat == self.declarer:
-                acts.append(CLAIM)
-            acts.append(RESIGN)
-        return acts
+        if self.ramsch_started or self.offers.get(party, -1) == self.tricks_done:
+            return []
+        return [CLAIM, RESIGN] if seat == self.declarer else [RESIGN]
+
+    def deal_cards(self, cards: list[int]) -> None:
+        """Deal ``cards`` in order at once: the chance actions ``apply`` would take one by
+        one (distinct cards, none dealt yet; the state is unchanged if not)."""
+        wanted = set(cards)
+        if self.phase != DEAL or len(wanted) != len(cards) or not wanted <= set(self._undealt):
+            raise SkatRuleError("deal_cards: give distinct cards that are not dealt yet")
+        for card in cards:
+            self._deal(card)
+        self.history.extend(cards)
 
     def _legal_actions(self) -> list[int]:
         ph = self.phase
@@ -481,7 +493,7 @@ class SkatState(State):
         return action_to_string(action)
 
     def info_state(self, player: int) -> SkatInfoState:
-        from spielwerk.games.skat.rules import SkatInfoState, SkatRuleError
+        from spielwerk.games.skat.rules import SkatInfoState
 
         if not 0 <= player < self.sgame.players:
             raise SkatRuleError(f"seat {player} is not at this table")
