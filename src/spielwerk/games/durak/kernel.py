@@ -345,81 +345,70 @@ def _end_bout(S: np.ndarray) -> None:
         _start_bout(S, d)
 
 
+@njit(cache=True, inline="always")
+def _emit(out: np.ndarray, k: int, cards: int, base: int) -> int:
+    """Write ``base + card`` for every card of the mask ``cards`` (ascending) from
+    ``out[k]``; return the new count."""
+    while cards:
+        out[k] = base + lowest_card(cards)
+        cards &= cards - 1
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def _lead_actions(S: np.ndarray, hand: int, out: np.ndarray) -> int:
+    limit = min(attack_cap(S), popcount(S[HANDS + S[DEFENDER]]))
+    multi = (S[FLAGS] & F_MULTI_LEAD) != 0
+    k = 0
+    for r in range(13):
+        cards = (hand >> (4 * r)) & 15
+        if cards == 0:
+            continue
+        for sm in range(1, 16):
+            if sm & ~cards:
+                continue
+            cnt = popcount(sm)
+            if cnt > 1 and (not multi or cnt > limit):
+                continue
+            out[k] = LEAD + r * 16 + sm
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _defend_actions(S: np.ndarray, p: int, hand: int, out: np.ndarray) -> int:
+    k = _emit(out, 0, hand & beaters(lowest_card(S[OPEN]), S[TRUMP_SUIT]), DEFEND)
+    if (S[FLAGS] & F_TRANSFER) and S[DEFENCE] == 0:
+        natt = popcount(S[ATTACK])
+        room = popcount(S[HANDS + next_active(S, p)])
+        same = hand & rank_union(S[ATTACK])
+        if natt + 1 <= room and natt + 1 <= attack_cap(S):
+            k = _emit(out, k, same, TRANSFER)
+        if (S[FLAGS] & F_SHOW_TRUMP) and natt <= room:
+            k = _emit(out, k, same & suit_mask(S[TRUMP_SUIT]) & ~S[SHOWN], SHOW)
+    out[k] = TAKE
+    return k + 1
+
+
 @njit(cache=True)
 def legal_actions(S: np.ndarray, out: np.ndarray) -> int:
     """Write the legal actions (ascending) into ``out``; return how many."""
     ph = S[PHASE]
-    k = 0
     if ph == PH_DEAL:
-        used = dealt_mask(S)
-        full = deck_mask(S[DECK])
-        m = full & ~used
-        while m:
-            c = lowest_card(m)
-            m &= m - 1
-            out[k] = DEAL + c
-            k += 1
-        return k
+        return _emit(out, 0, deck_mask(S[DECK]) & ~dealt_mask(S), DEAL)
     if ph == PH_OVER:
         return 0
     p = S[TO_MOVE]
     hand = S[HANDS + p]
     if ph == PH_LEAD:
-        limit = min(attack_cap(S), popcount(S[HANDS + S[DEFENDER]]))
-        multi = (S[FLAGS] & F_MULTI_LEAD) != 0
-        for r in range(13):
-            cards = (hand >> (4 * r)) & 15
-            if cards == 0:
-                continue
-            for sm in range(1, 16):
-                if sm & ~cards:
-                    continue
-                cnt = popcount(sm)
-                if cnt > 1 and (not multi or cnt > limit):
-                    continue
-                out[k] = LEAD + r * 16 + sm
-                k += 1
-        return k
+        return _lead_actions(S, hand, out)
     if ph == PH_DEFEND:
-        target = lowest_card(S[OPEN])
-        m = hand & beaters(target, S[TRUMP_SUIT])
-        while m:
-            c = lowest_card(m)
-            m &= m - 1
-            out[k] = DEFEND + c
-            k += 1
-        if (S[FLAGS] & F_TRANSFER) and S[DEFENCE] == 0:
-            nxt = next_active(S, p)
-            natt = popcount(S[ATTACK])
-            room = popcount(S[HANDS + nxt])
-            same = hand & rank_union(S[ATTACK])
-            if natt + 1 <= room and natt + 1 <= attack_cap(S):
-                m = same
-                while m:
-                    c = lowest_card(m)
-                    m &= m - 1
-                    out[k] = TRANSFER + c
-                    k += 1
-            if (S[FLAGS] & F_SHOW_TRUMP) and natt <= room:
-                m = same & suit_mask(S[TRUMP_SUIT]) & ~S[SHOWN]
-                while m:
-                    c = lowest_card(m)
-                    m &= m - 1
-                    out[k] = SHOW + c
-                    k += 1
-        out[k] = TAKE
-        k += 1
-        return k
+        return _defend_actions(S, p, hand, out)
     # PH_THROW / PH_TAKE
-    m = throw_mask(S, p)
-    while m:
-        c = lowest_card(m)
-        m &= m - 1
-        out[k] = THROW + c
-        k += 1
+    k = _emit(out, 0, throw_mask(S, p), THROW)
     out[k] = PASS
-    k += 1
-    return k
+    return k + 1
 
 
 @njit(cache=True)

@@ -26,7 +26,14 @@ from spielwerk.core.game import (
 )
 from spielwerk.core.registry import register_game
 from spielwerk.games.durak import kernel as K
-from spielwerk.games.durak.cards import DECK_SIZES, RANKS, SUITS, card_name, mask_names
+from spielwerk.games.durak.cards import (
+    DECK_SIZES,
+    RANKS,
+    SUITS,
+    card_name,
+    mask_names,
+    mask_to_cards,
+)
 
 PRESETS: dict[str, int] = {
     "classic": K.F_CAPS | K.F_MULTI_LEAD,
@@ -453,7 +460,7 @@ class DurakInfoState(InfoState):
                     S[K.STOCK + i] = free[int(order[k])]
                     k += 1
             return DurakState(self.dgame, S)
-        unseen = np.array(_bits(self.unseen()), np.int64)
+        unseen = np.array(mask_to_cards(self.unseen()), np.int64)
         unseen = unseen[rng.permutation(len(unseen))]
         k = 0
         for q in range(n):
@@ -513,15 +520,6 @@ class DurakInfoState(InfoState):
             else:
                 out.append(line)
         return "\n".join(out)
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _make(params: dict[str, Any]) -> DurakGame:
