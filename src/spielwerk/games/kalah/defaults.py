@@ -103,7 +103,7 @@ def choose(pits: int, total: int, empty_capture: bool, end_rule: int,
         return choice
     db_bytes = egdb_mod.entries(choice.egdb_seeds, pits) if choice.egdb_seeds else 0
     budget = max(1 << 24, (memory - db_bytes) // 4)
-    by_seeds = 10 + total // 3  # filling a table costs time: small instances need little
+    by_seeds = 8 + total // 3  # filling a table costs time: small instances need little
     want = max(TT_LOG2_MIN, min(tt_cap, by_seeds, (budget // 16).bit_length() - 1))
     use, _note = table_log2(want, pits, total)
     choice.tt_log2 = use
