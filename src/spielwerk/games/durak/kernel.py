@@ -436,6 +436,15 @@ def apply_action(S: np.ndarray, action: int) -> None:
         S[LOSER] = -1
 
 
+@njit(cache=True, inline="always")
+def _to_attack(S: np.ndarray, p: int, cards: int) -> None:
+    """Seat ``p`` puts ``cards`` on the table as open attacks."""
+    S[HANDS + p] &= ~cards
+    S[KNOWN + p] &= ~cards
+    S[ATTACK] |= cards
+    S[OPEN] |= cards
+
+
 @njit(cache=True)
 def _apply(S: np.ndarray, action: int) -> None:
     ph = S[PHASE]
@@ -449,11 +458,7 @@ def _apply(S: np.ndarray, action: int) -> None:
     if ph == PH_LEAD:
         r = (action - LEAD) // 16
         sm = (action - LEAD) % 16
-        cards = sm << (4 * r)
-        S[HANDS + p] &= ~cards
-        S[KNOWN + p] &= ~cards
-        S[ATTACK] |= cards
-        S[OPEN] |= cards
+        _to_attack(S, p, sm << (4 * r))
         S[PHASE] = PH_DEFEND
         S[TO_MOVE] = S[DEFENDER]
         return
@@ -469,12 +474,7 @@ def _apply(S: np.ndarray, action: int) -> None:
             _transfer(S, p)
             return
         if action >= TRANSFER:
-            c = action - TRANSFER
-            bit = 1 << c
-            S[HANDS + p] &= ~bit
-            S[KNOWN + p] &= ~bit
-            S[ATTACK] |= bit
-            S[OPEN] |= bit
+            _to_attack(S, p, 1 << (action - TRANSFER))
             _transfer(S, p)
             return
         c = action - DEFEND
@@ -490,12 +490,7 @@ def _apply(S: np.ndarray, action: int) -> None:
     if action == PASS:
         _next_thrower(S, S[ROUND] + 1)
         return
-    c = action - THROW
-    bit = 1 << c
-    S[HANDS + p] &= ~bit
-    S[KNOWN + p] &= ~bit
-    S[ATTACK] |= bit
-    S[OPEN] |= bit
+    _to_attack(S, p, 1 << (action - THROW))
     if ph == PH_THROW:
         S[PHASE] = PH_DEFEND
         S[TO_MOVE] = S[DEFENDER]
