@@ -61,16 +61,20 @@ _BIDDING_MEMO: dict[tuple[int, int, bool], tuple[int, ...]] = {}
 _legal_cards: Callable[[int, int, int], int] = kernel.legal_cards
 _class_mask: Callable[[int, int], int] = kernel.class_mask
 _trick_winner: Callable[[int, int, int, int], int] = kernel.trick_winner
+_points: Callable[[int], int] = kernel.points
+_matadors: Callable[[int, int], int] = kernel.matadors
 _bound = False
 
 
 def bind_kernels() -> None:
     """Bind the per-card kernels to their entry points (once; compiles or loads them)."""
-    global _legal_cards, _class_mask, _trick_winner, _bound
+    global _legal_cards, _class_mask, _trick_winner, _points, _matadors, _bound
     if not _bound:
         _legal_cards = direct(kernel.legal_cards, 0, 0, 0)
         _class_mask = direct(kernel.class_mask, 0, 0)
         _trick_winner = direct(kernel.trick_winner, 0, 0, 0, 0)
+        _points = direct(kernel.points, 0)
+        _matadors = direct(kernel.matadors, 0, 0)
         _bound = True
 
 
@@ -194,8 +198,11 @@ class SkatState(State):
         # is legal while undealt); everything else, errors included, goes through it
         if type(action) is int:
             if self.phase == DEAL:
-                if action in self._undealt:
-                    self._deal(action)
+                try:
+                    self._deal(action)  # raises ValueError, changing nothing, if dealt
+                except ValueError:
+                    pass
+                else:
                     self.history.append(action)
                     return
             elif self._is_legal(action):
@@ -352,6 +359,7 @@ class SkatState(State):
         self.responders.sort(key=lambda s: 0 if s == first else 1)
 
     def _deal(self, card: int) -> None:
+        self._undealt.remove(card)  # first: a card dealt already raises ValueError here
         seat = self.sgame.deal_seats[self.deal_index]
         bit = 1 << card
         if seat < 0:
@@ -359,7 +367,6 @@ class SkatState(State):
         else:
             self.dealt[seat] |= bit
             self.hands[seat] |= bit
-        self._undealt.remove(card)
         self.deal_index += 1
         if self.deal_index == 32:
             self.phase = BIDDING
@@ -418,7 +425,7 @@ class SkatState(State):
             return
         if self.is_ramsch:
             self.ramsch_result = ramsch_result(
-                {s: int(kernel.points(self.won[s])) for s in self.sgame.positions},
+                {s: int(_points(self.won[s])) for s in self.sgame.positions},
                 {s: self.trick_count[s] for s in self.sgame.positions},
             )
             return
@@ -435,12 +442,12 @@ class SkatState(State):
             for s in self.sgame.positions:
                 self.hands[s] = 0
             self.trick = []
-        skat_points = kernel.points(self.put if self.picked_up else self.skat)
+        skat_points = _points(self.put if self.picked_up else self.skat)
         self.result = evaluate(
             self.contract,
             self.auction.value,
-            int(kernel.matadors(self.dealt[d] | self.skat, self.contract.game)),
-            int(kernel.points(self.won[d])) + int(skat_points),
+            int(_matadors(self.dealt[d] | self.skat, self.contract.game)),
+            int(_points(self.won[d])) + int(skat_points),
             self.trick_count[d],
             declarer=d,
             declarer_conceded=reason == "declarer resigned",
