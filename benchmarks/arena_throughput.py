@@ -1,73 +1,129 @@
-"""Arena throughput: games/s for random vs random Kalah(6,4), single process vs process pool.
+"""Arena throughput and overhead: random vs random Kalah(6,4), bare API loop, serial arena, pool.
 
-Both runs go through ``run_tournament`` with a results file, as a real
-tournament does. Warm-up (numba compilation, pool start-up) is excluded from
-the steady-state figure and reported separately. Prints figures; never fails
-on timing.
+Each round measures, one after another: the bare API loop (the game itself:
+``legal_actions`` / ``apply`` with ``random.Random`` draws), the serial arena
+and a process pool, both through ``run_tournament`` with a results file, as a
+real tournament runs. The arena overhead is serial arena time per game over
+bare loop time per game, minus 1; the pool speed-up is pool games/s over
+serial games/s. Medians of the per-round ratios. Warm-up (numba compilation,
+pool start-up) is excluded. Prints figures; never fails on timing.
 
-    python benchmarks/arena_throughput.py [--games 4000] [--workers K]
+    python benchmarks/arena_throughput.py [--games 1000] [--rounds 5] [--workers 2]
+
+``--src DIR`` (repeatable) measures other source trees (e.g. an older commit
+unpacked with ``git archive COMMIT src | tar -x -C DIR``) in the same run,
+alternating round by round with this one, each in its own process:
+
+    python benchmarks/arena_throughput.py --src /tmp/before --label before
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
+import random
+import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from spielwerk.arena import (
-    Executor,
-    LocalProcessExecutor,
-    SerialExecutor,
-    TournamentConfig,
-    run_tournament,
-)
-
 GAME = "kalah(pits=6,seeds=4)"
 
 
-def timed_run(executor: Executor, games: int, seed: int, folder: Path) -> float:
-    """Seconds for a tournament of ``games`` random-vs-random games."""
-    config = TournamentConfig.create(GAME, ["random", "random"], games, seed=seed)
-    start = time.perf_counter()
-    result = run_tournament(config, executor, output=folder / f"run-{seed}.jsonl")
-    elapsed = time.perf_counter() - start
-    assert len(result.results) == games
-    return elapsed
+def one_round(games: int, workers: int, seed: int) -> dict[str, float]:
+    """games/s of the bare loop, the serial arena and the pool (this process's spielwerk)."""
+    from spielwerk import load_game
+    from spielwerk.arena import (
+        LocalProcessExecutor,
+        SerialExecutor,
+        TournamentConfig,
+        run_tournament,
+    )
+
+    game = load_game(GAME)
+
+    def bare(n: int, s: int) -> float:
+        rng = random.Random(s)
+        start = time.perf_counter()
+        for _ in range(n):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                state.apply(legal[rng.randrange(len(legal))])
+            state.returns()
+        return n / (time.perf_counter() - start)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        def arena(executor: object, n: int, s: int) -> float:
+            config = TournamentConfig.create(GAME, ["random", "random"], n, seed=s)
+            start = time.perf_counter()
+            result = run_tournament(config, executor,  # type: ignore[arg-type]
+                                    output=Path(tmp) / f"r{s}.jsonl")
+            assert len(result.results) == n
+            return n / (time.perf_counter() - start)
+
+        bare(20, 0)
+        serial = SerialExecutor()
+        arena(serial, 20, 1)
+        with LocalProcessExecutor(workers) as pool:
+            arena(pool, 4 * workers, 2)  # start-up and warm-up
+            return {"bare": bare(games, seed), "serial": arena(serial, games, 10 + seed),
+                    "pool": arena(pool, games, 100 + seed)}
+
+
+def _child(src: str, games: int, workers: int, seed: int) -> dict[str, float]:
+    env = dict(os.environ, PYTHONPATH=src)
+    code = (f"import json, sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); "
+            f"from arena_throughput import one_round; "
+            f"print(json.dumps(one_round({games}, {workers}, {seed})))")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True)
+    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=4000, help="games per measurement (even)")
-    parser.add_argument("--workers", type=int, default=None, help="pool size (default: all cores)")
+    parser.add_argument("--games", type=int, default=1000, help="games per measurement (even)")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--workers", type=int, default=2, help="pool size (default 2)")
+    parser.add_argument("--src", action="append", default=[],
+                        help="another source tree (its src/ folder) to measure alternately")
+    parser.add_argument("--label", action="append", default=[], help="a name per --src")
     args = parser.parse_args()
     games = args.games + args.games % 2
-    workers = args.workers or os.cpu_count() or 1
+    here = str(Path(__file__).resolve().parent.parent / "src")
+    trees = [("this tree", here)] + [
+        (args.label[i] if i < len(args.label) else src, str(Path(src).resolve()))
+        for i, src in enumerate(args.src)
+    ]
     print(f"machine: {platform.platform()}, {platform.processor() or platform.machine()}, "
           f"{os.cpu_count()} CPUs; Python {platform.python_version()}")
-    print(f"workload: random vs random {GAME}, {games} games per measurement, results file on")
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        serial = SerialExecutor()
-        cold = timed_run(serial, 20, seed=1, folder=folder)
-        cpu0 = time.process_time()
-        t_serial = timed_run(serial, games, seed=2, folder=folder)
-        cpu_serial = time.process_time() - cpu0
-        print(f"single process : {games / t_serial:8.0f} games/s "
-              f"({t_serial:.2f} s wall; {games / cpu_serial:.0f} games per CPU second; "
-              f"first 20 games incl. JIT {cold:.2f} s)")
-        with LocalProcessExecutor(workers) as pool:
-            start = time.perf_counter()
-            timed_run(pool, 2 * workers, seed=3, folder=folder)
-            startup = time.perf_counter() - start
-            t_pool = timed_run(pool, games, seed=4, folder=folder)
-        print(f"process pool {workers:>2}: {games / t_pool:8.0f} games/s "
-              f"({t_pool:.2f} s wall; pool start-up and warm-up {startup:.2f} s)")
-        print(f"speed-up       : {t_serial / t_pool:8.2f}x on {workers} workers")
-        print(f"load average   : {', '.join(f'{x:.2f}' for x in os.getloadavg())} "
-              "(other work on the machine slows both runs)")
+    print(f"workload: random vs random {GAME}, {games} games per measurement, results file "
+          f"on, pool of {args.workers}; {args.rounds} rounds, trees alternate within a round")
+    rows: dict[str, list[dict[str, float]]] = {name: [] for name, _ in trees}
+    for r in range(args.rounds):
+        for name, src in trees if r % 2 == 0 else trees[::-1]:
+            row = _child(src, games, args.workers, r)
+            rows[name].append(row)
+            print(f"round {r + 1} {name:>10s}: bare {row['bare']:7.0f}  serial arena "
+                  f"{row['serial']:7.0f}  pool {row['pool']:7.0f} games/s", flush=True)
+    print()
+    print("| tree | bare API loop games/s | serial arena games/s | arena overhead | "
+          "pool vs serial |")
+    print("|---|---|---|---|---|")
+    for name, _ in trees:
+        runs = rows[name]
+        overhead = statistics.median(x["bare"] / x["serial"] - 1 for x in runs)
+        speedup = statistics.median(x["pool"] / x["serial"] for x in runs)
+        print(f"| {name} | {statistics.median(x['bare'] for x in runs):,.0f} | "
+              f"{statistics.median(x['serial'] for x in runs):,.0f} | "
+              f"{100 * overhead:.0f}% | {speedup:.2f}x |")
+    print(f"\nload average: {', '.join(f'{x:.2f}' for x in os.getloadavg())} "
+          "(other work on the machine slows every run)")
 
 
 if __name__ == "__main__":

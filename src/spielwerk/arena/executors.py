@@ -7,10 +7,13 @@
 
 ``map_unordered(fn, tasks)`` yields ``fn(task)`` for every task as results
 come in, in any order. ``fn`` and the tasks must be picklable (a top-level
-function and plain data) for the pool and Dask. Tasks are sent in small
-batches to keep per-task overhead low on fast games; every task carries its
-own seeds, so results do not depend on the back end, the batch size or the
-worker that ran them.
+function and plain data) for the pool and Dask. Tasks are sent in batches
+sized by time (:class:`BatchSizer`): the first batches are small, later ones
+hold about :data:`BATCH_SECONDS` of work, so fast games (a random Kalah game
+is a few hundred microseconds) do not drown in inter-process traffic and slow
+ones still report as they finish. Every task carries its own seeds, so
+results do not depend on the back end, the batch size or the worker that ran
+them.
 """
 
 from __future__ import annotations
@@ -18,11 +21,12 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.process import watch_parent
@@ -48,17 +52,61 @@ def _missing_main_guard() -> str | None:
     return None if "__name__" in text else str(path)
 
 
-def _run_batch(fn: Callable[[T], R], batch: Sequence[T]) -> list[R]:
-    return [fn(task) for task in batch]
+BATCH_SECONDS = 0.2
+"""About how much work one batch holds once the time per task is known."""
+
+
+def _run_batch(fn: Callable[[T], R], batch: Sequence[T]) -> tuple[list[R], float]:
+    start = time.perf_counter()
+    results = [fn(task) for task in batch]
+    return results, time.perf_counter() - start
 
 
 def _batches(tasks: Sequence[T], workers: int, batch_size: int | None) -> list[list[T]]:
-    """Cut tasks into batches: at least ~8 per worker so progress stays smooth, at most 16."""
+    """Cut tasks into fixed batches: at least ~8 per worker so progress stays smooth, at most 16."""
     if batch_size is None:
         batch_size = max(1, min(16, len(tasks) // (8 * max(1, workers))))
     return [list(tasks[i : i + batch_size]) for i in range(0, len(tasks), batch_size)]
 
 
+class BatchSizer(Generic[T]):
+    """Hands out batches of tasks sized so each takes about :data:`BATCH_SECONDS`.
+
+    Starts with batches of ``first`` tasks; every finished batch updates the
+    measured seconds per task. A batch never holds more than a ``1 / (2 *
+    workers)`` share of what is left, so the last batches still spread over
+    every worker. ``fixed`` (the executors' ``batch_size``) turns sizing off.
+    """
+
+    def __init__(self, tasks: Sequence[T], workers: int, fixed: int | None = None) -> None:
+        self.tasks = tasks
+        self.workers = max(1, workers)
+        self.fixed = fixed
+        self.next = 0
+        self.first = fixed or max(1, min(4, len(tasks) // (8 * self.workers)))
+        self.seconds = 0.0
+        self.done = 0
+
+    def record(self, count: int, elapsed: float) -> None:
+        self.done += count
+        self.seconds += elapsed
+
+    def take(self) -> list[T]:
+        """The next batch (empty when every task is handed out)."""
+        left = len(self.tasks) - self.next
+        if left <= 0:
+            return []
+        if self.fixed is not None:
+            size = self.fixed
+        elif self.done == 0 or self.seconds <= 0:
+            size = self.first
+        else:
+            per_task = self.seconds / self.done
+            size = int(BATCH_SECONDS / per_task)
+            size = max(1, min(size, 4096, -(-left // (2 * self.workers))))
+        batch = list(self.tasks[self.next : self.next + size])
+        self.next += len(batch)
+        return batch
 class Executor(ABC):
     """Runs independent tasks and yields their results as they finish."""
 
@@ -132,15 +180,25 @@ class LocalProcessExecutor(Executor):
 
     def map_unordered(self, fn: Callable[[T], R], tasks: Sequence[T]) -> Iterator[R]:
         pool = self._get_pool()
-        pending: set[Future[list[R]]] = {
-            pool.submit(_run_batch, fn, batch)
-            for batch in _batches(tasks, self.workers, self.batch_size)
-        }
+        sizer: BatchSizer[T] = BatchSizer(tasks, self.workers, self.batch_size)
+        pending: dict[Future[tuple[list[R], float]], int] = {}
+
+        def submit() -> None:
+            batch = sizer.take()
+            if batch:
+                pending[pool.submit(_run_batch, fn, batch)] = len(batch)
+
+        for _ in range(2 * self.workers):  # two batches per worker in flight
+            submit()
         try:
             while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in finished:
-                    yield from future.result()
+                    count = pending.pop(future)
+                    results, elapsed = future.result()
+                    sizer.record(count, elapsed)
+                    submit()
+                    yield from results
         except BrokenProcessPool:
             self._pool = None  # unusable now; a later call starts a new pool
             pool.shutdown(wait=False, cancel_futures=True)
@@ -207,7 +265,7 @@ class DaskExecutor(Executor):
         futures = [self._client.submit(_run_batch, fn, batch, pure=False) for batch in batches]
         try:
             for future in as_completed(futures, loop=self._client.loop):
-                yield from future.result()
+                yield from future.result()[0]
         finally:
             for future in futures:
                 if not future.done():

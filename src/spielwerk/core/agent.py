@@ -278,14 +278,17 @@ def splitmix_uniforms(seed: int, start: int, count: int) -> list[float]:
     """
     import numpy as np
 
-    with np.errstate(over="ignore"):
-        z = np.arange(start + 1, start + count + 1, dtype=np.uint64)
-        z *= np.uint64(_GOLDEN)
-        z += np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(_MIX1)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(_MIX2)
-        z ^= z >> np.uint64(31)
-    values: list[float] = ((z >> np.uint64(11)) * (1.0 / 2**53)).tolist()
+    # uint64 array arithmetic wraps modulo 2**64 (no overflow check for arrays)
+    u64 = np.uint64
+    z = np.arange(start + 1, start + count + 1, dtype=u64)
+    z *= u64(_GOLDEN)
+    z += u64(seed & 0xFFFFFFFFFFFFFFFF)
+    z ^= z >> u64(30)
+    z *= u64(_MIX1)
+    z ^= z >> u64(27)
+    z *= u64(_MIX2)
+    z ^= z >> u64(31)
+    values: list[float] = ((z >> u64(11)) * (1.0 / 2**53)).tolist()
     return values
 
 
@@ -298,7 +301,7 @@ class RandomAgent(Agent):
     without a seed the stream starts from fresh entropy.
     """
 
-    _BLOCK = 64
+    _BLOCK = 32
 
     def __init__(self, game: Game, seed: int | None = None) -> None:
         super().__init__(game, seed)
