@@ -365,3 +365,32 @@ def test_hard_put_rules_classify_only_refined_candidates(model: KnnModel) -> Non
     assert set(hard_candidates(twelve, 3, 0)[0]) < set(model.put_candidates(twelve, 3))
     with pytest.raises(KnowledgeBaseError, match="put_rules"):
         KnnParams(put_rules="magic")
+
+
+def test_contest_margin_keeps_a_marginal_hand_out_of_the_auction(model: KnnModel) -> None:
+    strong = hand("CJ SJ HJ CA CT CK CQ C9 SA HA")
+    plain = decide_bid(model, strong, KnnParams(k=1, extensions=False))
+    assert plain.max_bid > 18 and not plain.hand_game
+    value = float(plain.pickup_values[plain.game])
+    # threshold just below the value: winnable, but within the margin -> 18 only
+    near = KnnParams(k=1, pickup_threshold=value - 1, hand_threshold=121, extensions=False,
+                     contest_margin=5)
+    d = decide_bid(model, strong, near)
+    assert d.game == plain.game and d.max_bid == 18
+    # clear of the margin: bids its full value again
+    clear = KnnParams(k=1, pickup_threshold=value - 6, hand_threshold=121, extensions=False,
+                      contest_margin=5)
+    assert decide_bid(model, strong, clear).max_bid == plain.max_bid
+
+
+def test_game_choice_keeps_the_game_bid_on_within_the_switch_margin() -> None:
+    from spielwerk.games.skat.knowledge.knn import choose_game
+
+    twelve = hand("CJ SJ CA CT C9 C8 HA HT H9 H8 D7 S7")
+    per_game = {0: (0, 40.0), 1: (0, 70.0), 2: (0, 45.0), 3: (0, 66.0), 4: (0, 50.0)}
+    assert choose_game(per_game, twelve, 18, KnnParams())[0] == 1  # the best value
+    assert choose_game(per_game, twelve, 18, KnnParams(), prefer=3)[0] == 1  # 4 points worse
+    assert choose_game(per_game, twelve, 18, KnnParams(switch_margin=5), prefer=3)[0] == 3
+    # never the preferred game when it is certainly overbid (above clubs' schwarz value)
+    high = suit_game_value(twelve, 3, schneider=True, schwarz=True) + 1
+    assert choose_game(per_game, twelve, high, KnnParams(switch_margin=50), prefer=3)[0] != 3

@@ -95,6 +95,9 @@ class SkatKnnAgent(Agent):
         bidding: str = "knn",
         play: str = "pimc",
         put_rules: str = DEFAULT_PUT_RULES,
+        choose_by_put: bool = False,
+        switch_margin: float = 0.0,
+        contest_margin: float = 0.0,
     ) -> None:
         super().__init__(game, seed)
         if bidding not in BIDDING_SYSTEMS:
@@ -110,7 +113,8 @@ class SkatKnnAgent(Agent):
             raise AgentSpecError(f"knn: put_rules must be one of {', '.join(PUT_RULES)}, "
                                  f"not {put_rules!r}")
         self.params = KnnParams(k, hand_threshold, pickup_threshold, null_threshold, extensions,
-                                put_rules)
+                                put_rules, switch_margin, contest_margin)
+        self.choose_by_put = choose_by_put
         if scaling not in SCALINGS:
             raise AgentSpecError(f"knn: scaling must be one of {', '.join(SCALINGS)}, "
                                  f"not {scaling!r}")
@@ -210,8 +214,10 @@ class SkatKnnAgent(Agent):
     def _put_card(self, info: SkatInfoState, legal: list[int]) -> int:
         if self._put is None or info.puts_done == 0:
             # from the declarer's position (skat/putting.py)
+            position = self._position(info.player)
             self._put = bot_put(self.model, info.hand, info.bid, self.params, self.putting,
-                                self._position(info.player))
+                                position, self.bid_decision(info.own_dealt, position).game,
+                                self.choose_by_put)
         for c in cards_of(self._put.put):
             if c in legal:
                 return c
@@ -234,12 +240,17 @@ register_agent(
     {"worlds": 32, "k": DEFAULT_K, "extensions": True, "putting": "knn", "base": "",
      "hand_threshold": DEFAULT_HAND_THRESHOLD, "pickup_threshold": DEFAULT_PICKUP_THRESHOLD,
      "null_threshold": DEFAULT_NULL_THRESHOLD, "scaling": DEFAULT_SCALING, "bidding": "knn",
-     "play": "pimc", "put_rules": DEFAULT_PUT_RULES},
+     "play": "pimc", "put_rules": DEFAULT_PUT_RULES, "choose_by_put": False,
+     "switch_margin": 0.0, "contest_margin": 0.0},
     "KNN bidding, hand/pick-up, skat putting and declaring over solved deals; PIMC card play",
     games=("skat",),
     parameter_help={
         "worlds": "PIMC worlds per card decision (declarer and defence)",
         "play": "card play: pimc (worlds per decision) or rule (the rule agent's play)",
+        "choose_by_put": "after picking up, compare the games by the values of the refined "
+                         "put of each (putting=refined)",
+        "switch_margin": "keep the game bid on unless another is this many points better",
+        "contest_margin": "points above the threshold a hand needs to bid beyond 18",
         "put_rules": "puts the KNN putting classifies: seed (no jacks/trumps) or hard "
                      "(refined selection's hard rules)",
         "k": "neighbours per classification",

@@ -30,13 +30,21 @@ PUTTINGS = ("knn", "refined", "random", "pimc")
 
 
 def bot_put(model: KnnModel, twelve: int, bid: int, params: KnnParams | None, putting: str,
-            position: int = 0) -> PutDecision:
+            position: int = 0, prefer: int = -1, choose_by_put: bool = False) -> PutDecision:
     """The bot's putting decision: the game as KNN chooses it (:func:`knn_put`), the put by
-    ``putting`` (knn, refined, random, pimc) for that game, from the declarer's ``position``."""
+    ``putting`` (knn, refined, random, pimc) for that game, from the declarer's ``position``.
+
+    ``choose_by_put`` (refined only): the games are compared by the neighbours' values of
+    the refined put of each game instead of the KNN put's; ``prefer``: the game bid on (see
+    :func:`knn_put`)."""
     twelve = _check(twelve, 0, position)
     if putting not in PUTTINGS:
         raise SelectionError(f"putting must be one of {', '.join(PUTTINGS)}, not {putting!r}")
-    d = knn_put(model, twelve, bid, params, position)
+    if putting == "refined" and choose_by_put:
+        d = knn_put(model, twelve, bid, params, position, prefer=prefer,
+                    put_for=lambda g: refined_put(twelve, g, position, bid).put)
+        return d
+    d = knn_put(model, twelve, bid, params, position, prefer=prefer)
     if putting == "knn":
         return d
     if putting == "refined":

@@ -87,6 +87,13 @@ class KnnParams:
     null_threshold: float = DEFAULT_NULL_THRESHOLD
     extensions: bool = True
     put_rules: str = DEFAULT_PUT_RULES
+    switch_margin: float = 0.0
+    contest_margin: float = 0.0
+    """A suit/grand hand whose value is below its threshold + this bids and holds only 18:
+    it plays when nobody else wants to, but does not compete in the auction (an opponent
+    bidding on signals strength against it)."""
+    """After picking up, the game bid on is kept unless another game's value is higher by
+    more than this (card points)."""
 
     def __post_init__(self) -> None:
         if self.k < 1:
@@ -316,6 +323,11 @@ def decide_bid(model: KnnModel, hand: int, params: KnnParams | None = None) -> B
             hand, gh, True, decision.schneider, decision.schwarz, decision.ouvert))
     elif gp >= 0:
         decision.game, decision.max_bid = gp, highest_bid_at_most(bidp)
+    if decision.game >= 0 and p.contest_margin > 0:
+        value, threshold = ((valh, p.hand_threshold) if decision.hand_game
+                            else (valp, p.pickup_threshold))
+        if value < threshold + p.contest_margin:
+            decision.max_bid = min(decision.max_bid, BID_VALUES[0])
     if p.extensions:
         null_hand = vh[NULL] >= p.null_threshold
         null_pick = vp[NULL] >= p.null_threshold
@@ -360,18 +372,36 @@ class PutDecision:
 
 
 def knn_put(model: KnnModel, twelve: int, bid: int, params: KnnParams | None = None,
-            position: int = 0) -> PutDecision:
+            position: int = 0, put_for: Callable[[int], int] | None = None,
+            prefer: int = -1) -> PutDecision:
     """The seed's KNN putting with game choice (see the module docstring); ``position``
-    matters only for ``put_rules="hard"``."""
+    matters only for ``put_rules="hard"``. ``put_for(game)``, when given, is the put of each
+    suit/grand game (another strategy's), valued by the neighbours and compared the same way.
+    ``prefer`` (the game the hand was bid on) is kept unless another game's value is higher
+    by more than ``params.switch_margin``."""
     p = params or KnnParams()
     games = list(range(6)) if p.extensions else list(range(5))
     per_game: dict[int, tuple[int, float]] = {}
     candidates = 0
     for g in games:
+        if put_for is not None and g != NULL:
+            put = put_for(g)
+            per_game[g] = (put, float(model.put_values(twelve, g, [put], p.k)[0]))
+            candidates += 1
+            continue
         put, value, n = model.best_put(twelve, g, p.k, p.put_rules, position)
         per_game[g] = (put, value)
         candidates += n
+    choice, ouvert = choose_game(per_game, twelve, bid, p, prefer)
+    put, value = per_game[choice]
+    return PutDecision(put, choice, value, candidates, per_game, ouvert)
 
+
+def choose_game(per_game: dict[int, tuple[int, float]], twelve: int, bid: int, p: KnnParams,
+                prefer: int = -1) -> tuple[int, bool]:
+    """(game, null ouvert) from each game's (put, value) after picking up: the best value
+    among the games whose plain value reaches the bid, else among those that could with
+    schneider and schwarz; never a certainly overbid game while another is not."""
     def plain_value(g: int) -> int:
         return NULL_VALUES[(False, False)] if g == NULL else suit_game_value(twelve, g)
 
@@ -380,15 +410,16 @@ def knn_put(model: KnnModel, twelve: int, bid: int, params: KnnParams | None = N
             return NULL_VALUES[(False, True)]
         return suit_game_value(twelve, g, schneider=True, schwarz=True)
 
-    suits = [g for g in games if g != NULL]
+    suits = [g for g in per_game if g != NULL]
     safe = [g for g in suits if plain_value(g) >= bid]
     possible = [g for g in suits if max_value(g) >= bid]
     null_ok = NULL in per_game and per_game[NULL][1] >= p.null_threshold
-    ouvert = False
     choice: int
     pool = safe or possible
     if pool:
         choice = max(pool, key=lambda g: (per_game[g][1], plain_value(g)))
+        if prefer in pool and per_game[prefer][1] >= per_game[choice][1] - p.switch_margin:
+            choice = prefer
         if null_ok and per_game[choice][1] < p.pickup_threshold and max_value(NULL) >= bid:
             choice = NULL
     elif null_ok and max_value(NULL) >= bid:
@@ -396,10 +427,8 @@ def knn_put(model: KnnModel, twelve: int, bid: int, params: KnnParams | None = N
     else:  # every game is overbid: lose the least
         choice = min(suits, key=lambda g: (-(-bid // BASE_VALUES[g]) * BASE_VALUES[g],
                                            -per_game[g][1]))
-    if choice == NULL:
-        ouvert = plain_value(NULL) < bid or per_game[NULL][1] >= 1.0
-    put, value = per_game[choice]
-    return PutDecision(put, choice, value, candidates, per_game, ouvert)
+    ouvert = choice == NULL and (plain_value(NULL) < bid or per_game[NULL][1] >= 1.0)
+    return choice, ouvert
 
 
 PUTTING_STRATEGIES: dict[str, Callable[[KnnModel, int, int, KnnParams | None], PutDecision]] = {
