@@ -42,7 +42,18 @@ def _pits(text: str, side: str) -> list[int]:
 
 def parse_position(text: str, pits: int | None = None, seeds: int | None = None
                    ) -> tuple[np.ndarray, int]:
-    """(board in the kernel layout, player to move 0/1) from the notation."""
+    """(board in the kernel layout, player to move 0/1) from the notation.
+
+    >>> board, mover = parse_position("1,2,3|4,5,6|7-8 N")
+    >>> board.tolist(), mover
+    ([1, 2, 3, 7, 4, 5, 6, 8], 1)
+    >>> parse_position("start", pits=2, seeds=3)[0].tolist()
+    [3, 3, 0, 3, 3, 0]
+    >>> parse_position("1,2|3")
+    Traceback (most recent call last):
+    ...
+    spielwerk.games.kalah.notation.NotationError: South has 2 pits but North 1
+    """
     src = text.strip()
     if src.lower() == "start":
         if pits is None or seeds is None:
@@ -87,7 +98,13 @@ def parse_position(text: str, pits: int | None = None, seeds: int | None = None
 
 
 def format_position(board: np.ndarray, mover: int | None) -> str:
-    """The notation of a board (kernel layout); ``mover`` None for a finished game."""
+    """The notation of a board (kernel layout); ``mover`` None for a finished game.
+
+    >>> format_position(*parse_position("1,2,3|4,5,6|7-8 N"))
+    '1,2,3|4,5,6|7-8 N'
+    >>> format_position(parse_position("0,0|0,0|5-3")[0], None)
+    '0,0|0,0|5-3'
+    """
     n = (len(board) - 2) // 2
     south = ",".join(str(int(x)) for x in board[:n])
     north = ",".join(str(int(x)) for x in board[n + 1 : 2 * n + 1])

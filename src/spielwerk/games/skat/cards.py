@@ -71,14 +71,32 @@ def card_points(card: int) -> int:
 
 
 def card_to_string(card: int) -> str:
-    """``0`` -> ``D7``; ``31`` -> ``CJ``."""
+    """``0`` -> ``D7``; ``31`` -> ``CJ``.
+
+    >>> card_to_string(0), card_to_string(31)
+    ('D7', 'CJ')
+    >>> card_to_string(32)
+    Traceback (most recent call last):
+    ...
+    spielwerk.games.skat.cards.CardError: 32 is not a card number (0..31)
+    """
     if not 0 <= card < NUM_CARDS:
         raise CardError(f"{card} is not a card number (0..31)")
     return SUITS[card >> 3] + RANKS[card & 7]
 
 
 def string_to_card(text: str) -> int:
-    """``"CJ"`` -> 31; raises :class:`CardError` for anything else."""
+    """``"CJ"`` -> 31; raises :class:`CardError` for anything else.
+
+    >>> string_to_card("CJ"), string_to_card(" st ")
+    (31, 21)
+    >>> all(string_to_card(card_to_string(c)) == c for c in range(32))
+    True
+    >>> string_to_card("C1")
+    Traceback (most recent call last):
+    ...
+    spielwerk.games.skat.cards.CardError: 'C1' is not a card (suit C S H D, rank A T K Q J 9 8 7)
+    """
     t = text.strip().upper()
     if len(t) != 2 or t[0] not in SUITS or t[1] not in RANKS:
         raise CardError(f"{text!r} is not a card (suit C S H D, rank A T K Q J 9 8 7)")
@@ -93,7 +111,11 @@ def mask_of(cards: Iterable[int]) -> int:
 
 
 def cards_of(mask: int) -> list[int]:
-    """Cards of a mask, ascending."""
+    """Cards of a mask, ascending.
+
+    >>> cards_of(mask_of([31, 0, 7]))
+    [0, 7, 31]
+    """
     return [c for c in range(NUM_CARDS) if mask >> c & 1]
 
 
@@ -115,5 +137,9 @@ DISPLAY_ORDER = list(JACK_ORDER) + [s * 8 + r for s in SUITS_DESCENDING for r in
 
 
 def mask_to_string(mask: int) -> str:
-    """A hand as ISS card strings in the usual sorting (jacks first)."""
+    """A hand as ISS card strings in the usual sorting (jacks first).
+
+    >>> mask_to_string(mask_of(string_to_card(c) for c in ["D7", "HJ", "CA", "CJ", "ST"]))
+    'CJ HJ CA ST D7'
+    """
     return " ".join(card_to_string(c) for c in DISPLAY_ORDER if mask >> c & 1)
