@@ -12,7 +12,7 @@ remaining seeds go to their owner. Returns are the final store margin.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 import numpy as np
@@ -58,8 +58,9 @@ class KalahGame(Game):
         self.end_rule = END_RULES[end_rule]
         self._mask_actions: dict[int, tuple[int, ...]] = {}
         self._step_code = kernel.step_code(self.pits, self.empty_capture, self.end_rule)
-        # kernel.step without numba's per-call type dispatch (about 1 µs of each move)
-        self._step = direct(kernel.step, kernel.initial_board(self.pits, self.seeds), 0)
+        # kernel.step without numba's per-call type dispatch (about 1 µs of each move),
+        # bound on the first move (loading a kernel costs start-up time)
+        self._step: Callable[[np.ndarray, int], int] = self._bind_step
         total = 2 * self.pits * self.seeds
         self._type = GameType(
             short_name="kalah",
@@ -77,6 +78,10 @@ class KalahGame(Game):
     @property
     def game_type(self) -> GameType:
         return self._type
+
+    def _bind_step(self, board: np.ndarray, code: int) -> int:
+        self._step = direct(kernel.step, board, code)
+        return self._step(board, code)
 
     def new_initial_state(self) -> KalahState:
         return KalahState(self, kernel.initial_board(self.pits, self.seeds), SOUTH)

@@ -93,7 +93,7 @@ from spielwerk.games.skat.cards import (
 )
 from spielwerk.games.skat.ramsch import RamschResult, ramsch_result
 from spielwerk.games.skat.scoring import GRAND, NULL, Contract, GameResult
-from spielwerk.games.skat.state import SkatState, bind_kernels
+from spielwerk.games.skat.state import SkatState
 
 __all__ = [
     "BID_BASE", "BIDDING", "CLAIM", "DEAL", "DEAL_ORDER", "DECLARATIONS", "DECLARE",
@@ -135,7 +135,6 @@ class SkatGame(Game):
         """``turns[leader][k]``: the seat playing the ``k``-th card of a trick ``leader`` leads."""
         self.deal_seats = tuple(-1 if p == SKAT_PLACE else pos[p] for p in DEAL_ORDER)
         """The seat receiving each dealt card in order, -1 for the skat."""
-        bind_kernels()
         self._type = GameType(
             short_name="skat",
             long_name="Skat (International Skat Order)",

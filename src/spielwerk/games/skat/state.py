@@ -55,14 +55,21 @@ _OUTCOMES = tuple(tuple((c, 1.0 / n) for c in range(32)) if n else () for n in r
 """``_OUTCOMES[n][c]``: the pair ``(c, 1/n)`` of a deal with ``n`` cards left."""
 _BIDDING_MEMO: dict[tuple[int, int, bool], tuple[int, ...]] = {}
 
-# the kernels the State calls on every card, bound to their compiled entry points
-# by bind_kernels() (when a game is made): the same functions, without numba's
-# per-call type dispatch
-_legal_cards: Callable[[int, int, int], int] = kernel.legal_cards
-_class_mask: Callable[[int, int], int] = kernel.class_mask
-_trick_winner: Callable[[int, int, int, int], int] = kernel.trick_winner
-_points: Callable[[int], int] = kernel.points
-_matadors: Callable[[int, int], int] = kernel.matadors
+# the kernels the State calls on every card, bound to their compiled entry points on
+# first use (bind_kernels): the same functions, without numba's per-call type dispatch
+def _binding(name: str) -> Callable[..., int]:
+    def first_call(*args: int) -> int:
+        bind_kernels()
+        return globals()[name](*args)  # type: ignore[no-any-return]
+
+    return first_call
+
+
+_legal_cards: Callable[[int, int, int], int] = _binding("_legal_cards")
+_class_mask: Callable[[int, int], int] = _binding("_class_mask")
+_trick_winner: Callable[[int, int, int, int], int] = _binding("_trick_winner")
+_points: Callable[[int], int] = _binding("_points")
+_matadors: Callable[[int, int], int] = _binding("_matadors")
 _bound = False
 
 
