@@ -179,3 +179,20 @@ def test_root_split_on_a_dask_local_cluster() -> None:
         split, state = distributed.solve_split(3, 3, True, client.submit, distributed_mod.wait,
                                                tt_log2=12, node_budget=1000)
     assert distributed.root_bounds(split, state.bounds) == (_start_value(3, 3, True),) * 2
+
+
+def test_resubmissions_are_distinct_for_a_memoising_executor() -> None:
+    """Dask returns the earlier result for the same arguments (pure tasks): a task that
+    spent its budget without new bounds must still be searched again."""
+    memo: dict[str, cf.Future] = {}  # type: ignore[type-arg]
+    with cf.ThreadPoolExecutor(2) as pool:
+
+        def submit(fn, *args):  # type: ignore[no-untyped-def]
+            key = repr(args)
+            if key not in memo:
+                memo[key] = pool.submit(fn, *args)
+            return memo[key]
+
+        split, state = distributed.solve_split(4, 4, True, submit, cf.wait, tt_log2=14,
+                                               node_budget=20000, stop_after=120)
+    assert distributed.root_bounds(split, state.bounds) == (_start_value(4, 4, True),) * 2

@@ -296,7 +296,8 @@ def split_cmd(
     quiet: Quiet = False,
 ) -> None:
     """Root-split solve on Dask workers: every first turn is a task; prints the proven bounds
-    of each first turn and of the start (exact when every task finished)."""
+    of each first turn and of the start (exact when every task finished). Ctrl-C stops
+    and prints the bounds proven so far."""
     from pathlib import Path
 
     from spielwerk.games.kalah import distributed
@@ -340,6 +341,8 @@ def split_cmd(
     lo, hi = distributed.root_bounds(split, state.bounds)
     nodes = sum(state.nodes)
     what = f"value {lo:+d}" if lo == hi else f"value in [{lo:+d}, {hi:+d}] (not finished)"
+    if state.interrupted:
+        what += ", interrupted (Ctrl-C)"
     console.print(f"Kalah({pits},{seeds}), {rule}: {what} for South; {len(split.tasks)} tasks, "
                   f"{nodes:,} nodes in {wall:.1f} s wall ({nodes / max(wall, 1e-9) / 1e6:.2f} "
                   f"M nodes/s over all workers)")

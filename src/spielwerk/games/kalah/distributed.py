@@ -6,9 +6,9 @@ opponent to move; equal pit configurations are merged (the value does not
 depend on the stores). Each is a task: an exact MTD(f) with its own
 transposition table, run with a node budget; a task that runs out of budget
 returns the bounds it proved and is continued later from them (the bounds
-narrow its MTD(f) window). The root's value interval follows from the task
-intervals by minimax over intervals, so bounds are proven even when no task
-has finished.
+narrow its MTD(f) window), with twice the budget if its bounds did not move.
+The root's value interval follows from the task intervals by minimax over
+intervals, so bounds are proven even when no task has finished.
 
 Database sharing: every worker opens the same cached endgame database file
 memory-mapped read-only, so the worker processes of one machine share one copy
@@ -138,9 +138,11 @@ def _worker_solver(config: dict[str, Any]) -> Solver:
 
 
 def solve_task(config: dict[str, Any], position: list[int], lo: int, hi: int,
-               node_budget: int) -> tuple[int, int, int, float]:
+               node_budget: int, attempt: int = 0) -> tuple[int, int, int, float]:
     """MTD(f) of one task within ``lo <= value <= hi`` and ``node_budget`` nodes:
-    (lower, upper, nodes, seconds); lower == upper when it finished."""
+    (lower, upper, nodes, seconds); lower == upper when it finished. ``attempt``
+    only makes repeated submissions distinct (Dask would otherwise return the
+    earlier result of the same arguments)."""
     solver = _worker_solver(config)
     rel = np.asarray(position, dtype=np.int32)
     start_nodes = solver.stats.nodes
@@ -172,6 +174,7 @@ class RunState:
     nodes: list[int]
     seconds: list[float]
     log: list[str] = field(default_factory=list)
+    interrupted: bool = False
 
     def save(self, file: Path, meta: dict[str, Any]) -> None:
         tmp = file.with_suffix(f".tmp{os.getpid()}")
@@ -218,20 +221,34 @@ def solve_split(
     for i, pos in enumerate(split.tasks):
         lo, hi = state.bounds[i]
         if lo < hi:
-            futures[submit(solve_task, config, pos.tolist(), lo, hi, node_budget)] = i
-    while futures:
-        done, _rest = wait(list(futures), return_when="FIRST_COMPLETED")
-        for fut in done:
-            i = futures.pop(fut)
-            lo, hi, nodes, secs = fut.result()
-            _record(state, split, i, lo, hi, nodes, secs, time.perf_counter() - t0, progress)
-            if checkpoint is not None:
-                state.save(checkpoint, meta)
-            lo, hi = state.bounds[i]
-            late = stop_after is not None and time.perf_counter() - t0 > stop_after
-            if lo < hi and not late:
-                f = submit(solve_task, config, split.tasks[i].tolist(), lo, hi, node_budget)
-                futures[f] = i
+            futures[submit(solve_task, config, pos.tolist(), lo, hi, node_budget, 0)] = i
+    attempt = 0
+    stalls = [0] * len(split.tasks)
+    try:
+        while futures:
+            done, _rest = wait(list(futures), return_when="FIRST_COMPLETED")
+            for fut in done:
+                i = futures.pop(fut)
+                lo, hi, nodes, secs = fut.result()
+                before = state.bounds[i]
+                _record(state, split, i, lo, hi, nodes, secs, time.perf_counter() - t0,
+                        progress)
+                if checkpoint is not None:
+                    state.save(checkpoint, meta)
+                lo, hi = state.bounds[i]
+                # a null-window test cut short starts again from its root (on whichever
+                # worker): a task whose bounds did not move gets twice the budget next time
+                stalls[i] = stalls[i] + 1 if (lo, hi) == before else 0
+                late = stop_after is not None and time.perf_counter() - t0 > stop_after
+                if lo < hi and not late:
+                    attempt += 1
+                    f = submit(solve_task, config, split.tasks[i].tolist(), lo, hi,
+                               node_budget << min(stalls[i], 20), attempt)
+                    futures[f] = i
+    except KeyboardInterrupt:  # the bounds so far stand (and are in the checkpoint)
+        state.interrupted = True
+        for fut in futures:
+            fut.cancel()
     return split, state
 
 
