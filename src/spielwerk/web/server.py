@@ -1,0 +1,327 @@
+"""The web table's server state: tables in memory, connections and engine drivers.
+
+:class:`Server` loads tables from the store on demand, applies the browser's
+moves (checked: turn, legality, ply), drives the engine seats through the
+engine pool off the event loop, and broadcasts each seat's view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from fastapi import WebSocket
+from fastapi.responses import JSONResponse
+
+from spielwerk.core.agent import list_agents, make_agent
+from spielwerk.core.registry import load_game
+from spielwerk.web.engines import EngineCancelled, EngineFailed, EnginePool, EngineTimeout
+from spielwerk.web.store import Store
+from spielwerk.web.tables import Table, TableError
+
+log = logging.getLogger("spielwerk.web")
+
+MAX_MESSAGE = 4096
+MAX_UPLOAD = 1_000_000
+WEB_GAMES = ("skat", "durak", "kalah")
+DEFAULT_OPPONENT = {"skat": ("knn", "pimc", "rule"), "durak": ("ismcts", "mcts", "smart"),
+                    "kalah": ("perfect", "alphabeta")}
+"""Preferred default opponents, first registered one wins (the table lists all)."""
+
+
+def error_response(status: int, message: str) -> JSONResponse:
+    """A refused request: ``{"error": message}`` with ``status``, and a log line."""
+    log.warning("refused (%d): %s", status, message)
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _static_dir() -> Path:
+    return Path(str(resources.files("spielwerk.web") / "static"))
+
+
+def default_opponent(game: str) -> str:
+    names = {e.name for e in list_agents(game)}
+    for name in DEFAULT_OPPONENT[game]:
+        if name in names:
+            return name
+    return "random"
+
+
+class Server:
+    """Tables in memory (loaded from the store on demand), connections, engine drivers."""
+
+    def __init__(self, store: Store, pool: EnginePool, abandon_s: float = 10.0,
+                 hard_limit_factor: float = 3.0) -> None:
+        self.store = store
+        self.pool = pool
+        self.abandon_s = abandon_s
+        self.hard_limit_factor = hard_limit_factor
+        self.tables: dict[str, Table] = {}
+        self.conns: dict[str, set[WebSocket]] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.drivers: dict[str, asyncio.Task[None]] = {}
+        self.cancels: dict[str, asyncio.Event] = {}
+        self.thinking: dict[str, int | None] = {}
+        self.abandoners: dict[str, asyncio.Task[None]] = {}
+        self.stats = {"errors_sent": 0, "actions": 0, "engine_moves": 0, "fallbacks": 0,
+                      "cancelled": 0}
+
+    # ----- tables
+    def create_table(self, body: dict[str, Any]) -> Table:
+        game_name = body.get("game")
+        if game_name not in WEB_GAMES:
+            raise TableError(f"unknown game {game_name!r}; the table plays {', '.join(WEB_GAMES)}")
+        params = body.get("params") or {}
+        if not isinstance(params, dict):
+            raise TableError("params must be an object of game parameters")
+        params = {str(k): str(v).lower() if isinstance(v, bool) else str(v)
+                  for k, v in params.items()}
+        game = load_game(game_name, **params)
+        n = game.num_players
+        seat = body.get("seat", 0)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise TableError(f"seat must be a number 0..{n - 1}")
+        if game_name == "skat" and seat not in game.positions:  # type: ignore[attr-defined]
+            raise TableError("at a 4-table the dealer of the first deal sits out: choose "
+                             "another seat")
+        opponents = body.get("opponents")
+        if opponents is None:
+            opponents = [default_opponent(game_name)] * (n - 1)
+        if (not isinstance(opponents, list) or len(opponents) != n - 1
+                or not all(isinstance(o, str) and 0 < len(o) <= 200 for o in opponents)):
+            raise TableError(f"{game.name} needs {n - 1} opponent agent spec(s)")
+        for spec in opponents:
+            make_agent(spec, game, seed=0)  # validates name and parameters (one-line error)
+        budget = body.get("time", 2.0)
+        if isinstance(budget, bool) or not isinstance(budget, int | float) or not (
+                0.05 <= float(budget) <= 60):
+            raise TableError("time per engine move must be 0.05 to 60 seconds")
+        seed = body.get("seed")
+        if seed is None:
+            seed = secrets.randbits(31)
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+            raise TableError("seed must be a non-negative integer")
+        agents: list[str | None] = []
+        it = iter(opponents)
+        for s in range(n):
+            agents.append(None if s == seat else next(it))
+        config = {"game": game_name, "spec": game.spec(), "seat": seat, "agents": agents,
+                  "time": float(budget), "seed": int(seed)}
+        table_id = secrets.token_hex(12)
+        table = Table(table_id, config, [])
+        self.tables[table_id] = table
+        self.save(table)
+        log.info("table %s created: %s, seat %d, opponents %s", table_id, game.spec(), seat,
+                 ", ".join(opponents))
+        return table
+
+    def get_table(self, table_id: str) -> Table | None:
+        if table_id in self.tables:
+            return self.tables[table_id]
+        if not (0 < len(table_id) <= 64 and table_id.isalnum()):
+            return None
+        row = self.store.load_table(table_id)
+        if row is None:
+            return None
+        table = Table(table_id, row["config"], row["history"], row["deal_no"], row["series"])
+        self.tables[table_id] = table
+        return table
+
+    def lock(self, table_id: str) -> asyncio.Lock:
+        return self.locks.setdefault(table_id, asyncio.Lock())
+
+    def save(self, table: Table) -> None:
+        self.store.save_table(table.id, table.config, table.history, table.deal_no, table.series)
+
+    def after_action(self, table: Table) -> None:
+        """Persist; store a finished game as its record."""
+        if table.state.is_terminal() and table.finished_game_id is None:
+            table.record_finish()
+            players = ["you" if a is None else a for a in table.agents]
+            table.finished_game_id = self.store.add_game(
+                table.state.game.spec(), table.history, table.seat, players, table.summary(),
+                table_id=table.id,
+            )
+        self.save(table)
+
+    # ----- sending
+    async def send(self, ws: WebSocket, msg: dict[str, Any]) -> bool:
+        try:
+            await ws.send_text(json.dumps(msg))
+            return True
+        except Exception:  # noqa: BLE001 - a closed socket is dropped by the receiver
+            return False
+
+    async def broadcast(self, table: Table, msg: dict[str, Any] | None = None) -> None:
+        if msg is None:
+            msg = table.message(self.thinking.get(table.id))
+        for ws in list(self.conns.get(table.id, ())):
+            await self.send(ws, msg)
+
+    async def error(self, ws: WebSocket, table_id: str, message: str) -> None:
+        self.stats["errors_sent"] += 1
+        log.warning("table %s: refused: %s", table_id, message)
+        await self.send(ws, {"type": "error", "message": message})
+
+    # ----- engines
+    def ensure_driver(self, table: Table) -> None:
+        task = self.drivers.get(table.id)
+        ev = self.cancels.get(table.id)
+        if task is not None and not task.done() and ev is not None and not ev.is_set():
+            return
+        if table.engine_seat() is None:
+            return
+        self.cancels[table.id] = asyncio.Event()
+        self.drivers[table.id] = asyncio.create_task(self.drive(table))
+
+    async def drive(self, table: Table) -> None:
+        """Let the engines move until it is the person's turn or the game is over."""
+        try:
+            await self._drive(table)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - logged; the table stays as it was saved
+            log.exception("table %s: the engine driver stopped", table.id)
+            self.thinking[table.id] = None
+            await self.broadcast(table, {"type": "error", "message": "internal error while the "
+                                         "engines moved; reload the page to retry"})
+
+    async def _drive(self, table: Table) -> None:
+        cancel = self.cancels[table.id]
+        while not cancel.is_set():
+            async with self.lock(table.id):
+                seat = table.engine_seat()
+                if seat is None:
+                    return
+                ply = len(table.history)
+                history = list(table.history)
+                agent = table.agents[seat]
+                spec = table.state.game.spec()
+            assert agent is not None
+            self.thinking[table.id] = seat
+            await self.broadcast(table, {"type": "thinking", "seat": seat})
+            seed = int(np.random.default_rng([table.seed, table.deal_no, ply, seat]).integers(
+                2**31))
+            limit = table.budget_s * self.hard_limit_factor + 10.0
+            notice = None
+            try:
+                action = await self.pool.run(
+                    "engine_move", {"spec": spec, "history": history, "seat": seat,
+                                    "agent": agent, "seed": seed, "budget_s": table.budget_s},
+                    limit, cancel)
+                self.stats["engine_moves"] += 1
+            except EngineCancelled:
+                self.stats["cancelled"] += 1
+                self.thinking[table.id] = None
+                log.info("table %s: engine work cancelled (no browser)", table.id)
+                return
+            except (EngineTimeout, EngineFailed) as exc:
+                self.stats["fallbacks"] += 1
+                log.warning("table %s: engine %s for seat %d: %s", table.id, agent, seat, exc)
+                legal = table.state.legal_actions()
+                action = legal[int(np.random.default_rng(seed).integers(len(legal)))]
+                notice = (f"seat {seat}'s engine ({agent}) failed: {exc}; a random legal move "
+                          "was played for it")
+            async with self.lock(table.id):
+                self.thinking[table.id] = None
+                if len(table.history) != ply or table.engine_seat() != seat:
+                    continue
+                table.apply(int(action))
+                self.after_action(table)
+            if notice:
+                await self.broadcast(table, {"type": "notice", "message": notice})
+            await self.broadcast(table)
+        self.thinking[table.id] = None
+
+    def connect(self, table: Table, ws: WebSocket) -> None:
+        self.conns.setdefault(table.id, set()).add(ws)
+        abandon = self.abandoners.pop(table.id, None)
+        if abandon is not None:
+            abandon.cancel()
+
+    def disconnect(self, table: Table, ws: WebSocket) -> None:
+        conns = self.conns.get(table.id, set())
+        conns.discard(ws)
+        if not conns:
+            self.abandoners[table.id] = asyncio.create_task(self._abandon_later(table))
+
+    async def _abandon_later(self, table: Table) -> None:
+        await asyncio.sleep(self.abandon_s)
+        if self.conns.get(table.id):
+            return
+        ev = self.cancels.get(table.id)
+        if ev is not None:
+            ev.set()  # the driver stops its engine task (the worker is replaced) and returns
+        self.abandoners.pop(table.id, None)
+        driver = self.drivers.get(table.id)
+        if driver is not None and not driver.done():
+            await asyncio.wait([driver], timeout=5)
+        # the table stays in the store; drop it from memory when nobody watches
+        async with self.lock(table.id):
+            if not self.conns.get(table.id):
+                self.tables.pop(table.id, None)
+                self.conns.pop(table.id, None)
+                self.thinking.pop(table.id, None)
+                task = self.drivers.pop(table.id, None)
+                if task is not None and not task.done():
+                    task.cancel()
+                self.cancels.pop(table.id, None)
+        self.locks.pop(table.id, None)
+
+    async def shutdown(self) -> None:
+        for ev in self.cancels.values():
+            ev.set()
+        tasks = [t for t in self.drivers.values() if not t.done()]
+        for t in tasks:
+            t.cancel()
+        for t in self.abandoners.values():
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # ----- websocket messages
+    async def handle(self, ws: WebSocket, table: Table, text: str) -> None:
+        if len(text) > MAX_MESSAGE:
+            await self.error(ws, table.id, f"message too large ({len(text)} bytes; at most "
+                                           f"{MAX_MESSAGE})")
+            return
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            await self.error(ws, table.id, "malformed message: not JSON")
+            return
+        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+            await self.error(ws, table.id, "malformed message: expected an object with a 'type'")
+            return
+        kind = msg["type"]
+        if kind == "ping":
+            await self.send(ws, {"type": "pong"})
+            return
+        if kind == "view":
+            await self.send(ws, table.message(self.thinking.get(table.id)))
+            return
+        try:
+            async with self.lock(table.id):
+                if kind == "act":
+                    table.human_act(msg.get("action"), msg.get("ply"))
+                    self.stats["actions"] += 1
+                elif kind == "next":
+                    table.next_game()
+                else:
+                    raise TableError(f"unknown message type {kind[:40]!r}; expected act, next, "
+                                     "view or ping")
+                self.after_action(table)
+        except TableError as exc:
+            await self.error(ws, table.id, str(exc))
+            return
+        except Exception:  # noqa: BLE001 - a bug must not drop the table or the server
+            log.exception("table %s: internal error on %s", table.id, text[:200])
+            await self.error(ws, table.id, "internal error: the move was not played")
+            return
+        await self.broadcast(table)
+        self.ensure_driver(table)
