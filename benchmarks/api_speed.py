@@ -84,23 +84,26 @@ def pyspiel_loop(name: str) -> Callable[[int], int] | None:
     return one_game
 
 
-def timed(one_game: Callable[[int], int], seconds: float, seed: int) -> tuple[float, float]:
-    """Games/s and actions/s of one run of about ``seconds``."""
+def timed(one_game: Callable[[int], int], seconds: float, seed: int) -> tuple[float, float, float]:
+    """Games/s and actions/s (wall clock) and games per CPU second of one run of about
+    ``seconds``. CPU time is steadier than wall time on a shared machine."""
     games = actions = 0
     start = time.perf_counter()
+    cpu = time.process_time()
     while True:
         actions += one_game(seed + games)
         games += 1
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
-            return games / elapsed, actions / elapsed
+            return games / elapsed, actions / elapsed, games / (time.process_time() - cpu)
 
 
 def api_section(seconds: float, repeats: int) -> dict[str, float]:
     print(f"\n## random games through the API (median of {repeats} runs of {seconds:.1f} s each;"
           " the two libraries alternate, the ratio is the median of per-run ratios)")
     print(f"{'game':24s} {'spielwerk games/s':>18s} {'actions/s':>10s} "
-          f"{'pyspiel games/s':>16s} {'actions/s':>10s} {'ratio games':>12s} {'actions':>8s}")
+          f"{'pyspiel games/s':>16s} {'actions/s':>10s} {'ratio games':>12s} {'actions':>8s} "
+          f"{'games by CPU time':>18s}")
     figures: dict[str, float] = {}
     rows = [
         ("kalah(pits=6,seeds=4)", "mancala"),
@@ -128,9 +131,10 @@ def api_section(seconds: float, repeats: int) -> dict[str, float]:
         ta = statistics.median(x[1] for x in theirs)
         rg = statistics.median(o[0] / t[0] for o, t in zip(ours, theirs, strict=True))
         ra = statistics.median(o[1] / t[1] for o, t in zip(ours, theirs, strict=True))
+        rc = statistics.median(o[2] / t[2] for o, t in zip(ours, theirs, strict=True))
         figures[f"pyspiel {os_name}"] = tg
         print(f"{spec:24s} {og:18,.0f} {oa:10,.0f} {tg:16,.0f} {ta:10,.0f} {rg:11.2f}x "
-              f"{ra:7.2f}x")
+              f"{ra:7.2f}x {rc:17.2f}x")
     return figures
 
 
@@ -167,7 +171,7 @@ def startup_section(repeats: int) -> None:
              "d = time.perf_counter() - t; "
              "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM')][0]; "
              "print(d, int(hwm.split()[1]) / 1024)")
-    for mod in ("spielwerk", "pyspiel"):
+    for mod in ("spielwerk", "spielwerk.core", "pyspiel"):
         results = []
         for _ in range(repeats):
             out = subprocess.run([sys.executable, "-c", probe.format(mod=mod)],
@@ -177,9 +181,9 @@ def startup_section(repeats: int) -> None:
             seconds, mib = out.stdout.split()
             results.append((float(seconds), float(mib)))
         if not results:
-            print(f"import {mod:10s}: not available")
+            print(f"import {mod:14s}: not available")
             continue
-        print(f"import {mod:10s}: {statistics.median(r[0] for r in results):6.3f} s, "
+        print(f"import {mod:14s}: {statistics.median(r[0] for r in results):6.3f} s, "
               f"peak RSS {statistics.median(r[1] for r in results):5.0f} MiB (whole process)")
     base = _median_wall([sys.executable, "-c", "pass"], repeats)
     cli = [sys.executable, "-c", "from spielwerk.cli.main import main; main()", "--help"]

@@ -123,3 +123,30 @@ def test_every_command_runs_through_its_own_lazy_app() -> None:
         "    print(name)\n"
     )
     assert out.splitlines() == names
+
+
+def test_import_spielwerk_loads_nothing_until_an_entry_point_is_used() -> None:
+    out = run_python(
+        "import sys, spielwerk\n"
+        "print(sorted(m for m in sys.modules if m.startswith('spielwerk')),\n"
+        "      'typing' in sys.modules)\n"
+        "from spielwerk import load_game, list_games, make_agent\n"
+        "print(load_game is spielwerk.core.registry.load_game, callable(make_agent))\n"
+        "print('load_game' in dir(spielwerk), 'arena' in dir(spielwerk))\n"
+    )
+    assert out.splitlines() == ["['spielwerk'] False", "True True", "True True"]
+
+
+def test_direct_entry_points_compute_what_the_dispatcher_does() -> None:
+    from spielwerk._jit import direct
+    from spielwerk.games.skat import kernel
+
+    entry = direct(kernel.legal_cards, 0, 0, 0)
+    assert entry is not kernel.legal_cards  # a compiled entry point, not the dispatcher
+    for hand, led, game in ((0xFFFF, 3, 0), (0xF0F0F0, 9, 4), (0x80000001, 31, 5), (7, -1, 2)):
+        assert entry(hand, led, game) == kernel.legal_cards(hand, led, game)
+
+    def plain(x: int) -> int:
+        return x + 1
+
+    assert direct(plain, 1) is plain  # no numba dispatcher: itself
