@@ -223,7 +223,7 @@ def solve_root(S: np.ndarray, node_budget: int, tt_bits: int) -> np.ndarray:
     the node budget ran out. The table has ``2 ** tt_bits`` slots of 16 bytes.
     """
     budget = np.array([node_budget], np.int64)
-    return _solve_root(S, tt.new_table(tt_bits), budget)  # type: ignore[no-any-return]
+    return _solve_root(S, tt.new_table(tt_bits), budget)
 
 
 def solve_best(S: np.ndarray, node_budget: int, tt_bits: int) -> np.ndarray:
@@ -234,7 +234,7 @@ def solve_best(S: np.ndarray, node_budget: int, tt_bits: int) -> np.ndarray:
     ``BUDGET_EXHAUSTED`` (-9) if the node budget ran out.
     """
     budget = np.array([node_budget], np.int64)
-    return _solve_best(S, tt.new_table(tt_bits), budget)  # type: ignore[no-any-return]
+    return _solve_best(S, tt.new_table(tt_bits), budget)
 
 
 def solve_root_counted(S: np.ndarray, node_budget: int, tt_bits: int) -> tuple[np.ndarray, int]:

@@ -171,7 +171,7 @@ def dealt_mask(S: np.ndarray) -> int:
 
 @njit(cache=True)
 def stock_size(S: np.ndarray) -> int:
-    return S[STOCK_LEN] - S[STOCK_TOP]
+    return int(S[STOCK_LEN] - S[STOCK_TOP])
 
 
 @njit(cache=True)
@@ -187,7 +187,7 @@ def next_active(S: np.ndarray, p: int) -> int:
     for k in range(1, n + 1):
         q = (p + k) % n
         if active(S, q):
-            return q
+            return int(q)
     return -1
 
 
@@ -283,7 +283,7 @@ def throw_mask(S: np.ndarray, p: int) -> int:
         return 0
     if popcount(S[OPEN]) + 1 > popcount(S[HANDS + S[DEFENDER]]):
         return 0
-    return S[HANDS + p] & rank_union(S[ATTACK] | S[DEFENCE])
+    return int(S[HANDS + p] & rank_union(S[ATTACK] | S[DEFENCE]))
 
 
 @njit(cache=True)
@@ -298,7 +298,7 @@ def seat_in_round(S: np.ndarray, i: int) -> int:
         if q == d:
             continue
         if k == i:
-            return q
+            return int(q)
         k += 1
     return -1
 
@@ -527,7 +527,7 @@ def card_total(S: np.ndarray) -> int:
         m |= S[HANDS + p]
     for i in range(S[STOCK_TOP], S[STOCK_LEN]):
         m |= 1 << S[STOCK + i]
-    return m
+    return int(m)
 
 
 @njit(cache=True)

@@ -72,8 +72,8 @@ def random_action(S: np.ndarray, buf: np.ndarray, voluntary: float) -> int:
     n = legal_actions(S, buf)
     last = buf[n - 1]
     if n > 1 and (last == TAKE or last == PASS) and np.random.random() < voluntary:
-        return last
-    return buf[np.random.randint(n)]
+        return int(last)
+    return int(buf[np.random.randint(n)])
 
 
 @njit(cache=True)
@@ -189,7 +189,7 @@ def playout(S: np.ndarray, policy: int, voluntary: float, seed: int) -> int:
         else:
             a = greedy_action(S, policy == POLICY_SMART)
         apply_action(S, a)
-    return S[LOSER]
+    return int(S[LOSER])
 
 
 @njit(cache=True)
