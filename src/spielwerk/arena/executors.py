@@ -255,7 +255,7 @@ class DaskExecutor(Executor):
 
     def _workers(self) -> int:
         info = self._client.scheduler_info()
-        threads = sum(w.get("nthreads", 1) for w in info.get("workers", {}).values())
+        threads = sum(int(w.get("nthreads", 1)) for w in info.get("workers", {}).values())
         return max(1, threads)
 
     def map_unordered(self, fn: Callable[[T], R], tasks: Sequence[T]) -> Iterator[R]:

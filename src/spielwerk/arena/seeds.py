@@ -75,7 +75,8 @@ def _hash_rows(words: np.ndarray, length: int) -> np.ndarray:
     def mix(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         r: np.ndarray = (np.uint64(_MIX_L) * x - np.uint64(_MIX_R) * y)
         r &= _U32
-        return r ^ (r >> _SHIFT)
+        mixed: np.ndarray = r ^ (r >> _SHIFT)
+        return mixed
 
     zeros = np.zeros(words.shape[0], np.uint64)
     pool = [hashmix(words[:, i] if i < length else zeros) for i in range(_POOL)]

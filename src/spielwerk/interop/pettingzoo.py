@@ -82,10 +82,10 @@ class SpielwerkAECEnv(AECEnv):  # type: ignore[misc]
         self.state: State = self.game.new_initial_state()
 
     # ----- spaces
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     # ----- the AEC protocol

@@ -165,9 +165,9 @@ class Table:
         name = st.game.name
         if name == "skat":
             if st.result is not None:
-                return st.result.describe()
+                return str(st.result.describe())
             if st.ramsch_result is not None:
-                return st.ramsch_result.describe()
+                return str(st.ramsch_result.describe())
         if name == "kalah":
             d = st.margin()
             return "draw" if d == 0 else f"{'South' if d > 0 else 'North'} wins by {abs(d)}"
