@@ -7,7 +7,7 @@ transposition table can be keyed on the pits alone (Irving, Donkers and
 Uiterwijk 2000). A game's final margin is the current store difference plus
 that value.
 
-The search (``_nws``) is one loop over an explicit stack of plies and can be
+The search (``solver_kernel.nws``) is one loop over an explicit stack of plies and can be
 paused after a node budget and resumed, which gives progress reports and time
 budgets without Python recursion in the hot path. Per node:
 
