@@ -111,3 +111,17 @@ def test_solver_values_do_not_depend_on_the_table_size() -> None:
         assert best[1] == big[:, 1].max()
     rows = endgame.solve_root(_endgames(1, 12, 9)[0].S, 2, 10)
     assert (rows[:, 1] == endgame.BUDGET_EXHAUSTED).all()
+
+
+def test_mcts_with_random_rollouts_repeats_under_its_seed() -> None:
+    from spielwerk.core.agent import make_agent
+
+    game = _game()
+    state = game.new_dealt_state(8)
+    while len(state.legal_actions()) < 3:  # a real choice
+        state.apply(state.legal_actions()[0])
+    info = state.info_state(state.current_player)
+    spec = "mcts:worlds=2:iters=40:rollout=random:solver=false"
+    first = make_agent(spec, game, seed=4).act(info)
+    policies.random_playouts(state.S, 2, 123)  # numba's generator moves in between
+    assert make_agent(spec, game, seed=4).act(info) == first
