@@ -13,6 +13,7 @@ an exact endgame solver).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypedDict
 
 from spielwerk.core.agent import Agent, AgentSpecError, register_agent
 from spielwerk.core.game import Game, InfoState, State
@@ -25,6 +26,16 @@ from spielwerk.search.alphabeta import best_action, determinized_alphabeta
 def _positive(name: str, key: str, value: float) -> None:
     if value <= 0:
         raise AgentSpecError(f"agent {name!r}: {key} must be positive, not {value}")
+
+
+class _Budget(TypedDict):
+    iterations: int | None
+    time_limit: float | None
+
+
+def _budget(iters: int, time: float) -> _Budget:
+    """The search budget: ``time`` seconds if set, else ``iters`` iterations."""
+    return {"iterations": None if time > 0 else iters, "time_limit": time if time > 0 else None}
 
 
 class MCTSAgent(Agent):
@@ -61,8 +72,7 @@ class MCTSAgent(Agent):
         res = determinized_mcts(
             info_state,
             worlds=self.worlds,
-            iterations=None if self.time > 0 else self.iters,
-            time_limit=self.time if self.time > 0 else None,
+            **_budget(self.iters, self.time),
             c=self.c,
             rollout=self.rollout(),
             final=self.final,
@@ -97,8 +107,7 @@ class ISMCTSAgent(Agent):
             return legal[0]
         res = ismcts_search(
             info_state,
-            iterations=None if self.time > 0 else self.iters,
-            time_limit=self.time if self.time > 0 else None,
+            **_budget(self.iters, self.time),
             c=self.c,
             rollout=self.rollout(),
             rng=self.rng,

@@ -17,6 +17,10 @@ from spielwerk.web.server import MAX_UPLOAD, WEB_GAMES, Server, error_response
 from spielwerk.web.views import final_reveal, seat_view
 
 
+class RecordNotFound(SpielwerkError, LookupError):
+    """A finished-game id the store does not hold (answered with 404)."""
+
+
 class UploadError(SpielwerkError, ValueError):
     """An uploaded file that is no game record the review can show."""
 
@@ -53,7 +57,7 @@ def records_router(server: Server) -> APIRouter:
     def load_record(game_id: int) -> tuple[dict[str, Any], Any]:
         row = server.store.get_game(game_id)
         if row is None:
-            raise KeyError(game_id)
+            raise RecordNotFound(f"unknown game {game_id}")
         game = load_game(row["spec"])
         state = game.new_initial_state()
         for a in row["history"]:
@@ -66,10 +70,7 @@ def records_router(server: Server) -> APIRouter:
 
     @router.get("/api/games/{game_id}/record.json")
     async def record_json(game_id: int) -> Any:
-        try:
-            row, state = load_record(game_id)
-        except KeyError:
-            return error_response(404, f"unknown game {game_id}")
+        row, state = load_record(game_id)
         return Response(state.serialize(), media_type="application/json", headers={
             "Content-Disposition": f'attachment; filename="spielwerk-{game_id}.json"'})
 
@@ -77,10 +78,7 @@ def records_router(server: Server) -> APIRouter:
     async def record_iss(game_id: int) -> Any:
         from spielwerk.games.skat import iss
 
-        try:
-            row, state = load_record(game_id)
-        except KeyError:
-            return error_response(404, f"unknown game {game_id}")
+        row, state = load_record(game_id)
         if state.game.name != "skat":
             return error_response(400, "ISS records exist for Skat only; download the JSON record")
         pos_names = []
@@ -119,20 +117,14 @@ def records_router(server: Server) -> APIRouter:
 
     @router.get("/api/games/{game_id}/review")
     async def review(game_id: int) -> Any:
-        try:
-            row, final = load_record(game_id)
-        except KeyError:
-            return error_response(404, f"unknown game {game_id}")
+        row, final = load_record(game_id)
         return {"id": game_id, "spec": row["spec"], "seat": row["seat"],
                 "players": row["players"], "summary": row["summary"],
                 "steps": review_steps(final, row["seat"])}
 
     @router.post("/api/games/{game_id}/analysis")
     async def analysis(game_id: int) -> Any:
-        try:
-            row, final = load_record(game_id)
-        except KeyError:
-            return error_response(404, f"unknown game {game_id}")
+        row, final = load_record(game_id)
         name = {"skat": "skat_review", "kalah": "kalah_review", "durak": "durak_review"}[
             final.game.name]
         try:
