@@ -50,7 +50,7 @@ from spielwerk.games.skat.rules import (
     bid_action,
     declaration_action,
 )
-from spielwerk.games.skat.scoring import GameResult, ScoringError, parse_contract
+from spielwerk.games.skat.scoring import DealResult, ScoringError, parse_contract
 
 
 class IssRecordError(SpielwerkError, ValueError):
@@ -184,7 +184,7 @@ class Replay:
     aborted: str = ""  # why the record stops before the game ended (left, timeout)
 
     @property
-    def result(self) -> GameResult | None:
+    def result(self) -> DealResult | None:
         return self.state.result
 
 

@@ -92,7 +92,7 @@ from spielwerk.games.skat.cards import (
     popcount,
 )
 from spielwerk.games.skat.ramsch import RamschResult, ramsch_result
-from spielwerk.games.skat.scoring import GRAND, NULL, Contract, GameResult
+from spielwerk.games.skat.scoring import GRAND, NULL, Contract, DealResult, GameResult
 from spielwerk.games.skat.state import SkatState
 
 __all__ = [
@@ -102,6 +102,7 @@ __all__ = [
     "RESPONSE", "SKAT", "SKAT_PLACE", "RamschResult", "SkatGame", "SkatInfoState",
     "SkatRuleError", "SkatState", "action_to_string", "bid_action", "declaration_action",
     "ramsch_result", "BID_VALUES", "POSITION_NAMES", "Auction", "GRAND", "NULL", "Contract",
+    "DealResult",
     "GameResult",
 ]
 

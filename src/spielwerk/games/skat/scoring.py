@@ -148,7 +148,7 @@ def parse_contract(text: str, hand: bool | None = None) -> Contract:
 
 
 @dataclass(frozen=True)
-class GameResult:
+class DealResult:
     """The outcome of one deal, with the fields of an ISS result block."""
 
     declarer: int  # seat, -1 when passed in
@@ -187,8 +187,12 @@ class GameResult:
         )
 
 
-def passed_in() -> GameResult:
-    return GameResult(-1, None, 0, False, 0, 0, 0, 0, False, False, False)
+GameResult = DealResult
+"""The old name of :class:`DealResult` (kept for old imports; the arena's GameResult is another)."""
+
+
+def passed_in() -> DealResult:
+    return DealResult(-1, None, 0, False, 0, 0, 0, 0, False, False, False)
 
 
 def evaluate(
@@ -199,7 +203,7 @@ def evaluate(
     declarer_tricks: int,
     declarer: int = 0,
     declarer_conceded: bool = False,
-) -> GameResult:
+) -> DealResult:
     """Win/loss and value of a finished game (ISkO 5.2-5.4).
 
     ``declarer_points`` include the skat; ``declarer_tricks`` is 0..10;
@@ -214,7 +218,7 @@ def evaluate(
         if overbid:
             won = False
             value = -(-bid // value) * value
-        return GameResult(
+        return DealResult(
             declarer, contract, bid, won, value, 0, declarer_points, declarer_tricks,
             False, False, overbid, declarer_conceded,
         )
@@ -245,13 +249,13 @@ def evaluate(
     if overbid:
         won = False
         value = -(-bid // base) * base
-    return GameResult(
+    return DealResult(
         declarer, contract, bid, won, value, matadors, declarer_points, declarer_tricks,
         schneider, schwarz, overbid, declarer_conceded,
     )
 
 
-def seeger_fabian(result: GameResult, seats: int, declarer_seat: int | None = None) -> list[int]:
+def seeger_fabian(result: DealResult, seats: int, declarer_seat: int | None = None) -> list[int]:
     """Seeger-Fabian points of one game for every seat at a table of ``seats`` (3 or 4).
 
     Declarer: +value+50 when won, -2 x value - 50 when lost; when the declarer
@@ -283,7 +287,7 @@ class ListEntry:
 
     game_number: int
     dealer: int
-    result: GameResult
+    result: DealResult
     points: list[int]
 
 
@@ -314,7 +318,7 @@ class SeegerFabianList:
     def complete(self) -> bool:
         return len(self.entries) >= self.length
 
-    def record(self, result: GameResult) -> ListEntry:
+    def record(self, result: DealResult) -> ListEntry:
         """Add the next game (declarer as a seat at this table)."""
         if self.complete:
             raise ScoringError(f"the list is complete ({self.length} games)")

@@ -45,7 +45,7 @@ from spielwerk.games.skat.actions import (
 from spielwerk.games.skat.bidding import BID_VALUES, POSITION_NAMES, Auction
 from spielwerk.games.skat.cards import card_to_string, mask_to_string
 from spielwerk.games.skat.ramsch import RamschResult, ramsch_result
-from spielwerk.games.skat.scoring import NULL, Contract, GameResult, evaluate, passed_in
+from spielwerk.games.skat.scoring import NULL, Contract, DealResult, evaluate, passed_in
 
 if TYPE_CHECKING:
     from spielwerk.games.skat.rules import SkatGame, SkatInfoState
@@ -129,7 +129,7 @@ class SkatState(State):
         self.responders: list[int] = []
         self.resume = -1
         self.end_reason = ""
-        self.result: GameResult | None = None
+        self.result: DealResult | None = None
         self.ramsch_result: RamschResult | None = None
         self.ramsch_started = False
         self.log: list[tuple[int, bool]] = []  # (non-chance action, is a put)
