@@ -369,7 +369,7 @@ def test_hard_put_rules_classify_only_refined_candidates(model: KnnModel) -> Non
 
 def test_contest_margin_keeps_a_marginal_hand_out_of_the_auction(model: KnnModel) -> None:
     strong = hand("CJ SJ HJ CA CT CK CQ C9 SA HA")
-    plain = decide_bid(model, strong, KnnParams(k=1, extensions=False))
+    plain = decide_bid(model, strong, KnnParams(k=1, extensions=False, contest_margin=0))
     assert plain.max_bid > 18 and not plain.hand_game
     value = float(plain.pickup_values[plain.game])
     # threshold just below the value: winnable, but within the margin -> 18 only

@@ -23,6 +23,7 @@ from spielwerk.games.skat.bidding import BID_VALUES
 from spielwerk.games.skat.cards import cards_of
 from spielwerk.games.skat.handstrength import apply_strength_bidding
 from spielwerk.games.skat.knowledge.knn import (
+    DEFAULT_CONTEST_MARGIN,
     DEFAULT_HAND_THRESHOLD,
     DEFAULT_K,
     DEFAULT_NULL_THRESHOLD,
@@ -86,7 +87,7 @@ class SkatKnnAgent(Agent):
         worlds: int = 32,
         k: int = DEFAULT_K,
         extensions: bool = True,
-        putting: str = "knn",
+        putting: str = "refined",
         base: str = "",
         hand_threshold: float = DEFAULT_HAND_THRESHOLD,
         pickup_threshold: float = DEFAULT_PICKUP_THRESHOLD,
@@ -95,9 +96,9 @@ class SkatKnnAgent(Agent):
         bidding: str = "knn",
         play: str = "pimc",
         put_rules: str = DEFAULT_PUT_RULES,
-        choose_by_put: bool = False,
+        choose_by_put: bool = True,
         switch_margin: float = 0.0,
-        contest_margin: float = 0.0,
+        contest_margin: float = DEFAULT_CONTEST_MARGIN,
     ) -> None:
         super().__init__(game, seed)
         if bidding not in BIDDING_SYSTEMS:
@@ -237,11 +238,11 @@ class SkatKnnAgent(Agent):
 register_agent(
     "knn",
     SkatKnnAgent,
-    {"worlds": 32, "k": DEFAULT_K, "extensions": True, "putting": "knn", "base": "",
+    {"worlds": 32, "k": DEFAULT_K, "extensions": True, "putting": "refined", "base": "",
      "hand_threshold": DEFAULT_HAND_THRESHOLD, "pickup_threshold": DEFAULT_PICKUP_THRESHOLD,
      "null_threshold": DEFAULT_NULL_THRESHOLD, "scaling": DEFAULT_SCALING, "bidding": "knn",
-     "play": "pimc", "put_rules": DEFAULT_PUT_RULES, "choose_by_put": False,
-     "switch_margin": 0.0, "contest_margin": 0.0},
+     "play": "pimc", "put_rules": DEFAULT_PUT_RULES, "choose_by_put": True,
+     "switch_margin": 0.0, "contest_margin": DEFAULT_CONTEST_MARGIN},
     "KNN bidding, hand/pick-up, skat putting and declaring over solved deals; PIMC card play",
     games=("skat",),
     parameter_help={

@@ -56,10 +56,12 @@ from spielwerk.games.skat.scoring import BASE_VALUES, NULL_VALUES
 GAME_KEYS = ("diamonds", "hearts", "spades", "clubs", "grand", "null")
 GRAND, NULL = 4, 5
 
-# Tuned on held-out deals and a 100-deal match against rule (docs/skat-bidding.md, "Tuning").
+# k tuned on held-out deals; thresholds and the contest margin on 600 duplicate deals against
+# rule (seed 21, docs/skat-bidding.md, "Why knn lost to rule").
 DEFAULT_K = 12
-DEFAULT_HAND_THRESHOLD = 58.0
-DEFAULT_PICKUP_THRESHOLD = 55.0
+DEFAULT_HAND_THRESHOLD = 64.0
+DEFAULT_PICKUP_THRESHOLD = 52.0
+DEFAULT_CONTEST_MARGIN = 6.0
 DEFAULT_NULL_THRESHOLD = 0.8
 DEFAULT_SCALING = "std"
 DEFAULT_PUT_RULES = "seed"
@@ -88,7 +90,7 @@ class KnnParams:
     extensions: bool = True
     put_rules: str = DEFAULT_PUT_RULES
     switch_margin: float = 0.0
-    contest_margin: float = 0.0
+    contest_margin: float = DEFAULT_CONTEST_MARGIN
     """A suit/grand hand whose value is below its threshold + this bids and holds only 18:
     it plays when nobody else wants to, but does not compete in the auction (an opponent
     bidding on signals strength against it)."""
