@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -11,6 +14,9 @@ from spielwerk.games.durak import endgame, policies
 from spielwerk.games.durak import kernel as K
 from spielwerk.games.durak.agents import make_rollout
 from spielwerk.games.durak.rules import DurakGame, DurakState
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_durak_agents import endgames  # noqa: E402
 
 
 def _game(spec: str = "durak") -> DurakGame:
@@ -83,33 +89,19 @@ def test_greedy_playout_ignores_the_seed() -> None:
     assert (a == b).all()
 
 
-def _endgames(count: int, max_cards: int, seed: int) -> list[DurakState]:
-    game = _game("durak(preset=zarlykov2023)")
-    rng = np.random.default_rng(seed)
-    out: list[DurakState] = []
-    while len(out) < count:
-        st = game.new_dealt_state(rng)
-        while not st.is_terminal():
-            S = st.S
-            cards = K.popcount(int(S[K.HANDS])) + K.popcount(int(S[K.HANDS + 1]))
-            if K.stock_size(S) == 0 and cards <= max_cards:
-                out.append(st.clone())  # type: ignore[arg-type]
-                break
-            legal = st.legal_actions()
-            st.apply(legal[int(rng.integers(len(legal)))])
-    return out
-
-
 def test_solver_values_do_not_depend_on_the_table_size() -> None:
     """A 2-slot table (constant replacement) and a large one give the same exact values,
     and the budget-exhausted marker comes back when the budget is too small."""
-    for st in _endgames(8, 10, 4):
+    game = _game("durak(preset=zarlykov2023)")
+    positions = endgames(game, 8, 10, 4)
+    assert len(positions) >= 6
+    for st in positions:
         big = endgame.solve_root(st.S, 5_000_000, 18)
         tiny = endgame.solve_root(st.S, 50_000_000, 1)
         assert (big == tiny).all()
         best = endgame.solve_best(st.S, 5_000_000, 18)
         assert best[1] == big[:, 1].max()
-    rows = endgame.solve_root(_endgames(1, 12, 9)[0].S, 2, 10)
+    rows = endgame.solve_root(endgames(game, 1, 12, 9)[0].S, 2, 10)
     assert (rows[:, 1] == endgame.BUDGET_EXHAUSTED).all()
 
 
