@@ -150,3 +150,25 @@ def test_direct_entry_points_compute_what_the_dispatcher_does() -> None:
         return x + 1
 
     assert direct(plain, 1) is plain  # no numba dispatcher: itself
+
+
+def test_games_and_states_still_pickle_after_moves_through_entry_points() -> None:
+    import pickle
+    import random
+
+    from spielwerk import load_game
+
+    for spec in ("kalah", "skat", "durak"):
+        game = load_game(spec)
+        state = game.new_initial_state()
+        rng = random.Random(0)
+        for _ in range(40):  # past the deal: the card kernels are bound by now
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+        copy = pickle.loads(pickle.dumps(state))
+        assert copy.fingerprint() == state.fingerprint(), spec
+        if not copy.is_terminal():
+            copy.apply(copy.legal_actions()[0])  # the copy's game binds its kernels anew
+        assert pickle.loads(pickle.dumps(game)).spec() == game.spec()

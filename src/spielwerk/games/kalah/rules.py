@@ -83,6 +83,15 @@ class KalahGame(Game):
         self._step = direct(kernel.step, board, code)
         return self._step(board, code)
 
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()  # a compiled entry point cannot be pickled: bind anew
+        state["_step"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._step = self._bind_step
+
     def new_initial_state(self) -> KalahState:
         return KalahState(self, kernel.initial_board(self.pits, self.seeds), SOUTH)
 
