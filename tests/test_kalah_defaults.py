@@ -174,7 +174,7 @@ def test_root_split_checkpoint_resumes_and_refuses_another_run(tmp_path: Path) -
 def test_root_split_on_a_dask_local_cluster() -> None:
     distributed_mod = pytest.importorskip("dask.distributed")
     with distributed_mod.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                      dashboard_address=None) as cluster, \
+                                      dashboard_address=":0") as cluster, \
             distributed_mod.Client(cluster) as client:
         split, state = distributed.solve_split(3, 3, True, client.submit, distributed_mod.wait,
                                                tt_log2=12, node_budget=1000)

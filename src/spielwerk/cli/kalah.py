@@ -321,7 +321,7 @@ def split_cmd(
         egdb_mod.open_egdb(pits, choice.egdb_seeds, empty_capture, kernel.END_EITHER_EMPTY,
                            egdb_dir, progress=_progress(quiet))
     cluster = None if scheduler else LocalCluster(n_workers=workers, threads_per_worker=1,
-                                                  dashboard_address=None)
+                                                  dashboard_address=":0")
     t0 = time.perf_counter()
     with Client(scheduler or cluster) as client:
         split, state = distributed.solve_split(
