@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -166,7 +167,9 @@ def test_shipped_base_loads_quickly() -> None:
     assert m.size >= 100 and m.pickup_points is not None
 
 
-def _play(specs: list[str], seed: int) -> SkatState:
+def _play(specs: list[str], seed: int,
+          check: Callable[[SkatState, int], None] | None = None) -> SkatState:
+    """A seeded deal played out; ``check(state, action)`` sees every agent move first."""
     game = load_game("skat")
     rng = np.random.default_rng(seed)
     agents = [make_agent(specs[p], game, seed=seed * 10 + p) for p in range(3)]
@@ -180,6 +183,8 @@ def _play(specs: list[str], seed: int) -> SkatState:
         p = s.current_player
         a = agents[p].act(s.info_state(p))
         assert a in s.legal_actions()
+        if check is not None:
+            check(s, a)
         s.apply(a)
         for agent in agents:
             agent.inform(a)
@@ -326,25 +331,17 @@ def test_play_rule_plays_the_cards_exactly_as_the_rule_agent() -> None:
     """``knn:play=rule``: every card (declarer and defence) is the rule agent's card, so a
     match against ``rule`` compares only the decisions before the first card."""
     game = load_game("skat")
-    compared = 0
+    rule = make_agent("rule", game, seed=0)
+    compared = []
+
+    def same_card(s: SkatState, a: int) -> None:
+        if s.contract is not None and a < 32:
+            assert a == rule.act(s.info_state(s.current_player))
+            compared.append(a)
+
     for seed in range(6):
-        rng = np.random.default_rng(seed)
-        agents = [make_agent("knn:play=rule", game, seed=p) for p in range(3)]
-        rule = make_agent("rule", game, seed=0)
-        s = game.new_initial_state()
-        while not s.is_terminal():
-            if s.is_chance_node():
-                legal = s.legal_actions()
-                s.apply(legal[int(rng.integers(len(legal)))])
-                continue
-            p = s.current_player
-            info = s.info_state(p)
-            a = agents[p].act(info)
-            if isinstance(s, SkatState) and s.contract is not None and a < 32:
-                assert a == rule.act(info)
-                compared += 1
-            s.apply(a)
-    assert compared >= 30  # at least one deal was played out, not passed in
+        _play(["knn:play=rule"] * 3, seed, same_card)
+    assert len(compared) >= 30  # at least one deal was played out, not passed in
     with pytest.raises(AgentSpecError, match="play"):
         make_agent("knn:play=magic", game)
     with pytest.raises(AgentSpecError, match="put_rules"):
