@@ -178,9 +178,10 @@ ABLATION = [
     ("no transposition table", {"transposition_table": False}),
     ("no equivalence classes", {"equivalence": False}),
     ("no move ordering", {"move_ordering": False}),
+    ("no quick tricks", {"quick_tricks": False}),
+    ("no ordering, no quick tricks", {"move_ordering": False, "quick_tricks": False}),
     ("+ history + killers", {"history": True, "killers": True}),
     ("no null window / MTD", {"null_window": False}),
-    ("no quick tricks", {"quick_tricks": False}),
 ]
 
 

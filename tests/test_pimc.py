@@ -237,3 +237,23 @@ def test_solver_answers_a_subset_of_cards() -> None:
         for subset in (cards[:1], cards[1::2], cards):
             mask = sum(1 << c for c in subset)
             assert Solver().move_values(world, query, mask) == {c: full[c] for c in subset}
+
+
+def test_hidden_places_hold_exactly_the_unseen_cards() -> None:
+    """One ``hidden_places`` for sampling and enumeration: counts add up to the unseen
+    cards, shown voids are forbidden, and every sampled world respects both."""
+    for st in _endgames(4, 6):
+        for seat in range(3):
+            info = st.info_state(seat)
+            places = info.hidden_places()
+            unseen = info.unseen()
+            assert sum(count for _, count, _ in places) == bin(unseen).count("1")
+            assert all(s != seat for s, _, _ in places)
+            world = info.sample_world(np.random.default_rng(seat))
+            assert isinstance(world, SkatState)
+            for s, count, forbidden in places:
+                if s < 0:
+                    continue
+                assert bin(world.hands[s]).count("1") == count
+                assert world.hands[s] & forbidden == 0
+                assert world.hands[s] & ~unseen == 0

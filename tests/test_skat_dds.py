@@ -16,6 +16,11 @@ from spielwerk.games.skat.dds import (
     MODE_DECLARER_TRICKS,
     MODE_DEFENDER_TRICKS,
     MODE_POINTS,
+    ORDER_FOLLOW,
+    ORDER_HASH_MOVE,
+    ORDER_HISTORY,
+    ORDER_KILLERS,
+    ORDER_LEAD,
     DealPosition,
     Solver,
     SolverConfig,
@@ -189,14 +194,46 @@ def test_thresholds_agree_with_exact_values() -> None:
         SolverConfig(null_window=False, tt_log2=12),
         SolverConfig(history=True, killers=True, tt_log2=12),
         SolverConfig(tt_log2=4),  # a tiny table: constant replacement must stay correct
+        SolverConfig(quick_tricks=False, tt_log2=12),
+        SolverConfig(move_ordering=False, history=True, killers=True, tt_log2=12),
     ],
-    ids=["no-tt", "no-equiv", "no-order", "no-null-window", "history-killers", "tiny-tt"],
+    ids=["no-tt", "no-equiv", "no-order", "no-null-window", "history-killers", "tiny-tt",
+         "no-quick", "only-history-killers"],
 )
 def test_every_switch_keeps_the_values(config: SolverConfig) -> None:
     solver = Solver(config)
     for pos in _positions(31, (0, 3, 4, 5), 120):
         mode = MODE_DEFENDER_TRICKS if pos.game == 5 else MODE_POINTS
         assert solver._run_moves(pos, mode, 0, 0) == brute_moves(pos, mode)
+
+
+def _total_nodes(config: SolverConfig, positions: list[DealPosition]) -> tuple[int, list[int]]:
+    values = []
+    nodes = 0
+    for pos in positions:
+        solver = Solver(config)
+        values.append(solver.exact(pos))
+        nodes += solver.nodes
+    return nodes, values
+
+
+def test_each_switch_works_on_its_own() -> None:
+    """Quick tricks no longer ride on the move-ordering switch (the old bug), and history
+    and killers order moves even with the static ordering off."""
+    assert SolverConfig().order_flags() == ORDER_HASH_MOVE | ORDER_LEAD | ORDER_FOLLOW
+    assert SolverConfig(move_ordering=False).order_flags() == 0
+    assert SolverConfig(move_ordering=False, history=True).order_flags() == ORDER_HISTORY
+    assert SolverConfig(move_ordering=False, killers=True).order_flags() == ORDER_KILLERS
+    positions = [p for p in _positions(61, (0, 2, 4), 60) if p.tricks_left >= 4]
+    assert len(positions) >= 20
+    quick, v1 = _total_nodes(SolverConfig(move_ordering=False, tt_log2=14), positions)
+    neither, v2 = _total_nodes(SolverConfig(move_ordering=False, quick_tricks=False, tt_log2=14),
+                               positions)
+    history, v3 = _total_nodes(SolverConfig(move_ordering=False, history=True, tt_log2=14),
+                               positions)
+    assert v1 == v2 == v3
+    assert quick < neither  # the sure points cut with move ordering off
+    assert history != quick  # the history orders moves with the static ordering off
 
 
 def test_table_entries_are_reused_across_deals() -> None:

@@ -225,3 +225,25 @@ def test_contract_goal_is_the_query_that_decides_the_declarers_win() -> None:
                     ouvert=True).goal() == "schwarz"
     assert Contract(NULL).goal() == "null"
     assert Contract(NULL, hand=True, ouvert=True).goal() == "null"
+
+
+@pytest.mark.parametrize(
+    "contract,points,tricks,won",
+    [
+        (Contract(C), 61, 3, True),
+        (Contract(C), 60, 9, False),
+        (Contract(GRAND, hand=True, schneider_announced=True), 89, 8, False),
+        (Contract(GRAND, hand=True, schneider_announced=True), 90, 8, True),
+        (Contract(H, hand=True, schneider_announced=True, schwarz_announced=True), 120, 9, False),
+        (Contract(H, hand=True, schneider_announced=True, schwarz_announced=True), 120, 10, True),
+        (Contract(NULL), 0, 0, True),
+        (Contract(NULL, ouvert=True), 0, 1, False),
+    ],
+)
+def test_is_won_follows_the_goal_and_evaluate(contract: Contract, points: int, tricks: int,
+                                              won: bool) -> None:
+    assert contract.is_won(points, tricks) == won
+    matadors = 0 if contract.game == NULL else 1
+    result = evaluate(contract, 18, matadors, points, tricks)
+    assert result.won == won  # bid 18: never overbid
+    assert contract.goal() in ("61", "90", "schwarz", "null")

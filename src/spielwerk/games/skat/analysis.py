@@ -12,9 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from spielwerk.core.errors import SpielwerkError
-from spielwerk.games.skat.cards import DISPLAY_ORDER
+from spielwerk.games.skat.cards import DISPLAY_ORDER, NULL
 from spielwerk.games.skat.dds import DealPosition, Solver
-from spielwerk.games.skat.kernel import NULL
 from spielwerk.games.skat.position import deal_from_state
 
 
@@ -54,14 +53,6 @@ class CardAnalysis:
         return self.win_before != self.win_after and self.win_before == self.declarer_side
 
 
-def _goal_reached(goal: str, points: int, tricks: int) -> bool:
-    if goal == "null":
-        return tricks == 0
-    if goal == "schwarz":
-        return tricks == 10
-    return points >= int(goal)
-
-
 def analyze_state_history(final_state: object) -> list[CardAnalysis]:
     """Replay a finished game's actions and solve before and after every card."""
     from spielwerk.games.skat.rules import PLAY, SkatState
@@ -85,7 +76,8 @@ def analyze_state_history(final_state: object) -> list[CardAnalysis]:
 
     for action in final_state.history:
         if state.phase == PLAY and action < 32 and state.contract is not None:
-            goal = state.contract.goal()
+            contract = state.contract
+            goal = contract.goal()
             before = deal_from_state(state)
             v0, w0 = view(before)
             mover = before.to_move
@@ -97,7 +89,7 @@ def analyze_state_history(final_state: object) -> list[CardAnalysis]:
                 res = state.result
                 assert res is not None
                 v1 = None if before.game == NULL else res.declarer_points
-                w1 = _goal_reached(goal, res.declarer_points, res.declarer_tricks)
+                w1 = contract.is_won(res.declarer_points, res.declarer_tricks)
             item = CardAnalysis(trick_no, mover, mover == before.declarer, action, v0, v1, w0, w1)
             if item.decisive:
                 moves = solver.move_values(before, goal)

@@ -29,9 +29,8 @@ from typing import Any
 
 from spielwerk.core.agent import Agent, AgentSpecError, register_agent
 from spielwerk.core.game import Game, InfoState
-from spielwerk.games.skat import kernel
 from spielwerk.games.skat.agents import SkatRuleAgent
-from spielwerk.games.skat.cards import cards_of, points_of, popcount
+from spielwerk.games.skat.cards import NULL, TOTAL_POINTS, cards_of, points_of
 from spielwerk.games.skat.dds import (
     MODE_DEFENDER_TRICKS,
     MODE_POINTS,
@@ -128,14 +127,14 @@ class SkatPimcAgent(Agent):
         if self.values == "win":
             won = self.solver.move_values(pos, query, cards)
             return {c: float(bool(v) == me_declarer) for c, v in won.items()}
-        if pos.game == kernel.NULL:
+        if pos.game == NULL:
             if pos.declarer_tricks > 0:  # already lost: nothing to choose by
                 return {c: 0.0 for c in self.solver.move_values(pos, "null")}
             raw = self.solver.remaining_move_values(pos, MODE_DEFENDER_TRICKS)
             return {c: float(v if me_declarer else -v) for c, v in raw.items()}
         raw = self.solver.remaining_move_values(pos, MODE_POINTS)
         final = {c: pos.declarer_points + v for c, v in raw.items()}
-        return {c: float(v if me_declarer else 120 - v) for c, v in final.items()}
+        return {c: float(v if me_declarer else TOTAL_POINTS - v) for c, v in final.items()}
 
 
 register_agent(
@@ -169,18 +168,7 @@ def enumerate_deals(info: SkatInfoState, limit: int, cap: int = 20000) -> list[D
     me = info.player
     d = info.declarer
     shown = info.declarer_hand_known()
-    places: list[tuple[int, int, int]] = []  # (seat or -1 for the skat, count, forbidden)
-    for s in g.positions:
-        if s == me or (s == d and shown is not None):
-            continue
-        count = 10 - popcount(info.played[s])
-        if s == d and info.picked_up:
-            count = 12 - info.puts_done - popcount(info.played[s])
-        places.append((s, count, info.voids[s]))
-    if info.skat is None and not (me == d and info.picked_up):
-        count = info.puts_done if info.picked_up else 2
-        if count:
-            places.append((-1, count, 0))
+    places = info.hidden_places()  # (seat or -1 for the skat, count, forbidden)
     unseen = cards_of(info.unseen())
     if sum(c for _, c, _ in places) != len(unseen):
         return None
@@ -227,7 +215,7 @@ def enumerate_deals(info: SkatInfoState, limit: int, cap: int = 20000) -> list[D
                 hands[seat] = m
         if skat_cards is None:  # the declarer's put cards are known to this player
             skat_cards = info.put or info.skat or 0
-        skat_points = points_of(skat_cards) if game != kernel.NULL else 0
+        skat_points = points_of(skat_cards) if game != NULL else 0
         out.append(DealPosition(
             game=game,
             declarer=g.position_of(d),

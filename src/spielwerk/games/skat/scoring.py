@@ -31,13 +31,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from spielwerk.core.errors import SpielwerkError
-from spielwerk.games.skat.cards import GRAND, NULL
+from spielwerk.games.skat.cards import GRAND, NULL, TOTAL_POINTS
 
 GAME_LETTERS = "DHSCGN"
 GAME_NAMES = ("diamonds", "hearts", "spades", "clubs", "grand", "null")
 BASE_VALUES = (9, 10, 11, 12, 24)
 NULL_VALUES = {(False, False): 23, (True, False): 35, (False, True): 46, (True, True): 59}
 """Null game values by (hand, ouvert)."""
+WIN_POINTS = TOTAL_POINTS // 2 + 1
+"""Card points a declarer needs to win (61)."""
+SCHNEIDER_POINTS = 90
+"""Card points that make the opponents schneider (ISkO 5.2.2: more than 89)."""
+LOSE_SCHNEIDER_POINTS = TOTAL_POINTS - SCHNEIDER_POINTS
+"""A declarer with this many card points or fewer is schneider himself (30)."""
+TRICKS = 10
+"""Tricks in a deal (schwarz: all of them)."""
 
 
 class ScoringError(SpielwerkError, ValueError):
@@ -80,8 +88,18 @@ class Contract:
         if self.schwarz_announced:
             return "schwarz"
         if self.schneider_announced:
-            return "90"
-        return "61"
+            return str(SCHNEIDER_POINTS)
+        return str(WIN_POINTS)
+
+    def is_won(self, declarer_points: int, declarer_tricks: int) -> bool:
+        """Did the declarer reach :meth:`goal` with these final card points (skat
+        included) and tricks? (Overbidding and conceding are :func:`evaluate`'s.)"""
+        goal = self.goal()
+        if goal == "null":
+            return declarer_tricks == 0
+        if goal == "schwarz":
+            return declarer_tricks == TRICKS
+        return declarer_points >= int(goal)
 
     @property
     def base_value(self) -> int:
@@ -209,11 +227,11 @@ def evaluate(
     ``declarer_points`` include the skat; ``declarer_tricks`` is 0..10;
     ``declarer_conceded`` marks a declarer who gave up (the game is lost).
     """
-    if not 0 <= declarer_points <= 120 or not 0 <= declarer_tricks <= 10:
+    if not 0 <= declarer_points <= TOTAL_POINTS or not 0 <= declarer_tricks <= TRICKS:
         raise ScoringError("declarer points must be 0..120 and tricks 0..10")
     if contract.game == NULL:
         value = contract.base_value
-        won = declarer_tricks == 0 and not declarer_conceded
+        won = contract.is_won(declarer_points, declarer_tricks) and not declarer_conceded
         overbid = value < bid
         if overbid:
             won = False
@@ -224,15 +242,9 @@ def evaluate(
         )
     if matadors == 0 or abs(matadors) > (4 if contract.game == GRAND else 11):
         raise ScoringError(f"{matadors} matadors are impossible in {GAME_NAMES[contract.game]}")
-    schneider = declarer_points >= 90 or declarer_points <= 30
-    schwarz = declarer_tricks in (0, 10)
-    if contract.schwarz_announced:
-        won = declarer_tricks == 10
-    elif contract.schneider_announced:
-        won = declarer_points >= 90
-    else:
-        won = declarer_points >= 61
-    won = won and not declarer_conceded
+    schneider = declarer_points >= SCHNEIDER_POINTS or declarer_points <= LOSE_SCHNEIDER_POINTS
+    schwarz = declarer_tricks in (0, TRICKS)
+    won = contract.is_won(declarer_points, declarer_tricks) and not declarer_conceded
     multiplier = (
         abs(matadors)
         + 1

@@ -208,8 +208,8 @@ class Solver:
     def _run_value(self, pos: DealPosition, mode: int, threshold: bool, target: int) -> int:
         cfg, order, group, hands, table = self._prepare(pos, mode)
         value = int(search.value(
-            hands, table, len(pos.trick), pos.leader, target, self.config.null_window,
-            threshold, cfg, order, group, self._tt, self._hist, self._killers, self._mbuf,
+            hands, table, len(pos.trick), pos.leader, target, bool(self.config.null_window),
+            bool(threshold), cfg, order, group, self._tt, self._hist, self._killers, self._mbuf,
             self._sbuf, self.stats, self._stk, 0))
         self._check_limit()
         return value
@@ -218,8 +218,8 @@ class Solver:
                    want: int = ALL_CARDS_MASK) -> dict[int, int]:
         cfg, order, group, hands, table = self._prepare(pos, mode)
         out = np.full(32, -1, dtype=np.int64)
-        search.move_values(hands, table, len(pos.trick), pos.leader, target, threshold,
-                           self.config.null_window, cfg, order, group, self._tt, self._hist,
+        search.move_values(hands, table, len(pos.trick), pos.leader, target, bool(threshold),
+                           bool(self.config.null_window), cfg, order, group, self._tt, self._hist,
                            self._killers, self._mbuf, self._sbuf, self.stats, self._stk, out,
                            want)
         self._check_limit()

@@ -35,13 +35,12 @@ PASS_THROUGH = RANK_MASKS[3] | RANK_MASKS[4] | RANK_MASKS[5] | RANK_MASKS[6]
 """Queens, kings, tens and aces: never in a group in the points objective."""
 LOW_RANKS = 3
 """The 7, 8 and 9 of a suit (rank bits 0..2): one zero-point group per suit."""
-_INTERLEAVE = (
-    (16, 0x0000FFFF0000FFFF),
-    (8, 0x00FF00FF00FF00FF),
-    (4, 0x0F0F0F0F0F0F0F0F),
-    (2, 0x3333333333333333),
-    (1, 0x5555555555555555),
-)
+# masks of the Morton interleave (bit i to bit 2i), by the shift they follow
+_M16 = 0x0000FFFF0000FFFF
+_M8 = 0x00FF00FF00FF00FF
+_M4 = 0x0F0F0F0F0F0F0F0F
+_M2 = 0x3333333333333333
+_M1 = 0x5555555555555555
 
 
 def card_order(game: int, mode: int, equivalence: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -168,6 +167,7 @@ _COMPACT4 = _compact_table(4)  # jacks: bits 7, 15, 23, 31 gathered to 0..3
 _REP3 = _rep_table(LOW_RANKS)
 _REP4 = _rep_table(4)
 _LOW_MASK = (1 << LOW_RANKS) - 1
+_J0, _J1, _J2, _J3 = (s * SUIT_BITS + JACK for s in range(4))  # the jack bits (7 15 23 31)
 _LOW_SIZE = 1 << LOW_RANKS
 _JACK_SIZE = 16
 
@@ -176,27 +176,26 @@ _JACK_SIZE = 16
 def spread(x: int) -> int:
     """Bit i of a 32-bit mask to bit 2i (a Morton interleave)."""
     x = x & 0xFFFFFFFF
-    for shift, mask in _INTERLEAVE:
-        x = (x | (x << shift)) & mask
+    x = (x | (x << 16)) & _M16
+    x = (x | (x << 8)) & _M8
+    x = (x | (x << 4)) & _M4
+    x = (x | (x << 2)) & _M2
+    x = (x | (x << 1)) & _M1
     return x
 
 
 @njit(cache=True)
 def jacks4(h: int) -> int:
     """The jacks of ``h`` gathered to bits 0..3 (diamonds .. clubs)."""
-    out = 0
-    for s in range(4):
-        out |= ((h >> (s * SUIT_BITS + JACK)) & 1) << s
-    return out
+    return (((h >> _J0) & 1) | ((h >> (_J1 - 1)) & 2) | ((h >> (_J2 - 2)) & 4)
+            | ((h >> (_J3 - 3)) & 8))
 
 
 @njit(cache=True)
 def unjacks4(j: int) -> int:
     """Inverse of :func:`jacks4`: bits 0..3 back to the four jack cards."""
-    out = 0
-    for s in range(4):
-        out |= ((j >> s) & 1) << (s * SUIT_BITS + JACK)
-    return out
+    return (((j & 1) << _J0) | ((j & 2) << (_J1 - 1)) | ((j & 4) << (_J2 - 2))
+            | ((j & 8) << (_J3 - 3)))
 
 
 @njit(cache=True)

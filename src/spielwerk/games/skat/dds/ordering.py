@@ -16,9 +16,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from spielwerk.games.skat.dds.bits import POINTS32, lowest_bit, popcount
-from spielwerk.games.skat.dds.keys import MODE_DEFENDER_TRICKS, points_reps
-from spielwerk.games.skat.kernel import card_power, class_mask, legal_cards
+from spielwerk.games.skat.dds.bits import POINTS32, lowest_bit
+from spielwerk.games.skat.dds.keys import points_reps
+from spielwerk.games.skat.kernel import card_power, legal_cards
 
 # move-ordering flags (SolverConfig turns each on or off)
 ORDER_HASH_MOVE = 1
@@ -150,7 +150,7 @@ def generate(legal: int, live: int, fast_points: bool, use_equiv: bool, order: n
 
 
 @njit(cache=True)
-def _follow_score(c: int, t0: int, nt: int, bp: int, mine_wins: bool, game: int) -> int:
+def follow_score(c: int, t0: int, nt: int, bp: int, mine_wins: bool, game: int) -> int:
     """Ordering tier of a following card (higher first)."""
     pw = card_power(c, t0, game)
     if nt == 2 and mine_wins:  # last, partner winning: most points
@@ -163,60 +163,6 @@ def _follow_score(c: int, t0: int, nt: int, bp: int, mine_wins: bool, game: int)
         return (FOLLOW_FEED + POINTS32[c]) << POWER_BITS
     # losing: the fewest points, then the weakest card
     return ((FOLLOW_FEED - POINTS32[c]) << POWER_BITS) + POWER_CAP - min(pw, POWER_CAP)
-
-
-@njit(cache=True)
-def _lead_score(hands: np.ndarray, p: int, c: int, game: int, decl: int, mode: int) -> int:
-    """Ordering score of a lead: a defender's winning lead, then fewest replies."""
-    nxt = hands[(p + 1) % 3]
-    f = nxt & class_mask(game, c)
-    b = popcount(f) if f != 0 else popcount(nxt)
-    x = 0
-    if p != decl and mode != MODE_DEFENDER_TRICKS:
-        x = lead_wins(hands, p, c, game, decl)  # a defender leads: a card his side wins
-    elif p != decl:  # null: a card the declarer must win
-        x = null_forces(hands, p, c, game, decl)
-    return (x << LEAD_WIN_SHIFT) + MAX_REPLIES - b
-
-
-@njit(cache=True)
-def score_moves(hands: np.ndarray, table: np.ndarray, nt: int, leader: int, p: int, n: int,
-                flags: int, hash_move: int, game: int, decl: int, mode: int, hist: np.ndarray,
-                killers: np.ndarray, mbuf: np.ndarray, sbuf: np.ndarray, ply: int) -> None:
-    """Add the ordering score (see the module docstring) above each move's power order."""
-    t0 = table[0]
-    k0 = killers[ply, 0]
-    k1 = killers[ply, 1]
-    # following: who wins the trick so far, and is it my side?
-    bp = 0
-    mine_wins = False
-    if nt > 0:
-        bp = card_power(t0, t0, game)
-        bw = 0
-        if nt == 2:
-            p1 = card_power(table[1], t0, game)
-            if p1 > bp:
-                bp = p1
-                bw = 1
-        mine_wins = (((leader + bw) % 3) == decl) == (p == decl)
-    for i in range(n):
-        c = mbuf[ply, i]
-        s = 0
-        if flags & ORDER_HISTORY:
-            s = min(hist[p, c], HISTORY_CAP)
-        if c == hash_move and flags & ORDER_HASH_MOVE:
-            s += 1 << SCORE_HASH_SHIFT
-        if flags & ORDER_KILLERS:
-            if c == k0:
-                s += 1 << SCORE_KILLER0_SHIFT
-            elif c == k1:
-                s += 1 << SCORE_KILLER1_SHIFT
-        if nt == 0:
-            if flags & ORDER_LEAD:
-                s += _lead_score(hands, p, c, game, decl, mode) << SCORE_LEAD_SHIFT
-        elif flags & ORDER_FOLLOW:
-            s += _follow_score(c, t0, nt, bp, mine_wins, game) << SCORE_FOLLOW_SHIFT
-        sbuf[ply, i] = (s << TIE_BITS) | sbuf[ply, i]
 
 
 @njit(cache=True)
