@@ -66,8 +66,9 @@ from spielwerk.arena.tournament import (
 )
 from spielwerk.core.agent import make_agent
 from spielwerk.core.registry import load_game
+from spielwerk.games.skat.cards import GRAND, NULL
 from spielwerk.games.skat.rules import SkatState
-from spielwerk.games.skat.scoring import GRAND, NULL, Contract, parse_contract, seeger_fabian
+from spielwerk.games.skat.scoring import Contract, parse_contract, seeger_fabian
 
 SKAT_GAME = "skat(players=3)"
 KIND = "skat-duplicate"

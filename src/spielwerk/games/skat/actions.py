@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.games.skat.bidding import BID_VALUES
-from spielwerk.games.skat.cards import card_to_string
-from spielwerk.games.skat.scoring import NULL, Contract
+from spielwerk.games.skat.cards import NULL, card_to_string
+from spielwerk.games.skat.scoring import Contract
 
 BID_BASE = 32
 HOLD = BID_BASE + len(BID_VALUES)  # 95

@@ -15,7 +15,7 @@ from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.game import InfoState
 from spielwerk.games.skat import kernel
 from spielwerk.games.skat.bidding import BID_VALUES
-from spielwerk.games.skat.cards import ACE, CARD_POINTS, JACK, TEN, popcount
+from spielwerk.games.skat.cards import ACE, CARD_POINTS, GRAND, JACK, NULL, TEN, popcount
 from spielwerk.games.skat.rules import (
     BID_BASE,
     CLAIM,
@@ -28,7 +28,7 @@ from spielwerk.games.skat.rules import (
     RESIGN,
     SkatInfoState,
 )
-from spielwerk.games.skat.scoring import BASE_VALUES, GRAND, NULL
+from spielwerk.games.skat.scoring import BASE_VALUES
 
 _GIVE_UP = (CLAIM, RESIGN)
 

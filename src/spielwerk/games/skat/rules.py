@@ -86,13 +86,15 @@ from spielwerk.games.skat.actions import (
 from spielwerk.games.skat.bidding import BID_VALUES, POSITION_NAMES, Auction
 from spielwerk.games.skat.cards import (
     ALL_CARDS_MASK,
+    GRAND,
+    NULL,
     card_to_string,
     cards_of,
     mask_to_string,
     popcount,
 )
 from spielwerk.games.skat.ramsch import RamschResult, ramsch_result
-from spielwerk.games.skat.scoring import GRAND, NULL, Contract, DealResult, GameResult
+from spielwerk.games.skat.scoring import Contract, DealResult, GameResult
 from spielwerk.games.skat.state import SkatState
 
 __all__ = [

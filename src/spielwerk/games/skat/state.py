@@ -43,9 +43,9 @@ from spielwerk.games.skat.actions import (
     card_list,
 )
 from spielwerk.games.skat.bidding import BID_VALUES, POSITION_NAMES, Auction
-from spielwerk.games.skat.cards import card_to_string, mask_to_string
+from spielwerk.games.skat.cards import NULL, card_to_string, mask_to_string
 from spielwerk.games.skat.ramsch import RamschResult, ramsch_result
-from spielwerk.games.skat.scoring import NULL, Contract, DealResult, evaluate, passed_in
+from spielwerk.games.skat.scoring import Contract, DealResult, evaluate, passed_in
 
 if TYPE_CHECKING:
     from spielwerk.games.skat.rules import SkatGame, SkatInfoState
