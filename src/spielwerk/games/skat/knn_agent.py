@@ -4,7 +4,13 @@ Bidding, the hand-or-pick-up choice, the skat putting and the declaration
 come from :mod:`spielwerk.games.skat.knowledge.knn` over a knowledge base
 (the one shipped in ``spielwerk/data/skat_kb`` unless ``base=DIR``); the
 cards are played, as declarer and as defender, by the PIMC agent
-(:mod:`pimc_agent`, ``worlds`` per decision). ``extensions=false`` keeps to
+(:mod:`pimc_agent`, ``worlds`` per decision), or with ``play=rule`` by the
+rule agent (identical to ``rule``'s play, for matches that compare only the
+decisions before the first card). The skat is put by refined selection and
+the game compared by the KNN values of each game's refined put
+(``putting=refined``, ``choose_by_put=true``; :mod:`putting`); a hand whose
+value is within ``contest_margin`` of its threshold bids only 18.
+``extensions=false`` keeps to
 the seed (suit and grand games only, no announcements); the default also
 bids null and announces schneider / schwarz / ouvert where the neighbours
 say so. Decisions are deterministic for a given hand; the card play is
