@@ -48,14 +48,16 @@ from spielwerk.core.errors import SpielwerkError
 from spielwerk.games.skat.cards import (
     ACE,
     CLUBS,
+    GRAND,
     JACK,
+    JACK_ORDER,
     KING,
+    PLAIN_ORDER,
     SPADES,
     TEN,
     string_to_card,
 )
 
-GRAND = 4
 GAME_NAMES = ("diamonds", "hearts", "spades", "clubs", "grand")
 STEGEN_LOW_BID = 20
 STEGEN_THRESHOLD = {"suit": 10.0, "grand": 11.0}
@@ -102,9 +104,9 @@ def _has(mask: int, suit: int, rank: int) -> bool:
 
 
 def _trump_order(game: int) -> list[int]:
-    order = [s * 8 + JACK for s in (3, 2, 1, 0)]
-    if game < 4:
-        order += [game * 8 + r for r in (6, 5, 4, 3, 2, 1, 0)]
+    order = list(JACK_ORDER)
+    if game < GRAND:
+        order += [game * 8 + r for r in PLAIN_ORDER]
     return order
 
 

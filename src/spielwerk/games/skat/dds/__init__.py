@@ -20,15 +20,17 @@ The package is laid out as strong engines are:
   table generation; the table itself is the shared clustered table of
   :mod:`spielwerk.search.tt` (lower and upper bound per entry, four entries
   per bucket, one cache line);
-* :mod:`.ordering` - move generation (one card per run of equivalent cards)
-  and move ordering (``ORDER_*`` flags: hash move, defenders' lead
-  look-ahead and fewest replies on lead, cheap wins / feeding the partner when
-  following; history and killers, off by default);
+* :mod:`.ordering` - move ordering (``ORDER_*`` flags and score fields:
+  hash move, defenders' lead look-ahead and fewest replies on lead, cheap
+  wins / feeding the partner when following; history and killers, off by
+  default);
 * :mod:`.bounds` - sure points (quick tricks) of either side, the last one or
   two tricks answered directly;
-* :mod:`.search` - the alpha-beta loop on an explicit stack, the null-window
-  value (the shared MTD-bi driver of :mod:`spielwerk.search.nullwindow`) and
-  the per-card values at the root;
+* :mod:`.search` - the alpha-beta loop on an explicit stack (move
+  generation, one card per run of equivalent cards, and ordering written out
+  in it: splitting the loop into numba helpers cost 1.5-4x per node), the
+  null-window value (the shared MTD-bi driver of
+  :mod:`spielwerk.search.nullwindow`) and the per-card values at the root;
 * :mod:`.api` - :class:`DealPosition`, :class:`SolverConfig` (one switch per
   technique, for the ablation), :class:`Solver` and its queries.
 

@@ -1,14 +1,15 @@
-"""Move generation and move ordering of the double-dummy solver.
+"""Move ordering of the double-dummy solver: flags, score fields and helpers.
 
-Moves of a node are written to ``mbuf[ply, :n]`` with a sort score in
-``sbuf[ply, :n]`` (higher first). The score packs, from the most significant
-field down (named shifts below): the hash move from the table; on lead, a
-defender's card his side wins in a one-trick look-ahead (null: a card the
-declarer must win) and then the card leaving the next player fewest replies;
-following, win cheaply, give points to a winning partner, or throw the
-cheapest card; two killer moves per ply; a history of cut-off moves; and
-last, the card's power order (ties). Which fields count is chosen by the
-``ORDER_*`` flags.
+The search loop (:mod:`.search`) writes the moves of a node to
+``mbuf[ply, :n]`` with a sort score in ``sbuf[ply, :n]`` (higher first) and
+sorts them there (the loop is kept in one piece for speed). The score
+packs, from the most significant field down (named shifts below): the hash
+move from the table; on lead, a defender's card his side wins in a
+one-trick look-ahead (null: a card the declarer must win), then the card
+leaving the next player fewest replies; following, win cheaply, give points
+to a winning partner, or throw the cheapest card; two killer moves per ply;
+a history of cut-off moves; last, the card's power order (ties). Which
+fields count is chosen by the ``ORDER_*`` flags.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ import numpy as np
 from numba import njit
 
 from spielwerk.games.skat.dds.bits import POINTS32, lowest_bit
-from spielwerk.games.skat.dds.keys import points_reps
 from spielwerk.games.skat.kernel import card_power, legal_cards
 
 # move-ordering flags (SolverConfig turns each on or off)
@@ -109,47 +109,6 @@ def null_forces(hands: np.ndarray, p: int, c: int, game: int, decl: int) -> int:
 
 
 @njit(cache=True)
-def generate(legal: int, live: int, fast_points: bool, use_equiv: bool, order: np.ndarray,
-             group: np.ndarray, opos: np.ndarray, mbuf: np.ndarray, sbuf: np.ndarray,
-             ply: int) -> int:
-    """Write the moves worth searching to ``mbuf[ply]`` (power order in ``sbuf``); their count.
-
-    With equivalence on, only the top card of each run of the mover's cards
-    in a group is searched (``live``: the other cards in play or on the table).
-    """
-    n = 0
-    if fast_points:
-        mv = points_reps(legal, live)
-    elif use_equiv:
-        prev_mine = False
-        pg = -1
-        for pos in range(32):
-            c = order[pos]
-            if (legal >> c) & 1:
-                g = group[pos]
-                if g != pg:
-                    pg = g
-                    prev_mine = False
-                if not prev_mine:
-                    mbuf[ply, n] = c
-                    sbuf[ply, n] = 31 - pos
-                    n += 1
-                prev_mine = True
-            elif (live >> c) & 1:
-                prev_mine = False
-        return n
-    else:
-        mv = legal
-    while mv != 0:
-        c = lowest_bit(mv)
-        mv &= mv - 1
-        mbuf[ply, n] = c
-        sbuf[ply, n] = 31 - opos[c]
-        n += 1
-    return n
-
-
-@njit(cache=True)
 def follow_score(c: int, t0: int, nt: int, bp: int, mine_wins: bool, game: int) -> int:
     """Ordering tier of a following card (higher first)."""
     pw = card_power(c, t0, game)
@@ -163,21 +122,6 @@ def follow_score(c: int, t0: int, nt: int, bp: int, mine_wins: bool, game: int) 
         return (FOLLOW_FEED + POINTS32[c]) << POWER_BITS
     # losing: the fewest points, then the weakest card
     return ((FOLLOW_FEED - POINTS32[c]) << POWER_BITS) + POWER_CAP - min(pw, POWER_CAP)
-
-
-@njit(cache=True)
-def sort_moves(mbuf: np.ndarray, sbuf: np.ndarray, ply: int, n: int) -> None:
-    """Insertion sort of ``mbuf[ply, :n]`` by descending score (stable)."""
-    for i in range(1, n):
-        c = mbuf[ply, i]
-        s = sbuf[ply, i]
-        j = i - 1
-        while j >= 0 and sbuf[ply, j] < s:
-            mbuf[ply, j + 1] = mbuf[ply, j]
-            sbuf[ply, j + 1] = sbuf[ply, j]
-            j -= 1
-        mbuf[ply, j + 1] = c
-        sbuf[ply, j + 1] = s
 
 
 @njit(cache=True)
