@@ -1,7 +1,7 @@
 # Two commands on a fresh machine with Python >= 3.11 and make:
 #   make run   - set up .venv and start the web table (prints the URL; Ctrl-C stops it)
 #   make arena - the Kalah arena tournament (results/make-run.jsonl)
-#   make test  - set up .venv with dev extras; ruff, mypy on src/, pytest
+#   make test  - set up .venv with dev extras; ruff, mypy --strict on src/, pytest
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -44,7 +44,7 @@ lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check src tests benchmarks
 
 typecheck: $(VENV)/.installed-dev
-	$(VENV)/bin/mypy src
+	$(VENV)/bin/mypy --strict src
 
 test: $(VENV)/.installed-dev lint typecheck
 	NUMBA_CACHE_DIR=$$(mktemp -d) $(VENV)/bin/pytest -q $(PYTEST_ARGS)

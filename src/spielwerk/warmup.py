@@ -35,7 +35,7 @@ def _kalah() -> None:
 
     _play_api("kalah", 2)
     game = load_game("kalah")
-    game.random_playouts(2, 0)  # type: ignore[attr-defined]
+    game.random_playouts(2, 0)
     game.legal_action_masks([game.new_initial_state()])  # type: ignore[attr-defined]
     for empty_capture in (False, True):  # as `spielwerk kalah solve` builds it
         solver = Solver(3, empty_capture, kernel.END_EITHER_EMPTY, max_seeds=12, egdb_seeds=0,
@@ -54,7 +54,7 @@ def _durak() -> None:
 
     _play_api("durak", 1)
     game = load_game("durak")
-    game.random_playouts(2, 0)  # type: ignore[attr-defined]
+    game.random_playouts(2, 0)
     game.legal_action_masks([game.new_initial_state()])  # type: ignore[attr-defined]
     state = game.new_dealt_state(np.random.default_rng(0))  # type: ignore[attr-defined]
     rng = random.Random(1)
@@ -73,7 +73,7 @@ def _skat() -> None:
 
     _play_api("skat", 3)
     game = load_game("skat")
-    game.random_playouts(2, 0)  # type: ignore[attr-defined]
+    game.random_playouts(2, 0)
     state = game.new_initial_state()
     rng = random.Random(2)
     while not state.is_terminal() and state.phase != PLAY:  # type: ignore[attr-defined]

@@ -125,8 +125,10 @@ def _root_values(board, player, depth, m, empty_capture, end_rule):  # type: ign
 def alphabeta_root_values(state: KalahState, depth: int) -> np.ndarray:
     """Depth-limited values (store difference for the mover) of every pit; illegal = -1e9."""
     g = state.kgame
-    return _root_values(state.board, state.current_player, max(1, depth), g.pits,
-                        g.empty_capture, g.end_rule)
+    # a numba kernel without annotations
+    values: np.ndarray = _root_values(  # type: ignore[no-untyped-call]
+        state.board, state.current_player, max(1, depth), g.pits, g.empty_capture, g.end_rule)
+    return values
 
 
 class AlphaBetaAgent(Agent):

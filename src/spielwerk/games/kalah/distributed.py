@@ -189,7 +189,7 @@ def _load_state(file: Path | None, meta: dict[str, Any], n: int,
         data = json.loads(file.read_text())
         if data.get("meta") != meta:
             raise SolverError(f"{file}: a checkpoint of another run ({data.get('meta')})")
-        return RunState([tuple(b) for b in data["bounds"]], data["nodes"],  # type: ignore[misc]
+        return RunState([tuple(b) for b in data["bounds"]], data["nodes"],
                         data["seconds"])
     return RunState(list(fresh), [0] * n, [0.0] * n)
 

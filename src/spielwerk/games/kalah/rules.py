@@ -126,7 +126,8 @@ class KalahGame(Game):
         boards = np.stack([s.board for s in states])
         players = np.array([s.current_player for s in states], dtype=np.int64)
         bits = kernel.legal_masks(boards, players, self.pits)
-        return (bits[:, None] >> np.arange(self.pits)) & 1 == 1
+        masks: np.ndarray = (bits[:, None] >> np.arange(self.pits)) & 1 == 1
+        return masks
 
     def state_from_board(self, board: Any, to_move: int) -> KalahState:
         """A state from an explicit board (layout as in :mod:`kernel`) and player to move.

@@ -239,7 +239,7 @@ class WinProbTable:
         base = self._rate("null")
         w, n = self.null_suits.get(cell)
         rate = (w + SMOOTHING * base) / (n + SMOOTHING)
-        return min(1.0, rate / base ** 0.75)
+        return float(min(1.0, rate / base ** 0.75))
 
     def null_probability(self, ten: int) -> float:
         """Product of the four per-suit ratios W(h, c)."""

@@ -165,7 +165,8 @@ class KnnModel:
         keep = idx != exclude[:, None]
         # drop the excluded row, else the farthest one
         keep[keep.all(axis=1), -1] = False
-        return idx[keep].reshape(len(x), k)
+        kept: np.ndarray = idx[keep].reshape(len(x), k)
+        return kept
 
     def neighbours(self, hands: np.ndarray, game: int, k: int | None = None,
                    exclude: np.ndarray | None = None) -> np.ndarray:
@@ -241,9 +242,11 @@ class KnnModel:
         if game == NULL:
             share = self.hand_null[idx].mean(axis=1)
             risk = null_features_from_bits(card_bits(rest))[:, 0::2].sum(axis=1)
-            return share - 1e-3 * risk  # ties: the safer hand
+            safer: np.ndarray = share - 1e-3 * risk  # ties: the safer hand
+            return safer
         put_points = np.array([points_of(p) for p in puts], dtype=np.float64)
-        return self.trick_points[idx, game].mean(axis=1) + put_points
+        expected: np.ndarray = self.trick_points[idx, game].mean(axis=1) + put_points
+        return expected
 
     def best_put(self, twelve: int, game: int, k: int | None = None, rules: str = "seed",
                  position: int = 0) -> tuple[int, float, int]:
