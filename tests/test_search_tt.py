@@ -104,3 +104,27 @@ def test_null_window_steps_on_a_lattice() -> None:
     assert narrow(0, 10, 6, 3, 0, 2) == (0, 2)  # g < beta: an upper bound, on the lattice
     assert narrow(0, 10, 6, 7, 0, 2) == (8, 10)
     assert mtdf(lambda beta: 6, 0, -10, 10, step=2) == 6
+
+
+def test_iterative_deepening_threads_each_depth_and_stops_on_a_timeout() -> None:
+    from spielwerk.search.iterative import depth_schedule, iterative_deepening
+
+    assert list(depth_schedule(2, 7)) == [2, 4, 6]
+    assert list(depth_schedule(0, 7)) == []
+    seen: list[tuple[int, int]] = []
+    assert iterative_deepening(lambda d, g: g + d, depth_schedule(3, 9), 1,
+                               lambda d, g: seen.append((d, g))) == 19
+    assert seen == [(3, 4), (6, 10), (9, 19)]
+
+    class Timeout(Exception):
+        pass
+
+    def search(depth: int, guess: int) -> int:
+        if depth > 4:
+            raise Timeout
+        return guess + 1
+
+    kept: list[int] = []
+    with pytest.raises(Timeout):
+        iterative_deepening(search, range(1, 10), 0, lambda d, g: kept.append(d))
+    assert kept == [1, 2, 3, 4]  # the caller keeps what the finished depths handed over

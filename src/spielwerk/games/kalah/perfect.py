@@ -17,6 +17,7 @@ from spielwerk.games.kalah.solver import (
     Solver,
     SolverError,
 )
+from spielwerk.search.iterative import depth_schedule, iterative_deepening
 from spielwerk.search.mtdf import mtdf
 from spielwerk.search.tt import DEPTH_INF
 
@@ -60,12 +61,13 @@ def analyze_within(solver: Solver, rel: np.ndarray, budget_s: float) -> TimedAna
             out[pit] = g + v if nxt == 0 else g - v
         return out
 
+    def keep(depth: int, found: dict[int, int]) -> None:
+        nonlocal best, found_depth
+        best, found_depth = found, depth
+
     try:
-        step = max(1, solver.depth_step)
-        depth = step
-        while depth <= solver.depth_max:
-            best, found_depth = values(depth), depth
-            depth += step
+        depths = depth_schedule(max(1, solver.depth_step), solver.depth_max)
+        iterative_deepening(lambda depth, _: values(depth), depths, best, keep)
         best, found_depth = values(DEPTH_INF), -1
     except SearchTimeout:
         pass
@@ -105,15 +107,15 @@ def search_move(solver: Solver, rel: np.ndarray, budget_s: float) -> tuple[int, 
             vals = solver.move_values(rel)
             v = max(vals.values())
             return min(p for p, x in vals.items() if x == v), v, -1
-        guess = 0
-        step = solver.depth_step if solver.depth_step > 0 else solver.depth_max + 1
-        depth = step
-        while depth <= solver.depth_max:
-            guess = mtdf(solver.tester(rel, depth), guess, -s, s)
-            g, mv = solver.test(rel, guess, depth)
+        def keep(depth: int, guess: int) -> None:
+            nonlocal result
+            _, mv = solver.test(rel, guess, depth)
             if mv >= 0:
                 result = (mv, guess, depth)
-            depth += step
+
+        guess = iterative_deepening(
+            lambda depth, guess: mtdf(solver.tester(rel, depth), guess, -s, s),
+            depth_schedule(solver.depth_step, solver.depth_max), 0, keep)
         v = mtdf(solver.tester(rel, DEPTH_INF), guess, -s, s, step=2)
         return solver.best_move(rel, v), v, -1
     except SearchTimeout:
