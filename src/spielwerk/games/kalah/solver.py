@@ -53,6 +53,7 @@ from spielwerk.games.kalah.solver_kernel import (
 )
 from spielwerk.games.kalah.solver_kernel import nws as _nws
 from spielwerk.search import tt
+from spielwerk.search.iterative import depth_schedule, iterative_deepening
 from spielwerk.search.mtdf import mtdf
 from spielwerk.search.tt import DEPTH_INF
 
@@ -347,16 +348,20 @@ class Solver:
             return int(self.db[rank(rel, m, self.binom)])
         first = 0 if guess is None else guess
         if iterative and self.depth_step > 0 and guess is None:
-            depth = self.depth_step
-            while depth <= self.depth_max:
+
+            def iteration(depth: int, first: int) -> int:
                 self.bounds = (-s, s)
-                first = mtdf(self.tester(rel, depth), first, -s, s)
+                return mtdf(self.tester(rel, depth), first, -s, s)
+
+            def done(depth: int, first: int) -> None:
                 self.estimate = (depth, first)
                 self.stats.iterations.append((depth, first, self.stats.nodes))
                 if self.progress is not None and self.report_iterations:
                     self.progress(f"depth {depth}: estimate {first:+d}; "
                                   + self._progress_line().split("; ", 1)[1])
-                depth += self.depth_step
+
+            first = iterative_deepening(
+                iteration, depth_schedule(self.depth_step, self.depth_max), first, done)
         self.bounds = (-s, s)
         v = mtdf(self.tester(rel, DEPTH_INF), first, -s, s, step=2)
         self.stats.iterations.append((-1, v, self.stats.nodes))
