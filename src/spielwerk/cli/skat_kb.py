@@ -123,6 +123,54 @@ def put_result(cards: str, position: str = "forehand", bid: int = 18, base: Path
     }
 
 
+def _print_bid(out: dict[str, Any]) -> None:
+    """The readable table of ``skat bid``."""
+    console = Console(highlight=False)
+    table = Table("game", "hand value", "pick-up value", *[f"f{i}" for i in range(1, 9)])
+    for g in range(6):
+        key = GAME_KEYS[g]
+        feats = [str(x) for x in out["features"][key]] if g < 5 else [""] * 8
+        table.add_row(key, f"{out['hand_values'][key]:.1f}",
+                      f"{out['pickup_values'][key]:.1f}", *feats)
+    console.print(table)
+    console.print("null values: share of neighbours without a trick; features f1..f8 as "
+                  "in docs/skat-bidding.md")
+    if out["game"] == "pass":
+        console.print("decision: pass")
+    else:
+        kind = "hand" if out["hand_game"] else "with the skat"
+        extra = (" (" + ", ".join(out["announce"]) + ")") if out["announce"] else ""
+        console.print(f"decision: {out['game']} {kind}{extra}, bid up to {out['max_bid']}")
+
+
+def _print_put(out: dict[str, Any], fixed_game: bool, as_json: bool) -> None:
+    """What ``skat put`` prints: JSON or a short table (a fixed game: every candidate's score)."""
+    if fixed_game:
+        if as_json:
+            print(json.dumps(out))
+            return
+        console = Console(highlight=False)
+        table = Table("put", "score")
+        for key, score in list(out["scores"].items())[:20]:
+            table.add_row(key, f"{score:.2f}")
+        console.print(table)
+        console.print(f"decision ({out['putting']}): put {' '.join(out['put'])}, "
+                      f"{out['game']} ({out['candidates']} candidates)")
+        return
+    if as_json:
+        print(json.dumps({key: out[key] for key in ("put", "game", "value", "candidates")}
+                         | {"ouvert": out["ouvert"]}))
+        return
+    console = Console(highlight=False)
+    table = Table("game", "best put", "value")
+    for key, row in out["per_game"].items():
+        table.add_row(key, " ".join(row["put"]), f"{row['value']:.2f}")
+    console.print(table)
+    console.print(f"decision: put {' '.join(out['put'])}, declare {out['game']}"
+                  f"{' ouvert' if out['ouvert'] else ''} (value {out['value']:.1f}, "
+                  f"{out['candidates']} puts classified)")
+
+
 def register_kb_commands(skat_app: typer.Typer) -> None:
     """Add ``bid``, ``put`` and the ``kb`` group to the ``skat`` sub-app."""
 
@@ -142,22 +190,7 @@ def register_kb_commands(skat_app: typer.Typer) -> None:
         if as_json:
             print(json.dumps(out))
             return
-        console = Console(highlight=False)
-        table = Table("game", "hand value", "pick-up value", *[f"f{i}" for i in range(1, 9)])
-        for g in range(6):
-            key = GAME_KEYS[g]
-            feats = [str(x) for x in out["features"][key]] if g < 5 else [""] * 8
-            table.add_row(key, f"{out['hand_values'][key]:.1f}",
-                          f"{out['pickup_values'][key]:.1f}", *feats)
-        console.print(table)
-        console.print("null values: share of neighbours without a trick; features f1..f8 as "
-                      "in docs/skat-bidding.md")
-        if out["game"] == "pass":
-            console.print("decision: pass")
-        else:
-            kind = "hand" if out["hand_game"] else "with the skat"
-            extra = (" (" + ", ".join(out["announce"]) + ")") if out["announce"] else ""
-            console.print(f"decision: {out['game']} {kind}{extra}, bid up to {out['max_bid']}")
+        _print_bid(out)
 
     @skat_app.command("put")
     def put_command(
@@ -175,30 +208,7 @@ def register_kb_commands(skat_app: typer.Typer) -> None:
     ) -> None:
         """Which two cards the KNN putting puts, and the game it declares."""
         out = put_result(" ".join(cards), position, bid, base, k, game=game, putting=putting)
-        if game is not None:
-            if as_json:
-                print(json.dumps(out))
-                return
-            console = Console(highlight=False)
-            table = Table("put", "score")
-            for key, score in list(out["scores"].items())[:20]:
-                table.add_row(key, f"{score:.2f}")
-            console.print(table)
-            console.print(f"decision ({out['putting']}): put {' '.join(out['put'])}, "
-                          f"{out['game']} ({out['candidates']} candidates)")
-            return
-        if as_json:
-            print(json.dumps({key: out[key] for key in ("put", "game", "value", "candidates")}
-                             | {"ouvert": out["ouvert"]}))
-            return
-        console = Console(highlight=False)
-        table = Table("game", "best put", "value")
-        for key, row in out["per_game"].items():
-            table.add_row(key, " ".join(row["put"]), f"{row['value']:.2f}")
-        console.print(table)
-        console.print(f"decision: put {' '.join(out['put'])}, declare {out['game']}"
-                      f"{' ouvert' if out['ouvert'] else ''} (value {out['value']:.1f}, "
-                      f"{out['candidates']} puts classified)")
+        _print_put(out, game is not None, as_json)
 
     kb_app = typer.Typer(help="Skat knowledge bases of solved deals.", no_args_is_help=True)
 
