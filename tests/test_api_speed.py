@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import click
+import pytest
 import typer.main
 
 from spielwerk.cli import main as cli_main
@@ -81,13 +82,38 @@ def test_kernels_are_cached_in_the_user_cache_folder(tmp_path: Path) -> None:
         "print(os.environ['NUMBA_CACHE_DIR'])\n",
         env=env,
     )
-    assert out == str(tmp_path / "numba")
+    from spielwerk._jit import source_digest
+
+    assert out == str(tmp_path / "numba" / f"src-{source_digest()}")
     assert list((tmp_path / "numba").rglob("*.nbi")), "no kernel index written there"
     # an explicit NUMBA_CACHE_DIR wins
     env["NUMBA_CACHE_DIR"] = str(tmp_path / "mine")
     out = run_python("import os, spielwerk\nspielwerk.load_game('kalah')\n"
                      "print(os.environ['NUMBA_CACHE_DIR'])", env=env)
     assert out == str(tmp_path / "mine")
+
+
+def test_kernel_folder_changes_with_the_sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                               ) -> None:
+    # numba checks a cached kernel only against its own file: an edit elsewhere (an inlined
+    # helper) must give the kernels a new folder, or a stale caller would be loaded
+    from spielwerk import _jit
+
+    pkg = tmp_path / "pkg"
+    (pkg / "search").mkdir(parents=True)
+    (pkg / "_jit.py").write_text("x = 1\n")
+    (pkg / "search" / "tt.py").write_text("def store(): return 1\n")
+    monkeypatch.setattr(_jit, "__file__", str(pkg / "_jit.py"))
+    first = _jit.source_digest()
+    assert first == _jit.source_digest()
+    (pkg / "search" / "tt.py").write_text("def store(): return 2\n")
+    second = _jit.source_digest()
+    assert second != first and len(second) == 12
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setenv("SPIELWERK_CACHE_DIR", str(tmp_path / "c"))
+    assert _jit.kernel_folder() == tmp_path / "c" / "numba" / f"src-{second}"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine"))
+    assert _jit.kernel_folder() == tmp_path / "mine"
 
 
 def test_a_command_imports_only_its_own_module() -> None:

@@ -8,6 +8,14 @@ keeps its kernels in the user's cache folder instead:
 cannot be created leaves numba's own choice in place. :func:`prepare` also
 installs the damaged-cache recovery (:mod:`spielwerk._numba_cache`).
 
+Inside that folder the kernels go to ``src-<digest>``, a digest of the
+package's Python sources. numba checks a cached kernel only against its own
+file, so after an edit to a helper in another module (``search/tt.py``, a
+kernel's inlined callee) it would load the caller's stale machine code; a new
+digest gives changed sources a fresh folder instead (one full compile after an
+upgrade or an edit; ``spielwerk warmup`` does it ahead). An explicit
+``$NUMBA_CACHE_DIR`` is used as it is.
+
 Every package that defines kernels (``spielwerk.games``, ``spielwerk.search``)
 calls :func:`prepare` in its ``__init__``, so ``import spielwerk`` itself stays
 free of numba.
@@ -33,6 +41,29 @@ def cache_folder() -> Path:
     return Path(base) / "spielwerk" / "numba"
 
 
+def source_digest() -> str:
+    """12 hex digits naming the package's Python sources (their paths and contents)."""
+    import hashlib
+
+    root = Path(__file__).resolve().parent
+    h = hashlib.blake2b(digest_size=6)
+    for path in sorted(root.rglob("*.py")):
+        h.update(str(path.relative_to(root)).encode())
+        try:
+            h.update(path.read_bytes())
+        except OSError:
+            h.update(b"?")
+    return h.hexdigest()
+
+
+def kernel_folder() -> Path:
+    """Where the compiled kernels of these sources go: ``$NUMBA_CACHE_DIR`` as it is,
+    else ``src-<digest>`` inside :func:`cache_folder`."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"])
+    return cache_folder() / f"src-{source_digest()}"
+
+
 def prepare() -> None:
     """Point numba's kernel cache at :func:`cache_folder` and install the recovery (once)."""
     global _prepared
@@ -40,7 +71,7 @@ def prepare() -> None:
         return
     _prepared = True
     if not os.environ.get("NUMBA_CACHE_DIR"):
-        folder = cache_folder()
+        folder = kernel_folder()
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError:

@@ -7,10 +7,10 @@ import typer
 
 def warmup_command() -> None:
     """Compile the game kernels into the user's cache folder so the first command starts at once."""
-    from spielwerk._jit import cache_folder
+    from spielwerk._jit import kernel_folder
     from spielwerk.warmup import warm_up
 
-    typer.echo(f"compiling kernels into {cache_folder()} (once; later runs load them)")
+    typer.echo(f"compiling kernels into {kernel_folder()} (once; later runs load them)")
     took = warm_up(progress=lambda line: typer.echo("  " + line))
     typer.echo(f"done in {took:.1f} s")
 
