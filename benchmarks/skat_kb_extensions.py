@@ -19,7 +19,8 @@ import numpy as np
 
 from spielwerk.arena.match import _game, derive_seed
 from spielwerk.core.play import play
-from spielwerk.games.skat.knowledge.knn import NULL, KnnModel, KnnParams, decide_bid
+from spielwerk.games.skat.cards import NULL
+from spielwerk.games.skat.knowledge.knn import KnnModel, KnnParams, decide_bid
 from spielwerk.games.skat.rules import SkatState
 
 MATCH_GAME = "skat(dealer=2,players=3,ramsch=false)"

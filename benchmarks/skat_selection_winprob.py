@@ -27,10 +27,9 @@ from pathlib import Path
 
 import numpy as np
 
-from spielwerk.games.skat.cards import string_to_card
+from spielwerk.games.skat.cards import NULL, string_to_card
 from spielwerk.games.skat.putting import GAME_BY_NAME
 from spielwerk.games.skat.winprob import (
-    NULL,
     build_table,
     calibration,
     game_value,

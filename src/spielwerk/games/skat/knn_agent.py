@@ -26,7 +26,7 @@ from spielwerk.core.agent import Agent, AgentSpecError, register_agent
 from spielwerk.core.game import Game, InfoState
 from spielwerk.games.skat.agents import SkatRuleAgent
 from spielwerk.games.skat.bidding import BID_VALUES
-from spielwerk.games.skat.cards import cards_of
+from spielwerk.games.skat.cards import NULL, cards_of
 from spielwerk.games.skat.handstrength import apply_strength_bidding
 from spielwerk.games.skat.knowledge.knn import (
     DEFAULT_CONTEST_MARGIN,
@@ -36,7 +36,6 @@ from spielwerk.games.skat.knowledge.knn import (
     DEFAULT_PICKUP_THRESHOLD,
     DEFAULT_PUT_RULES,
     DEFAULT_SCALING,
-    NULL,
     PUT_RULES,
     PUTTING_STRATEGIES,
     SCALINGS,

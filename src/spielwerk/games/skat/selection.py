@@ -76,9 +76,11 @@ from spielwerk.games.skat.cards import (
     ACE,
     CLUBS,
     EIGHT,
+    GRAND,
     JACK,
     KING,
     NINE,
+    NULL,
     SEVEN,
     SPADES,
     TEN,
@@ -92,7 +94,6 @@ from spielwerk.games.skat.winprob import (
     game_value,
 )
 
-GRAND, NULL = 4, 5
 GAME_KEYS = ("diamonds", "hearts", "spades", "clubs", "grand", "null")
 LOW = (SEVEN, EIGHT, NINE)
 

@@ -58,10 +58,20 @@ import numpy as np
 
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.games.skat import kernel
-from spielwerk.games.skat.cards import ACE, CLUBS, JACK, KING, SPADES, TEN, points_of
+from spielwerk.games.skat.cards import (
+    ACE,
+    CLUBS,
+    GRAND,
+    JACK,
+    KING,
+    NULL,
+    SPADES,
+    TEN,
+    points_of,
+)
 from spielwerk.games.skat.handstrength import HandError, as_hand
+from spielwerk.games.skat.scoring import BASE_VALUES
 
-GRAND, NULL = 4, 5
 MIN_FOREGROUND = 10
 MIN_BACKGROUND = 5
 SMOOTHING = 2.0
@@ -305,7 +315,7 @@ def game_value(cards: int, game: int) -> int:
     """Plain value of a won suit/grand game with the matadors of ``cards`` (null: 23)."""
     if game == NULL:
         return 23
-    base = (9, 10, 11, 12, 24)[game]
+    base = BASE_VALUES[game]
     return base * (abs(int(kernel.matadors(cards, game))) + 1)
 
 

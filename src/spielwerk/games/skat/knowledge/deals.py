@@ -38,10 +38,8 @@ from typing import Any
 
 import numpy as np
 
-from spielwerk.games.skat.cards import points_of
+from spielwerk.games.skat.cards import NULL, points_of
 from spielwerk.games.skat.dds import DealPosition, Solver, SolverConfig
-
-GRAND, NULL = 4, 5
 
 _SOLVER: Solver | None = None
 

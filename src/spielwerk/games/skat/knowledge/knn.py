@@ -44,7 +44,7 @@ from scipy.spatial import cKDTree
 
 from spielwerk.games.skat import kernel
 from spielwerk.games.skat.bidding import BID_VALUES
-from spielwerk.games.skat.cards import JACKS_MASK, points_of
+from spielwerk.games.skat.cards import JACKS_MASK, NULL, POINTS_BY_CARD, points_of
 from spielwerk.games.skat.knowledge.features import (
     card_bits,
     null_features_from_bits,
@@ -54,7 +54,6 @@ from spielwerk.games.skat.knowledge.store import BaseData, KnowledgeBaseError, l
 from spielwerk.games.skat.scoring import BASE_VALUES, NULL_VALUES
 
 GAME_KEYS = ("diamonds", "hearts", "spades", "clubs", "grand", "null")
-GRAND, NULL = 4, 5
 
 # k tuned on held-out deals; thresholds and the contest margin on 600 duplicate deals against
 # rule (seed 21, docs/skat-bidding.md, "Why knn lost to rule").
@@ -133,7 +132,7 @@ class KnnModel:
             self.scale[5] = np.where(nsd > 0, 1.0 / np.where(nsd > 0, nsd, 1.0), 0.0)
         self.trees = [cKDTree(self.features[:, g, :] * self.scale[g]) for g in range(5)]
         self.null_tree = cKDTree(self.null_feats * self.scale[5])
-        skat_points = (card_bits(self.skat) @ np.array([0, 0, 0, 3, 4, 10, 11, 2] * 4))
+        skat_points = (card_bits(self.skat) @ np.array(POINTS_BY_CARD))
         self.hand_points = base.hand["points"].astype(np.float64)
         self.trick_points = self.hand_points - skat_points[:, None]
         self.hand_schwarz = base.hand["schwarz"].astype(bool)
