@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from spielwerk.games.skat.cards import NULL, points_of
+from spielwerk.games.skat.cards import NULL, TOTAL_POINTS, points_of
 from spielwerk.games.skat.dds import DealPosition, Solver, SolverConfig
 
 _SOLVER: Solver | None = None
@@ -114,7 +114,7 @@ def label_hand(seed: int, deal_id: int, weak_accept: float = WEAK_ACCEPT) -> dic
     position, hands, skat = make_deal(seed, deal_id, weak_accept)
     sp = points_of(skat)
     pts = [solve_points(g, position, hands, sp) for g in range(5)]
-    schwarz = [p == 120 and solve_schwarz(g, position, hands) for g, p in enumerate(pts)]
+    schwarz = [p == TOTAL_POINTS and solve_schwarz(g, position, hands) for g, p in enumerate(pts)]
     return {
         "deal_id": deal_id, "position": position, "hands": hands, "skat": skat,
         "points": pts, "schwarz": schwarz, "null": solve_null(position, hands),
