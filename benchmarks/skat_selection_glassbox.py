@@ -88,9 +88,23 @@ def outcome(solver: Solver, game: int, position: int, hands: tuple[int, int, int
     return {"won": won, "schneider": schneider}
 
 
+def repair(out: Path) -> None:
+    """Cut a last line left half-written by a killed run, so appending stays valid."""
+    if out.exists():
+        data = out.read_bytes()
+        if data and not data.endswith(b"\n"):
+            out.write_bytes(data[: data.rfind(b"\n") + 1])
+
+
+def past(until: str | None) -> bool:
+    """Is the wall clock (UTC, ``HH:MM``) past ``until``? Lets a run stop at a time."""
+    return until is not None and time.strftime("%H:%M", time.gmtime()) >= until
+
+
 def load(out: Path) -> dict[int, dict]:
     """Rows by deal, update lines merged into their deal's row."""
     rows: dict[int, dict] = {}
+    repair(out)
     if not out.exists():
         return rows
     for line in out.read_text().splitlines():
@@ -127,7 +141,7 @@ def first_pass(args: argparse.Namespace, f: TextIO, done: dict[int, dict], model
     i = max(done) + 1 if done else 0
     t_start = time.perf_counter()
     new = 0
-    while kept < args.deals:
+    while kept < args.deals and not past(args.until):
         deal = i
         i += 1
         position, hands, skat = make_deal(args.seed, deal, WEAK_ACCEPT)
@@ -175,6 +189,8 @@ def second_pass(args: argparse.Namespace, f: TextIO, done: dict[int, dict],
     t_start = time.perf_counter()
     todo = sorted(done)[:max(args.pimc_deals, args.exact_deals)]
     for n, deal in enumerate(todo):
+        if past(args.until):
+            break
         row = done[deal]
         want_pimc = n < args.pimc_deals and "pimc" not in row["puts"]
         want_exact = n < args.exact_deals and len(row.get("points", {})) < len(row["puts"])
@@ -277,6 +293,7 @@ def main() -> None:
     ap.add_argument("--exact-deals", type=int, default=100)
     ap.add_argument("--pimc-worlds", type=int, default=8)
     ap.add_argument("--out", default="skat_selection_glassbox.jsonl")
+    ap.add_argument("--until", default=None, help="stop (resumably) at this UTC time, HH:MM")
     ap.add_argument("--report-only", action="store_true")
     args = ap.parse_args()
     if args.report_only:

@@ -1,0 +1,182 @@
+"""Skat putting strategies under PIMC self-play (the seed's Table III, third column).
+
+Takes the deals of ``skat_selection_glassbox.py`` (its JSON Lines file): the
+same deal, declarer and game, and each strategy's put as recorded there. The
+declarer wins the bidding at 18, picks up the skat, puts that strategy's two
+cards and declares the game; then the game is played out with identical PIMC
+card-play bots in all three seats (``pimc:worlds=W``, win values, each seat
+seeded by the deal alone, so two strategies that put the same cards play the
+same game). Reported per strategy: deals, win rate, mean card points, the
+declarer's extended-Seeger points per 36 games (:func:`scoring.evaluate`, bid
+18, schneider and schwarz as played) with a 95% interval, and the paired
+difference to ``knn`` and to ``refined``.
+
+Results go to a JSON Lines file, one line per deal; a rerun with the same
+file continues (resumable). Never fails on time.
+
+    nice -n 5 .venv/bin/python benchmarks/skat_selection_selfplay.py \\
+        --glassbox /tmp/glassbox.jsonl --deals 200 --worlds 4 --out /tmp/selfplay.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from spielwerk.core.registry import load_game
+from spielwerk.games.skat.actions import BID_BASE, DECLARATIONS, DECLARE_BASE, HOLD, PASS, PICKUP
+from spielwerk.games.skat.cards import string_to_card
+from spielwerk.games.skat.knowledge.deals import WEAK_ACCEPT, make_deal
+from spielwerk.games.skat.pimc_agent import SkatPimcAgent
+from spielwerk.games.skat.rules import DEAL_ORDER, PLAY, SKAT_PLACE, SkatState
+from spielwerk.games.skat.scoring import Contract, seeger_fabian
+from spielwerk.games.skat.selection import GAME_KEYS
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from skat_selection_glassbox import load, past, repair  # noqa: E402
+
+STRATEGIES = ("random", "knn", "refined", "pimc", "rule")
+
+
+def _mask(text: str) -> int:
+    return sum(1 << string_to_card(t) for t in text.split())
+
+
+def start(hands: tuple[int, int, int], skat: int, position: int, game: int,
+          put: int) -> SkatState:
+    """The deal dealt, the declarer at ``position`` holding 18 against two passes, the
+    skat picked up, ``put`` put and ``game`` declared: the state before the first card."""
+    state = load_game("skat").new_initial_state()
+    assert isinstance(state, SkatState)
+    pools = {p: [c for c in range(32) if hands[p] >> c & 1] for p in range(3)}
+    pools[SKAT_PLACE] = [c for c in range(32) if skat >> c & 1]
+    state.deal_cards([pools[place].pop(0) for place in DEAL_ORDER])
+    declarer = state.sgame.seat_of(position)
+    contract = DECLARE_BASE + DECLARATIONS.index(Contract(game))
+    put_cards = [c for c in range(32) if put >> c & 1]
+    while state.phase != PLAY:
+        legal = state.legal_actions()
+        if state.current_player != declarer:
+            action = PASS
+        elif BID_BASE in legal:
+            action = BID_BASE  # 18
+        elif HOLD in legal:
+            action = HOLD
+        elif PICKUP in legal:
+            action = PICKUP
+        elif contract in legal:
+            action = contract
+        else:
+            action = put_cards.pop()
+        state.apply(action)
+    assert state.declarer == declarer and state.put == put, "the set-up did not take"
+    return state
+
+
+def play_out(state: SkatState, worlds: int, seed: int) -> SkatState:
+    """Identical PIMC bots in every seat play the game to its end."""
+    agents = {s: SkatPimcAgent(state.game, seed=seed * 3 + s, worlds=worlds)
+              for s in state.sgame.positions}
+    while not state.is_terminal():
+        p = state.current_player
+        state.apply(agents[p].act(state.info_state(p)))
+    return state
+
+
+def run(args: argparse.Namespace) -> None:
+    out = Path(args.out)
+    repair(out)
+    done = {json.loads(x)["deal"] for x in out.read_text().splitlines() if x.strip()} \
+        if out.exists() else set()
+    if not Path(args.glassbox).exists():
+        sys.exit(f"error: no glassbox results {args.glassbox}; "
+                 "run skat_selection_glassbox.py first")
+    glassbox = load(Path(args.glassbox))
+    rows = [glassbox[d] for d in sorted(glassbox)][: args.deals]
+    t0 = time.perf_counter()
+    new = 0
+    with out.open("a") as f:
+        for n, g in enumerate(rows):
+            if g["deal"] in done:
+                continue
+            if past(args.until):
+                break
+            position, hands, skat = make_deal(args.seed, g["deal"], WEAK_ACCEPT)
+            game = GAME_KEYS.index(g["game"])
+            results: dict[str, dict] = {}
+            by_put: dict[str, dict] = {}
+            for s in STRATEGIES:
+                if s not in g["puts"]:
+                    continue
+                text = g["puts"][s]
+                if text not in by_put:
+                    t = time.perf_counter()
+                    st = play_out(start(hands, skat, position, game, _mask(text)), args.worlds,
+                                  g["deal"])
+                    res = st.result
+                    assert res is not None and res.contract is not None
+                    by_put[text] = {
+                        "won": res.won, "points": res.declarer_points,
+                        "seeger": seeger_fabian(res, 3)[res.declarer],
+                        "seconds": round(time.perf_counter() - t, 3)}
+                results[s] = by_put[text]
+            f.write(json.dumps({"deal": g["deal"], "game": g["game"], "position": position,
+                                "worlds": args.worlds, "results": results}) + "\n")
+            f.flush()
+            new += 1
+            if new % 5 == 0:
+                print(f"{n + 1}/{len(rows)} deals, {(time.perf_counter() - t0) / new:.1f} s "
+                      f"per deal this run", flush=True)
+    report([json.loads(x) for x in out.read_text().splitlines() if x.strip()])
+
+
+def ci(xs: list[float]) -> tuple[float, float]:
+    m = statistics.fmean(xs)
+    h = 1.96 * statistics.stdev(xs) / len(xs) ** 0.5 if len(xs) > 1 else float("nan")
+    return m, h
+
+
+def report(rows: list[dict]) -> None:
+    print(f"machine: {platform.machine()} python {platform.python_version()}; {len(rows)} "
+          f"deals, worlds {sorted({r['worlds'] for r in rows})}")
+    print(f"{'strategy':9} {'deals':>5} {'won %':>6} {'points':>7} {'SF/36':>16} "
+          f"{'vs knn /36':>16} {'vs refined /36':>16}")
+    for s in STRATEGIES:
+        sub = [r["results"] for r in rows if s in r["results"]]
+        if not sub:
+            continue
+        won = 100 * statistics.fmean(x[s]["won"] for x in sub)
+        pts = statistics.fmean(x[s]["points"] for x in sub)
+        m, h = ci([36 * x[s]["seeger"] for x in sub])
+        dm, dh = ci([36 * (x[s]["seeger"] - x["knn"]["seeger"]) for x in sub])
+        rm, rh = ci([36 * (x[s]["seeger"] - x["refined"]["seeger"]) for x in sub])
+        print(f"{s:9} {len(sub):5d} {won:6.1f} {pts:7.1f} {m:8.0f} +-{h:5.0f} "
+              f"{dm:8.0f} +-{dh:5.0f} {rm:8.0f} +-{rh:5.0f}")
+    secs = [v["seconds"] for r in rows for v in r["results"].values()]
+    print(f"seconds per game played: median {statistics.median(secs):.1f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--glassbox", default="skat_selection_glassbox.jsonl",
+                    help="skat_selection_glassbox.py results (its default output file)")
+    ap.add_argument("--deals", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=7, help="the glassbox run's deal seed")
+    ap.add_argument("--worlds", type=int, default=4)
+    ap.add_argument("--out", default="skat_selection_selfplay.jsonl")
+    ap.add_argument("--until", default=None, help="stop (resumably) at this UTC time, HH:MM")
+    ap.add_argument("--report-only", action="store_true")
+    args = ap.parse_args()
+    if args.report_only:
+        report([json.loads(x) for x in Path(args.out).read_text().splitlines() if x.strip()])
+        return
+    run(args)
+
+
+if __name__ == "__main__":
+    main()
