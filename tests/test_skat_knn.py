@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -108,9 +109,14 @@ def test_put_value_counts_the_put_points_and_drops_the_skat(model: KnnModel) -> 
     assert put == puts[int(np.argmax(brute))]
 
 
+def thresholds(**kwargs: Any) -> KnnParams:
+    """Parameters of the threshold rule (``decision="threshold"``), which these tests pin."""
+    return KnnParams(decision="threshold", **kwargs)
+
+
 def test_bidding_picks_the_best_winnable_game_and_bids_its_value(model: KnnModel) -> None:
     strong = hand("CJ SJ HJ CA CT CK CQ C9 SA HA")
-    d = decide_bid(model, strong, KnnParams(k=1, extensions=False))
+    d = decide_bid(model, strong, KnnParams(k=1, extensions=False, decision="threshold"))
     values = model.values([strong], "pickup", k=1)[0]
     assert d.game == int(np.argmax(values[:5]))
     assert not d.hand_game  # pick-up values are 10 higher in this base
@@ -118,16 +124,16 @@ def test_bidding_picks_the_best_winnable_game_and_bids_its_value(model: KnnModel
     assert d.features.shape == (5, 8)
     weak = hand("D7 D8 H7 H8 S7 S8 C7 C8 D9 H9")
     assert decide_bid(model, weak, KnnParams(k=1, extensions=False)).game == -1
-    high = KnnParams(k=1, hand_threshold=121, pickup_threshold=121, extensions=False)
+    high = thresholds(k=1, hand_threshold=121, pickup_threshold=121, extensions=False)
     assert decide_bid(model, strong, high).max_bid == 0
 
 
 def test_extensions_bid_null_on_safe_cards(model: KnnModel) -> None:
     safe = int(model.declarer_hand[np.flatnonzero(model.hand_null)[0]])  # a null winner
-    params = KnnParams(k=1, hand_threshold=121, pickup_threshold=121, null_threshold=0.5)
+    params = thresholds(k=1, hand_threshold=121, pickup_threshold=121, null_threshold=0.5)
     d = decide_bid(model, safe, params)
     assert d.game == 5 and d.max_bid >= 23
-    assert decide_bid(model, safe, KnnParams(k=1, hand_threshold=121, pickup_threshold=121,
+    assert decide_bid(model, safe, thresholds(k=1, hand_threshold=121, pickup_threshold=121,
                                              extensions=False)).game == -1
 
 
@@ -302,7 +308,7 @@ def test_every_put_is_two_distinct_held_cards_for_random_hands(model: KnnModel) 
 
 def test_without_extensions_only_the_seeds_games_are_chosen(model: KnnModel) -> None:
     rng = np.random.default_rng(5)
-    seed_only = KnnParams(k=2, hand_threshold=40, pickup_threshold=40, null_threshold=0.0,
+    seed_only = thresholds(k=2, hand_threshold=40, pickup_threshold=40, null_threshold=0.0,
                           extensions=False)
     for _ in range(30):
         cards = rng.choice(32, 12, replace=False)
@@ -366,16 +372,17 @@ def test_hard_put_rules_classify_only_refined_candidates(model: KnnModel) -> Non
 
 def test_contest_margin_keeps_a_marginal_hand_out_of_the_auction(model: KnnModel) -> None:
     strong = hand("CJ SJ HJ CA CT CK CQ C9 SA HA")
-    plain = decide_bid(model, strong, KnnParams(k=1, extensions=False, contest_margin=0))
+    plain = decide_bid(model, strong, KnnParams(k=1, extensions=False, contest_margin=0,
+                                               decision="threshold"))
     assert plain.max_bid > 18 and not plain.hand_game
     value = float(plain.pickup_values[plain.game])
     # threshold just below the value: winnable, but within the margin -> 18 only
-    near = KnnParams(k=1, pickup_threshold=value - 1, hand_threshold=121, extensions=False,
+    near = thresholds(k=1, pickup_threshold=value - 1, hand_threshold=121, extensions=False,
                      contest_margin=5)
     d = decide_bid(model, strong, near)
     assert d.game == plain.game and d.max_bid == 18
     # clear of the margin: bids its full value again
-    clear = KnnParams(k=1, pickup_threshold=value - 6, hand_threshold=121, extensions=False,
+    clear = thresholds(k=1, pickup_threshold=value - 6, hand_threshold=121, extensions=False,
                       contest_margin=5)
     assert decide_bid(model, strong, clear).max_bid == plain.max_bid
 

@@ -73,9 +73,9 @@ def bid_result(cards: str, position: str = "forehand", base: Path | None = None,
                k: int = DEFAULT_K, extensions: bool = True) -> dict[str, Any]:
     """The ``skat bid --json`` object."""
     hand = parse_cards(cards, 10)
-    _position(position)
+    seat = _position(position)
     model = _load(base, k)
-    d = decide_bid(model, hand, KnnParams(k=k, extensions=extensions))
+    d = decide_bid(model, hand, KnnParams(k=k, extensions=extensions), seat)
     values = d.values
     return {
         "features": {GAME_KEYS[g]: [int(x) for x in d.features[g]] for g in range(5)},
@@ -87,8 +87,8 @@ def bid_result(cards: str, position: str = "forehand", base: Path | None = None,
         "max_bid": int(d.max_bid),
         "announce": [w for w, on in (("schneider", d.schneider), ("schwarz", d.schwarz),
                                      ("ouvert", d.ouvert)) if on],
-        "strength": strength(hand, _position(position)),
-        "position": POSITION_NAMES[_position(position)],
+        "strength": strength(hand, seat),
+        "position": POSITION_NAMES[seat],
     }
 
 

@@ -29,13 +29,19 @@ from spielwerk.games.skat.bidding import BID_VALUES
 from spielwerk.games.skat.cards import NULL, cards_of
 from spielwerk.games.skat.handstrength import apply_strength_bidding
 from spielwerk.games.skat.knowledge.knn import (
+    DECISIONS,
     DEFAULT_CONTEST_MARGIN,
+    DEFAULT_DECISION,
+    DEFAULT_EV_MARGIN,
+    DEFAULT_GAME_CHOICE,
     DEFAULT_HAND_THRESHOLD,
     DEFAULT_K,
+    DEFAULT_LOSS_BONUS,
     DEFAULT_NULL_THRESHOLD,
     DEFAULT_PICKUP_THRESHOLD,
     DEFAULT_PUT_RULES,
     DEFAULT_SCALING,
+    GAME_CHOICES,
     PUT_RULES,
     PUTTING_STRATEGIES,
     SCALINGS,
@@ -104,6 +110,10 @@ class SkatKnnAgent(Agent):
         choose_by_put: bool = True,
         switch_margin: float = 0.0,
         contest_margin: float = DEFAULT_CONTEST_MARGIN,
+        decision: str = DEFAULT_DECISION,
+        loss_bonus: float = DEFAULT_LOSS_BONUS,
+        ev_margin: float = DEFAULT_EV_MARGIN,
+        game_choice: str = DEFAULT_GAME_CHOICE,
     ) -> None:
         super().__init__(game, seed)
         if bidding not in BIDDING_SYSTEMS:
@@ -118,8 +128,16 @@ class SkatKnnAgent(Agent):
         if put_rules not in PUT_RULES:
             raise AgentSpecError(f"knn: put_rules must be one of {', '.join(PUT_RULES)}, "
                                  f"not {put_rules!r}")
+        if game_choice not in GAME_CHOICES:
+            raise AgentSpecError(f"knn: game_choice must be one of {', '.join(GAME_CHOICES)}, "
+                                 f"not {game_choice!r}")
+        if decision not in DECISIONS:
+            raise AgentSpecError(f"knn: decision must be one of {', '.join(DECISIONS)}, "
+                                 f"not {decision!r}")
         self.params = KnnParams(k, hand_threshold, pickup_threshold, null_threshold, extensions,
-                                put_rules, switch_margin, contest_margin)
+                                put_rules, switch_margin, contest_margin, decision=decision,
+                                loss_bonus=loss_bonus, ev_margin=ev_margin,
+                                game_choice=game_choice)
         self.choose_by_put = choose_by_put
         if scaling not in SCALINGS:
             raise AgentSpecError(f"knn: scaling must be one of {', '.join(SCALINGS)}, "
@@ -132,7 +150,7 @@ class SkatKnnAgent(Agent):
         self.play = play
         self.player: Agent = (SkatPimcAgent(game, seed, worlds=worlds) if play == "pimc"
                               else SkatRuleAgent(game, seed))
-        self._bid_cache: dict[int, BidDecision] = {}
+        self._bid_cache: dict[tuple[int, int], BidDecision] = {}
         self._put: PutDecision | None = None
         self._model: KnnModel | None = None
 
@@ -156,12 +174,13 @@ class SkatKnnAgent(Agent):
         self.player.inform(action)
 
     def bid_decision(self, hand: int, position: int = 0) -> BidDecision:
-        if hand not in self._bid_cache:
-            decision = decide_bid(self.model, hand, self.params)
+        key = (hand, position)
+        if key not in self._bid_cache:
+            decision = decide_bid(self.model, hand, self.params, position)
             if self.bidding != "knn":  # hand-strength systems (skat/handstrength.py)
                 apply_strength_bidding(decision, hand, self.bidding, position)
-            self._bid_cache[hand] = decision
-        return self._bid_cache[hand]
+            self._bid_cache[key] = decision
+        return self._bid_cache[key]
 
     def act(self, info_state: InfoState) -> int:
         legal = info_state.legal_actions()
@@ -197,7 +216,7 @@ class SkatKnnAgent(Agent):
     # ----- the skat ----------------------------------------------------------------------
     def _hand_or_pickup(self, info: SkatInfoState, legal: list[int]) -> int:
         self._put = None
-        d = self.bid_decision(info.own_dealt)
+        d = self.bid_decision(info.own_dealt, self._position(info.player))
         if not d.hand_game or d.game < 0:
             return PICKUP
         hand = info.own_dealt
@@ -247,7 +266,9 @@ register_agent(
      "hand_threshold": DEFAULT_HAND_THRESHOLD, "pickup_threshold": DEFAULT_PICKUP_THRESHOLD,
      "null_threshold": DEFAULT_NULL_THRESHOLD, "scaling": DEFAULT_SCALING, "bidding": "knn",
      "play": "pimc", "put_rules": DEFAULT_PUT_RULES, "choose_by_put": True,
-     "switch_margin": 0.0, "contest_margin": DEFAULT_CONTEST_MARGIN},
+     "switch_margin": 0.0, "contest_margin": DEFAULT_CONTEST_MARGIN,
+     "decision": DEFAULT_DECISION, "loss_bonus": DEFAULT_LOSS_BONUS,
+     "ev_margin": DEFAULT_EV_MARGIN, "game_choice": DEFAULT_GAME_CHOICE},
     "KNN bidding, hand/pick-up, skat putting and declaring over solved deals; PIMC card play",
     games=("skat",),
     parameter_help={
@@ -257,6 +278,12 @@ register_agent(
                          "put of each (putting=refined)",
         "switch_margin": "keep the game bid on unless another is this many points better",
         "contest_margin": "points above the threshold a hand needs to bid beyond 18",
+        "decision": "when a game is winnable: ev (calibrated expected Seeger-Fabian score, "
+                    "by position) or threshold (hand_threshold / pickup_threshold)",
+        "loss_bonus": "ev: extra cost of a lost game (the opponents' 40 each)",
+        "ev_margin": "ev: expected score a game needs over passing",
+        "game_choice": "after picking up, the game with the best put value (value) or the "
+                       "best calibrated expected score (ev)",
         "put_rules": "puts the KNN putting classifies: seed (no jacks/trumps) or hard "
                      "(refined selection's hard rules)",
         "k": "neighbours per classification",
@@ -272,5 +299,7 @@ register_agent(
     limits={"worlds": (1, None), "k": (1, None), "putting": tuple(PUTTING_STRATEGIES),
             "null_threshold": (0, 1), "hand_threshold": (0, 120),
             "pickup_threshold": (0, 120), "scaling": SCALINGS, "bidding": BIDDING_SYSTEMS,
-            "play": CARD_PLAY, "put_rules": PUT_RULES},
+            "play": CARD_PLAY, "put_rules": PUT_RULES, "decision": DECISIONS,
+            "ev_margin": (-1000, 1000), "loss_bonus": (0, 1000),
+            "game_choice": GAME_CHOICES},
 )

@@ -64,8 +64,26 @@ DEFAULT_CONTEST_MARGIN = 6.0
 DEFAULT_NULL_THRESHOLD = 0.8
 DEFAULT_SCALING = "std"
 DEFAULT_PUT_RULES = "seed"
+DEFAULT_DECISION = "ev"
+DEFAULT_LOSS_BONUS = 40.0
+DEFAULT_EV_MARGIN = 5.0
+DEFAULT_GAME_CHOICE = "value"
 SCALINGS = ("none", "std")
 PUT_RULES = ("seed", "hard")
+DECISIONS = ("ev", "threshold")
+GAME_CHOICES = ("value", "ev")
+"""How a game is called winnable: ``ev`` - its expected Seeger-Fabian score (a calibrated
+win probability, :data:`WIN_CALIBRATION`) beats passing by ``ev_margin``; ``threshold`` -
+its value reaches ``hand_threshold`` / ``pickup_threshold`` (the seed's rule)."""
+WIN_CALIBRATION: dict[str, tuple[float, tuple[float, float, float]]] = {
+    "pickup": (0.0826, (51.4, 47.2, 45.8)),
+    "hand": (0.0899, (58.5, 56.5, 54.3)),
+}
+"""P(win) = 1 / (1 + exp(-slope (value - mid[position]))), value = the KNN value (card
+points) of the stage, position 0 forehand, 1 middlehand, 2 rearhand. Fitted on forced
+declarations under the rule agent's card play, 5,400 seat hands of tuning seeds 21 and 22
+(``benchmarks/skat_kb_calibrate.py``, docs/skat-bidding.md): the neighbours' results are
+double-dummy, the cards are not played so well, and a forehand declarer wins less."""
 """Puts the KNN putting classifies: ``seed`` - no jacks, no trumps (the seed's pruning);
 ``hard`` - those left by refined selection's hard rules (:func:`selection.hard_candidates`:
 no trumps, blank tens first, no aces in low-trump games, equivalent low cards, ...), from the
@@ -92,13 +110,27 @@ class KnnParams:
     contest_margin: float = DEFAULT_CONTEST_MARGIN
     """A suit/grand hand whose value is below its threshold + this bids and holds only 18:
     it plays when nobody else wants to, but does not compete in the auction (an opponent
-    bidding on signals strength against it)."""
-    """After picking up, the game bid on is kept unless another game's value is higher by
-    more than this (card points)."""
+    bidding on signals strength against it). With ``decision="ev"``: whose value less this
+    margin would not be winnable."""
+    decision: str = DEFAULT_DECISION
+    loss_bonus: float = DEFAULT_LOSS_BONUS
+    """Expected score of a game: p (v + 50) - (1 - p) (2 v + 50 + loss_bonus): a lost game
+    also gives each opponent 40, so relative to them it costs that much more."""
+    ev_margin: float = DEFAULT_EV_MARGIN
+    """Expected score a game needs to be declared (passing scores 0)."""
+    game_choice: str = DEFAULT_GAME_CHOICE
+    """After picking up: the game with the best put ``value``, or the best expected score
+    (``ev``: the put value's calibrated win chance and the game's value)."""
 
     def __post_init__(self) -> None:
         if self.k < 1:
             raise KnowledgeBaseError(f"k must be at least 1, not {self.k}")
+        if self.decision not in DECISIONS:
+            raise KnowledgeBaseError(f"decision must be one of {', '.join(DECISIONS)}, "
+                                     f"not {self.decision!r}")
+        if self.game_choice not in GAME_CHOICES:
+            raise KnowledgeBaseError(f"game_choice must be one of {', '.join(GAME_CHOICES)}, "
+                                     f"not {self.game_choice!r}")
         if self.put_rules not in PUT_RULES:
             raise KnowledgeBaseError(f"put_rules must be one of {', '.join(PUT_RULES)}, "
                                      f"not {self.put_rules!r}")
@@ -298,28 +330,53 @@ class BidDecision:
         return self.hand_values if self.hand_game else self.pickup_values
 
 
-def decide_bid(model: KnnModel, hand: int, params: KnnParams | None = None) -> BidDecision:
-    """Bidding decision for ten cards (see the module docstring)."""
+def win_probability(value: float, stage: str, position: int) -> float:
+    """Calibrated chance that a game of this KNN value is won (:data:`WIN_CALIBRATION`)."""
+    slope, mids = WIN_CALIBRATION[stage]
+    return float(1.0 / (1.0 + np.exp(-slope * (value - mids[max(0, min(2, position))]))))
+
+
+def expected_score(p_win: float, game_value: int, loss_bonus: float = DEFAULT_LOSS_BONUS
+                   ) -> float:
+    """Seeger-Fabian expectation of declaring: won v + 50, lost -2 v - 50 - loss_bonus."""
+    return p_win * (game_value + 50) - (1.0 - p_win) * (2 * game_value + 50 + loss_bonus)
+
+
+def _winnable(p: KnnParams, value: float, game_value: int, is_hand: bool, position: int
+              ) -> tuple[bool, float]:
+    """(winnable, merit) of one game: merit is the expected score (``ev``) or the value."""
+    if p.decision == "threshold":
+        return value >= (p.hand_threshold if is_hand else p.pickup_threshold), value
+    e = expected_score(win_probability(value, "hand" if is_hand else "pickup", position),
+                       game_value, p.loss_bonus)
+    return e > p.ev_margin, e
+
+
+def decide_bid(model: KnnModel, hand: int, params: KnnParams | None = None,
+               position: int = 0) -> BidDecision:
+    """Bidding decision for ten cards from ``position`` (0 forehand, 1 middlehand, 2
+    rearhand; see the module docstring)."""
     p = params or KnnParams()
     idx = model.all_neighbours(np.array([hand], dtype=np.int64), p.k)
     vh = model.values_from(idx, "hand")[0]
     vp = model.values_from(idx, "pickup")[0]
     feats = suit_features_from_bits(card_bits([hand]))[0]
 
-    def best(values: np.ndarray, threshold: float, is_hand: bool) -> tuple[int, float, int]:
-        found = (-1, -1.0, 0)
+    def best(values: np.ndarray, is_hand: bool) -> tuple[int, float, int, float]:
+        found = (-1, -1.0, 0, 0.0)
         for g in range(5):
-            if values[g] < threshold:
-                continue
             v = suit_game_value(hand, g, hand=is_hand)
+            ok, merit = _winnable(p, float(values[g]), v, is_hand, position)
+            if not ok:
+                continue
             if values[g] > found[1] or values[g] == found[1] and v > found[2]:
-                found = (g, float(values[g]), v)
+                found = (g, float(values[g]), v, merit)
         return found
 
-    gp, valp, bidp = best(vp, p.pickup_threshold, False)
-    gh, valh, bidh = best(vh, p.hand_threshold, True)
+    gp, valp, bidp, meritp = best(vp, False)
+    gh, valh, bidh, merith = best(vh, True)
     decision = BidDecision(feats, vh, vp, -1, False, 0)
-    if gh >= 0 and (gp < 0 or valh >= valp):
+    if gh >= 0 and (gp < 0 or (merith >= meritp if p.decision == "ev" else valh >= valp)):
         decision.game, decision.hand_game = gh, True
         if p.extensions:
             _announcements(model, hand, gh, idx[gh][0], p, decision)
@@ -328,9 +385,10 @@ def decide_bid(model: KnnModel, hand: int, params: KnnParams | None = None) -> B
     elif gp >= 0:
         decision.game, decision.max_bid = gp, highest_bid_at_most(bidp)
     if decision.game >= 0 and p.contest_margin > 0:
-        value, threshold = ((valh, p.hand_threshold) if decision.hand_game
-                            else (valp, p.pickup_threshold))
-        if value < threshold + p.contest_margin:
+        value = valh if decision.hand_game else valp
+        game_value = suit_game_value(hand, decision.game, hand=decision.hand_game)
+        if not _winnable(p, value - p.contest_margin, game_value, decision.hand_game,
+                         position)[0]:
             decision.max_bid = min(decision.max_bid, BID_VALUES[0])
     if p.extensions:
         null_hand = vh[NULL] >= p.null_threshold
@@ -396,13 +454,13 @@ def knn_put(model: KnnModel, twelve: int, bid: int, params: KnnParams | None = N
         put, value, n = model.best_put(twelve, g, p.k, p.put_rules, position)
         per_game[g] = (put, value)
         candidates += n
-    choice, ouvert = choose_game(per_game, twelve, bid, p, prefer)
+    choice, ouvert = choose_game(per_game, twelve, bid, p, prefer, position)
     put, value = per_game[choice]
     return PutDecision(put, choice, value, candidates, per_game, ouvert)
 
 
 def choose_game(per_game: dict[int, tuple[int, float]], twelve: int, bid: int, p: KnnParams,
-                prefer: int = -1) -> tuple[int, bool]:
+                prefer: int = -1, position: int = 0) -> tuple[int, bool]:
     """(game, null ouvert) from each game's (put, value) after picking up: the best value
     among the games whose plain value reaches the bid, else among those that could with
     schneider and schwarz; never a certainly overbid game while another is not."""
@@ -420,9 +478,16 @@ def choose_game(per_game: dict[int, tuple[int, float]], twelve: int, bid: int, p
     null_ok = NULL in per_game and per_game[NULL][1] >= p.null_threshold
     choice: int
     pool = safe or possible
+    def merit(g: int) -> tuple[float, int]:
+        if p.game_choice == "ev":
+            chance = win_probability(per_game[g][1], "pickup", position)
+            return expected_score(chance, max(plain_value(g), bid), p.loss_bonus), g
+        return per_game[g][1], plain_value(g)
+
     if pool:
-        choice = max(pool, key=lambda g: (per_game[g][1], plain_value(g)))
-        if prefer in pool and per_game[prefer][1] >= per_game[choice][1] - p.switch_margin:
+        choice = max(pool, key=merit)
+        if (p.game_choice == "value" and prefer in pool
+                and per_game[prefer][1] >= per_game[choice][1] - p.switch_margin):
             choice = prefer
         if null_ok and per_game[choice][1] < p.pickup_threshold and max_value(NULL) >= bid:
             choice = NULL

@@ -1,0 +1,212 @@
+"""How often does a hand win when it is declared? Forced declarations under rule's card play.
+
+For every deal of a tuning seed and every seat, the seat is made the declarer
+at 18 (the two others pass) and plays each of:
+
+* ``pickup``: the ``knn`` agent picks up, puts and declares as it does in a match;
+* ``hand``: the ``knn`` agent declares a hand game in the game of its highest hand value;
+* ``rule``: the ``rule`` agent picks up, puts and declares.
+
+All cards are played by the rule agent's play (``knn:play=rule``), as in the
+``knn:play=rule rule`` match, so the outcome is what the decision yields
+under that card play - not the double-dummy result the knowledge base holds.
+Each row records the seat's KNN values (hand and pick-up stage), whether rule
+would have bid, the game played and its outcome; ``--summary`` prints the win
+rate and mean Seeger-Fabian points by value band. The deals are those of
+``skat match --seed S`` (same chance seeds), so use a tuning seed, not the
+evaluation seed.
+
+    python benchmarks/skat_kb_calibrate.py --deals 600 --seed 21 -o cal21.jsonl
+    python benchmarks/skat_kb_calibrate.py --summary cal21.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from spielwerk.arena.duplicate import skat_details
+from spielwerk.arena.match import derive_seed
+from spielwerk.core.game import InfoState
+from spielwerk.core.play import play
+from spielwerk.core.registry import load_game
+from spielwerk.games.skat.agents import SkatRuleAgent, best_suit_game
+from spielwerk.games.skat.knn_agent import SkatKnnAgent
+from spielwerk.games.skat.knowledge.knn import BidDecision
+from spielwerk.games.skat.rules import PASS, PICKUP, SkatInfoState, SkatState
+from spielwerk.games.skat.scoring import parse_contract
+
+GAME_SPEC = "skat(dealer=2,players=3,ramsch=false)"
+MODES = ("pickup", "hand", "rule")
+
+
+class Passer(SkatRuleAgent):
+    """Passes every bid; otherwise the rule agent (defence)."""
+
+    def act(self, info_state: InfoState) -> int:
+        legal = info_state.legal_actions()
+        if PASS in legal:
+            return PASS
+        return super().act(info_state)
+
+
+class ForcedKnn(SkatKnnAgent):
+    """Bids 18 whatever its cards; picks up (``pickup``) or plays its best hand game."""
+
+    def __init__(self, game: Any, mode: str) -> None:
+        super().__init__(game, 0, play="rule")
+        self.mode = mode
+
+    def bid_decision(self, hand: int, position: int = 0) -> BidDecision:
+        d = super().bid_decision(hand, position)
+        forced = BidDecision(d.features, d.hand_values, d.pickup_values, d.game, False, 18)
+        if self.mode == "hand":
+            g = int(max(range(5), key=lambda x: d.hand_values[x]))
+            forced.game, forced.hand_game = g, True
+        return forced
+
+
+class ForcedRule(SkatRuleAgent):
+    """Bids 18 whatever its cards, then picks up, puts and declares as rule does."""
+
+    def act(self, info_state: InfoState) -> int:
+        legal = info_state.legal_actions()
+        if PASS in legal:
+            return next((a for a in legal if a != PASS), PASS)
+        if PICKUP in legal:
+            return PICKUP
+        return super().act(info_state)
+
+
+def forced_game(deal_seed: int, seat: int, mode: str) -> dict[str, Any]:
+    game = load_game(GAME_SPEC)
+    forced = ForcedRule(game, 0) if mode == "rule" else ForcedKnn(game, mode)
+    seats = [forced if s == seat else Passer(game, 0) for s in range(3)]
+    state = game.new_initial_state()
+    play(state, seats, np.random.default_rng(deal_seed))
+    assert isinstance(state, SkatState)
+    return skat_details(state)
+
+
+def seat_row(deal: int, deal_seed: int, seat: int, knn: SkatKnnAgent) -> dict[str, Any]:
+    game = load_game(GAME_SPEC)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(deal_seed)
+    # deal only: play chance until the first player move
+    from spielwerk.core.game import sample_chance
+
+    while state.current_player < 0:
+        state.apply(sample_chance(state, rng))
+    info = state.info_state(seat)
+    assert isinstance(info, SkatInfoState)
+    hand = info.own_dealt
+    position = max(0, game.position_of(seat))  # type: ignore[attr-defined]
+    d = knn.bid_decision(hand, position)
+    rule_game, strength = best_suit_game(hand)
+    row: dict[str, Any] = {
+        "deal": deal, "seat": seat, "position": position, "cards": hand,
+        "vh": [round(float(x), 3) for x in d.hand_values],
+        "vp": [round(float(x), 3) for x in d.pickup_values],
+        "knn_game": d.game, "knn_hand": d.hand_game, "knn_max_bid": d.max_bid,
+        "rule_bids": strength >= 7.0, "rule_game": rule_game,
+    }
+    for mode in MODES:
+        det = forced_game(deal_seed, seat, mode)
+        c = parse_contract(str(det["contract"]))
+        row[mode] = {"game": c.game, "hand": c.hand, "won": det["won"], "value": det["value"],
+                     "points": det["declarer_points"], "sf": det["seeger"][seat]}
+    return row
+
+
+def run(deals: int, seed: int, out: Path) -> None:
+    done = set()
+    if out.exists():
+        for line in out.read_text().splitlines():
+            r = json.loads(line)
+            done.add(r["deal"])
+    knn = SkatKnnAgent(load_game(GAME_SPEC), 0, play="rule")
+    start = time.perf_counter()
+    with out.open("a") as f:
+        for deal in range(deals):
+            if deal in done:
+                continue
+            deal_seed = derive_seed(seed, 1, deal)
+            rows = [seat_row(deal, deal_seed, s, knn) for s in range(3)]
+            f.write("".join(json.dumps(r) + "\n" for r in rows))
+            f.flush()
+            if deal % 50 == 0:
+                print(f"deal {deal} {time.perf_counter() - start:.0f} s", file=sys.stderr,
+                      flush=True)
+
+
+def logistic_fit(x: np.ndarray, y: np.ndarray, iterations: int = 50) -> np.ndarray:
+    """Weights of a logistic regression (Newton's method, a little ridge for stability)."""
+    w = np.zeros(x.shape[1])
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-x @ w))
+        grad = x.T @ (p - y) + 1e-3 * w
+        hess = (x * (p * (1 - p))[:, None]).T @ x + 1e-3 * np.eye(len(w))
+        w -= np.linalg.solve(hess, grad)
+    return w
+
+
+def calibration(rows: list[dict[str, Any]]) -> None:
+    """P(win) = 1 / (1 + exp(-slope (value - mid[position]))) per stage, fitted on the hands
+    whose best value is at least 36 (the decisions are made above that), value = the best
+    suit/grand value of the stage; the ``WIN_CALIBRATION`` of knowledge/knn.py."""
+    for mode, key in (("pickup", "vp"), ("hand", "vh")):
+        v = np.array([max(r[key][:5]) for r in rows])
+        pos = np.array([r["position"] for r in rows])
+        won = np.array([float(r[mode]["won"]) for r in rows])
+        m = v >= 36
+        x = np.stack([v[m] - 55] + [(pos[m] == q).astype(float) for q in range(3)], axis=1)
+        w = logistic_fit(x, won[m])
+        mids = [round(float(55 - w[1 + q] / w[0]), 1) for q in range(3)]
+        print(f"calibration {mode}: slope {w[0]:.4f}, mid by position (fore, middle, rear) "
+              f"{mids}  ({int(m.sum())} hands)")
+
+
+def summary(paths: list[Path]) -> None:
+    rows = [json.loads(line) for path in paths for line in path.read_text().splitlines()]
+    for mode, key in (("pickup", "vp"), ("hand", "vh")):
+        bands: dict[int, list[float]] = defaultdict(lambda: [0, 0, 0.0])
+        for r in rows:
+            v = max(r[key][:5])
+            b = int(v // 4 * 4)
+            bands[b][0] += 1
+            bands[b][1] += int(r[mode]["won"])
+            bands[b][2] += r[mode]["sf"]
+        print(f"{mode}: best {key} band, hands, won, mean SF of the declarer")
+        for b in sorted(bands):
+            n, w, sf = bands[b]
+            print(f"  {b:3d}-{b + 3:3d} {n:5d} {w / n:6.3f} {sf / n:8.1f}")
+    n = len(rows)
+    print(f"{n} seat hands; rule bids {sum(r['rule_bids'] for r in rows)}, "
+          f"knn declares {sum(r['knn_game'] >= 0 for r in rows)}")
+    calibration(rows)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=600)
+    ap.add_argument("--seed", type=int, default=21)
+    ap.add_argument("-o", "--out", type=Path)
+    ap.add_argument("--summary", type=Path, nargs="+", help="results files to summarise")
+    a = ap.parse_args()
+    if a.summary:
+        summary(a.summary)
+        return
+    if a.out is None:
+        ap.error("-o FILE is needed to run")
+    run(a.deals, a.seed, a.out)
+
+
+if __name__ == "__main__":
+    main()

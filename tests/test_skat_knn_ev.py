@@ -1,0 +1,88 @@
+"""The expected-score bidding decision (``decision="ev"``) of the KNN bot."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from spielwerk.core.agent import AgentSpecError, make_agent
+from spielwerk.core.registry import load_game
+from spielwerk.games.skat.knowledge.knn import (
+    WIN_CALIBRATION,
+    KnnModel,
+    KnnParams,
+    decide_bid,
+    expected_score,
+    suit_game_value,
+    win_probability,
+)
+from spielwerk.games.skat.knowledge.store import KnowledgeBaseError
+
+
+@pytest.fixture(scope="module")
+def model() -> KnnModel:
+    return KnnModel.load()  # the shipped base
+
+
+def random_hands(n: int, seed: int) -> list[int]:
+    rng = np.random.default_rng(seed)
+    return [int(sum(1 << int(c) for c in rng.choice(32, 10, replace=False))) for _ in range(n)]
+
+
+def test_win_probability_follows_the_calibration() -> None:
+    for stage, (slope, mids) in WIN_CALIBRATION.items():
+        assert slope > 0
+        for position, mid in enumerate(mids):
+            assert win_probability(mid, stage, position) == pytest.approx(0.5)
+            assert win_probability(mid + 10, stage, position) > win_probability(mid, stage,
+                                                                               position)
+        # the same value wins less often from forehand (measured under rule's card play)
+        assert win_probability(55, stage, 0) < win_probability(55, stage, 2)
+
+
+def test_expected_score_is_seeger_fabian_with_the_loss_bonus() -> None:
+    assert expected_score(1.0, 24) == 74
+    assert expected_score(0.0, 24, loss_bonus=40) == -2 * 24 - 50 - 40
+    assert expected_score(0.5, 36, loss_bonus=0) == pytest.approx(0.5 * 86 - 0.5 * 122)
+
+
+def test_a_game_is_declared_exactly_when_its_expected_score_clears_the_margin(
+        model: KnnModel) -> None:
+    p = KnnParams(extensions=False, contest_margin=0)
+    declared = 0
+    for ten in random_hands(200, 1):
+        for position in range(3):
+            d = decide_bid(model, ten, p, position)
+            best = max(
+                expected_score(win_probability(float(values[g]), stage, position),
+                               suit_game_value(ten, g, hand=stage == "hand"), p.loss_bonus)
+                for stage, values in (("hand", d.hand_values), ("pickup", d.pickup_values))
+                for g in range(5))
+            assert (d.game >= 0) == (best > p.ev_margin)
+            declared += d.game >= 0
+    assert declared > 0
+    never = KnnParams(extensions=False, ev_margin=1000)
+    assert all(decide_bid(model, ten, never).game == -1 for ten in random_hands(20, 2))
+    always = KnnParams(extensions=False, ev_margin=-1000)
+    assert all(decide_bid(model, ten, always).game >= 0 for ten in random_hands(20, 2))
+
+
+def test_forehand_declares_less_than_rearhand(model: KnnModel) -> None:
+    hands = random_hands(300, 3)
+    fore = sum(decide_bid(model, ten, None, 0).game >= 0 for ten in hands)
+    rear = sum(decide_bid(model, ten, None, 2).game >= 0 for ten in hands)
+    assert fore < rear
+    # the threshold rule ignores the position
+    t = KnnParams(decision="threshold")
+    assert all(decide_bid(model, ten, t, 0).game == decide_bid(model, ten, t, 2).game
+               for ten in hands[:50])
+
+
+def test_decision_names_are_checked() -> None:
+    with pytest.raises(KnowledgeBaseError, match="decision"):
+        KnnParams(decision="magic")
+    game = load_game("skat(players=3)")
+    with pytest.raises(AgentSpecError, match="decision"):
+        make_agent("knn:decision=magic", game)
+    agent = make_agent("knn:decision=threshold:ev_margin=3:loss_bonus=0", game)
+    assert agent.params.decision == "threshold"  # type: ignore[attr-defined]
