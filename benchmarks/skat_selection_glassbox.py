@@ -11,7 +11,9 @@ the game is reasonable). For each deal every strategy puts two cards:
 * ``knn`` - the KNN putting for that game (shipped base);
 * ``refined`` - hard rules + soft score (:mod:`spielwerk.games.skat.selection`);
 * ``pimc`` - each plausible put solved over ``--pimc-worlds`` sampled opponent hands
-  (only on the first ``--pimc-deals`` kept deals: it is the expensive one).
+  (only on the first ``--pimc-deals`` kept deals: it is the expensive one);
+* ``rule`` - the rule baseline's own put (:class:`SkatRuleAgent`, which guards the
+  trumps of the game it would pick itself), on the first ``--rule-deals``.
 
 Each put is then solved double-dummy (forehand leads): win or loss with the
 null-window "61" query and schneider with one more threshold (90 when won, 31
@@ -56,7 +58,7 @@ from spielwerk.games.skat.knowledge.knn import KnnModel, KnnParams, knn_put
 from spielwerk.games.skat.scoring import Contract, evaluate, seeger_fabian
 from spielwerk.games.skat.selection import GAME_KEYS, pimc_put, random_put, refined_put
 
-STRATEGIES = ("random", "knn", "refined", "pimc")
+STRATEGIES = ("random", "knn", "refined", "pimc", "rule")
 WIN, SCHNEIDER, LOSE_SCHNEIDER = 61, 90, 30
 
 
@@ -186,8 +188,11 @@ def first_pass(args: argparse.Namespace, f: TextIO, done: dict[int, dict], model
 def second_pass(args: argparse.Namespace, f: TextIO, done: dict[int, dict],
                 solver: Solver) -> None:
     """The PIMC put on the first ``--pimc-deals``, exact points on the first ``--exact-deals``."""
+    from skat_selection_selfplay import rule_put  # the rule agent's own put (set-up shared)
+
     t_start = time.perf_counter()
-    todo = sorted(done)[:max(args.pimc_deals, args.exact_deals)]
+    rule_deals = args.pimc_deals if args.rule_deals is None else args.rule_deals
+    todo = sorted(done)[:max(args.pimc_deals, args.exact_deals, rule_deals)]
     if todo and args.pimc_deals:  # compile the kernels before any decision is timed
         position, hands, skat = make_deal(args.seed, todo[0], WEAK_ACCEPT)
         pimc_put(hands[position] | skat, GAME_KEYS.index(done[todo[0]]["game"]), position, 1,
@@ -198,7 +203,8 @@ def second_pass(args: argparse.Namespace, f: TextIO, done: dict[int, dict],
         row = done[deal]
         want_pimc = n < args.pimc_deals and "pimc" not in row["puts"]
         want_exact = n < args.exact_deals and len(row.get("points", {})) < len(row["puts"])
-        if not (want_pimc or want_exact):
+        want_rule = n < rule_deals and "rule" not in row["puts"]
+        if not (want_pimc or want_exact or want_rule):
             continue
         position, hands, skat = make_deal(args.seed, deal, WEAK_ACCEPT)
         twelve = hands[position] | skat
@@ -215,6 +221,10 @@ def second_pass(args: argparse.Namespace, f: TextIO, done: dict[int, dict],
             puts["pimc"] = r.put
             update["seconds"] = {"pimc": round(time.perf_counter() - t, 5)}
             update["pimc_solves"] = r.solves
+        if want_rule:
+            t = time.perf_counter()
+            puts["rule"] = rule_put(hands, skat, position)
+            update.setdefault("seconds", {})["rule"] = round(time.perf_counter() - t, 5)
         # solve only what is new: the pimc put, and every put when exact points are missing
         exact = n < args.exact_deals
         need = {k: p for k, p in puts.items()
@@ -298,6 +308,8 @@ def main() -> None:
     ap.add_argument("--min-value", type=float, default=55.0)
     ap.add_argument("--pimc-deals", type=int, default=10)
     ap.add_argument("--exact-deals", type=int, default=100)
+    ap.add_argument("--rule-deals", type=int, default=None,
+                    help="the rule agent's own put on the first deals (default: --pimc-deals)")
     ap.add_argument("--pimc-worlds", type=int, default=8)
     ap.add_argument("--out", default="skat_selection_glassbox.jsonl")
     ap.add_argument("--until", default=None, help="stop (resumably) at this UTC time, HH:MM")

@@ -30,10 +30,11 @@ from pathlib import Path
 
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat.actions import BID_BASE, DECLARATIONS, DECLARE_BASE, HOLD, PASS, PICKUP
+from spielwerk.games.skat.agents import SkatRuleAgent
 from spielwerk.games.skat.cards import string_to_card
 from spielwerk.games.skat.knowledge.deals import WEAK_ACCEPT, make_deal
 from spielwerk.games.skat.pimc_agent import SkatPimcAgent
-from spielwerk.games.skat.rules import DEAL_ORDER, PLAY, SKAT_PLACE, SkatState
+from spielwerk.games.skat.rules import DEAL_ORDER, PLAY, PUT, SKAT_PLACE, SkatState
 from spielwerk.games.skat.scoring import Contract, seeger_fabian
 from spielwerk.games.skat.selection import GAME_KEYS
 
@@ -47,10 +48,11 @@ def _mask(text: str) -> int:
     return sum(1 << string_to_card(t) for t in text.split())
 
 
-def start(hands: tuple[int, int, int], skat: int, position: int, game: int,
-          put: int) -> SkatState:
-    """The deal dealt, the declarer at ``position`` holding 18 against two passes, the
-    skat picked up, ``put`` put and ``game`` declared: the state before the first card."""
+def _set_up(hands: tuple[int, int, int], skat: int, position: int, game: int,
+            put: int | None) -> SkatState:
+    """The deal dealt, the declarer at ``position`` holding 18 against two passes and
+    picking up the skat; then ``put`` put and ``game`` declared (the state before the
+    first card), or with ``put`` None the state where the declarer puts."""
     state = load_game("skat").new_initial_state()
     assert isinstance(state, SkatState)
     pools = {p: [c for c in range(32) if hands[p] >> c & 1] for p in range(3)}
@@ -58,8 +60,8 @@ def start(hands: tuple[int, int, int], skat: int, position: int, game: int,
     state.deal_cards([pools[place].pop(0) for place in DEAL_ORDER])
     declarer = state.sgame.seat_of(position)
     contract = DECLARE_BASE + DECLARATIONS.index(Contract(game))
-    put_cards = [c for c in range(32) if put >> c & 1]
-    while state.phase != PLAY:
+    put_cards = [c for c in range(32) if (put or 0) >> c & 1]
+    while state.phase != PLAY and not (put is None and state.phase == PUT):
         legal = state.legal_actions()
         if state.current_player != declarer:
             action = PASS
@@ -74,8 +76,26 @@ def start(hands: tuple[int, int, int], skat: int, position: int, game: int,
         else:
             action = put_cards.pop()
         state.apply(action)
-    assert state.declarer == declarer and state.put == put, "the set-up did not take"
+    assert state.declarer == declarer, "the set-up did not take"
     return state
+
+
+def start(hands: tuple[int, int, int], skat: int, position: int, game: int,
+          put: int) -> SkatState:
+    """The state before the first card: ``position`` declares ``game`` at 18 with ``put``."""
+    state = _set_up(hands, skat, position, game, put)
+    assert state.put == put, "the put did not take"
+    return state
+
+
+def rule_put(hands: tuple[int, int, int], skat: int, position: int) -> int:
+    """The rule baseline's own put of the twelve cards (two :class:`SkatRuleAgent`
+    decisions; it guards the trumps of the game it would choose itself)."""
+    state = _set_up(hands, skat, position, 0, None)
+    agent = SkatRuleAgent(state.game, seed=0)
+    while state.phase == PUT:
+        state.apply(agent.act(state.info_state(state.current_player)))
+    return state.put
 
 
 def play_out(state: SkatState, worlds: int, seed: int) -> SkatState:

@@ -57,3 +57,13 @@ def test_selfplay_start_sets_declarer_game_and_put() -> None:
         assert st.declarer == st.sgame.seat_of(position)
         assert st.contract is not None and st.contract.game == GRAND
         assert st.hands[st.declarer] == twelve & ~mask
+
+
+def test_rule_put_puts_the_blank_ten() -> None:
+    hand = h("CJ SJ CA CT C9 C8 C7 SA SK HT")
+    skat = h("D7 D8")
+    rest = [c for c in range(32) if not (hand | skat) >> c & 1]
+    hands = (hand, sum(1 << c for c in rest[:10]), sum(1 << c for c in rest[10:]))
+    put = sp.rule_put(hands, skat, 0)
+    assert put.bit_count() == 2 and put & ~(hand | skat) == 0
+    assert put & h("HT")
