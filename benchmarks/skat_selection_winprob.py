@@ -21,8 +21,8 @@ and which table level answered (foreground / background / overall).
 from __future__ import annotations
 
 import argparse
-import json
 import platform
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +36,14 @@ from spielwerk.games.skat.winprob import (
     pickup_samples,
     winning_parameters,
 )
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from skat_selection_glassbox import load  # noqa: E402  (merges the second pass's lines)
+
+
+def won_by(r: dict, strategy: str) -> bool:
+    """Did the strategy's put win? (``won`` in the current glassbox format, else points.)"""
+    return bool(r["won"][strategy]) if "won" in r else r["points"][strategy] >= 61
 
 
 def mask(text: str) -> int:
@@ -55,8 +63,7 @@ def main() -> None:
     table = build_table(args.train or [None])
     glassbox = []
     if args.glassbox:
-        glassbox = [json.loads(x) for x in Path(args.glassbox).read_text().splitlines()
-                    if x.strip()]
+        glassbox = list(load(Path(args.glassbox)).values())
     if args.split_glassbox:
         for r in glassbox:
             if r["deal"] % 2 == 0:
@@ -65,7 +72,7 @@ def main() -> None:
                     put = mask(put_text)
                     table.add(game, winning_parameters(twelve & ~put, put, game, r["position"],
                                                        game_value(twelve, game)),
-                              r["points"][strategy] >= 61)
+                              won_by(r, strategy))
         glassbox = [r for r in glassbox if r["deal"] % 2 == 1]
         table.source += " + even glassbox deals"
     print(f"machine: {platform.machine()} python {platform.python_version()}")
@@ -90,7 +97,7 @@ def main() -> None:
         for strategy, put_text in r["puts"].items():
             put = mask(put_text)
             ask("glassbox", game, twelve & ~put, put, r["position"],
-                game_value(twelve, game), int(r["points"][strategy] >= 61))
+                game_value(twelve, game), int(won_by(r, strategy)))
     print(f"{'held-out set':22} {'n':>5} {'predicted':>9} {'observed':>9} {'binned |off|':>12} "
           f"{'Brier':>6}  levels")
     for key, vals in sorted(rows.items()):
