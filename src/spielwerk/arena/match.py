@@ -20,8 +20,11 @@ every action applied (chance included).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import json
+import math
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,10 +33,10 @@ from typing import Any
 import numpy as np
 
 from spielwerk.arena.seeds import AGENT_SALT
-from spielwerk.core.agent import Agent, make_agent
+from spielwerk.core.agent import Agent, is_reusable, make_agent
 from spielwerk.core.errors import IllegalActionError, SpielwerkError
 from spielwerk.core.game import Game, LazyGenerator, State, UniformSource
-from spielwerk.core.play import play
+from spielwerk.core.play import Seating, play
 from spielwerk.core.registry import load_game
 
 
@@ -104,6 +107,16 @@ class GameResult:
     """Game-specific facts of the outcome (JSON-ready), e.g. a Skat deal's contract and
     Seeger-Fabian points (:mod:`spielwerk.arena.duplicate`); None for plain games."""
 
+    @classmethod
+    def make(cls, *values: Any) -> GameResult:
+        """``GameResult(*values)`` (positional, ``details`` None) without the frozen
+        dataclass's per-field ``object.__setattr__`` (a few µs, which a random Kalah
+        game of about 100 µs notices); the values are taken as they are."""
+        result = object.__new__(cls)
+        result.__dict__.update(zip(_RESULT_FIELDS, values, strict=True))
+        result.__dict__["details"] = None
+        return result
+
     def outcome(self) -> tuple[Any, ...]:
         """Everything but the duration: equal for equal tasks, whoever played them."""
         d = self.to_record()
@@ -127,6 +140,26 @@ class GameResult:
             d["details"] = copy.deepcopy(self.details)
         return d
 
+    def to_json_line(self) -> str:
+        """``json.dumps(self.to_record(), separators=(",", ":"))``, the results file's line.
+
+        Built from a cached encoding of the game, agents and labels (the same
+        for every game of a group) and the numbers' own ``repr``, which is what
+        ``json.dumps`` writes for ints and finite floats; anything else (details,
+        a non-finite number, a subclass of int or float) goes through ``json.dumps``.
+        """
+        numbers = (self.seed, self.chance_seed, self.deal, self.seating, self.moves)
+        floats = (*self.returns, self.duration_s)
+        # a sum of floats is finite only if every one is (an overflow just takes the slow way)
+        if (self.details is not None or set(map(type, numbers)) != _INT
+                or set(map(type, floats)) != _FLOAT or not math.isfinite(sum(floats))):
+            return json.dumps(self.to_record(), separators=(",", ":"))
+        return _LINE % (
+            _encode(self.task_id), _group_json(self.game, self.agents, self.labels), self.seed,
+            self.chance_seed, self.deal, self.seating, ",".join(map(float.__repr__, self.returns)),
+            self.moves, self.duration_s,
+        )
+
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> GameResult:
         """Inverse of :meth:`to_record`; raises KeyError/TypeError/ValueError on bad records."""
@@ -146,6 +179,20 @@ class GameResult:
         )
 
 
+_RESULT_FIELDS = tuple(f.name for f in dataclasses.fields(GameResult))[:-1]  # not details
+_encode = json.encoder.encode_basestring_ascii  # json.dumps's own string encoder
+_INT, _FLOAT = {int}, {float}
+_LINE = ('{"task_id":%s,%s,"seed":%d,"chance_seed":%d,"deal":%d,"seating":%d,"returns":[%s],'
+         '"moves":%d,"duration_s":%r}')
+
+
+@functools.lru_cache(maxsize=256)
+def _group_json(game: str, agents: tuple[str, ...], labels: tuple[str, ...]) -> str:
+    text = json.dumps({"game": game, "agents": list(agents), "labels": list(labels)},
+                      separators=(",", ":"))
+    return text[1:-1]
+
+
 def _details(value: Any) -> dict[str, Any] | None:
     if value is None or isinstance(value, dict):
         return value
@@ -157,17 +204,32 @@ def play_game(
     agents: Sequence[Agent],
     chance_rng: UniformSource,
     names: Sequence[str] | None = None,
+    seating: Seating | None = None,
 ) -> tuple[list[float], int, list[int]]:
     """Play one game to the end; returns ``(returns, player moves, action history)``.
 
     ``agents[s]`` plays seat ``s``; agents must already be reset. Chance nodes
     are sampled with ``chance_rng``. The loop is :func:`spielwerk.core.play.play`;
     this adds the arena's checks and names the agent behind an illegal action.
+    ``seating``: the agents' :class:`~spielwerk.core.play.Seating`, when the
+    caller keeps one across games.
     """
+    state, moves = _play(game, agents, chance_rng, names, seating)
+    return [float(r) for r in state.returns()], moves, list(state.history)
+
+
+def _play(
+    game: Game,
+    agents: Sequence[Agent],
+    chance_rng: UniformSource,
+    names: Sequence[str] | None,
+    seating: Seating | None,
+) -> tuple[State, int]:
+    """:func:`play_game`'s work: the final state and the number of player moves."""
     if len(agents) != game.num_players:
         raise ArenaError(f"{game.spec()} needs {game.num_players} agents, got {len(agents)}")
     try:
-        played = play(game.new_initial_state(), agents, chance_rng)
+        played = play(game.new_initial_state(), seating or agents, chance_rng)
     except IllegalActionError as exc:
         labels = list(names) if names is not None else [f"seat {s}" for s in range(len(agents))]
         at = exc.state if isinstance(exc.state, State) else None
@@ -178,8 +240,7 @@ def play_game(
             f"agent {label} (seat {player}) played an illegal action "
             f"{exc.action!r}{after} of {game.spec()}: {exc.reason}"
         ) from exc
-    state = played.state
-    return [float(r) for r in state.returns()], played.moves, list(state.history)
+    return played.state, played.moves
 
 
 @functools.lru_cache(maxsize=32)
@@ -199,32 +260,59 @@ def build_agents(task: GameTask, game: Game) -> list[Agent]:
     return agents
 
 
+_tables = threading.local()  # per thread: Dask runs tasks in threads of one process
+_MAX_TABLES = 64
+
+
+def _table(task: GameTask, game: Game) -> tuple[list[Agent], Seating | None]:
+    """The task's agents, reset with its seeds: kept across games when they are reusable.
+
+    Agents whose ``reset(seed)`` equals building them anew (``Agent.reusable``,
+    e.g. the random agent) are built once per game spec, agent specs and
+    thread, with their :class:`Seating`; other agents are built for every game.
+    """
+    tables: dict[tuple[str, tuple[str, ...]], tuple[list[Agent], Seating]] | None = getattr(
+        _tables, "tables", None)
+    if tables is None:
+        tables = _tables.tables = {}
+    key = (task.game, task.agents)
+    kept = tables.get(key)
+    if kept is None:
+        agents = build_agents(task, game)
+        if not all(is_reusable(agent) for agent in agents):
+            return agents, None
+        if len(tables) >= _MAX_TABLES:
+            tables.clear()
+        kept = tables[key] = (agents, Seating(agents, game.num_players))
+        return kept
+    seeds = task.agent_seeds or [agent_seed(task.seed, s) for s in range(len(task.agents))]
+    for agent, seed in zip(kept[0], seeds, strict=True):
+        agent.reset(seed)
+    return kept
+
+
 def play_task(task: GameTask) -> tuple[GameResult, list[int]]:
     """Play the game a task describes; its result (timed) and the action history."""
+    result, state = _play_task(task)
+    return result, list(state.history)
+
+
+def _play_task(task: GameTask) -> tuple[GameResult, State]:
     game = _game(task.game)
     start = time.perf_counter()
-    agents = build_agents(task, game)
+    agents, seating = _table(task, game)
     chance_rng = LazyGenerator(task.chance_seed)  # Kalah never draws: no generator made
-    returns, moves, history = play_game(game, agents, chance_rng, task.labels)
-    result = GameResult(
-        task_id=task.task_id,
-        game=task.game,
-        agents=task.agents,
-        labels=task.labels,
-        seed=task.seed,
-        chance_seed=task.chance_seed,
-        deal=task.deal,
-        seating=task.seating,
-        returns=tuple(returns),
-        moves=moves,
-        duration_s=time.perf_counter() - start,
-    )
-    return result, history
+    state, moves = _play(game, agents, chance_rng, task.labels, seating)
+    returns = tuple(map(float, state.returns()))
+    result = GameResult.make(task.task_id, task.game, task.agents, task.labels, task.seed,
+                             task.chance_seed, task.deal, task.seating, returns, moves,
+                             time.perf_counter() - start)
+    return result, state
 
 
 def run_task(task: GameTask) -> GameResult:
     """Play the game a task describes (top-level, so process pools and Dask can pickle it)."""
-    return play_task(task)[0]
+    return _play_task(task)[0]
 
 
 def play_one(game_spec: str, agent_specs: Sequence[str], seed: int = 0) -> GameResult:

@@ -43,8 +43,45 @@ def _words(n: int) -> list[int]:
     return out
 
 
-def derive_seeds(rows: Sequence[Sequence[int]]) -> list[int]:
-    """``[derive_seed(*row) for row in rows]``, computed for all rows at once."""
+def derive_seeds(rows: Sequence[Sequence[int]] | np.ndarray) -> list[int]:
+    """``[derive_seed(*row) for row in rows]``, computed for all rows at once.
+
+    Rows of one length with parts below 2**63 (every seed spielwerk derives)
+    are split into 32-bit words with array operations; other rows word by word.
+    """
+    if len(rows) == 0:
+        return []
+    try:
+        parts = np.asarray(rows, dtype=np.int64)
+    except (OverflowError, ValueError, TypeError):  # ragged rows, or parts >= 2**63
+        return _derive_ragged(rows)
+    if parts.ndim != 2:
+        return _derive_ragged(rows)
+    negative = np.nonzero((parts < 0).any(axis=1))[0]
+    if len(negative):
+        row = tuple(int(p) for p in parts[negative[0]])
+        raise SeedError(f"seeds must be non-negative integers, not {row}")
+    unsigned = parts.astype(np.uint64)
+    low, high = unsigned & _U32, unsigned >> np.uint64(32)
+    # SeedSequence takes a part as one word below 2**32, else two (low word first)
+    long_parts = high != 0
+    width = parts.shape[1]
+    pattern = (long_parts * (1 << np.arange(width, dtype=np.int64))).sum(axis=1)
+    out = np.empty(len(parts), np.uint64)
+    for code in np.unique(pattern).tolist():
+        index = np.nonzero(pattern == code)[0]
+        columns = []
+        for j in range(width):
+            columns.append(low[index, j])
+            if code >> j & 1:
+                columns.append(high[index, j])
+        words = np.stack(columns, axis=1)
+        out[index] = _hash_rows(words, words.shape[1])
+    values: list[int] = out.tolist()
+    return values
+
+
+def _derive_ragged(rows: Sequence[Sequence[int]] | np.ndarray) -> list[int]:
     entropy = []
     for row in rows:
         if any(p < 0 for p in row):

@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from spielwerk.arena.executors import Executor, LocalProcessExecutor
 from spielwerk.arena.match import ArenaError, GameResult, GameTask, run_task
 from spielwerk.arena.results import ResultsFile
@@ -147,28 +149,40 @@ class TournamentConfig:
         if self.seed < 0:
             raise ArenaError(f"seeds must be non-negative integers, not {self.seed}")
         # every seed of the schedule in one vectorised pass (equal to derive_seed one by one)
-        keys = [(d, gi, si) for d in range(n_deals) for gi in range(len(groups))
-                for si in range(len(orders))]
-        game_seeds = derive_seeds([(self.seed, 2, gi, d, si) for d, gi, si in keys])
+        n_groups, n_orders, seats = len(groups), len(orders), self.num_players
+        per_deal = n_groups * n_orders
+        index = np.arange(n_deals * per_deal, dtype=np.int64)  # task k: deal, group, seating
+        deals, group_of = index // per_deal, index // n_orders % n_groups
+        order_of = index % n_orders
+        keys = np.stack([np.full_like(index, 2), group_of, deals, order_of], axis=1)
+        if self.seed < 2**63:
+            game_rows: Any = np.concatenate([np.full_like(index, self.seed)[:, None], keys], axis=1)
+        else:  # too large for an int64 column: row by row
+            game_rows = [(self.seed, *row) for row in keys.tolist()]
+        game_seeds = derive_seeds(game_rows)
         chance_seeds = derive_seeds([(self.seed, 1, d) for d in range(n_deals)])
-        seats = self.num_players
-        agent_seeds = derive_seeds([(g, AGENT_SALT, s) for g in game_seeds for s in range(seats)])
+        agent_rows = np.empty((len(game_seeds) * seats, 3), np.int64)
+        agent_rows[:, 0] = np.repeat(np.array(game_seeds, np.int64), seats)
+        agent_rows[:, 1] = AGENT_SALT
+        agent_rows[:, 2] = np.tile(np.arange(seats), len(game_seeds))
+        agent_seeds = derive_seeds(agent_rows)
+        table = {}  # (group, seating) -> agent specs and labels by seat
+        for gi, group in enumerate(groups):
+            for si, order in enumerate(orders):
+                members = [group[m] for m in order]
+                table[gi, si] = (tuple(self.agents[m] for m in members),
+                                 tuple(self.labels[m] for m in members))
         tasks = []
-        for k, (deal, gi, si) in enumerate(keys):
-            members = [groups[gi][m] for m in orders[si]]
-            tasks.append(
-                GameTask(
-                    task_id=f"g{gi}-d{deal}-s{si}",
-                    game=self.game,
-                    agents=tuple(self.agents[m] for m in members),
-                    labels=tuple(self.labels[m] for m in members),
-                    seed=game_seeds[k],
-                    chance_seed=chance_seeds[deal],
-                    deal=deal,
-                    seating=si,
-                    agent_seeds=tuple(agent_seeds[k * seats : (k + 1) * seats]),
-                )
-            )
+        k = 0
+        for deal in range(n_deals):
+            chance_seed = chance_seeds[deal]
+            for gi in range(n_groups):
+                for si in range(n_orders):
+                    agents, labels = table[gi, si]
+                    tasks.append(GameTask(f"g{gi}-d{deal}-s{si}", self.game, agents, labels,
+                                          game_seeds[k], chance_seed, deal, si,
+                                          tuple(agent_seeds[k * seats : (k + 1) * seats])))
+                    k += 1
         return tasks
 
 

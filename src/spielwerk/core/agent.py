@@ -74,6 +74,21 @@ class Agent(ABC):
     def act(self, info_state: InfoState) -> int:
         """Choose a legal action for the player to move in ``info_state``."""
 
+    reusable = False
+    """True if :meth:`reset` ``(seed)`` leaves the agent exactly as if built anew with
+    that seed: the arena then keeps one agent per seat across games. Read from the
+    agent's own class only (:func:`is_reusable`): a subclass that may keep more state
+    is not reusable unless it says so itself."""
+
+    def legal_policy(self) -> Callable[[list[int]], int] | None:
+        """For an agent whose choice depends on the legal actions alone (a uniformly
+        random agent): ``choose(legal_actions) -> action``, equal to :meth:`act` on an
+        info state with those legal actions, drawing the same random numbers. The play
+        loop then hands it just the list, without building an info state. None (the
+        default): the agent is asked with :meth:`act`.
+        """
+        return None
+
     def inform(self, action: int) -> None:  # noqa: B027 - optional hook
         """Observe an action applied to the game (by anyone)."""
 
@@ -260,55 +275,61 @@ def check_agent_parameter(entry: AgentEntry, key: str, value: Any) -> None:
             )
 
 
-_GOLDEN = 0x9E3779B97F4A7C15
-_MIX1, _MIX2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
-
-
 def splitmix_uniforms(seed: int, start: int, count: int) -> list[float]:
     """Uniforms in [0, 1) number ``start`` .. ``start + count - 1`` of the stream ``seed``.
 
-    SplitMix64 (Steele, Lea and Flood 2014) by counter, in one numpy pass: a
-    stream costs nothing to seed, which matters when an agent is seeded once
-    per game and a game is a few hundred microseconds.
+    SplitMix64 (Steele, Lea and Flood 2014) by counter, one compiled call
+    (:mod:`spielwerk.core.splitmix`): a stream costs nothing to seed, which
+    matters when an agent is seeded once per game and a game is a hundred
+    microseconds.
 
     >>> splitmix_uniforms(7, 0, 3) == splitmix_uniforms(7, 0, 5)[:3]
     True
     >>> splitmix_uniforms(7, 2, 1) == splitmix_uniforms(7, 0, 3)[2:]
     True
     """
-    import numpy as np
+    from spielwerk.core.splitmix import uniforms
 
-    # uint64 array arithmetic wraps modulo 2**64 (no overflow check for arrays)
-    u64 = np.uint64
-    z = np.arange(start + 1, start + count + 1, dtype=u64)
-    z *= u64(_GOLDEN)
-    z += u64(seed & 0xFFFFFFFFFFFFFFFF)
-    z ^= z >> u64(30)
-    z *= u64(_MIX1)
-    z ^= z >> u64(27)
-    z *= u64(_MIX2)
-    z ^= z >> u64(31)
-    values: list[float] = ((z >> u64(11)) * (1.0 / 2**53)).tolist()
-    return values
+    return uniforms(seed, start, count)
+
+
+_stack: Callable[[int, int], list[float]] | None = None
+
+
+def _load_stack() -> Callable[[int, int], list[float]]:
+    """:func:`spielwerk.core.splitmix.stack`, imported once (numba loads with it)."""
+    global _stack
+    from spielwerk.core.splitmix import stack
+
+    _stack = stack
+    return stack
+
+
+def is_reusable(agent: Agent) -> bool:
+    """Whether ``agent``'s own class declares ``reusable = True`` (see :attr:`Agent.reusable`)."""
+    return bool(type(agent).__dict__.get("reusable", False))
 
 
 class RandomAgent(Agent):
     """Uniformly random legal actions: ``legal[int(u * len(legal))]``.
 
     The uniforms ``u`` come from :func:`splitmix_uniforms` of the agent's
-    seed, a block at a time: seeding a numpy generator per game cost more
+    seed, a block of 32 at a time: seeding a numpy generator per game cost more
     than a whole random Kalah game. The same seed gives the same moves;
-    without a seed the stream starts from fresh entropy.
+    without a seed the stream starts from fresh entropy. Its choice needs
+    nothing but the legal actions, so it offers :meth:`legal_policy` and
+    :meth:`reset` restores a freshly built agent (``reusable``).
     """
 
-    _BLOCK = 32
+    reusable = True
 
     def __init__(self, game: Game, seed: int | None = None) -> None:
         super().__init__(game, seed)
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
-        super().reset(seed)
+        self._seed = seed
+        self._rng = None
         if seed is None:
             import secrets
 
@@ -318,14 +339,19 @@ class RandomAgent(Agent):
         self._uniforms: list[float] = []
 
     def act(self, info_state: InfoState) -> int:
-        legal = info_state.legal_actions()
+        return self._choose(info_state.legal_actions())
+
+    def legal_policy(self) -> Callable[[list[int]], int] | None:
+        # a subclass with its own act() is asked through it
+        return self._choose if type(self).act is RandomAgent.act else None
+
+    def _choose(self, legal: list[int]) -> int:
         if not legal:
             raise SpielwerkError("random agent asked to act with no legal actions")
         uniforms = self._uniforms
         if not uniforms:
-            uniforms = splitmix_uniforms(self._stream, self._drawn, self._BLOCK)[::-1]
-            self._uniforms = uniforms
-            self._drawn += self._BLOCK
+            uniforms = self._uniforms = (_stack or _load_stack())(self._stream, self._drawn)
+            self._drawn += len(uniforms)
         return legal[int(uniforms.pop() * len(legal))]
 
 

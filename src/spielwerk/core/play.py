@@ -4,7 +4,10 @@
 asked with ``state.info_state(seat)`` only, never the full state) or a
 *chooser*: a callable ``choose(state, seat) -> action | None`` for a person at
 a terminal or a playout policy (``None`` stops the game, e.g. the person
-quit). Chance nodes are sampled with :func:`sample_chance` from one generator.
+quit). An agent whose choice needs only the legal actions (the random agent,
+:meth:`Agent.legal_policy`) is handed just ``state.legal_actions()``, which
+is public to the player to move, without an info state. Chance nodes are
+sampled with :func:`sample_chance` from one generator.
 Every agent at the table is informed of every applied action, chance included.
 
 Front ends add their printing through two optional hooks,
@@ -68,9 +71,37 @@ def _uses_inform(agent: Agent) -> bool:
     return type(agent).inform is not Agent.inform
 
 
+class Seating:
+    """The seats of :func:`play`, prepared once: who moves for each seat and how it is asked.
+
+    Built by :func:`play` from its ``seats`` argument; a caller that plays many
+    games with the same agent objects (the arena, which resets them between
+    games) builds it once and passes it instead.
+    """
+
+    __slots__ = ("size", "picks", "acts", "choosers", "listeners")
+
+    def __init__(self, seats: Seats, num_players: int = 0) -> None:
+        table = dict(enumerate(seats)) if not isinstance(seats, Mapping) else dict(seats)
+        self.size = size = max([num_players, *(seat + 1 for seat in table)])
+        # by seat: the agent's policy on the legal actions, its act, or the chooser
+        self.picks: list[Callable[[list[int]], int] | None] = [None] * size
+        self.acts: list[Callable[[InfoState], int] | None] = [None] * size
+        self.choosers: list[Chooser | None] = [None] * size
+        self.listeners: list[Callable[[int], None]] = []
+        for seat, who in table.items():
+            if isinstance(who, Agent):
+                self.picks[seat] = who.legal_policy()
+                self.acts[seat] = _act_of(who)
+                if _uses_inform(who):
+                    self.listeners.append(who.inform)
+            else:
+                self.choosers[seat] = who
+
+
 def play(
     state: State,
-    seats: Seats,
+    seats: Seats | Seating,
     chance_rng: UniformSource,
     *,
     before: Hook | None = None,
@@ -79,55 +110,62 @@ def play(
 ) -> Played:
     """Play ``state`` on (mutating it) until the game ends, a chooser stops or ``max_actions``.
 
-    ``seats[s]`` moves for seat ``s`` (a sequence by seat or a mapping). An
-    agent's illegal action raises the state's
+    ``seats[s]`` moves for seat ``s`` (a sequence by seat, a mapping or a
+    :class:`Seating`). An agent's illegal action raises the state's
     :class:`~spielwerk.core.errors.IllegalActionError` with the state unchanged
     (the arena names the agent). ``max_actions`` caps ``len(state.history)``.
     """
-    table = dict(enumerate(seats)) if not isinstance(seats, Mapping) else dict(seats)
-    agents: dict[int, Callable[[InfoState], int]] = {}
-    choosers: dict[int, Chooser] = {}
-    for seat, who in table.items():
-        if isinstance(who, Agent):
-            agents[seat] = _act_of(who)
-        else:
-            choosers[seat] = who
-    listeners = [a.inform for a in table.values() if isinstance(a, Agent) and _uses_inform(a)]
-    views: dict[int, InfoState] = {}
+    seating = seats if isinstance(seats, Seating) else Seating(seats, state.game.num_players)
+    size, picks, acts, choosers = seating.size, seating.picks, seating.acts, seating.choosers
+    listeners = seating.listeners
+    views: list[InfoState | None] = [None] * size
     limit = max_actions if max_actions is not None else -1
+    plain = before is None and after is None and not listeners
     history = state.history
-    moves = 0
+    start = len(history)
+    chances = 0  # the players' moves are counted once at the end: actions minus chances
     while True:
         player = state.current_player
         if player >= 0:
             if limit >= 0 and len(history) >= limit:
-                return Played(state, moves, False)
-            act = agents.get(player)
-            if act is not None:
-                info = views.pop(player, None)
+                break
+            pick = picks[player]
+            act = acts[player]
+            if pick is not None:
+                action = pick(state.legal_actions())
+            elif act is not None:
+                info = views[player]
                 if info is None:
                     info = state.info_view(player)
-                action = act(info)
-                if type(info) is PerfectInfoState and info._own is None:
-                    # a borrowed view is used again next turn, unless the agent kept it:
-                    # then it gets its own copy of the state before the state moves on
-                    if getrefcount(info) > 2:
-                        info.detach()
-                    else:
-                        views[player] = info
-                del info
-            elif player in choosers:
-                chosen = choosers[player](state, player)
-                if chosen is None:
-                    return Played(state, moves, True)
-                action = chosen
+                    action = act(info)
+                    if type(info) is PerfectInfoState and info._own is None:
+                        # a borrowed view is used again next turn, unless the agent kept
+                        # it: then it gets its own copy before the state moves on
+                        if getrefcount(info) > 2:
+                            info.detach()
+                        else:
+                            views[player] = info
+                else:
+                    action = act(info)
+                    if info._own is not None or getrefcount(info) > 3:  # type: ignore[attr-defined]
+                        info.detach()  # type: ignore[attr-defined]
+                        views[player] = None
             else:
-                raise PlayError(f"nobody plays seat {player} of {state.game.spec()}")
-            moves += 1
+                choose = choosers[player]
+                if choose is None:
+                    raise PlayError(f"nobody plays seat {player} of {state.game.spec()}")
+                chosen = choose(state, player)
+                if chosen is None:
+                    return Played(state, len(state.history) - start - chances, True)
+                action = chosen
         elif player == TERMINAL or (limit >= 0 and len(history) >= limit):
-            return Played(state, moves, False)
+            break
         else:
             action = sample_chance(state, chance_rng)
+            chances += 1
+        if plain:
+            state.apply(action)
+            continue
         if before is not None:
             before(state, player, action)
         state.apply(action)
@@ -135,6 +173,7 @@ def play(
             after(state, player, action)
         for inform in listeners:
             inform(action)
+    return Played(state, len(state.history) - start - chances, False)
 
 
 def _act_of(agent: Agent) -> Callable[[InfoState], int]:
