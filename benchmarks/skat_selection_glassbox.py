@@ -263,13 +263,8 @@ def ci(xs: list[float]) -> tuple[float, float]:
     return m, h
 
 
-def report(rows: list[dict]) -> None:
-    print(f"machine: {platform.machine()} {platform.processor() or ''} "
-          f"python {platform.python_version()}; {len(rows)} deals")
-    games: dict[str, int] = {}
-    for r in rows:
-        games[r["game"]] = games.get(r["game"], 0) + 1
-    print("games:", ", ".join(f"{g} {n}" for g, n in sorted(games.items())))
+def table(rows: list[dict]) -> None:
+    """One line per strategy over the rows that have its put."""
     print(f"{'strategy':9} {'deals':>5} {'won %':>6} {'points':>12} {'SF/36':>16} "
           f"{'vs knn /36':>16} {'vs refined':>16} {'median s':>9} {'p90 s':>8}")
     for s in STRATEGIES:
@@ -287,6 +282,20 @@ def report(rows: list[dict]) -> None:
         p90 = ts[min(len(ts) - 1, int(0.9 * len(ts)))]
         print(f"{s:9} {len(sub):5d} {won:6.1f} {pts:>12} {m:8.0f} +-{h:5.0f} "
               f"{dm:8.0f} +-{dh:5.0f} {rm:8.0f} +-{rh:5.0f} {med:9.4f} {p90:8.4f}")
+
+
+def report(rows: list[dict]) -> None:
+    print(f"machine: {platform.machine()} {platform.processor() or ''} "
+          f"python {platform.python_version()}; {len(rows)} deals")
+    games: dict[str, int] = {}
+    for r in rows:
+        games[r["game"]] = games.get(r["game"], 0) + 1
+    print("games:", ", ".join(f"{g} {n}" for g, n in sorted(games.items())))
+    table(rows)
+    with_pimc = [r for r in rows if "pimc" in r["puts"]]
+    if with_pimc and len(with_pimc) < len(rows):
+        print(f"the same, on the {len(with_pimc)} deals with the pimc put:")
+        table(with_pimc)
     cands = [r["candidates"] for r in rows]
     print(f"refined candidates after the hard rules: median {statistics.median(cands)}, "
           f"min {min(cands)}, max {max(cands)}")
