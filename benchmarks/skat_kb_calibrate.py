@@ -38,7 +38,9 @@ from spielwerk.core.game import InfoState
 from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat.agents import SkatRuleAgent, best_suit_game
+from spielwerk.games.skat.cards import GRAND
 from spielwerk.games.skat.knn_agent import SkatKnnAgent
+from spielwerk.games.skat.knowledge.features import hand_count
 from spielwerk.games.skat.knowledge.knn import BidDecision
 from spielwerk.games.skat.rules import PASS, PICKUP, SkatInfoState, SkatState
 from spielwerk.games.skat.scoring import parse_contract
@@ -158,19 +160,24 @@ def logistic_fit(x: np.ndarray, y: np.ndarray, iterations: int = 50) -> np.ndarr
 
 
 def calibration(rows: list[dict[str, Any]]) -> None:
-    """P(win) = 1 / (1 + exp(-slope (value - mid[position]))) per stage, fitted on the hands
-    whose best value is at least 36 (the decisions are made above that), value = the best
-    suit/grand value of the stage; the ``WIN_CALIBRATION`` of knowledge/knn.py."""
-    for mode, key in (("pickup", "vp"), ("hand", "vh")):
-        v = np.array([max(r[key][:5]) for r in rows])
-        pos = np.array([r["position"] for r in rows])
-        won = np.array([float(r[mode]["won"]) for r in rows])
-        m = v >= 36
-        x = np.stack([v[m] - 55] + [(pos[m] == q).astype(float) for q in range(3)], axis=1)
-        w = logistic_fit(x, won[m])
-        mids = [round(float(55 - w[1 + q] / w[0]), 1) for q in range(3)]
-        print(f"calibration {mode}: slope {w[0]:.4f}, mid by position (fore, middle, rear) "
-              f"{mids}  ({int(m.sum())} hands)")
+    """The weights of ``WIN_CALIBRATION`` (knowledge/knn.py): P(win) of the game played,
+    from its KNN value of the stage, the hand count of the ten cards, grand or not, and
+    the position; fitted on the games whose value is at least 36 (decisions are made
+    above that). Pick-up stage: the knn and the rule pick-up games; hand stage: the
+    hand games."""
+    for stage, modes, key in (("pickup", ("pickup", "rule"), "vp"), ("hand", ("hand",), "vh")):
+        x, won = [], []
+        for r in rows:
+            for mode in modes:
+                g = r[mode]["game"]
+                if g > GRAND or r[key][g] < 36:
+                    continue
+                x.append([r[key][g] - 55.0, hand_count(r["cards"], g) - 7.0, float(g == GRAND)]
+                         + [float(r["position"] == q) for q in range(3)])
+                won.append(float(r[mode]["won"]))
+        w = logistic_fit(np.array(x), np.array(won))
+        weights = ", ".join(f"{float(v):.4f}" for v in w)
+        print(f'calibration {stage} ({len(won)} games): "{stage}": ({weights}),')
 
 
 def summary(paths: list[Path]) -> None:

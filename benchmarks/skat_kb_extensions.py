@@ -42,7 +42,8 @@ def main(argv: list[str] | None = None) -> int:
         assert isinstance(state, SkatState) and state.skat is not None
         for seat in range(3):
             hand = state.info_state(seat).own_dealt
-            a, b = decide_bid(model, hand, on), decide_bid(model, hand, off)
+            # dealer seat 2: seat s is at position s (0 forehand)
+            a, b = decide_bid(model, hand, on, seat), decide_bid(model, hand, off, seat)
             counts["seat hands"] += 1
             counts["null bid"] += a.game == NULL
             counts["suit game bid up to a null value"] += bool(a.null_bid)

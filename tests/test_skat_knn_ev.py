@@ -7,6 +7,8 @@ import pytest
 
 from spielwerk.core.agent import AgentSpecError, make_agent
 from spielwerk.core.registry import load_game
+from spielwerk.games.skat.cards import GRAND
+from spielwerk.games.skat.knowledge.features import hand_count
 from spielwerk.games.skat.knowledge.knn import (
     WIN_CALIBRATION,
     KnnModel,
@@ -30,13 +32,19 @@ def random_hands(n: int, seed: int) -> list[int]:
 
 
 def test_win_probability_follows_the_calibration() -> None:
-    for stage, (slope, mids) in WIN_CALIBRATION.items():
-        assert slope > 0
-        for position, mid in enumerate(mids):
-            assert win_probability(mid, stage, position) == pytest.approx(0.5)
-            assert win_probability(mid + 10, stage, position) > win_probability(mid, stage,
-                                                                               position)
-        # the same value wins less often from forehand (measured under rule's card play)
+    for stage, (w_value, w_count, w_grand, *bias) in WIN_CALIBRATION.items():
+        assert w_value > 0 and w_count > 0
+        for position, b in enumerate(bias):
+            z = w_value * (60 - 55) + w_count * (8 - 7) + b
+            assert win_probability(60, stage, position, 8, 0) == pytest.approx(
+                1 / (1 + np.exp(-z)))
+            assert win_probability(60, stage, position, 8, GRAND) == pytest.approx(
+                1 / (1 + np.exp(-z - w_grand)))
+            # more value or a higher count: a better chance
+            assert win_probability(70, stage, position) > win_probability(60, stage, position)
+            assert win_probability(60, stage, position, 9) > win_probability(60, stage,
+                                                                               position, 8)
+        # the same hand wins less often from forehand (measured under rule's card play)
         assert win_probability(55, stage, 0) < win_probability(55, stage, 2)
 
 
@@ -54,7 +62,8 @@ def test_a_game_is_declared_exactly_when_its_expected_score_clears_the_margin(
         for position in range(3):
             d = decide_bid(model, ten, p, position)
             best = max(
-                expected_score(win_probability(float(values[g]), stage, position),
+                expected_score(win_probability(float(values[g]), stage, position,
+                                               hand_count(ten, g), g),
                                suit_game_value(ten, g, hand=stage == "hand"), p.loss_bonus)
                 for stage, values in (("hand", d.hand_values), ("pickup", d.pickup_values))
                 for g in range(5))

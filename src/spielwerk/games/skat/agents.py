@@ -16,6 +16,7 @@ from spielwerk.core.game import InfoState
 from spielwerk.games.skat import kernel
 from spielwerk.games.skat.bidding import BID_VALUES
 from spielwerk.games.skat.cards import ACE, CARD_POINTS, GRAND, JACK, NULL, TEN, popcount
+from spielwerk.games.skat.knowledge.features import hand_count
 from spielwerk.games.skat.rules import (
     BID_BASE,
     CLAIM,
@@ -52,10 +53,6 @@ class SkatRandomAgent(Agent):
         return int(choices[int(self.rng.integers(len(choices)))])
 
 
-def _trump_count(hand: int, game: int) -> int:
-    return popcount(hand & kernel.trump_mask(game))
-
-
 def _side_aces(hand: int, game: int) -> int:
     trumps = kernel.trump_mask(game)
     aces = [s * 8 + ACE for s in range(4)]
@@ -67,7 +64,7 @@ def best_suit_game(hand: int) -> tuple[int, float]:
     best, best_score = 0, -1.0
     jacks = popcount(hand & int(kernel.JACKS))
     for game in range(4):
-        score = _trump_count(hand, game) + _side_aces(hand, game) + 0.5 * jacks
+        score = hand_count(hand, game)
         if score > best_score or (score == best_score and game > best):
             best, best_score = game, score
     grand_score = 2.0 * jacks + 1.5 * _side_aces(hand, GRAND) + (1 if (hand >> 31) & 1 else 0)

@@ -32,7 +32,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from spielwerk.games.skat.cards import CARD_POINTS
+from spielwerk.games.skat import kernel
+from spielwerk.games.skat.cards import ACE, CARD_POINTS, JACKS_MASK
 
 N_FEATURES = 8
 SUIT_GAMES = 5
@@ -131,3 +132,13 @@ def null_features_from_bits(bits: np.ndarray) -> np.ndarray:
 def null_features(hands: np.ndarray | list[int] | int) -> np.ndarray:
     """Hand masks -> (n, 8) null features."""
     return null_features_from_bits(card_bits(hands))
+
+
+def hand_count(hand: int, game: int) -> float:
+    """A plain strength count for a suit or grand game: trumps (jacks included) + side
+    aces + half a point per jack - the ``rule`` agent's game choice, and a feature of
+    the calibrated win chance (knowledge/knn.py), where it adds to the KNN value."""
+    trumps = int(kernel.trump_mask(game))
+    aces = sum(1 for s in range(4) if hand >> (s * 8 + ACE) & 1 and not trumps >> (s * 8 + ACE) & 1)
+    jacks = bin(hand & JACKS_MASK).count("1")
+    return bin(hand & trumps).count("1") + aces + 0.5 * jacks

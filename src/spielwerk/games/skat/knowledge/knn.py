@@ -44,9 +44,10 @@ from scipy.spatial import cKDTree
 
 from spielwerk.games.skat import kernel
 from spielwerk.games.skat.bidding import BID_VALUES
-from spielwerk.games.skat.cards import JACKS_MASK, NULL, POINTS_BY_CARD, points_of
+from spielwerk.games.skat.cards import GRAND, JACKS_MASK, NULL, POINTS_BY_CARD, points_of
 from spielwerk.games.skat.knowledge.features import (
     card_bits,
+    hand_count,
     null_features_from_bits,
     suit_features_from_bits,
 )
@@ -75,15 +76,18 @@ GAME_CHOICES = ("value", "ev")
 """How a game is called winnable: ``ev`` - its expected Seeger-Fabian score (a calibrated
 win probability, :data:`WIN_CALIBRATION`) beats passing by ``ev_margin``; ``threshold`` -
 its value reaches ``hand_threshold`` / ``pickup_threshold`` (the seed's rule)."""
-WIN_CALIBRATION: dict[str, tuple[float, tuple[float, float, float]]] = {
-    "pickup": (0.0826, (51.4, 47.2, 45.8)),
-    "hand": (0.0899, (58.5, 56.5, 54.3)),
+WIN_CALIBRATION: dict[str, tuple[float, ...]] = {
+    "pickup": (0.0235, 0.6834, 1.2840, 0.3889, 0.7585, 0.8332),
+    "hand": (0.0385, 0.8117, 1.9504, -0.5919, -0.4205, -0.2159),
 }
-"""P(win) = 1 / (1 + exp(-slope (value - mid[position]))), value = the KNN value (card
-points) of the stage, position 0 forehand, 1 middlehand, 2 rearhand. Fitted on forced
-declarations under the rule agent's card play, 5,400 seat hands of tuning seeds 21 and 22
-(``benchmarks/skat_kb_calibrate.py``, docs/skat-bidding.md): the neighbours' results are
-double-dummy, the cards are not played so well, and a forehand declarer wins less."""
+"""P(win) = 1 / (1 + exp(-z)), z = w_value (value - 55) + w_count (count - 7) + w_grand
+[grand] + bias[position], the weights (w_value, w_count, w_grand, bias forehand,
+middlehand, rearhand) per stage: value = the game's KNN value (card points), count =
+:func:`features.hand_count` of the ten cards (trumps + side aces + jacks / 2). Fitted by
+logistic regression on forced declarations under the rule agent's card play, the seat
+hands of tuning seeds 21 and 22 (``benchmarks/skat_kb_calibrate.py --summary``,
+docs/skat-bidding.md): the neighbours' results are double-dummy, the cards are not played
+so well, the count adds to the neighbours' value, and a forehand declarer wins less."""
 """Puts the KNN putting classifies: ``seed`` - no jacks, no trumps (the seed's pruning);
 ``hard`` - those left by refined selection's hard rules (:func:`selection.hard_candidates`:
 no trumps, blank tens first, no aces in low-trump games, equivalent low cards, ...), from the
@@ -330,10 +334,14 @@ class BidDecision:
         return self.hand_values if self.hand_game else self.pickup_values
 
 
-def win_probability(value: float, stage: str, position: int) -> float:
-    """Calibrated chance that a game of this KNN value is won (:data:`WIN_CALIBRATION`)."""
-    slope, mids = WIN_CALIBRATION[stage]
-    return float(1.0 / (1.0 + np.exp(-slope * (value - mids[max(0, min(2, position))]))))
+def win_probability(value: float, stage: str, position: int, count: float = 7.0,
+                    game: int = 0) -> float:
+    """Calibrated chance that a game of this KNN value and hand count is won
+    (:data:`WIN_CALIBRATION`)."""
+    w_value, w_count, w_grand, *bias = WIN_CALIBRATION[stage]
+    z = (w_value * (value - 55.0) + w_count * (count - 7.0) + w_grand * (game == GRAND)
+         + bias[max(0, min(2, position))])
+    return float(1.0 / (1.0 + np.exp(-z)))
 
 
 def expected_score(p_win: float, game_value: int, loss_bonus: float = DEFAULT_LOSS_BONUS
@@ -342,13 +350,14 @@ def expected_score(p_win: float, game_value: int, loss_bonus: float = DEFAULT_LO
     return p_win * (game_value + 50) - (1.0 - p_win) * (2 * game_value + 50 + loss_bonus)
 
 
-def _winnable(p: KnnParams, value: float, game_value: int, is_hand: bool, position: int
+def _winnable(p: KnnParams, value: float, hand: int, game: int, is_hand: bool, position: int
               ) -> tuple[bool, float]:
     """(winnable, merit) of one game: merit is the expected score (``ev``) or the value."""
     if p.decision == "threshold":
         return value >= (p.hand_threshold if is_hand else p.pickup_threshold), value
-    e = expected_score(win_probability(value, "hand" if is_hand else "pickup", position),
-                       game_value, p.loss_bonus)
+    chance = win_probability(value, "hand" if is_hand else "pickup", position,
+                             hand_count(hand, game), game)
+    e = expected_score(chance, suit_game_value(hand, game, hand=is_hand), p.loss_bonus)
     return e > p.ev_margin, e
 
 
@@ -366,7 +375,7 @@ def decide_bid(model: KnnModel, hand: int, params: KnnParams | None = None,
         found = (-1, -1.0, 0, 0.0)
         for g in range(5):
             v = suit_game_value(hand, g, hand=is_hand)
-            ok, merit = _winnable(p, float(values[g]), v, is_hand, position)
+            ok, merit = _winnable(p, float(values[g]), hand, g, is_hand, position)
             if not ok:
                 continue
             if values[g] > found[1] or values[g] == found[1] and v > found[2]:
@@ -386,8 +395,7 @@ def decide_bid(model: KnnModel, hand: int, params: KnnParams | None = None,
         decision.game, decision.max_bid = gp, highest_bid_at_most(bidp)
     if decision.game >= 0 and p.contest_margin > 0:
         value = valh if decision.hand_game else valp
-        game_value = suit_game_value(hand, decision.game, hand=decision.hand_game)
-        if not _winnable(p, value - p.contest_margin, game_value, decision.hand_game,
+        if not _winnable(p, value - p.contest_margin, hand, decision.game, decision.hand_game,
                          position)[0]:
             decision.max_bid = min(decision.max_bid, BID_VALUES[0])
     if p.extensions:
@@ -480,7 +488,8 @@ def choose_game(per_game: dict[int, tuple[int, float]], twelve: int, bid: int, p
     pool = safe or possible
     def merit(g: int) -> tuple[float, int]:
         if p.game_choice == "ev":
-            chance = win_probability(per_game[g][1], "pickup", position)
+            chance = win_probability(per_game[g][1], "pickup", position,
+                                     hand_count(twelve & ~per_game[g][0], g), g)
             return expected_score(chance, max(plain_value(g), bid), p.loss_bonus), g
         return per_game[g][1], plain_value(g)
 
