@@ -145,6 +145,7 @@ class Solver:
         progress: Callable[[str], None] | None = None,
         progress_nodes: int = 1 << 22,
         egdb_values: np.ndarray | None = None,
+        db_margin: int = 0,
     ) -> None:
         if pits < 1 or pits > 15:
             raise SolverError("solver: pits must be in 1..15")
@@ -164,6 +165,10 @@ class Solver:
         self.progress = progress
         self.progress_nodes = progress_nodes
         self.etc_min_seeds = etc_min_seeds
+        self.db_margin = db_margin
+        """Nodes with at most ``egdb_seeds + db_margin`` seeds value their game-ending moves
+        and database children before searching any other child (0: off, as the searched
+        nodes all have more seeds)."""
         self.tt_skip = tt_skip
         self.report_iterations = False
         self.depth_step = depth_step
@@ -282,7 +287,7 @@ class Solver:
                      self._ckey, self._corder, self._nmv, self._mi, self._best, self._bestmv,
                      self._curg, self._curx, self.table, self.db, self.db_n,
                      self.binom, self.m, self.empty_capture, self.end_rule, self.etc_min_seeds,
-                     self.db_n + 1 + self.tt_skip, ctr, limit)
+                     self.db_n + 1 + self.tt_skip, self.db_margin, ctr, limit)
                 if regs[3] == DONE:
                     break
                 if regs[3] == OVERFLOW:

@@ -32,9 +32,11 @@ N_COUNTERS = 6
 
 @njit(cache=True, nogil=True)
 def order_moves(b: np.ndarray, m: int, ttmove: int, empty_capture: bool, order: np.ndarray,
-                prio: np.ndarray, ckey: np.ndarray) -> int:
-    """Write the legal pits of ``b`` into ``order`` (table move, extra turns, captures, the
-    rest; nearest the store first), clear their child keys; returns how many."""
+                prio: np.ndarray, ckey: np.ndarray, row: int) -> int:
+    """Write the legal pits of ``b`` into ``order[row]`` (table move, extra turns, captures,
+    the rest; nearest the store first), clear their child keys ``ckey[row]``; returns how
+    many. (Rows of 2-d arrays rather than views: a view costs two atomic reference-count
+    updates, which were a sixth of the search's time.)"""
     cycle = 2 * m + 1
     n = 0
     for i in range(m - 1, -1, -1):
@@ -44,7 +46,9 @@ def order_moves(b: np.ndarray, m: int, ttmove: int, empty_capture: bool, order: 
         if i == ttmove:
             p = 0
         else:
-            last = (i + seeds) % cycle
+            last = i + seeds  # the last pit sown, without an integer division:
+            while last >= cycle:  # seeds rarely go round the board
+                last -= cycle
             if last == m:
                 p = 1
             elif (last < m and seeds < cycle and last != i and b[last] == 0
@@ -54,25 +58,25 @@ def order_moves(b: np.ndarray, m: int, ttmove: int, empty_capture: bool, order: 
                 p = 3
         k = n
         while k > 0 and prio[k - 1] > p:
-            order[k] = order[k - 1]
+            order[row, k] = order[row, k - 1]
             prio[k] = prio[k - 1]
             k -= 1
-        order[k] = i
+        order[row, k] = i
         prio[k] = p
-        ckey[i] = -1
+        ckey[row, i] = -1
         n += 1
     return n
 
 
 @njit(cache=True, nogil=True)
 def etc_cut(b: np.ndarray, s: int, d: int, beta: int, n: int, order: np.ndarray,
-            ckey: np.ndarray, scratch: np.ndarray, table: np.ndarray, db_n: int,
+            ckey: np.ndarray, row: int, scratch: np.ndarray, table: np.ndarray, db_n: int,
             binom: np.ndarray, m: int, empty_capture: bool, end_rule: int) -> tuple[int, int]:
     """Enhanced transposition cut-off: (move, bound) of a child whose stored bound proves
     the value >= ``beta``, or (-1, 0). Child keys are kept in ``ckey`` for the search."""
     cd = d if d == DEPTH_INF else d - 1
     for k in range(n):
-        i = order[k]
+        i = order[row, k]
         for j in range(2 * m + 2):
             scratch[j] = b[j]
         nxt = kernel.sow(scratch, 0, i, m, empty_capture, end_rule)
@@ -85,7 +89,7 @@ def etc_cut(b: np.ndarray, s: int, d: int, beta: int, n: int, order: np.ndarray,
         if s - g <= db_n:
             continue
         ck = rank(scratch, m, binom)
-        ckey[i] = ck
+        ckey[row, i] = ck
         cslot = tt.probe(table, ck)
         if cslot < 0:
             continue
@@ -96,6 +100,43 @@ def etc_cut(b: np.ndarray, s: int, d: int, beta: int, n: int, order: np.ndarray,
         if v >= beta:
             return i, v
     return -1, 0
+
+
+@njit(cache=True, nogil=True)
+def db_first(b: np.ndarray, s: int, n: int, order: np.ndarray, row: int, scratch: np.ndarray,
+             db: np.ndarray, db_n: int, binom: np.ndarray, m: int, empty_capture: bool,
+             end_rule: int, beta: int, counters: np.ndarray) -> tuple[int, int, int]:
+    """Value the moves whose outcome is known without a search first: game-ending moves and
+    children in the endgame database. Returns (moves left to search, best value, its move);
+    ``order`` keeps the unsearched moves (in their order) in front. Stops at the first
+    value ``>= beta`` (then the count left is 0)."""
+    best = -VALUE_INF
+    bestmv = -1
+    left = 0
+    for k in range(n):
+        i = order[row, k]
+        for j in range(2 * m + 2):
+            scratch[j] = b[j]
+        nxt = kernel.sow(scratch, 0, i, m, empty_capture, end_rule)
+        g = scratch[m] - scratch[2 * m + 1]
+        if nxt < 0:
+            v = g
+        elif s - scratch[m] <= db_n:
+            scratch[m] = 0
+            if nxt == 1:
+                swap_sides(scratch, m)
+            counters[C_EGDB] += 1
+            ev = db[rank(scratch, m, binom)]
+            v = g + ev if nxt == 0 else g - ev
+        else:
+            order[row, left] = i
+            left += 1
+            continue
+        if v > best:
+            best, bestmv = v, i
+            if v >= beta:
+                return 0, best, bestmv
+    return left, best, bestmv
 
 
 @njit(cache=True, nogil=True)
@@ -121,7 +162,7 @@ def nws(regs: np.ndarray, brd: np.ndarray, nbeta: np.ndarray, ndepth: np.ndarray
         nmv: np.ndarray, mi: np.ndarray, best: np.ndarray, bestmv: np.ndarray,
         curg: np.ndarray, curx: np.ndarray, table: np.ndarray, db: np.ndarray, db_n: int,
         binom: np.ndarray, m: int, empty_capture: bool, end_rule: int, etc_min_seeds: int,
-        tt_min_seeds: int, counters: np.ndarray, node_limit: int) -> None:
+        tt_min_seeds: int, db_margin: int, counters: np.ndarray, node_limit: int) -> None:
     """Null-window search (is the value of ``brd[0]`` >= ``nbeta[0]``?), resumable.
 
     ``regs``: ply, mode, value, status. Returns when done (``regs[2]`` is a
@@ -132,6 +173,8 @@ def nws(regs: np.ndarray, brd: np.ndarray, nbeta: np.ndarray, ndepth: np.ndarray
     max_ply = brd.shape[0] - 1
     prio = np.empty(m, np.int64)
     scratch = np.empty(2 * m + 2, np.int32)
+    b = np.empty(2 * m + 2, np.int32)  # the node's board, then the child's (no views)
+    cells = 2 * m + 2
     v = 0
     while True:
         if mode == ENTER:
@@ -139,8 +182,9 @@ def nws(regs: np.ndarray, brd: np.ndarray, nbeta: np.ndarray, ndepth: np.ndarray
                 regs[0], regs[1], regs[2], regs[3] = ply, mode, retval, RUNNING
                 return
             counters[C_NODES] += 1
-            counters[C_MAX_PLY] = max(counters[C_MAX_PLY], ply)
-            b, s, beta, d = brd[ply], nseeds[ply], nbeta[ply], ndepth[ply]
+            if ply > counters[C_MAX_PLY]:
+                counters[C_MAX_PLY] = ply
+            s, beta, d = nseeds[ply], nbeta[ply], ndepth[ply]
             mode = RETURN
             if ply > 0 and (s < beta or -s >= beta):
                 counters[C_FUTILITY] += 1
@@ -149,6 +193,8 @@ def nws(regs: np.ndarray, brd: np.ndarray, nbeta: np.ndarray, ndepth: np.ndarray
             if ply > 0 and d == 0:
                 retval = 0
                 continue
+            for j in range(cells):
+                b[j] = brd[ply, j]
             if nkey[ply] < 0:
                 nkey[ply] = rank(b, m, binom)
             ttmove = -1
@@ -158,10 +204,19 @@ def nws(regs: np.ndarray, brd: np.ndarray, nbeta: np.ndarray, ndepth: np.ndarray
                     counters[C_TT_CUTS] += 1
                     retval = bound
                     continue
-            n = order_moves(b, m, ttmove, empty_capture, corder[ply], prio, ckey[ply])
+            n = order_moves(b, m, ttmove, empty_capture, corder, prio, ckey, ply)
             nmv[ply], mi[ply], best[ply], bestmv[ply] = n, 0, -VALUE_INF, -1
+            if s <= db_n + db_margin:
+                n, v, i = db_first(b, s, n, corder, ply, scratch, db, db_n, binom, m,
+                                   empty_capture, end_rule, beta, counters)
+                nmv[ply], best[ply], bestmv[ply] = n, v, i
+                if v >= beta:
+                    if s >= tt_min_seeds:
+                        tt.store(table, nkey[ply], d, v, VALUE_INF, i)
+                    retval = v
+                    continue
             if s >= etc_min_seeds:
-                i, v = etc_cut(b, s, d, beta, n, corder[ply], ckey[ply], scratch, table, db_n,
+                i, v = etc_cut(b, s, d, beta, n, corder, ckey, ply, scratch, table, db_n,
                                binom, m, empty_capture, end_rule)
                 if i >= 0:
                     counters[C_ETC_CUTS] += 1
@@ -181,8 +236,9 @@ def nws(regs: np.ndarray, brd: np.ndarray, nbeta: np.ndarray, ndepth: np.ndarray
                 regs[0], regs[1], regs[2], regs[3] = ply, mode, retval, OVERFLOW
                 return
             i = corder[ply, mi[ply]]
-            c = brd[ply + 1]
-            c[:] = brd[ply]
+            c = b
+            for j in range(cells):
+                c[j] = brd[ply, j]
             nxt = kernel.sow(c, 0, i, m, empty_capture, end_rule)
             g = c[m] - c[2 * m + 1]
             mode = UPDATE
@@ -198,6 +254,8 @@ def nws(regs: np.ndarray, brd: np.ndarray, nbeta: np.ndarray, ndepth: np.ndarray
                 ev = db[rank(c, m, binom)]
                 v = g + ev if nxt == 0 else g - ev
                 continue
+            for j in range(cells):
+                brd[ply + 1, j] = c[j]
             nseeds[ply + 1], nkey[ply + 1] = cs, ckey[ply, i]
             curg[ply], curx[ply] = g, 1 if nxt == 0 else 0
             nbeta[ply + 1] = nbeta[ply] - g if nxt == 0 else g - nbeta[ply] + 1
