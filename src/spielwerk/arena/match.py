@@ -20,7 +20,6 @@ every action applied (chance included).
 from __future__ import annotations
 
 import copy
-import dataclasses
 import functools
 import json
 import math
@@ -82,6 +81,21 @@ class GameTask:
     agent_seeds: tuple[int, ...] = ()
     """``agent_seed(seed, s)`` by seat, when the scheduler derived them in bulk; else empty."""
 
+    @classmethod
+    def make(
+        cls, task_id: str, game: str, agents: tuple[str, ...], labels: tuple[str, ...],
+        seed: int, chance_seed: int, deal: int, seating: int, agent_seeds: tuple[int, ...],
+    ) -> GameTask:
+        """``GameTask(...)`` without the frozen dataclass's per-field ``object.__setattr__``,
+        for schedules of many thousand games; the values are taken as they are."""
+        task = object.__new__(cls)
+        object.__setattr__(task, "__dict__", {
+            "task_id": task_id, "game": game, "agents": agents, "labels": labels,
+            "seed": seed, "chance_seed": chance_seed, "deal": deal, "seating": seating,
+            "agent_seeds": agent_seeds,
+        })
+        return task
+
 
 @dataclass(frozen=True)
 class GameResult:
@@ -108,13 +122,20 @@ class GameResult:
     Seeger-Fabian points (:mod:`spielwerk.arena.duplicate`); None for plain games."""
 
     @classmethod
-    def make(cls, *values: Any) -> GameResult:
-        """``GameResult(*values)`` (positional, ``details`` None) without the frozen
-        dataclass's per-field ``object.__setattr__`` (a few µs, which a random Kalah
-        game of about 100 µs notices); the values are taken as they are."""
+    def make(
+        cls, task_id: str, game: str, agents: tuple[str, ...], labels: tuple[str, ...],
+        seed: int, chance_seed: int, deal: int, seating: int, returns: tuple[float, ...],
+        moves: int, duration_s: float,
+    ) -> GameResult:
+        """``GameResult(...)`` with ``details`` None, without the frozen dataclass's
+        per-field ``object.__setattr__`` (a few µs, which a random Kalah game of about
+        100 µs notices); the values are taken as they are."""
         result = object.__new__(cls)
-        result.__dict__.update(zip(_RESULT_FIELDS, values, strict=True))
-        result.__dict__["details"] = None
+        object.__setattr__(result, "__dict__", {
+            "task_id": task_id, "game": game, "agents": agents, "labels": labels,
+            "seed": seed, "chance_seed": chance_seed, "deal": deal, "seating": seating,
+            "returns": returns, "moves": moves, "duration_s": duration_s, "details": None,
+        })
         return result
 
     def outcome(self) -> tuple[Any, ...]:
@@ -148,16 +169,19 @@ class GameResult:
         ``json.dumps`` writes for ints and finite floats; anything else (details,
         a non-finite number, a subclass of int or float) goes through ``json.dumps``.
         """
-        numbers = (self.seed, self.chance_seed, self.deal, self.seating, self.moves)
-        floats = (*self.returns, self.duration_s)
+        seed, chance_seed, deal, seating, moves = (
+            self.seed, self.chance_seed, self.deal, self.seating, self.moves)
+        returns, duration = self.returns, self.duration_s
         # a sum of floats is finite only if every one is (an overflow just takes the slow way)
-        if (self.details is not None or set(map(type, numbers)) != _INT
-                or set(map(type, floats)) != _FLOAT or not math.isfinite(sum(floats))):
+        if (self.details is not None
+                or not type(seed) is type(chance_seed) is type(deal) is type(seating)
+                is type(moves) is int
+                or type(duration) is not float or set(map(type, returns)) != _FLOAT
+                or not math.isfinite(sum(returns, duration))):
             return json.dumps(self.to_record(), separators=(",", ":"))
         return _LINE % (
-            _encode(self.task_id), _group_json(self.game, self.agents, self.labels), self.seed,
-            self.chance_seed, self.deal, self.seating, ",".join(map(float.__repr__, self.returns)),
-            self.moves, self.duration_s,
+            _encode(self.task_id), _group_json(self.game, self.agents, self.labels), seed,
+            chance_seed, deal, seating, ",".join(map(float.__repr__, returns)), moves, duration,
         )
 
     @classmethod
@@ -179,9 +203,8 @@ class GameResult:
         )
 
 
-_RESULT_FIELDS = tuple(f.name for f in dataclasses.fields(GameResult))[:-1]  # not details
 _encode = json.encoder.encode_basestring_ascii  # json.dumps's own string encoder
-_INT, _FLOAT = {int}, {float}
+_FLOAT = {float}
 _LINE = ('{"task_id":%s,%s,"seed":%d,"chance_seed":%d,"deal":%d,"seating":%d,"returns":[%s],'
          '"moves":%d,"duration_s":%r}')
 
@@ -226,7 +249,7 @@ def _play(
     seating: Seating | None,
 ) -> tuple[State, int]:
     """:func:`play_game`'s work: the final state and the number of player moves."""
-    if len(agents) != game.num_players:
+    if seating is None and len(agents) != game.num_players:  # a Seating was checked when made
         raise ArenaError(f"{game.spec()} needs {game.num_players} agents, got {len(agents)}")
     try:
         played = play(game.new_initial_state(), seating or agents, chance_rng)
@@ -271,19 +294,18 @@ def _table(task: GameTask, game: Game) -> tuple[list[Agent], Seating | None]:
     e.g. the random agent) are built once per game spec, agent specs and
     thread, with their :class:`Seating`; other agents are built for every game.
     """
-    tables: dict[tuple[str, tuple[str, ...]], tuple[list[Agent], Seating]] | None = getattr(
-        _tables, "tables", None)
-    if tables is None:
+    try:
+        tables: dict[tuple[str, tuple[str, ...]], tuple[list[Agent], Seating]] = _tables.tables
+    except AttributeError:
         tables = _tables.tables = {}
-    key = (task.game, task.agents)
-    kept = tables.get(key)
+    kept = tables.get((task.game, task.agents))
     if kept is None:
         agents = build_agents(task, game)
-        if not all(is_reusable(agent) for agent in agents):
+        if len(agents) != game.num_players or not all(is_reusable(a) for a in agents):
             return agents, None
         if len(tables) >= _MAX_TABLES:
             tables.clear()
-        kept = tables[key] = (agents, Seating(agents, game.num_players))
+        kept = tables[task.game, task.agents] = (agents, Seating(agents, game.num_players))
         return kept
     seeds = task.agent_seeds or [agent_seed(task.seed, s) for s in range(len(task.agents))]
     for agent, seed in zip(kept[0], seeds, strict=True):

@@ -137,7 +137,7 @@ class ResultsFile:
         self.existing = existing
         self.discarded_tail = discarded
         self.fsync = fsync
-        self._pending: list[str] = []
+        self._pending: list[GameResult | str] = []
         self._since = 0.0  # when the oldest pending line came
         self._last = 0.0  # when the last line came
 
@@ -241,7 +241,9 @@ class ResultsFile:
         if self._fd is None:
             raise ResultsFileError(f"{self.path} is closed")
         pending = self._pending
-        pending.append(result.to_json_line())
+        # a plain result is formatted when written (one tight loop over the batch); one
+        # with details now, so that a later change to its dict cannot reach the file
+        pending.append(result if result.details is None else result.to_json_line())
         now = time.monotonic()
         last, self._last = self._last, now
         if len(pending) == 1:
@@ -253,8 +255,9 @@ class ResultsFile:
         """Write the pending lines now (one ``write``; fsync too if asked)."""
         if not self._pending or self._fd is None:
             return
-        data = ("\n".join(self._pending) + "\n").encode()
-        self._pending = []
+        pending, self._pending = self._pending, []
+        lines = [r if isinstance(r, str) else r.to_json_line() for r in pending]
+        data = ("\n".join(lines) + "\n").encode()
         try:
             view = memoryview(data)
             while view:

@@ -179,9 +179,9 @@ class TournamentConfig:
             for gi in range(n_groups):
                 for si in range(n_orders):
                     agents, labels = table[gi, si]
-                    tasks.append(GameTask(f"g{gi}-d{deal}-s{si}", self.game, agents, labels,
-                                          game_seeds[k], chance_seed, deal, si,
-                                          tuple(agent_seeds[k * seats : (k + 1) * seats])))
+                    tasks.append(GameTask.make(f"g{gi}-d{deal}-s{si}", self.game, agents, labels,
+                                               game_seeds[k], chance_seed, deal, si,
+                                               tuple(agent_seeds[k * seats : (k + 1) * seats])))
                     k += 1
         return tasks
 

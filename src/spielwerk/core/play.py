@@ -79,7 +79,7 @@ class Seating:
     games) builds it once and passes it instead.
     """
 
-    __slots__ = ("size", "picks", "acts", "choosers", "listeners")
+    __slots__ = ("size", "picks", "acts", "choosers", "listeners", "legal_only")
 
     def __init__(self, seats: Seats, num_players: int = 0) -> None:
         table = dict(enumerate(seats)) if not isinstance(seats, Mapping) else dict(seats)
@@ -97,6 +97,11 @@ class Seating:
                     self.listeners.append(who.inform)
             else:
                 self.choosers[seat] = who
+        # every seat of the game a policy on the legal actions, nobody listening
+        self.legal_only = (
+            not self.listeners and all(p is not None for p in self.picks[:num_players])
+            and num_players > 0
+        )
 
 
 def play(
@@ -123,6 +128,9 @@ def play(
     plain = before is None and after is None and not listeners
     history = state.history
     start = len(history)
+    if plain and limit < 0 and seating.legal_only:
+        chances = _play_legal_only(state, picks, chance_rng)
+        return Played(state, len(state.history) - start - chances, False)
     chances = 0  # the players' moves are counted once at the end: actions minus chances
     while True:
         player = state.current_player
@@ -174,6 +182,25 @@ def play(
         for inform in listeners:
             inform(action)
     return Played(state, len(state.history) - start - chances, False)
+
+
+def _play_legal_only(
+    state: State, picks: list[Callable[[list[int]], int] | None], chance_rng: UniformSource
+) -> int:
+    """:func:`play`'s loop when every seat is a policy on the legal actions and there are
+    no hooks, listeners or limit (random agents in the arena): the same moves, without
+    the checks that cannot apply. Returns the number of chance actions."""
+    legal_actions, apply = state.legal_actions, state.apply
+    chances = 0
+    while True:
+        player = state.current_player
+        if player >= 0:
+            apply(picks[player](legal_actions()))  # type: ignore[misc]
+        elif player == TERMINAL:
+            return chances
+        else:
+            apply(sample_chance(state, chance_rng))
+            chances += 1
 
 
 def _act_of(agent: Agent) -> Callable[[InfoState], int]:
