@@ -209,8 +209,29 @@ GameResult = DealResult
 """The old name of :class:`DealResult` (kept for old imports; the arena's GameResult is another)."""
 
 
+def _deal_result(
+    declarer: int, contract: Contract | None, bid: int, won: bool, value: int, matadors: int,
+    declarer_points: int, declarer_tricks: int, schneider: bool, schwarz: bool, overbid: bool,
+    conceded: bool,
+) -> DealResult:
+    """``DealResult(...)`` without the frozen dataclass's per-field ``object.__setattr__``
+    (the last action of every random game pays it; the values are taken as they are)."""
+    result = object.__new__(DealResult)
+    object.__setattr__(result, "__dict__", {
+        "declarer": declarer, "contract": contract, "bid": bid, "won": won, "value": value,
+        "matadors": matadors, "declarer_points": declarer_points,
+        "declarer_tricks": declarer_tricks, "schneider": schneider, "schwarz": schwarz,
+        "overbid": overbid, "conceded": conceded,
+    })
+    return result
+
+
+_PASSED_IN = DealResult(-1, None, 0, False, 0, 0, 0, 0, False, False, False)
+
+
 def passed_in() -> DealResult:
-    return DealResult(-1, None, 0, False, 0, 0, 0, 0, False, False, False)
+    """The result of a deal that all passed (one shared value: a DealResult is frozen)."""
+    return _PASSED_IN
 
 
 def evaluate(
@@ -236,7 +257,7 @@ def evaluate(
         if overbid:
             won = False
             value = -(-bid // value) * value
-        return DealResult(
+        return _deal_result(
             declarer, contract, bid, won, value, 0, declarer_points, declarer_tricks,
             False, False, overbid, declarer_conceded,
         )
@@ -261,7 +282,7 @@ def evaluate(
     if overbid:
         won = False
         value = -(-bid // base) * base
-    return DealResult(
+    return _deal_result(
         declarer, contract, bid, won, value, matadors, declarer_points, declarer_tricks,
         schneider, schwarz, overbid, declarer_conceded,
     )

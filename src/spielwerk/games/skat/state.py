@@ -12,6 +12,7 @@ auction state, and the seat arithmetic is looked up in tables of the game.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from spielwerk._jit import direct
@@ -103,40 +104,43 @@ def _bidding_actions(auction: Auction) -> tuple[int, ...]:
 class SkatState(State):
     """A full Skat position (all hands, the skat) with its history."""
 
+    # Fields that start as an immutable value are class attributes until first assigned:
+    # a new state (one per random game) sets only its lists, dicts and the auction.
+    phase = DEAL
+    deal_index = 0
+    skat = 0  # the skat as dealt
+    put = 0  # the two cards put by the declarer
+    picked_up = False
+    declarer = -1
+    contract: Contract | None = None
+    tricks_done = 0
+    revealed = 0  # the declarer's hand as shown (ouvert or a claim)
+    resume = -1
+    end_reason = ""
+    result: DealResult | None = None
+    ramsch_result: RamschResult | None = None
+    ramsch_started = False
+    _code = -1  # game code of the card play (kernel.GRAND for Ramsch), -1 before
+    _mask = -1  # legal card mask of the seat to play, -1 not yet asked
+
     def __init__(self, game: SkatGame) -> None:
         super().__init__(game)
         self.sgame = game
         n = game.players
-        self.phase = DEAL
-        self.deal_index = 0
         self.dealt = [0] * n  # hands as dealt
         self.hands = [0] * n  # current hands
-        self.skat = 0  # the skat as dealt
-        self.put = 0  # the two cards put by the declarer
-        self.picked_up = False
         self.auction = Auction()
-        self.declarer = -1
-        self.contract: Contract | None = None
         self.leader = game.positions[0]
         self.trick: list[int] = []  # cards of the current trick, from the leader
-        self.tricks_done = 0
         self.won = [0] * n  # cards won in tricks per seat
         self.trick_count = [0] * n
         self.played = [0] * n  # cards each seat has played
         self.voids = [0] * n  # cards a seat has shown it cannot hold (not following)
-        self.revealed = 0  # the declarer's hand as shown (ouvert or a claim)
         self.offers: dict[int, int] = {}  # party (0 declarer, 1 defenders) -> trick of last offer
         self.responders: list[int] = []
-        self.resume = -1
-        self.end_reason = ""
-        self.result: DealResult | None = None
-        self.ramsch_result: RamschResult | None = None
-        self.ramsch_started = False
         self.log: list[tuple[int, bool]] = []  # (non-chance action, is a put)
         self.trick_history: list[tuple[int, tuple[int, ...], int]] = []  # leader, cards, winner
         self._undealt = list(range(32))  # cards not yet dealt, ascending (deal phase)
-        self._code = -1  # game code of the card play (kernel.GRAND for Ramsch), -1 before
-        self._mask = -1  # legal card mask of the seat to play, -1 not yet asked
 
     # ----- helpers -------------------------------------------------------------------------
     @property
@@ -234,8 +238,9 @@ class SkatState(State):
         if self.phase != DEAL:
             raise self.not_chance_node()
         undealt = self._undealt
-        pairs = _OUTCOMES[len(undealt)]
-        return [pairs[c] for c in undealt]
+        if len(undealt) > 1:  # one C call picks the n pairs (c, 1/n) of the undealt cards
+            return list(itemgetter(*undealt)(_OUTCOMES[len(undealt)]))
+        return [_OUTCOMES[1][undealt[0]]]
 
     chance_outcomes._checks_chance = True  # type: ignore[attr-defined]
     # (it raises NotChanceNodeError away from the deal itself: no wrapper from State)
