@@ -272,3 +272,75 @@ def test_random_agent_is_uniform_and_seeded() -> None:
     assert [agent.act(info) for _ in range(200)] == picks[:200]
     agent.reset(4)
     assert [agent.act(info) for _ in range(200)] != picks[:200]
+
+
+# ----- the fast paths of issue 18: uniforms, legal-actions policies, a prepared Seating -----
+
+def test_splitmix_kernels_give_the_mix_written_with_python_integers() -> None:
+    from spielwerk.core.agent import splitmix_uniforms
+    from spielwerk.core.splitmix import BLOCK, reference, stack
+
+    for seed in (0, 7, 2**32 + 1, 2**63 - 1, 2**63, 2**64 - 1, 2**70 + 3):
+        for start in (0, 5, BLOCK):
+            expected = [reference(seed, start + i) for i in range(BLOCK)]
+            assert stack(seed, start)[::-1] == expected
+            assert splitmix_uniforms(seed, start, BLOCK) == expected
+    values = [reference(3, i) for i in range(4000)]
+    assert all(0.0 <= v < 1.0 for v in values) and abs(sum(values) / 4000 - 0.5) < 0.02
+
+
+def test_random_agent_draws_the_same_moves_through_act_and_its_legal_policy() -> None:
+    game = load_game("kalah(pits=6,seeds=4)")
+    rng = random.Random(2)
+    states = []
+    state = game.new_initial_state()
+    while len(states) < 80:  # positions with 1..6 legal moves, more than two blocks of draws
+        if state.is_terminal():
+            state = game.new_initial_state()
+        states.append(state.clone())
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    by_act, by_policy = make_agent("random", game, seed=11), make_agent("random", game, seed=11)
+    policy = by_policy.legal_policy()
+    assert policy is not None
+    picks = [by_act.act(s.info_state(s.current_player)) for s in states]
+    assert picks == [policy(s.legal_actions()) for s in states]
+
+
+def test_a_random_agent_subclass_with_its_own_act_is_asked_through_act() -> None:
+    from spielwerk.core.agent import RandomAgent, is_reusable
+
+    calls: list[int] = []
+
+    class Counting(RandomAgent):
+        def act(self, info_state: InfoState) -> int:
+            calls.append(1)
+            return super().act(info_state)
+
+    game = load_game("kalah(pits=3,seeds=2)")
+    agent = Counting(game, seed=1)
+    assert agent.legal_policy() is None and not is_reusable(agent)
+    assert is_reusable(RandomAgent(game, seed=1))
+    played = play(game.new_initial_state(), [agent, make_agent("random", game, seed=2)], None)
+    replay, seat_zero_moves = game.new_initial_state(), 0
+    for action in played.state.history:
+        seat_zero_moves += replay.current_player == 0
+        replay.apply(action)
+    assert len(calls) == seat_zero_moves > 0
+
+
+def test_a_prepared_seating_and_the_tight_loop_play_the_same_games() -> None:
+    from spielwerk.core.play import Seating
+
+    for spec in ("kalah(pits=6,seeds=4)", "skat", "durak"):
+        game = load_game(spec)
+        n = game.num_players
+        histories = []
+        for way in ("list", "seating", "hook"):
+            agents = [make_agent("random", game, seed=40 + s) for s in range(n)]
+            seats: object = Seating(agents, n) if way == "seating" else agents
+            after = (lambda state, player, action: None) if way == "hook" else None
+            played = play(game.new_initial_state(), seats, np.random.default_rng(5),  # type: ignore[arg-type]
+                          after=after)
+            histories.append((played.state.history, played.moves))
+        assert histories[0] == histories[1] == histories[2], spec

@@ -513,3 +513,29 @@ def test_any_deal_keeps_cards_and_points(deck: list[int], seed: int) -> None:
             s.put if s.picked_up else s.skat
         )
         assert total == 120
+
+
+def test_chance_outcomes_are_the_undealt_cards_at_equal_odds_at_every_step() -> None:
+    import random as _random
+
+    state = load_game("skat").new_initial_state()
+    rng = _random.Random(4)
+    while state.is_chance_node():
+        undealt = [c for c in range(32) if not state._dealt_mask() >> c & 1]
+        assert state.chance_outcomes() == [(c, 1.0 / len(undealt)) for c in undealt]
+        state.apply(rng.choice(undealt))
+
+
+def test_fast_deal_results_equal_the_dataclass_constructor() -> None:
+    import dataclasses
+
+    from spielwerk.games.skat.scoring import Contract, DealResult, evaluate, passed_in
+
+    assert passed_in() == DealResult(-1, None, 0, False, 0, 0, 0, 0, False, False, False)
+    for contract, matadors, points, tricks in [(Contract(0), 2, 70, 6), (Contract(4), -3, 30, 2),
+                                               (Contract(5, hand=True), 0, 0, 0)]:
+        result = evaluate(contract, 18, matadors, points, tricks, declarer=1)
+        rebuilt = DealResult(**{f.name: getattr(result, f.name)
+                                for f in dataclasses.fields(DealResult)})
+        assert result == rebuilt and hash(result) == hash(rebuilt)
+        assert set(vars(result)) == {f.name for f in dataclasses.fields(DealResult)}
