@@ -224,14 +224,15 @@ class SkatState(State):
 
     def _is_legal(self, action: int) -> bool:
         ph = self.phase
-        if ph == DEAL:
-            return 0 <= action < 32 and action in self._undealt
-        if ph == PLAY:
+        if ph == PLAY:  # the most common phase first
             if 0 <= action < 32:
-                return bool(self._card_mask() >> action & 1)
+                m = self._mask
+                return bool((m if m >= 0 else self._card_mask()) >> action & 1)
             return action in self._play_actions()
         if ph == BIDDING:
             return action in _bidding_actions(self.auction)
+        if ph == DEAL:
+            return 0 <= action < 32 and action in self._undealt
         return ph != OVER and action in self._legal_actions()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -252,7 +253,12 @@ class SkatState(State):
         return m
 
     def _play_actions(self) -> list[int]:
-        return card_list(self._card_mask()) + self._offer_actions()
+        m = self._mask
+        cards = card_list(m if m >= 0 else self._card_mask())
+        offers = self._offer_actions()
+        if offers:
+            cards += offers
+        return cards
 
     def _offer_actions(self) -> list[int]:
         """The claim and resignation the seat to play may offer (once per trick and party)."""
@@ -297,7 +303,7 @@ class SkatState(State):
             return
         self._mask = -1
         self.log.append((action, ph == PUT))
-        if ph == PLAY and action < 32:
+        if ph == PLAY and action < 32:  # the most common case first
             self._play_card(action)
         elif ph == BIDDING:
             self._bid(action)
