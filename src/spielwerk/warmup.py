@@ -39,7 +39,8 @@ def _kalah() -> None:
     game = load_game("kalah")
     game.random_playouts(2, 0)
     # the random agent's uniforms kernel (core/splitmix.py), as the arena uses it
-    play(game.new_initial_state(), [make_agent("random", game, seed=s) for s in (0, 1)], None)
+    play(game.new_initial_state(), [make_agent("random", game, seed=s) for s in (0, 1)],
+         random.Random(0))
     game.legal_action_masks([game.new_initial_state()])  # type: ignore[attr-defined]
     for empty_capture in (False, True):  # as `spielwerk kalah solve` builds it
         solver = Solver(3, empty_capture, kernel.END_EITHER_EMPTY, max_seeds=12, egdb_seeds=0,
