@@ -10,6 +10,7 @@ memory, ``spielwerk --help`` time, the first real command on a fresh numba
 cache, and the arena (serial, random vs random Kalah) against the bare loop.
 
     nice -n 10 .venv/bin/python benchmarks/api_speed.py [--seconds 1.0] [--repeats 5]
+    .venv/bin/python benchmarks/api_speed.py --skip api,batch,startup,first,arena  # interleaved
     PYTHONPATH=/tmp/before/src .venv/bin/python benchmarks/api_speed.py   # an older tree
 
 Each figure is the median of ``--repeats`` timed runs (the machine is shared).
@@ -138,6 +139,42 @@ def api_section(seconds: float, repeats: int) -> dict[str, float]:
     return figures
 
 
+def interleaved_section(games: int, chunks: int) -> None:
+    """The same loops, alternating game by game between the libraries, by CPU time: load
+    that comes and goes on a shared machine falls on both alike (steadier than 1 s runs)."""
+    print(f"\n## random games, the libraries alternating game by game ({chunks} chunks of "
+          f"{games} games each; CPU time per game; the ratio is pyspiel's time / ours)")
+    for spec, os_name in (("kalah(pits=6,seeds=4)", "mancala"), ("skat", "skat")):
+        ours, theirs = spielwerk_loop(spec), pyspiel_loop(os_name)
+        if theirs is None:
+            print("pyspiel is not installed")
+            return
+        for seed in range(20):  # warm-up (numba, caches)
+            ours(seed)
+            theirs(seed)
+        clock = time.process_time
+        ours_cpu = theirs_cpu = 0.0
+        ours_actions = theirs_actions = 0
+        ratios = []
+        for chunk in range(chunks):
+            a = b = 0.0
+            for seed in range(chunk * games, (chunk + 1) * games):
+                t0 = clock()
+                ours_actions += ours(seed)
+                t1 = clock()
+                theirs_actions += theirs(seed)
+                b += clock() - t1
+                a += t1 - t0
+            ours_cpu, theirs_cpu = ours_cpu + a, theirs_cpu + b
+            ratios.append(b / a)
+        n = games * chunks
+        print(f"{spec:24s} spielwerk {1e6 * ours_cpu / n:6.0f} µs/game "
+              f"({ours_actions / n:.0f} actions), pyspiel {1e6 * theirs_cpu / n:6.0f} µs/game "
+              f"({theirs_actions / n:.0f} actions): games {theirs_cpu / ours_cpu:.2f}x "
+              f"(chunks {min(ratios):.2f}-{max(ratios):.2f}x), actions "
+              f"{(ours_actions / ours_cpu) / (theirs_actions / theirs_cpu):.2f}x")
+
+
 def batch_section(repeats: int) -> None:
     from spielwerk import load_game
 
@@ -263,7 +300,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0, help="length of one timed run")
     parser.add_argument("--repeats", type=int, default=5, help="timed runs per figure")
     parser.add_argument("--arena-games", type=int, default=2000)
-    parser.add_argument("--skip", default="", help="comma list: api,batch,startup,first,arena")
+    parser.add_argument("--skip", default="",
+                        help="comma list: api,interleaved,batch,startup,first,arena")
+    parser.add_argument("--interleaved-games", type=int, default=100,
+                        help="games per chunk of the interleaved section (10 chunks)")
     args = parser.parse_args()
     skip = set(args.skip.split(","))
     import spielwerk
@@ -274,6 +314,8 @@ def main() -> None:
     print(f"spielwerk from {Path(spielwerk.__file__).parent}")
     if "api" not in skip:
         api_section(args.seconds, args.repeats)
+    if "interleaved" not in skip:
+        interleaved_section(args.interleaved_games, 10)
     if "batch" not in skip:
         batch_section(args.repeats)
     if "startup" not in skip:
