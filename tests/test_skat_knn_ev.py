@@ -95,3 +95,26 @@ def test_decision_names_are_checked() -> None:
         make_agent("knn:decision=magic", game)
     agent = make_agent("knn:decision=threshold:ev_margin=3:loss_bonus=0", game)
     assert agent.params.decision == "threshold"  # type: ignore[attr-defined]
+
+
+def test_contest_shift_keeps_a_hand_at_18_unless_it_stays_winnable(model: KnnModel) -> None:
+    free = KnnParams(extensions=False, contest_shift=0.0)
+    strict = KnnParams(extensions=False, contest_shift=2.0)
+    limited = 0
+    for ten in random_hands(300, 4):
+        for position in range(3):
+            a, b = decide_bid(model, ten, free, position), decide_bid(model, ten, strict,
+                                                                       position)
+            assert (a.game, a.hand_game) == (b.game, b.hand_game)  # the same game, bid less
+            assert b.max_bid <= a.max_bid
+            if a.game < 0:
+                continue
+            stage = "hand" if a.hand_game else "pickup"
+            value = float(a.values[a.game])
+            chance = win_probability(value, stage, position, hand_count(ten, a.game), a.game,
+                                     shift=2.0)
+            keeps = expected_score(chance, suit_game_value(ten, a.game, hand=a.hand_game),
+                                   strict.loss_bonus) > strict.ev_margin
+            assert b.max_bid == (a.max_bid if keeps else 18)
+            limited += not keeps and a.max_bid > 18
+    assert limited > 0

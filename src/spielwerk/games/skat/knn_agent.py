@@ -31,6 +31,7 @@ from spielwerk.games.skat.handstrength import apply_strength_bidding
 from spielwerk.games.skat.knowledge.knn import (
     DECISIONS,
     DEFAULT_CONTEST_MARGIN,
+    DEFAULT_CONTEST_SHIFT,
     DEFAULT_DECISION,
     DEFAULT_EV_MARGIN,
     DEFAULT_GAME_CHOICE,
@@ -114,6 +115,7 @@ class SkatKnnAgent(Agent):
         loss_bonus: float = DEFAULT_LOSS_BONUS,
         ev_margin: float = DEFAULT_EV_MARGIN,
         game_choice: str = DEFAULT_GAME_CHOICE,
+        contest_shift: float = DEFAULT_CONTEST_SHIFT,
     ) -> None:
         super().__init__(game, seed)
         if bidding not in BIDDING_SYSTEMS:
@@ -137,7 +139,7 @@ class SkatKnnAgent(Agent):
         self.params = KnnParams(k, hand_threshold, pickup_threshold, null_threshold, extensions,
                                 put_rules, switch_margin, contest_margin, decision=decision,
                                 loss_bonus=loss_bonus, ev_margin=ev_margin,
-                                game_choice=game_choice)
+                                game_choice=game_choice, contest_shift=contest_shift)
         self.choose_by_put = choose_by_put
         if scaling not in SCALINGS:
             raise AgentSpecError(f"knn: scaling must be one of {', '.join(SCALINGS)}, "
@@ -268,7 +270,8 @@ register_agent(
      "play": "pimc", "put_rules": DEFAULT_PUT_RULES, "choose_by_put": True,
      "switch_margin": 0.0, "contest_margin": DEFAULT_CONTEST_MARGIN,
      "decision": DEFAULT_DECISION, "loss_bonus": DEFAULT_LOSS_BONUS,
-     "ev_margin": DEFAULT_EV_MARGIN, "game_choice": DEFAULT_GAME_CHOICE},
+     "ev_margin": DEFAULT_EV_MARGIN, "game_choice": DEFAULT_GAME_CHOICE,
+     "contest_shift": DEFAULT_CONTEST_SHIFT},
     "KNN bidding, hand/pick-up, skat putting and declaring over solved deals; PIMC card play",
     games=("skat",),
     parameter_help={
@@ -282,6 +285,7 @@ register_agent(
                     "by position) or threshold (hand_threshold / pickup_threshold)",
         "loss_bonus": "ev: extra cost of a lost game (the opponents' 40 each)",
         "ev_margin": "ev: expected score a game needs over passing",
+        "contest_shift": "ev: log-odds a game must spare to bid beyond 18 (contested)",
         "game_choice": "after picking up, the game with the best put value (value) or the "
                        "best calibrated expected score (ev)",
         "put_rules": "puts the KNN putting classifies: seed (no jacks/trumps) or hard "
