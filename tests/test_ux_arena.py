@@ -62,7 +62,7 @@ def test_disk_full_gives_a_clear_message_and_the_resume_hint(tmp_path: Path,
 
     def write(fd: int, data: bytes) -> int:
         calls["n"] += 1
-        if calls["n"] > 3:  # the header and two games fit, then the disk is full
+        if calls["n"] > 2:  # the header and the first write of games fit, then the disk is full
             raise OSError(errno.ENOSPC, "No space left on device")
         return real_write(fd, data)
 
@@ -78,8 +78,10 @@ def test_disk_full_gives_a_clear_message_and_the_resume_hint(tmp_path: Path,
     text = str(info.value)
     assert "disk is full" in text and f"--resume -o {out}" in text and "\n" not in text
     monkeypatch.setattr(results_mod, "os", os)
+    # quick games are written several to a write: count what the first one kept
+    kept = len(results_mod.read_results(out).results)
     resumed = run_tournament(_config(), SerialExecutor(), out, resume=True)
-    assert resumed.resumed == 2 and len(resumed.results) == 4
+    assert resumed.resumed == kept >= 1 and len(resumed.results) == 4
 
 
 def _descendants(pid: int) -> list[int]:
