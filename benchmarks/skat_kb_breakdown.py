@@ -104,11 +104,47 @@ def breakdown(path: Path) -> None:
         print(f"  {key[0]:36} A {key[1]:14} B {key[2]:14} {int(n):5d} {own:+8.0f}")
 
 
+def per_deal_difference(path: Path) -> dict[int, float]:
+    """Per complete deal: A's mean Seeger-Fabian points per seat-game minus B's, times 36."""
+    config, results = read_match(path)
+    a_label, b_label = config.labels
+    sums: dict[int, dict[str, list[float]]] = defaultdict(
+        lambda: {a_label: [0.0, 0], b_label: [0.0, 0]})
+    games: dict[int, int] = defaultdict(int)
+    for r in results:
+        games[r.deal] += 1
+        for seat, label in enumerate(r.labels):
+            cell = sums[r.deal][label]
+            cell[0] += (r.details or {})["seeger"][seat]
+            cell[1] += 1
+    n = len(config.arrangements)
+    return {d: 36 * (v[a_label][0] / v[a_label][1] - v[b_label][0] / v[b_label][1])
+            for d, v in sums.items() if games[d] == n}
+
+
+def compare(first: Path, second: Path) -> None:
+    """(A - B in ``first``) minus (A - B in ``second``) on the deals both hold: the change
+    from the second A to the first, paired by deal (same seed and B)."""
+    d1, d2 = per_deal_difference(first), per_deal_difference(second)
+    deals = sorted(set(d1) & set(d2))
+    x = [d1[d] - d2[d] for d in deals]
+    mean = sum(x) / len(x)
+    sd = (sum((v - mean) ** 2 for v in x) / (len(x) - 1)) ** 0.5
+    half = 1.96 * sd / len(x) ** 0.5
+    print(f"{len(deals)} common deals: (A - B) of {first.name} minus (A - B) of {second.name}: "
+          f"{mean:+.1f} SF per 36 games (95% {mean - half:+.1f} .. {mean + half:+.1f})")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("results", type=Path)
+    ap.add_argument("--against", type=Path, help="a second match of the same deals: print "
+                    "the paired change of A - B from it to RESULTS instead")
     args = ap.parse_args(argv)
-    breakdown(args.results)
+    if args.against:
+        compare(args.results, args.against)
+    else:
+        breakdown(args.results)
     return 0
 
 

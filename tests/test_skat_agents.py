@@ -144,3 +144,36 @@ def test_agents_play_ramsch_when_all_pass() -> None:
         assert (s.result is not None) != (s.ramsch_result is not None)
         ramsch += s.ramsch_result is not None
     assert ramsch > 0
+
+
+def test_rule_put_is_the_rule_agents_put_for_a_game() -> None:
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from spielwerk.core.registry import load_game
+    from spielwerk.games.skat.agents import SkatRuleAgent, best_suit_game, rule_put
+
+    agent = SkatRuleAgent(load_game("skat(players=3)"), 0)
+    rng = np.random.default_rng(11)
+    for _ in range(200):
+        twelve = int(sum(1 << int(c) for c in rng.choice(32, 12, replace=False)))
+        game = best_suit_game(twelve)[0]
+        put = rule_put(twelve, game)
+        assert bin(put).count("1") == 2 and put & ~twelve == 0
+        cards = [c for c in range(32) if twelve >> c & 1]
+        first = agent._put(SimpleNamespace(hand=twelve), cards)  # type: ignore[arg-type]
+        assert put >> first & 1
+        rest = twelve & ~(1 << first)
+        if best_suit_game(rest)[0] == game:  # the agent chooses its game again: the same
+            second = agent._put(SimpleNamespace(hand=rest),  # type: ignore[arg-type]
+                                [c for c in cards if c != first])
+            assert put == (1 << first) | (1 << second)
+
+
+def test_knn_rule_putting_plays_whole_deals() -> None:
+    from spielwerk.arena.match import play_one
+
+    result = play_one("skat(players=3,dealer=2,ramsch=false)",
+                      ["knn:play=rule:putting=rule", "rule", "rule"], seed=3)
+    assert result.moves > 0

@@ -79,6 +79,36 @@ def hand_value(hand: int, game: int) -> int:
     return (m + 1) * BASE_VALUES[game]
 
 
+def keep_value(hand: int, card: int, trumps: int) -> float:
+    """How much the rule agent wants to keep ``card`` (the lowest is put): trumps and jacks
+    most, then aces, then by the length of the suit; a blank ten is put first."""
+    if (trumps >> card) & 1 or (card & 7) == JACK:
+        return 100.0 + card
+    suit_cards = hand & (0xFF << (card & ~7)) & ~trumps
+    length = popcount(suit_cards)
+    rank = card & 7
+    if rank == ACE:
+        return 50.0
+    if rank == TEN and not (suit_cards >> ((card & ~7) + ACE)) & 1:
+        return -10.0 + length  # a blank ten: put it, it is 10 safe points
+    return 10.0 * length + rank - CARD_POINTS[rank] * 0.1
+
+
+def put_one(hand: int, game: int, cards: list[int]) -> int:
+    """The card of ``cards`` the rule agent puts from ``hand`` for ``game``."""
+    trumps = int(kernel.trump_mask(game))
+    return min(cards, key=lambda c: (keep_value(hand, c, trumps), c))
+
+
+def rule_put(twelve: int, game: int) -> int:
+    """The two cards (a mask) the rule agent's putting would put for ``game``: one card at
+    a time, as it puts them (``putting=rule`` of the knn bot)."""
+    first = put_one(twelve, game, [c for c in range(32) if twelve >> c & 1])
+    rest = twelve & ~(1 << first)
+    second = put_one(rest, game, [c for c in range(32) if rest >> c & 1])
+    return (1 << first) | (1 << second)
+
+
 class SkatRuleAgent(Agent):
     """A simple rule-based baseline for every decision (see the module docstring)."""
 
@@ -115,23 +145,8 @@ class SkatRuleAgent(Agent):
         return min(bids) if bids else PASS
 
     def _put(self, info: SkatInfoState, legal: list[int]) -> int:
-        hand = info.hand
-        game, _ = best_suit_game(hand)
-        trumps = kernel.trump_mask(game)
-
-        def keep_value(card: int) -> float:
-            if (trumps >> card) & 1 or (card & 7) == JACK:
-                return 100.0 + card
-            suit_cards = hand & (0xFF << (card & ~7)) & ~trumps
-            length = popcount(suit_cards)
-            rank = card & 7
-            if rank == ACE:
-                return 50.0
-            if rank == TEN and not (suit_cards >> ((card & ~7) + ACE)) & 1:
-                return -10.0 + length  # a blank ten: put it, it is 10 safe points
-            return 10.0 * length + rank - CARD_POINTS[rank] * 0.1
-
-        return min(legal, key=lambda c: (keep_value(c), c))
+        game, _ = best_suit_game(info.hand)
+        return put_one(info.hand, game, legal)
 
     def _declare(self, info: SkatInfoState, legal: list[int]) -> int:
         hand = info.hand

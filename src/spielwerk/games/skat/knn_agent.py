@@ -24,7 +24,7 @@ from typing import Any
 
 from spielwerk.core.agent import Agent, AgentSpecError, register_agent
 from spielwerk.core.game import Game, InfoState
-from spielwerk.games.skat.agents import SkatRuleAgent
+from spielwerk.games.skat.agents import SkatRuleAgent, rule_put
 from spielwerk.games.skat.bidding import BID_VALUES
 from spielwerk.games.skat.cards import NULL, cards_of
 from spielwerk.games.skat.handstrength import apply_strength_bidding
@@ -52,6 +52,7 @@ from spielwerk.games.skat.knowledge.knn import (
     PutDecision,
     decide_bid,
     default_base_dir,
+    knn_put,
     suit_game_value,
 )
 from spielwerk.games.skat.knowledge.store import base_fingerprint
@@ -73,6 +74,10 @@ from spielwerk.games.skat.rules import (
 from spielwerk.games.skat.scoring import NULL_VALUES, Contract
 
 _MODELS: dict[tuple[str, int, str], KnnModel] = {}
+AGENT_PUTTINGS = (*PUTTING_STRATEGIES, "rule")
+"""The bot's putting: the strategies of :mod:`putting`, and ``rule`` - each game's put by the
+rule agent's keep order (:func:`agents.rule_put`), the games compared by the neighbours'
+values of those puts."""
 BIDDING_SYSTEMS = ("knn", "stegen", "kinback")
 CARD_PLAY = ("pimc", "rule")
 """Card play: PIMC (``worlds`` per decision), or the ``rule`` agent's highest-lowest play -
@@ -124,8 +129,8 @@ class SkatKnnAgent(Agent):
         self.bidding = bidding
         if k < 1:
             raise AgentSpecError(f"knn: k must be at least 1, not {k}")
-        if putting not in PUTTING_STRATEGIES:
-            raise AgentSpecError(f"knn: putting must be one of {', '.join(PUTTING_STRATEGIES)}, "
+        if putting not in AGENT_PUTTINGS:
+            raise AgentSpecError(f"knn: putting must be one of {', '.join(AGENT_PUTTINGS)}, "
                                  f"not {putting!r}")
         if put_rules not in PUT_RULES:
             raise AgentSpecError(f"knn: put_rules must be one of {', '.join(PUT_RULES)}, "
@@ -242,9 +247,14 @@ class SkatKnnAgent(Agent):
         if self._put is None or info.puts_done == 0:
             # from the declarer's position (skat/putting.py)
             position = self._position(info.player)
-            self._put = bot_put(self.model, info.hand, info.bid, self.params, self.putting,
-                                position, self.bid_decision(info.own_dealt, position).game,
-                                self.choose_by_put)
+            prefer = self.bid_decision(info.own_dealt, position).game
+            twelve = info.hand
+            if self.putting == "rule":
+                self._put = knn_put(self.model, twelve, info.bid, self.params, position,
+                                    put_for=lambda g: rule_put(twelve, g), prefer=prefer)
+            else:
+                self._put = bot_put(self.model, twelve, info.bid, self.params, self.putting,
+                                    position, prefer, self.choose_by_put)
         for c in cards_of(self._put.put):
             if c in legal:
                 return c
@@ -292,7 +302,8 @@ register_agent(
                      "(refined selection's hard rules)",
         "k": "neighbours per classification",
         "extensions": "null, schneider/schwarz/ouvert announcements beyond the seed",
-        "putting": "skat putting strategy: knn, refined, random, pimc (docs/skat-selection.md)",
+        "putting": "skat putting strategy: knn, refined, random, pimc (docs/skat-selection.md), "
+                   "or rule (the rule agent's put for each game, compared by KNN values)",
         "bidding": "bidding: knn, or the hand-strength counts stegen / kinback",
         "base": "knowledge base directory (empty: the shipped base)",
         "hand_threshold": "hand-game value (card points) needed to call a game winnable",
@@ -300,7 +311,7 @@ register_agent(
         "null_threshold": "share of neighbours without a trick needed to bid null",
         "scaling": "feature scaling of the distance: none (the seed) or std",
     },
-    limits={"worlds": (1, None), "k": (1, None), "putting": tuple(PUTTING_STRATEGIES),
+    limits={"worlds": (1, None), "k": (1, None), "putting": AGENT_PUTTINGS,
             "null_threshold": (0, 1), "hand_threshold": (0, 120),
             "pickup_threshold": (0, 120), "scaling": SCALINGS, "bidding": BIDDING_SYSTEMS,
             "play": CARD_PLAY, "put_rules": PUT_RULES, "decision": DECISIONS,
