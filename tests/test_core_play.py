@@ -330,6 +330,7 @@ def test_a_random_agent_subclass_with_its_own_act_is_asked_through_act() -> None
 
 
 def test_a_prepared_seating_and_the_tight_loop_play_the_same_games() -> None:
+    from spielwerk.core.agent import RandomAgent
     from spielwerk.core.play import Seating
 
     for spec in ("kalah(pits=6,seeds=4)", "skat", "durak"):
@@ -337,7 +338,8 @@ def test_a_prepared_seating_and_the_tight_loop_play_the_same_games() -> None:
         n = game.num_players
         histories = []
         for way in ("list", "seating", "hook"):
-            agents = [make_agent("random", game, seed=40 + s) for s in range(n)]
+            # the generic random agent (a legal-actions policy) in every game, chance included
+            agents = [RandomAgent(game, seed=40 + s) for s in range(n)]
             seats: object = Seating(agents, n) if way == "seating" else agents
             after = (lambda state, player, action: None) if way == "hook" else None
             played = play(game.new_initial_state(), seats, np.random.default_rng(5),  # type: ignore[arg-type]
