@@ -172,6 +172,8 @@ class TournamentConfig:
                 members = [group[m] for m in order]
                 table[gi, si] = (tuple(self.agents[m] for m in members),
                                  tuple(self.labels[m] for m in members))
+        by_task = list(zip(*(agent_seeds[s::seats] for s in range(seats)), strict=True))
+        make, game = GameTask.make, self.game
         tasks = []
         k = 0
         for deal in range(n_deals):
@@ -179,9 +181,8 @@ class TournamentConfig:
             for gi in range(n_groups):
                 for si in range(n_orders):
                     agents, labels = table[gi, si]
-                    tasks.append(GameTask.make(f"g{gi}-d{deal}-s{si}", self.game, agents, labels,
-                                               game_seeds[k], chance_seed, deal, si,
-                                               tuple(agent_seeds[k * seats : (k + 1) * seats])))
+                    tasks.append(make(f"g{gi}-d{deal}-s{si}", game, agents, labels,
+                                      game_seeds[k], chance_seed, deal, si, by_task[k]))
                     k += 1
         return tasks
 

@@ -123,7 +123,6 @@ def play(
     seating = seats if isinstance(seats, Seating) else Seating(seats, state.game.num_players)
     size, picks, acts, choosers = seating.size, seating.picks, seating.acts, seating.choosers
     listeners = seating.listeners
-    views: list[InfoState | None] = [None] * size
     limit = max_actions if max_actions is not None else -1
     plain = before is None and after is None and not listeners
     history = state.history
@@ -131,6 +130,7 @@ def play(
     if plain and limit < 0 and seating.legal_only:
         chances = _play_legal_only(state, picks, chance_rng)
         return Played(state, len(state.history) - start - chances, False)
+    views: list[InfoState | None] = [None] * size
     chances = 0  # the players' moves are counted once at the end: actions minus chances
     while True:
         player = state.current_player
