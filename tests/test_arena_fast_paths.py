@@ -164,3 +164,17 @@ def test_tournament_file_lines_are_the_records(tmp_path: Path) -> None:
     result = run_tournament(config, SerialExecutor(), output=out)
     lines = out.read_text().splitlines()[1:]
     assert lines == [json.dumps(r.to_record(), separators=(",", ":")) for r in result.results]
+
+
+def test_a_result_json_refuses_stops_the_run_after_the_lines_before_it(tmp_path: Path) -> None:
+    config = TournamentConfig.create("kalah(pits=3,seeds=2)", ["random", "random"], 4, seed=1)
+    path = tmp_path / "r.jsonl"
+    results = [run_task(t) for t in config.schedule()]
+    bad = dataclasses.replace(results[2], moves=np.int64(7))  # json.dumps refuses a numpy int
+    with ResultsFile.open(path, config.to_dict(), config.config_hash()) as file:
+        for r in results[:2]:
+            file.append(r)
+        file.append(bad)
+        with pytest.raises(TypeError):
+            file.flush()
+    assert [r.task_id for r in read_results(path).results] == [r.task_id for r in results[:2]]

@@ -256,7 +256,16 @@ class ResultsFile:
         if not self._pending or self._fd is None:
             return
         pending, self._pending = self._pending, []
-        lines = [r if isinstance(r, str) else r.to_json_line() for r in pending]
+        lines: list[str] = []
+        try:  # a result that cannot be written (json refuses a value): the ones before it are
+            for result in pending:
+                lines.append(result if isinstance(result, str) else result.to_json_line())
+        finally:
+            if lines:
+                self._write_lines(lines)
+
+    def _write_lines(self, lines: list[str]) -> None:
+        assert self._fd is not None
         data = ("\n".join(lines) + "\n").encode()
         try:
             view = memoryview(data)
