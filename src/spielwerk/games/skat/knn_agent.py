@@ -94,6 +94,11 @@ def shared_model(base: str, k: int, scaling: str = DEFAULT_SCALING) -> KnnModel:
     return _MODELS[key]
 
 
+def _check_choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise AgentSpecError(f"knn: {name} must be one of {', '.join(allowed)}, not {value!r}")
+
+
 class SkatKnnAgent(Agent):
     """KNN for everything before the first card, PIMC for the cards."""
 
@@ -123,37 +128,24 @@ class SkatKnnAgent(Agent):
         contest_shift: float = DEFAULT_CONTEST_SHIFT,
     ) -> None:
         super().__init__(game, seed)
-        if bidding not in BIDDING_SYSTEMS:
-            raise AgentSpecError(f"knn: bidding must be one of {', '.join(BIDDING_SYSTEMS)}, "
-                                 f"not {bidding!r}")
+        _check_choice("bidding", bidding, BIDDING_SYSTEMS)
         self.bidding = bidding
         if k < 1:
             raise AgentSpecError(f"knn: k must be at least 1, not {k}")
-        if putting not in AGENT_PUTTINGS:
-            raise AgentSpecError(f"knn: putting must be one of {', '.join(AGENT_PUTTINGS)}, "
-                                 f"not {putting!r}")
-        if put_rules not in PUT_RULES:
-            raise AgentSpecError(f"knn: put_rules must be one of {', '.join(PUT_RULES)}, "
-                                 f"not {put_rules!r}")
-        if game_choice not in GAME_CHOICES:
-            raise AgentSpecError(f"knn: game_choice must be one of {', '.join(GAME_CHOICES)}, "
-                                 f"not {game_choice!r}")
-        if decision not in DECISIONS:
-            raise AgentSpecError(f"knn: decision must be one of {', '.join(DECISIONS)}, "
-                                 f"not {decision!r}")
+        _check_choice("putting", putting, AGENT_PUTTINGS)
+        _check_choice("put_rules", put_rules, PUT_RULES)
+        _check_choice("game_choice", game_choice, GAME_CHOICES)
+        _check_choice("decision", decision, DECISIONS)
         self.params = KnnParams(k, hand_threshold, pickup_threshold, null_threshold, extensions,
                                 put_rules, switch_margin, contest_margin, decision=decision,
                                 loss_bonus=loss_bonus, ev_margin=ev_margin,
                                 game_choice=game_choice, contest_shift=contest_shift)
         self.choose_by_put = choose_by_put
-        if scaling not in SCALINGS:
-            raise AgentSpecError(f"knn: scaling must be one of {', '.join(SCALINGS)}, "
-                                 f"not {scaling!r}")
+        _check_choice("scaling", scaling, SCALINGS)
         self.putting = putting
         self.scaling = scaling
         self.base = base
-        if play not in CARD_PLAY:
-            raise AgentSpecError(f"knn: play must be one of {', '.join(CARD_PLAY)}, not {play!r}")
+        _check_choice("play", play, CARD_PLAY)
         self.play = play
         self.player: Agent = (SkatPimcAgent(game, seed, worlds=worlds) if play == "pimc"
                               else SkatRuleAgent(game, seed))
