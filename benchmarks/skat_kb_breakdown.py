@@ -135,16 +135,29 @@ def compare(first: Path, second: Path) -> None:
           f"{mean:+.1f} SF per 36 games (95% {mean - half:+.1f} .. {mean + half:+.1f})")
 
 
+def pooled(paths: list[Path]) -> None:
+    """A - B over the deals of several matches (e.g. two seeds) together."""
+    x = [v for path in paths for v in per_deal_difference(path).values()]
+    mean = sum(x) / len(x)
+    half = 1.96 * (sum((v - mean) ** 2 for v in x) / (len(x) - 1)) ** 0.5 / len(x) ** 0.5
+    print(f"{len(x)} deals of {len(paths)} matches: A - B {mean:+.1f} SF per 36 games "
+          f"(95% {mean - half:+.1f} .. {mean + half:+.1f})")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("results", type=Path)
+    ap.add_argument("results", type=Path, nargs="+")
     ap.add_argument("--against", type=Path, help="a second match of the same deals: print "
                     "the paired change of A - B from it to RESULTS instead")
+    ap.add_argument("--pooled", action="store_true",
+                    help="A - B over the deals of all RESULTS files together")
     args = ap.parse_args(argv)
-    if args.against:
-        compare(args.results, args.against)
+    if args.pooled:
+        pooled(args.results)
+    elif args.against:
+        compare(args.results[0], args.against)
     else:
-        breakdown(args.results)
+        breakdown(args.results[0])
     return 0
 
 
