@@ -25,7 +25,8 @@ def main() -> None:
     ap.add_argument("--egdb-dir", default=None)
     ap.add_argument("--tt", type=int, default=24, help="log2 table slots")
     ap.add_argument("--depth-step", type=int, default=3, help="0: no iterative deepening")
-    ap.add_argument("--depth-max", type=int, default=12)
+    ap.add_argument("--depth-max", type=int, default=None,
+                    help="deepest iteration (default: the solver's, 12; 18 from 48 seeds)")
     ap.add_argument("--etc-min-seeds", type=int, default=30)
     ap.add_argument("--time-limit", type=float, default=None, help="give up after this many s")
     args = ap.parse_args()

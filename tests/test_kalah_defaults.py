@@ -196,3 +196,19 @@ def test_resubmissions_are_distinct_for_a_memoising_executor() -> None:
         split, state = distributed.solve_split(4, 4, True, submit, cf.wait, tt_log2=14,
                                                node_budget=20000, stop_after=120)
     assert distributed.root_bounds(split, state.bounds) == (_start_value(4, 4, True),) * 2
+
+
+def test_large_instances_iterate_deeper_before_the_exact_search(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from spielwerk.games.kalah import solver as solver_mod
+
+    auto = Solver(6, False, max_seeds=48, tt_log2=12)
+    assert auto.exact_depth_max(48) == solver_mod.DEPTH_MAX_LARGE == 18
+    assert auto.exact_depth_max(40) == solver_mod.DEPTH_MAX == 12
+    assert Solver(6, False, max_seeds=48, tt_log2=12, depth_max=9).exact_depth_max(48) == 9
+    # the exact solve really runs the deeper iterations (threshold lowered to a small game)
+    monkeypatch.setattr(solver_mod, "DEPTH_MAX_LARGE_FROM", 8)
+    small = Solver(2, False, max_seeds=8, tt_log2=12)
+    value = small.value(kernel.initial_board(2, 2))
+    assert [d for d, _v, _n in small.stats.iterations] == [3, 6, 9, 12, 15, 18, -1]
+    assert value == _start_value(2, 2, False)
