@@ -108,3 +108,15 @@ def test_play_durak_via_generic_play_and_quit() -> None:
     assert "'x' is not a legal move here" in result.output or "You left the game." \
         in result.output
     assert "You left the game." in result.output
+
+
+def test_extend_without_cap_stops_at_ten_times_games(tmp_path: Path) -> None:
+    # two identical agents stay undecided for ever: the default cap must end the run
+    result = runner.invoke(app, [
+        "durak", "tournament", "--agents", "random", "random", "--games", "2", "--extend", "2",
+        "--executor", "serial", "--json",
+    ])
+    assert result.exit_code == 0, result.output
+    counts = [json.loads(x) for x in result.stdout.splitlines() if x.startswith("{")]
+    assert counts and all(d["wins"] + d["losses"] + d["draws"] <= 20 for d in counts)
+    assert any(d["wins"] + d["losses"] + d["draws"] > 2 for d in counts)

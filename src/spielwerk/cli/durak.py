@@ -39,6 +39,8 @@ from spielwerk.games.durak import kernel as K
 from spielwerk.games.durak.rules import DurakGame, DurakState, render
 
 TIMED_AGENTS = ("mcts", "ismcts")
+DEFAULT_EXTEND_FACTOR = 10
+"""``--extend`` without ``--max-games`` stops a pairing at this many times ``--games``."""
 
 durak_app = typer.Typer(help="Durak: tournaments between agents, and play in the terminal.",
                         no_args_is_help=True)
@@ -143,7 +145,9 @@ def tournament(
     ),
     open_world: bool = typer.Option(False, "--open-world", help="all cards visible"),
     extend: int = typer.Option(0, help="games added to each undecided pairing per round"),
-    max_games: int = typer.Option(0, help="cap on games per pairing with --extend"),
+    max_games: int = typer.Option(
+        0, help="cap on games per pairing with --extend (0: ten times --games, since an"
+        " even pairing never becomes decided)"),
     confidence: float = typer.Option(0.98, help="confidence of the Wilson intervals"),
     seed: int = typer.Option(0, "--seed", "-s", help="same seed, same games"),
     workers: int | None = typer.Option(None, "--workers", "-w", help="worker processes"),
@@ -197,7 +201,8 @@ def tournament(
                                      on_start=progress.start, on_result=progress.result).results
         pairs = decisive_records(results, labels)
         if extend > 0 and not partial:
-            ext = Extension(game.spec(), timed, labels, seed, extend, max_games, confidence)
+            cap = max_games if max_games > 0 else DEFAULT_EXTEND_FACTOR * max(games, extend)
+            ext = Extension(game.spec(), timed, labels, seed, extend, cap, confidence)
             results += extend_undecided(
                 pairs, ext, ex, output, resume=resume, fresh=fresh, on_start=progress.start,
                 on_result=progress.result,
