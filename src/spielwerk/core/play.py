@@ -76,7 +76,9 @@ class Seating:
 
     Built by :func:`play` from its ``seats`` argument; a caller that plays many
     games with the same agent objects (the arena, which resets them between
-    games) builds it once and passes it instead.
+    games) builds it once, with the game's ``num_players``, and passes it instead.
+    ``legal_only``: every seat of the game is a policy on the legal actions and
+    nobody listens, so :func:`play` may take its tight loop.
     """
 
     __slots__ = ("size", "picks", "acts", "choosers", "listeners", "legal_only")
