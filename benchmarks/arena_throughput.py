@@ -18,6 +18,9 @@ unpacked with ``git archive COMMIT src | tar -x -C DIR``) in the same run,
 alternating round by round with this one, each in its own process:
 
     python benchmarks/arena_throughput.py --src /tmp/before --label before
+
+``--breakdown`` instead prints the CPU cost per game of each layer of the
+serial arena (bare loop, play, run_task, schedule, tournament, results file).
 """
 
 from __future__ import annotations
@@ -88,6 +91,76 @@ def one_round(games: int, workers: int, seed: int) -> dict[str, float]:
             return row
 
 
+def breakdown(games: int, rounds: int, spec: str = GAME) -> None:
+    """CPU µs per game of the arena's layers, each adding one step to the one before:
+    the bare loop, ``play`` with kept agents reset per game, ``run_task`` over a ready
+    schedule, the schedule too, ``run_tournament`` without and with a results file.
+    Medians of ``rounds`` rounds that alternate the layers (this process's spielwerk)."""
+    from spielwerk import load_game
+    from spielwerk.arena import SerialExecutor, TournamentConfig, run_tournament
+    from spielwerk.arena.match import run_task
+    from spielwerk.core.agent import make_agent
+    from spielwerk.core.play import Seating, play
+
+    game = load_game(spec)
+    agents = [make_agent("random", game, seed=s) for s in range(game.num_players)]
+    seating = Seating(agents, game.num_players)
+    tasks = TournamentConfig.create(spec, ["random", "random"], games, seed=1).schedule()
+
+    def bare(s: int) -> None:
+        rng = random.Random(s)
+        for _ in range(games):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                state.apply(legal[rng.randrange(len(legal))])
+            state.returns()
+
+    def loop(s: int) -> None:
+        chance = random.Random(s)
+        for i in range(games):
+            for seat, agent in enumerate(agents):
+                agent.reset(s * 10**6 + 2 * i + seat)
+            play(game.new_initial_state(), seating, chance)
+
+    def tasks_only(s: int) -> None:
+        for task in tasks:
+            run_task(task)
+
+    def with_schedule(s: int) -> None:
+        config = TournamentConfig.create(spec, ["random", "random"], games, seed=s)
+        for task in config.schedule():
+            run_task(task)
+
+    def tournament(s: int) -> None:
+        config = TournamentConfig.create(spec, ["random", "random"], games, seed=s)
+        run_tournament(config, SerialExecutor())
+
+    with tempfile.TemporaryDirectory() as tmp:
+        def with_file(s: int) -> None:
+            config = TournamentConfig.create(spec, ["random", "random"], games, seed=s)
+            run_tournament(config, SerialExecutor(), output=Path(tmp) / f"b{s}.jsonl")
+
+        layers = [("bare API loop", bare), ("play, kept agents", loop),
+                  ("run_task, ready schedule", tasks_only), ("+ the schedule", with_schedule),
+                  ("run_tournament, no file", tournament), ("+ results file", with_file)]
+        for _, f in layers:
+            f(0)  # warm-up (kernels, caches)
+        cpu: dict[str, list[float]] = {name: [] for name, _ in layers}
+        for r in range(rounds):
+            for name, f in layers:
+                start = time.process_time()
+                f(1000 + r)
+                cpu[name].append(1e6 * (time.process_time() - start) / games)
+    print(f"\n## where the arena's time goes: {spec}, {games} games, CPU µs per game "
+          f"(median of {rounds} rounds, minimum in brackets)")
+    base = statistics.median(cpu["bare API loop"])
+    for name, _ in layers:
+        med = statistics.median(cpu[name])
+        print(f"{name:26s} {med:7.1f} ({min(cpu[name]):6.1f})  {100 * (med / base - 1):+5.0f}% "
+              "of the bare loop")
+
+
 def _child(src: str, games: int, workers: int, seed: int) -> dict[str, float]:
     env = dict(os.environ, PYTHONPATH=src)
     code = (f"import json, sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); "
@@ -106,7 +179,14 @@ def main() -> None:
     parser.add_argument("--src", action="append", default=[],
                         help="another source tree (its src/ folder) to measure alternately")
     parser.add_argument("--label", action="append", default=[], help="a name per --src")
+    parser.add_argument("--breakdown", action="store_true",
+                        help="only the per-layer CPU cost per game (this tree), then stop")
     args = parser.parse_args()
+    if args.breakdown:
+        print(f"machine: {platform.platform()}, {os.cpu_count()} CPUs; Python "
+              f"{platform.python_version()}; load average {os.getloadavg()[0]:.2f}")
+        breakdown(args.games, args.rounds)
+        return
     games = args.games + args.games % 2
     here = str(Path(__file__).resolve().parent.parent / "src")
     trees = [("this tree", here)] + [
