@@ -44,6 +44,8 @@ def _result(**changes: Any) -> GameResult:
     {"returns": (float("inf"), float("-inf"))},
     {"seed": True, "moves": np.int64(4)},
     {"returns": (1, -1)},
+    {"returns": (np.float64(0.1), 1.0)},  # a float subclass: json writes float.__repr__ too
+    {"returns": ("x", 1.0)},
     {"details": {"contract": "G", "points": [1, 2]}},
     {"task_id": "g1-d2-s3\n"},
 ])

@@ -167,22 +167,26 @@ class GameResult:
         Built from a cached encoding of the game, agents and labels (the same
         for every game of a group) and the numbers' own ``repr``, which is what
         ``json.dumps`` writes for ints and finite floats; anything else (details,
-        a non-finite number, a subclass of int or float) goes through ``json.dumps``.
+        a non-finite number, a number that is not a float among the returns, an int
+        subclass) goes through ``json.dumps``.
         """
         seed, chance_seed, deal, seating, moves = (
             self.seed, self.chance_seed, self.deal, self.seating, self.moves)
         returns, duration = self.returns, self.duration_s
-        # a sum of floats is finite only if every one is (an overflow just takes the slow way)
-        if (self.details is not None
-                or not type(seed) is type(chance_seed) is type(deal) is type(seating)
-                is type(moves) is int
-                or type(duration) is not float or set(map(type, returns)) != _FLOAT
-                or not math.isfinite(sum(returns, duration))):
-            return json.dumps(self.to_record(), separators=(",", ":"))
-        return _LINE % (
-            _encode(self.task_id), _group_json(self.game, self.agents, self.labels), seed,
-            chance_seed, deal, seating, ",".join(map(float.__repr__, returns)), moves, duration,
-        )
+        if (self.details is None
+                and type(seed) is type(chance_seed) is type(deal) is type(seating)
+                is type(moves) is int and type(duration) is float):
+            try:  # float.__repr__ refuses anything but a float (json writes an int as "1")
+                text = ",".join(map(float.__repr__, returns))
+                # a sum of floats is finite only if every one is (an overflow: the slow way)
+                finite = math.isfinite(sum(returns, duration))
+            except TypeError:
+                finite = False
+            if finite:
+                return _LINE % (_encode(self.task_id),
+                                _group_json(self.game, self.agents, self.labels), seed,
+                                chance_seed, deal, seating, text, moves, duration)
+        return json.dumps(self.to_record(), separators=(",", ":"))
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> GameResult:
@@ -204,7 +208,6 @@ class GameResult:
 
 
 _encode = json.encoder.encode_basestring_ascii  # json.dumps's own string encoder
-_FLOAT = {float}
 _LINE = ('{"task_id":%s,%s,"seed":%d,"chance_seed":%d,"deal":%d,"seating":%d,"returns":[%s],'
          '"moves":%d,"duration_s":%r}')
 
