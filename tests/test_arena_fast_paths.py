@@ -89,6 +89,17 @@ def test_bulk_seeds_of_equal_rows_equal_derive_seed() -> None:
         derive_seeds([(1, -2), (3, 4)])
 
 
+def test_bulk_seeds_without_the_kernel_equal_derive_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The array-operations hash (used under NUMBA_DISABLE_JIT) gives the kernel's values."""
+    import spielwerk.arena.seeds as seeds
+
+    r = random.Random(9)
+    rows = [(r.randrange(2**63), r.choice([1, 2**32 + 5]), r.randrange(3)) for _ in range(300)]
+    compiled = derive_seeds(rows)
+    monkeypatch.setattr(seeds, "_kernel", lambda: None)
+    assert derive_seeds(rows) == compiled == [derive_seed(*row) for row in rows]
+
+
 def _fresh_outcomes(tasks: list[GameTask]) -> list[tuple[str, list[float], int]]:
     """Every task played with agents built for it alone (no reuse)."""
     out = []

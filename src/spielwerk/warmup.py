@@ -42,6 +42,9 @@ def _kalah() -> None:
     play(game.new_initial_state(), [make_agent("random", game, seed=s) for s in (0, 1)],
          random.Random(0))
     game.legal_action_masks([game.new_initial_state()])  # type: ignore[attr-defined]
+    from spielwerk.arena.seeds import derive_seeds
+
+    derive_seeds([(0, 1, 2)])  # a tournament schedule's seeds (arena/_seedhash.py)
     for empty_capture in (False, True):  # as `spielwerk kalah solve` builds it
         solver = Solver(3, empty_capture, kernel.END_EITHER_EMPTY, max_seeds=12, egdb_seeds=0,
                         egdb_path=None, tt_log2=16, depth_step=3, depth_max=12)

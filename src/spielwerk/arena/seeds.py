@@ -12,7 +12,7 @@ moves). ``tests/test_arena_match.py`` checks the two agree.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -47,7 +47,8 @@ def derive_seeds(rows: Sequence[Sequence[int]] | np.ndarray) -> list[int]:
     """``[derive_seed(*row) for row in rows]``, computed for all rows at once.
 
     Rows of one length with parts below 2**63 (every seed spielwerk derives)
-    are split into 32-bit words with array operations; other rows word by word.
+    go through one compiled loop (:mod:`spielwerk.arena._seedhash`); other rows
+    are split into words one by one and hashed with array operations.
     """
     if len(rows) == 0:
         return []
@@ -61,6 +62,10 @@ def derive_seeds(rows: Sequence[Sequence[int]] | np.ndarray) -> list[int]:
     if len(negative):
         row = tuple(int(p) for p in parts[negative[0]])
         raise SeedError(f"seeds must be non-negative integers, not {row}")
+    kernel = _kernel()
+    if kernel is not None:
+        values: list[int] = kernel(parts).tolist()
+        return values
     unsigned = parts.astype(np.uint64)
     low, high = unsigned & _U32, unsigned >> np.uint64(32)
     # SeedSequence takes a part as one word below 2**32, else two (low word first)
@@ -77,8 +82,18 @@ def derive_seeds(rows: Sequence[Sequence[int]] | np.ndarray) -> list[int]:
                 columns.append(high[index, j])
         words = np.stack(columns, axis=1)
         out[index] = _hash_rows(words, words.shape[1])
-    values: list[int] = out.tolist()
+    values = out.tolist()
     return values
+
+
+def _kernel() -> Callable[[np.ndarray], np.ndarray] | None:
+    """The compiled hash (:mod:`spielwerk.arena._seedhash`); None under NUMBA_DISABLE_JIT,
+    where the array operations below are much faster than the loop run as Python."""
+    from spielwerk.arena import _seedhash
+
+    if _seedhash.jit_disabled():
+        return None
+    return _seedhash.hash_parts
 
 
 def _derive_ragged(rows: Sequence[Sequence[int]] | np.ndarray) -> list[int]:
