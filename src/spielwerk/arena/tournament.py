@@ -270,7 +270,7 @@ def run_tournament(
             done[r.task_id] = r
     elif resume:
         raise ArenaError("--resume needs an output file (--output FILE)")
-    todo = [t for t in tasks if t.task_id not in done]
+    todo = [t for t in tasks if t.task_id not in done] if done else tasks
     if on_start is not None:
         on_start(len(tasks), len(done))
     resumed = len(done)
@@ -289,7 +289,7 @@ def run_tournament(
             ex.close()
         if results_file is not None:
             results_file.close()
-    ordered = [done[t.task_id] for t in tasks if t.task_id in done]
+    ordered = [r for r in map(done.get, [t.task_id for t in tasks]) if r is not None]
     return TournamentResult(config, ordered, resumed)
 
 
