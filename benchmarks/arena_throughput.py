@@ -20,7 +20,9 @@ alternating round by round with this one, each in its own process:
     python benchmarks/arena_throughput.py --src /tmp/before --label before
 
 ``--breakdown`` instead prints the CPU cost per game of each layer of the
-serial arena (bare loop, play, run_task, schedule, tournament, results file).
+serial arena (bare loop, play, run_task, schedule, tournament, results file);
+``--pieces`` the per-game pieces measured alone (schedule, task wrapper,
+results line). Both measure the spielwerk on ``PYTHONPATH`` (or installed).
 """
 
 from __future__ import annotations
@@ -161,6 +163,45 @@ def breakdown(games: int, rounds: int, spec: str = GAME) -> None:
               "of the bare loop")
 
 
+def pieces(games: int, rounds: int, spec: str = GAME) -> None:
+    """CPU µs of the arena's per-game pieces measured alone (this process's spielwerk):
+    building the schedule (per task), the task wrapper (``run_task`` with the game
+    replaced by a finished state, per task) and one results line (per game).
+    Minimum and median of ``rounds`` repeats."""
+    from spielwerk.arena import TournamentConfig, match
+
+    config = TournamentConfig.create(spec, ["random", "random"], games, seed=1)
+    tasks = config.schedule()
+    results = [match.run_task(t) for t in tasks]  # real games: real returns and durations
+    done = match._game(spec).new_initial_state()
+    while not done.is_terminal():
+        done.apply(done.legal_actions()[0])
+    real_play = match._play
+
+    def wrapper() -> None:
+        match._play = lambda *args: (done, 40)  # type: ignore[assignment]
+        try:
+            for task in tasks:
+                match.run_task(task)
+        finally:
+            match._play = real_play
+
+    def lines() -> None:
+        for result in results:
+            result.to_json_line()
+
+    print(f"\n## the arena's per-game pieces alone: {spec}, {games} tasks, CPU µs each "
+          f"(minimum / median of {rounds} repeats)")
+    for name, f in [("schedule, per task", config.schedule), ("task wrapper, per task", wrapper),
+                    ("results line, per game", lines)]:
+        cpu = []
+        for _ in range(rounds):
+            start = time.process_time()
+            f()
+            cpu.append(1e6 * (time.process_time() - start) / games)
+        print(f"{name:24s} {min(cpu):6.2f} / {statistics.median(cpu):6.2f}")
+
+
 def _child(src: str, games: int, workers: int, seed: int) -> dict[str, float]:
     env = dict(os.environ, PYTHONPATH=src)
     code = (f"import json, sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); "
@@ -181,11 +222,13 @@ def main() -> None:
     parser.add_argument("--label", action="append", default=[], help="a name per --src")
     parser.add_argument("--breakdown", action="store_true",
                         help="only the per-layer CPU cost per game (this tree), then stop")
+    parser.add_argument("--pieces", action="store_true",
+                        help="only the per-game pieces measured alone (this tree), then stop")
     args = parser.parse_args()
-    if args.breakdown:
+    if args.breakdown or args.pieces:
         print(f"machine: {platform.platform()}, {os.cpu_count()} CPUs; Python "
               f"{platform.python_version()}; load average {os.getloadavg()[0]:.2f}")
-        breakdown(args.games, args.rounds)
+        (breakdown if args.breakdown else pieces)(args.games, args.rounds)
         return
     games = args.games + args.games % 2
     here = str(Path(__file__).resolve().parent.parent / "src")
