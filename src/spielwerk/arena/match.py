@@ -24,9 +24,9 @@ import functools
 import json
 import math
 import threading
-import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from time import perf_counter_ns
 from typing import Any
 
 import numpy as np
@@ -290,6 +290,8 @@ def build_agents(task: GameTask, game: Game) -> list[Agent]:
 
 _tables = threading.local()  # per thread: Dask runs tasks in threads of one process
 _MAX_TABLES = 64
+_Kept = tuple[list[Agent], Seating, list[Callable[[int | None], None]]]
+"""Kept agents by seat, their Seating and their bound ``reset`` methods."""
 
 
 def _table(task: GameTask, game: Game) -> tuple[list[Agent], Seating | None]:
@@ -300,7 +302,7 @@ def _table(task: GameTask, game: Game) -> tuple[list[Agent], Seating | None]:
     thread, with their :class:`Seating`; other agents are built for every game.
     """
     try:
-        tables: dict[tuple[str, tuple[str, ...]], tuple[list[Agent], Seating]] = _tables.tables
+        tables: dict[tuple[str, tuple[str, ...]], _Kept] = _tables.tables
     except AttributeError:
         tables = _tables.tables = {}
     kept = tables.get((task.game, task.agents))
@@ -310,12 +312,14 @@ def _table(task: GameTask, game: Game) -> tuple[list[Agent], Seating | None]:
             return agents, None
         if len(tables) >= _MAX_TABLES:
             tables.clear()
-        kept = tables[task.game, task.agents] = (agents, Seating(agents, game.num_players))
-        return kept
+        seating = Seating(agents, game.num_players)
+        tables[task.game, task.agents] = (agents, seating, [a.reset for a in agents])
+        return agents, seating
+    agents, seating, resets = kept
     seeds = task.agent_seeds or [agent_seed(task.seed, s) for s in range(len(task.agents))]
-    for agent, seed in zip(kept[0], seeds, strict=True):
-        agent.reset(seed)
-    return kept
+    for reset, seed in zip(resets, seeds, strict=True):
+        reset(seed)
+    return agents, seating
 
 
 def play_task(task: GameTask) -> tuple[GameResult, list[int]]:
@@ -326,14 +330,14 @@ def play_task(task: GameTask) -> tuple[GameResult, list[int]]:
 
 def _play_task(task: GameTask) -> tuple[GameResult, State]:
     game = _game(task.game)
-    start = time.perf_counter()
+    start = perf_counter_ns()
     agents, seating = _table(task, game)
     chance_rng = LazyGenerator(task.chance_seed)  # Kalah never draws: no generator made
     state, moves = _play(game, agents, chance_rng, task.labels, seating)
     returns = tuple(map(float, state.returns()))
     result = GameResult.make(task.task_id, task.game, task.agents, task.labels, task.seed,
                              task.chance_seed, task.deal, task.seating, returns, moves,
-                             int((time.perf_counter() - start) * 1e7) / 1e7)
+                             (perf_counter_ns() - start) // 100 / 1e7)
     return result, state
 
 
