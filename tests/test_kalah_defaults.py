@@ -212,3 +212,17 @@ def test_large_instances_iterate_deeper_before_the_exact_search(
     value = small.value(kernel.initial_board(2, 2))
     assert [d for d, _v, _n in small.stats.iterations] == [3, 6, 9, 12, 15, 18, -1]
     assert value == _start_value(2, 2, False)
+
+
+@pytest.mark.parametrize("empty_capture", [False, True])
+def test_database_children_first_keeps_every_value(empty_capture: bool) -> None:
+    db = egdb.build(4, 8, empty_capture)
+    positions = [kernel.initial_board(4, 3), np.array([0, 2, 5, 1, 0, 3, 0, 2, 4, 0], np.int32)]
+    for board in positions:
+        plain = Solver(4, empty_capture, max_seeds=24, egdb_seeds=8, egdb_values=db,
+                       tt_log2=14)
+        first = Solver(4, empty_capture, max_seeds=24, egdb_seeds=8, egdb_values=db,
+                       tt_log2=14, db_margin=3)
+        rel = plain.relative(board, 0)
+        assert first.move_values(rel) == plain.move_values(rel)
+        assert first.stats.egdb_probes > 0
