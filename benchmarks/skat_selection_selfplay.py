@@ -39,7 +39,7 @@ from spielwerk.games.skat.scoring import Contract, seeger_fabian
 from spielwerk.games.skat.selection import GAME_KEYS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from skat_selection_glassbox import load, past, repair  # noqa: E402
+from skat_selection_glassbox import ci, load, past, repair  # noqa: E402
 
 STRATEGIES = ("random", "knn", "refined", "pimc", "rule")
 
@@ -153,12 +153,6 @@ def run(args: argparse.Namespace) -> None:
                 print(f"{n + 1}/{len(rows)} deals, {(time.perf_counter() - t0) / new:.1f} s "
                       f"per deal this run", flush=True)
     report([json.loads(x) for x in out.read_text().splitlines() if x.strip()])
-
-
-def ci(xs: list[float]) -> tuple[float, float]:
-    m = statistics.fmean(xs)
-    h = 1.96 * statistics.stdev(xs) / len(xs) ** 0.5 if len(xs) > 1 else float("nan")
-    return m, h
 
 
 def report(rows: list[dict]) -> None:
