@@ -33,6 +33,22 @@ _INIT_B, _MULT_B = np.uint64(0x8B51F9DD), np.uint64(0x58F38DED)
 _MIX_L, _MIX_R = np.uint64(0xCA01F9DD), np.uint64(0x4973F715)
 
 
+@njit(inline="always")
+def _hashmix(value: np.uint64, const: np.uint64, mult: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """seed_seq_fe's hash of one word: the hashed word and the next hash constant."""
+    value ^= const
+    const = (const * mult) & _M
+    value = (value * const) & _M
+    return value ^ (value >> _S16), const
+
+
+@njit(inline="always")
+def _mix(x: np.uint64, y: np.uint64) -> np.uint64:
+    """seed_seq_fe's mix of a hashed word ``y`` into the pool word ``x``."""
+    mixed = (_MIX_L * x - _MIX_R * y) & _M
+    return mixed ^ (mixed >> _S16)
+
+
 @njit(cache=True)
 def hash_parts(parts: np.ndarray) -> np.ndarray:
     """The 63-bit seed of each row of ``parts`` (int64, every part >= 0)."""
@@ -51,36 +67,17 @@ def hash_parts(parts: np.ndarray) -> np.ndarray:
                 length += 1
         const = _INIT_A
         for k in range(4):  # the pool: the first four words (zeros past the end), hashed
-            value = (words[k] if k < length else np.uint64(0)) ^ const
-            const = (const * _MULT_A) & _M
-            value = (value * const) & _M
-            pool[k] = value ^ (value >> _S16)
+            pool[k], const = _hashmix(words[k] if k < length else np.uint64(0), const, _MULT_A)
         for src in range(4):
             for dst in range(4):
                 if src != dst:
-                    value = pool[src] ^ const
-                    const = (const * _MULT_A) & _M
-                    value = (value * const) & _M
-                    value ^= value >> _S16
-                    mixed = (_MIX_L * pool[dst] - _MIX_R * value) & _M
-                    pool[dst] = mixed ^ (mixed >> _S16)
+                    value, const = _hashmix(pool[src], const, _MULT_A)
+                    pool[dst] = _mix(pool[dst], value)
         for src in range(4, length):
             for dst in range(4):
-                value = words[src] ^ const
-                const = (const * _MULT_A) & _M
-                value = (value * const) & _M
-                value ^= value >> _S16
-                mixed = (_MIX_L * pool[dst] - _MIX_R * value) & _M
-                pool[dst] = mixed ^ (mixed >> _S16)
-        const = _INIT_B
-        state0 = np.uint64(0)
-        for k in range(2):
-            value = pool[k] ^ const
-            const = (const * _MULT_B) & _M
-            value = (value * const) & _M
-            value ^= value >> _S16
-            if k == 0:
-                state0 = value
-            else:
-                out[i] = (state0 << np.uint64(31)) ^ value
+                value, const = _hashmix(words[src], const, _MULT_A)
+                pool[dst] = _mix(pool[dst], value)
+        state0, const = _hashmix(pool[0], _INIT_B, _MULT_B)
+        state1, const = _hashmix(pool[1], const, _MULT_B)
+        out[i] = (state0 << np.uint64(31)) ^ state1
     return out
