@@ -13,27 +13,36 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-BID_VALUES: tuple[int, ...] = (
-    18, 20, 22, 23, 24, 27, 30, 33, 35, 36, 40, 44, 45, 46, 48, 50, 54, 55, 59, 60, 63,
-    66, 70, 72, 77, 80, 81, 84, 88, 90, 96, 99, 100, 108, 110, 117, 120, 121, 126, 130,
-    132, 135, 140, 143, 144, 150, 153, 154, 156, 160, 162, 165, 168, 170, 176, 180, 187,
-    192, 198, 204, 216, 240, 264,
+from spielwerk.games.skat.cards import BID_VALUES
+from spielwerk.games.skat.kernel_deal import (
+    DONE,
+    FOREHAND,
+    FOREHAND_OPENS,
+    HOLD_MOVE,
+    MIDDLEHAND,
+    PASS_MOVE,
+    REARHAND,
+    SAY_TO_FOREHAND,
+    SAY_TO_SURVIVOR,
+    auction_bidder,
+    auction_move,
+    first_bid,
+    python,
 )
-"""Every valid bid: the game values from 18 to 264 (the Reiztabelle)."""
 
-FOREHAND, MIDDLEHAND, REARHAND = 0, 1, 2
+__all__ = ["BID_VALUES", "FOREHAND", "MIDDLEHAND", "REARHAND", "POSITION_NAMES",
+           "SAY_TO_FOREHAND", "SAY_TO_SURVIVOR", "FOREHAND_OPENS", "DONE", "Auction"]
+
 POSITION_NAMES = ("forehand", "middlehand", "rearhand")
-
-# stages
-SAY_TO_FOREHAND = 0  # middlehand bids, forehand answers
-SAY_TO_SURVIVOR = 1  # rearhand bids, the survivor answers
-FOREHAND_OPENS = 2  # both others passed without a bid
-DONE = 3
+_bidder = python(auction_bidder)
+_move = python(auction_move)
+_first_bid = python(first_bid)
 
 
 @dataclass
 class Auction:
-    """The state of the bidding between the three active positions."""
+    """The state of the bidding between the three active positions (the rules are the
+    kernels of :mod:`kernel_deal`, which the batch path compiles)."""
 
     stage: int = SAY_TO_FOREHAND
     value: int = 0
@@ -50,60 +59,39 @@ class Auction:
 
     @property
     def bidder(self) -> int:
-        if self.stage == SAY_TO_FOREHAND:
-            return MIDDLEHAND
-        if self.stage == SAY_TO_SURVIVOR:
-            return REARHAND
-        return FOREHAND
+        return _bidder(self.stage)
 
     def to_move(self) -> int:
         """Position whose decision it is."""
         if self.stage == DONE:
             raise ValueError("the bidding is over")
-        return self.listener if self.answering else self.bidder
+        return self.listener if self.answering else _bidder(self.stage)
 
     def can_hold(self) -> bool:
         return self.answering
 
     def bid_values(self) -> list[int]:
         """Values the player to move may bid (empty when answering)."""
-        if self.answering or self.stage == DONE:
-            return []
-        return [v for v in BID_VALUES if v > self.value]
+        return list(BID_VALUES[_first_bid(self.value, self.answering, self.stage):])
+
+    def move(self, move: int) -> bool:
+        """Apply an auction move (a bid's index in :data:`BID_VALUES`, ``HOLD_MOVE``,
+        ``PASS_MOVE``); False, changing nothing, if it is not allowed here."""
+        after = _move(self.stage, self.value, self.answering, self.listener, self.declarer, move)
+        if after[0] < 0:
+            return False
+        self.stage, self.value, self.answering, self.listener, self.declarer = after
+        return True
 
     def bid(self, value: int) -> None:
-        if value not in BID_VALUES or value <= self.value or self.answering:
+        if value not in BID_VALUES or not self.move(BID_VALUES.index(value)):
             raise ValueError(f"{value} cannot be bid here")
-        self.value = value
-        if self.stage == FOREHAND_OPENS:
-            self.declarer = FOREHAND
-            self.stage = DONE
-        else:
-            self.answering = True
 
     def hold(self) -> None:
-        if not self.answering:
+        if not self.move(HOLD_MOVE):
             raise ValueError("nothing to hold")
-        self.answering = False
 
     def pass_(self) -> None:
         """The player to move passes."""
-        if self.stage == DONE:
+        if not self.move(PASS_MOVE):
             raise ValueError("the bidding is over")
-        if self.stage == FOREHAND_OPENS:
-            self.stage = DONE
-            self.declarer = -1
-            return
-        if self.answering:  # the listener passes: the bidder survives
-            survivor = self.bidder
-        else:  # the bidder passes: the listener survives
-            survivor = self.listener
-        self.answering = False
-        if self.stage == SAY_TO_FOREHAND:
-            self.stage = SAY_TO_SURVIVOR
-            self.listener = survivor
-        elif self.value == 0:
-            self.stage = FOREHAND_OPENS
-        else:
-            self.declarer = survivor
-            self.stage = DONE

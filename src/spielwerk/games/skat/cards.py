@@ -53,6 +53,28 @@ NULL_RANK = tuple(len(NULL_ORDER) - 1 - NULL_ORDER.index(r) for r in range(8))
 SUITS_DESCENDING = (CLUBS, SPADES, HEARTS, DIAMONDS)
 """Suits in the order of their value (and of the jacks): clubs first."""
 
+# Bidding and game values (ISkO 3.3, 5.1-5.2): the constants the rule kernels and the
+# Python modules (bidding, scoring) share.
+BID_VALUES: tuple[int, ...] = (
+    18, 20, 22, 23, 24, 27, 30, 33, 35, 36, 40, 44, 45, 46, 48, 50, 54, 55, 59, 60, 63,
+    66, 70, 72, 77, 80, 81, 84, 88, 90, 96, 99, 100, 108, 110, 117, 120, 121, 126, 130,
+    132, 135, 140, 143, 144, 150, 153, 154, 156, 160, 162, 165, 168, 170, 176, 180, 187,
+    192, 198, 204, 216, 240, 264,
+)
+"""Every valid bid: the game values from 18 to 264 (the Reiztabelle)."""
+BASE_VALUES = (9, 10, 11, 12, 24)
+"""Base values of diamonds, hearts, spades, clubs and grand (ISkO 5.1)."""
+NULL_BASE_VALUES = (23, 46, 35, 59)
+"""Null game values by ``2 * hand + ouvert``: null 23, ouvert 46, hand 35, ouvert hand 59."""
+WIN_POINTS = TOTAL_POINTS // 2 + 1
+"""Card points a declarer needs to win (61)."""
+SCHNEIDER_POINTS = 90
+"""Card points that make the opponents schneider (ISkO 5.2.2: more than 89)."""
+LOSE_SCHNEIDER_POINTS = TOTAL_POINTS - SCHNEIDER_POINTS
+"""A declarer with this many card points or fewer is schneider himself (30)."""
+TRICKS = 10
+"""Tricks in a deal (schwarz: all of them)."""
+
 
 class CardError(SpielwerkError, ValueError):
     """A card string or card number that names no Skat card."""

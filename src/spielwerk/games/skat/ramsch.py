@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from spielwerk.games.skat.kernel_deal import python, ramsch_outcome
+
+_outcome = python(ramsch_outcome)
+
 
 @dataclass(frozen=True)
 class RamschResult:
@@ -31,22 +35,16 @@ class RamschResult:
 
 
 def ramsch_result(points: dict[int, int], tricks: dict[int, int]) -> RamschResult:
-    """Score a Ramsch from each seat's card points (skat included) and tricks."""
+    """Score a Ramsch from each seat's card points (skat included) and tricks (the rule is
+    :func:`kernel_deal.ramsch_outcome`, over the three seats in ascending order)."""
     seats = sorted(points)
-    for s in seats:
-        if tricks[s] == 10:
-            rets = {t: (120.0 if t == s else -60.0) for t in seats}
-            return RamschResult(dict(points), (), s, False, rets)
-    top = max(points.values())
-    losers = tuple(s for s in seats if points[s] == top)
-    jungfrau = any(tricks[s] == 0 for s in seats)
-    loss = top * (2 if jungfrau else 1)
-    winners = [s for s in seats if s not in losers]
-    rets = {s: 0.0 for s in seats}
-    if winners:  # three-way ties (40-40-40) cost nobody anything
-        for s in losers:
-            rets[s] = -float(loss)
-        for s in winners:
-            rets[s] = loss * len(losers) / len(winners)
-    return RamschResult(dict(points), losers, -1, jungfrau, rets)
-
+    r0, r1, r2, march, jungfrau, losers = _outcome(
+        points[seats[0]], points[seats[1]], points[seats[2]],
+        tricks[seats[0]], tricks[seats[1]], tricks[seats[2]],
+    )
+    rets = dict(zip(seats, (r0, r1, r2), strict=True))
+    if march >= 0:
+        return RamschResult(dict(points), (), seats[march], False, rets)
+    return RamschResult(
+        dict(points), tuple(s for i, s in enumerate(seats) if losers >> i & 1), -1, jungfrau, rets
+    )

@@ -31,21 +31,33 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from spielwerk.core.errors import SpielwerkError
-from spielwerk.games.skat.cards import GRAND, NULL, TOTAL_POINTS
+from spielwerk.games.skat.cards import (
+    BASE_VALUES,
+    GRAND,
+    LOSE_SCHNEIDER_POINTS,
+    NULL,
+    NULL_BASE_VALUES,
+    SCHNEIDER_POINTS,
+    TOTAL_POINTS,
+    TRICKS,
+    WIN_POINTS,
+)
+from spielwerk.games.skat.kernel_deal import base_value, declarer_won, game_value, python
+
+__all__ = [
+    "GAME_LETTERS", "GAME_NAMES", "BASE_VALUES", "NULL_VALUES", "WIN_POINTS", "SCHNEIDER_POINTS",
+    "LOSE_SCHNEIDER_POINTS", "TRICKS", "ScoringError", "Contract", "parse_contract",
+    "DealResult", "GameResult", "passed_in", "evaluate", "seeger_fabian", "ListEntry",
+    "SeegerFabianList",
+]
 
 GAME_LETTERS = "DHSCGN"
 GAME_NAMES = ("diamonds", "hearts", "spades", "clubs", "grand", "null")
-BASE_VALUES = (9, 10, 11, 12, 24)
-NULL_VALUES = {(False, False): 23, (True, False): 35, (False, True): 46, (True, True): 59}
+NULL_VALUES = {(h, o): NULL_BASE_VALUES[2 * h + o] for h in (False, True) for o in (False, True)}
 """Null game values by (hand, ouvert)."""
-WIN_POINTS = TOTAL_POINTS // 2 + 1
-"""Card points a declarer needs to win (61)."""
-SCHNEIDER_POINTS = 90
-"""Card points that make the opponents schneider (ISkO 5.2.2: more than 89)."""
-LOSE_SCHNEIDER_POINTS = TOTAL_POINTS - SCHNEIDER_POINTS
-"""A declarer with this many card points or fewer is schneider himself (30)."""
-TRICKS = 10
-"""Tricks in a deal (schwarz: all of them)."""
+_base_value = python(base_value)
+_declarer_won = python(declarer_won)
+_game_value = python(game_value)
 
 
 class ScoringError(SpielwerkError, ValueError):
@@ -94,18 +106,14 @@ class Contract:
     def is_won(self, declarer_points: int, declarer_tricks: int) -> bool:
         """Did the declarer reach :meth:`goal` with these final card points (skat
         included) and tricks? (Overbidding and conceding are :func:`evaluate`'s.)"""
-        goal = self.goal()
-        if goal == "null":
-            return declarer_tricks == 0
-        if goal == "schwarz":
-            return declarer_tricks == TRICKS
-        return declarer_points >= int(goal)
+        return _declarer_won(
+            self.game, self.schneider_announced, self.schwarz_announced, declarer_points,
+            declarer_tricks,
+        )
 
     @property
     def base_value(self) -> int:
-        if self.game == NULL:
-            return NULL_VALUES[(self.hand, self.ouvert)]
-        return BASE_VALUES[self.game]
+        return _base_value(self.game, self.hand, self.ouvert)
 
     def iss(self) -> str:
         """ISS notation: type letter then H (hand), S, Z, O as they apply (``CHZ``, ``GO``)."""
@@ -250,38 +258,15 @@ def evaluate(
     """
     if not 0 <= declarer_points <= TOTAL_POINTS or not 0 <= declarer_tricks <= TRICKS:
         raise ScoringError("declarer points must be 0..120 and tricks 0..10")
-    if contract.game == NULL:
-        value = contract.base_value
-        won = contract.is_won(declarer_points, declarer_tricks) and not declarer_conceded
-        overbid = value < bid
-        if overbid:
-            won = False
-            value = -(-bid // value) * value
-        return _deal_result(
-            declarer, contract, bid, won, value, 0, declarer_points, declarer_tricks,
-            False, False, overbid, declarer_conceded,
-        )
-    if matadors == 0 or abs(matadors) > (4 if contract.game == GRAND else 11):
-        raise ScoringError(f"{matadors} matadors are impossible in {GAME_NAMES[contract.game]}")
-    schneider = declarer_points >= SCHNEIDER_POINTS or declarer_points <= LOSE_SCHNEIDER_POINTS
-    schwarz = declarer_tricks in (0, TRICKS)
-    won = contract.is_won(declarer_points, declarer_tricks) and not declarer_conceded
-    multiplier = (
-        abs(matadors)
-        + 1
-        + int(contract.hand)
-        + int(schneider or contract.schneider_announced)
-        + int(contract.schneider_announced)
-        + int(schwarz or contract.schwarz_announced)
-        + int(contract.schwarz_announced)
-        + int(contract.ouvert)
+    game = contract.game
+    if game == NULL:
+        matadors = 0
+    elif matadors == 0 or abs(matadors) > (4 if game == GRAND else 11):
+        raise ScoringError(f"{matadors} matadors are impossible in {GAME_NAMES[game]}")
+    won, value, schneider, schwarz, overbid = _game_value(
+        game, contract.hand, contract.schneider_announced, contract.schwarz_announced,
+        contract.ouvert, bid, matadors, declarer_points, declarer_tricks, declarer_conceded,
     )
-    base = contract.base_value
-    value = base * multiplier
-    overbid = value < bid
-    if overbid:
-        won = False
-        value = -(-bid // base) * base
     return _deal_result(
         declarer, contract, bid, won, value, matadors, declarer_points, declarer_tricks,
         schneider, schwarz, overbid, declarer_conceded,

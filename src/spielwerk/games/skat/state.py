@@ -43,8 +43,20 @@ from spielwerk.games.skat.actions import (
     action_to_string,
     card_list,
 )
-from spielwerk.games.skat.bidding import BID_VALUES, POSITION_NAMES, Auction
-from spielwerk.games.skat.cards import NULL, card_to_string, mask_to_string
+from spielwerk.games.skat.bidding import POSITION_NAMES, Auction
+from spielwerk.games.skat.cards import card_to_string, mask_to_string
+from spielwerk.games.skat.kernel_deal import (
+    CLAIM_OR_RESIGN,
+    END_ALL_TRICKS,
+    END_NULL_TRICK,
+    NO_OFFER,
+    PLAYING,
+    RESIGN_ONLY,
+    offers,
+    python,
+    trick_end,
+)
+from spielwerk.games.skat.kernel_deal import DONE as AUCTION_DONE
 from spielwerk.games.skat.ramsch import RamschResult, ramsch_result
 from spielwerk.games.skat.scoring import Contract, DealResult, evaluate, passed_in
 
@@ -55,6 +67,12 @@ _SKAT_STEPS = (PICKUP, *HAND_DECLARATIONS)
 _OUTCOMES = tuple(tuple((c, 1.0 / n) for c in range(32)) if n else () for n in range(33))
 """``_OUTCOMES[n][c]``: the pair ``(c, 1/n)`` of a deal with ``n`` cards left."""
 _BIDDING_MEMO: dict[tuple[int, int, bool], tuple[int, ...]] = {}
+_OFFERS: dict[int, tuple[int, ...]] = {NO_OFFER: (), RESIGN_ONLY: (RESIGN,),
+                                       CLAIM_OR_RESIGN: (CLAIM, RESIGN)}
+"""The offer actions of each answer of :func:`kernel_deal.offers`."""
+_END_REASONS = {END_ALL_TRICKS: "all tricks played", END_NULL_TRICK: "null: declarer took a trick"}
+_offers = python(offers)
+_trick_end = python(trick_end)
 
 # the kernels the State calls on every card, bound to their compiled entry points on
 # first use (bind_kernels): the same functions, without numba's per-call type dispatch
@@ -92,8 +110,8 @@ def _bidding_actions(auction: Auction) -> tuple[int, ...]:
     key = (auction.stage, auction.value, auction.answering)
     acts = _BIDDING_MEMO.get(key)
     if acts is None:
-        values = auction.bid_values()
-        out = [BID_BASE + BID_VALUES.index(v) for v in values]
+        count = len(auction.bid_values())
+        out = list(range(HOLD - count, HOLD))
         if auction.can_hold():
             out.append(HOLD)
         out.append(PASS)
@@ -127,9 +145,9 @@ class SkatState(State):
         super().__init__(game)
         self.sgame = game
         n = game.players
-        self.dealt = [0] * n  # hands as dealt
         self.hands = [0] * n  # current hands
-        self.auction = Auction()
+        self.dealt = self.hands  # hands as dealt (the same list until the deal is complete)
+        self.auction = object.__new__(Auction)  # Auction(): its fields' defaults
         self.leader = game.positions[0]
         self.trick: list[int] = []  # cards of the current trick, from the leader
         self.won = [0] * n  # cards won in tricks per seat
@@ -208,12 +226,30 @@ class SkatState(State):
         # the common case without State.apply's frame: a legal int action (a dealt card
         # is legal while undealt); everything else, errors included, goes through it
         if type(action) is int:
-            if self.phase == DEAL:
+            ph = self.phase
+            if ph == DEAL:
                 try:
-                    self._deal(action)  # raises ValueError, changing nothing, if dealt
+                    self._undealt.remove(action)  # ValueError, changing nothing, if dealt
                 except ValueError:
                     pass
                 else:
+                    self._deal_to(action)
+                    self.history.append(action)
+                    return
+            elif ph == PLAY:
+                m = self._mask
+                if m < 0:
+                    m = self._card_mask()
+                if 0 <= action < 32 and m >> action & 1:
+                    self._mask = -1
+                    self.log.append((action, False))
+                    self._play_card(action)
+                    self.history.append(action)
+                    return
+            elif ph == BIDDING:
+                if self.auction.move(action - BID_BASE):  # the kernel refuses illegal moves
+                    self.log.append((action, False))
+                    self._after_bid()
                     self.history.append(action)
                     return
             elif self._is_legal(action):
@@ -260,13 +296,11 @@ class SkatState(State):
             cards += offers
         return cards
 
-    def _offer_actions(self) -> list[int]:
+    def _offer_actions(self) -> tuple[int, ...]:
         """The claim and resignation the seat to play may offer (once per trick and party)."""
-        seat = self.to_play()
-        party = 0 if seat == self.declarer else 1
-        if self.ramsch_started or self.offers.get(party, -1) == self.tricks_done:
-            return []
-        return [CLAIM, RESIGN] if seat == self.declarer else [RESIGN]
+        mine = self.to_play() == self.declarer
+        last = self.offers.get(0 if mine else 1, -1)
+        return _OFFERS[_offers(self.ramsch_started, mine, last, self.tricks_done)]
 
     def deal_cards(self, cards: list[int]) -> None:
         """Deal ``cards`` in order at once: the chance actions ``apply`` would take one by
@@ -275,7 +309,8 @@ class SkatState(State):
         if self.phase != DEAL or len(wanted) != len(cards) or not wanted <= set(self._undealt):
             raise SkatRuleError("deal_cards: give distinct cards that are not dealt yet")
         for card in cards:
-            self._deal(card)
+            self._undealt.remove(card)
+            self._deal_to(card)
         self.history.extend(cards)
 
     def _legal_actions(self) -> list[int]:
@@ -333,14 +368,13 @@ class SkatState(State):
                 self.phase = PLAY
 
     def _bid(self, action: int) -> None:
+        if not self.auction.move(action - BID_BASE):
+            raise SkatRuleError(f"{action_to_string(action)} is not allowed in the bidding here")
+        self._after_bid()
+
+    def _after_bid(self) -> None:
         auction = self.auction
-        if action == PASS:
-            auction.pass_()
-        elif action == HOLD:
-            auction.hold()
-        else:
-            auction.bid(BID_VALUES[action - BID_BASE])
-        if auction.done:
+        if auction.stage == AUCTION_DONE:
             if auction.declarer < 0 and self.sgame.ramsch:
                 self.ramsch_started = True
                 self._code = kernel.GRAND
@@ -378,15 +412,19 @@ class SkatState(State):
 
     def _deal(self, card: int) -> None:
         self._undealt.remove(card)  # first: a card dealt already raises ValueError here
-        seat = self.sgame.deal_seats[self.deal_index]
-        bit = 1 << card
+        self._deal_to(card)
+
+    def _deal_to(self, card: int) -> None:
+        """Give ``card`` (just taken from the undealt cards) to the next place of the deal."""
+        i = self.deal_index
+        seat = self.sgame.deal_seats[i]
         if seat < 0:
-            self.skat |= bit
+            self.skat |= 1 << card
         else:
-            self.dealt[seat] |= bit
-            self.hands[seat] |= bit
-        self.deal_index += 1
-        if self.deal_index == 32:
+            self.hands[seat] |= 1 << card  # (dealt is the same list during the deal)
+        self.deal_index = i + 1
+        if i == 31:
+            self.dealt = list(self.hands)
             self.phase = BIDDING
 
     def _declare(self, contract: Contract) -> None:
@@ -422,17 +460,15 @@ class SkatState(State):
         self.trick = []
         self.tricks_done += 1
         self.leader = winner
-        if self.contract is None:  # Ramsch
-            if self.tricks_done == 10:
-                self.won[winner] |= self.skat  # the skat goes to the last trick
-                self._finish("all tricks played")
-            return
-        if self._code == NULL and winner == self.declarer:
-            self._finish("null: declarer took a trick")
-        elif self.contract.schwarz_announced and winner != self.declarer:
-            self._finish("schwarz announced: defenders took a trick")
-        elif self.tricks_done == 10:
-            self._finish("all tricks played")
+        contract = self.contract
+        end = _trick_end(
+            self._code, contract is not None and contract.schwarz_announced, contract is None,
+            winner == self.declarer, self.tricks_done,
+        )
+        if end != PLAYING:
+            if contract is None:  # Ramsch: the skat goes to the last trick
+                self.won[winner] |= self.skat
+            self._finish(_END_REASONS.get(end, "schwarz announced: defenders took a trick"))
 
     def _finish(self, reason: str) -> None:
         self.end_reason = reason
@@ -449,7 +485,7 @@ class SkatState(State):
             return
         d = self.declarer
         assert self.contract is not None
-        if reason == "defenders resigned" and self.contract.game != NULL:
+        if reason == "defenders resigned" and self.contract.game != kernel.NULL:
             rest = 0  # the cards still in play: every hand and the open trick
             for s in self.sgame.positions:
                 rest |= self.hands[s]
@@ -474,8 +510,8 @@ class SkatState(State):
     def _clone(self) -> SkatState:
         c = SkatState.__new__(SkatState)
         c.__dict__.update(self.__dict__)
-        c.dealt = list(self.dealt)
         c.hands = list(self.hands)
+        c.dealt = c.hands if self.dealt is self.hands else list(self.dealt)
         c.auction = self.auction.copy()
         c.trick = list(self.trick)
         c.won = list(self.won)
