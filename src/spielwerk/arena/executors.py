@@ -6,18 +6,22 @@
   imported lazily so ``distributed`` stays an optional extra.
 
 ``map_unordered(fn, tasks)`` yields ``fn(task)`` for every task as results
-come in, in any order. ``fn`` and the tasks must be picklable (a top-level
-function and plain data) for the pool and Dask. Tasks are sent in batches
-sized by time (:class:`BatchSizer`): the first batches are small, later ones
-hold about :data:`BATCH_SECONDS` of work, so fast games (a random Kalah game
-is a few hundred microseconds) do not drown in inter-process traffic and slow
-ones still report as they finish. Every task carries its own seeds, so
-results do not depend on the back end, the batch size or the worker that ran
-them.
+come in, in any order; ``map_batches(fn, work)`` yields ``fn(work[i:j])`` for
+consecutive slices that cover ``work`` (a list, or anything with ``len`` and
+slices, such as the arena's :class:`~spielwerk.arena.batch.Schedule`), so one
+call of ``fn`` plays many games and returns them compactly. ``fn`` and the
+tasks must be picklable (a top-level function and plain data) for the pool
+and Dask. Work is cut into batches sized by time (:class:`BatchSizer`): the
+first batches are small, later ones hold about :data:`BATCH_SECONDS` of work,
+so fast games (a random Kalah game is about a hundred microseconds) do not
+drown in inter-process traffic and slow ones still report as they finish.
+Every task carries its own seeds, so results do not depend on the back end,
+the batch size or the worker that ran them.
 """
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
 import sys
@@ -26,13 +30,23 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.process import watch_parent
 
 T = TypeVar("T")
 R = TypeVar("R")
+B = TypeVar("B")
+B_co = TypeVar("B_co", covariant=True)
+
+
+class Sliceable(Protocol[B_co]):
+    """Work that :meth:`Executor.map_batches` cuts: a length and slices (a list, a Schedule)."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, index: slice, /) -> B_co: ...
 
 
 class ExecutorError(SpielwerkError):
@@ -56,34 +70,40 @@ BATCH_SECONDS = 0.2
 """About how much work one batch holds once the time per task is known."""
 
 
-def _run_batch(fn: Callable[[T], R], batch: Sequence[T]) -> tuple[list[R], float]:
+def _run_each(fn: Callable[[T], R], batch: Sequence[T]) -> list[R]:
+    return [fn(task) for task in batch]
+
+
+def _timed(fn: Callable[[B], R], batch: B) -> tuple[R, float]:
     start = time.perf_counter()
-    results = [fn(task) for task in batch]
-    return results, time.perf_counter() - start
+    result = fn(batch)
+    return result, time.perf_counter() - start
 
 
-def _batches(tasks: Sequence[T], workers: int, batch_size: int | None) -> list[list[T]]:
-    """Cut tasks into fixed batches: at least ~8 per worker so progress stays smooth, at most 16."""
+def _batches(work: Sliceable[B], workers: int, batch_size: int | None) -> list[B]:
+    """Cut work into fixed batches: at least ~8 per worker so progress stays smooth, at most 16."""
     if batch_size is None:
-        batch_size = max(1, min(16, len(tasks) // (8 * max(1, workers))))
-    return [list(tasks[i : i + batch_size]) for i in range(0, len(tasks), batch_size)]
+        batch_size = max(1, min(16, len(work) // (8 * max(1, workers))))
+    return [work[i : i + batch_size] for i in range(0, len(work), batch_size)]
 
 
-class BatchSizer(Generic[T]):
+class BatchSizer(Generic[B]):
     """Hands out batches of tasks sized so each takes about :data:`BATCH_SECONDS`.
 
     Starts with batches of ``first`` tasks; every finished batch updates the
     measured seconds per task. A batch never holds more than a ``1 / (2 *
     workers)`` share of what is left, so the last batches still spread over
-    every worker. ``fixed`` (the executors' ``batch_size``) turns sizing off.
+    every worker. ``fixed`` (the executors' ``batch_size``) turns sizing off;
+    ``first`` sets the first batches' size.
     """
 
-    def __init__(self, tasks: Sequence[T], workers: int, fixed: int | None = None) -> None:
+    def __init__(self, tasks: Sliceable[B], workers: int, fixed: int | None = None,
+                 first: int | None = None) -> None:
         self.tasks = tasks
         self.workers = max(1, workers)
         self.fixed = fixed
         self.next = 0
-        self.first = fixed or max(1, min(4, len(tasks) // (8 * self.workers)))
+        self.first = fixed or first or max(1, min(4, len(tasks) // (8 * self.workers)))
         self.seconds = 0.0
         self.done = 0
 
@@ -91,11 +111,11 @@ class BatchSizer(Generic[T]):
         self.done += count
         self.seconds += elapsed
 
-    def take(self) -> list[T]:
-        """The next batch (empty when every task is handed out)."""
+    def take(self) -> B | None:
+        """The next batch (None when every task is handed out)."""
         left = len(self.tasks) - self.next
         if left <= 0:
-            return []
+            return None
         if self.fixed is not None:
             size = self.fixed
         elif self.done == 0 or self.seconds <= 0:
@@ -104,8 +124,8 @@ class BatchSizer(Generic[T]):
             per_task = self.seconds / self.done
             size = int(BATCH_SECONDS / per_task)
             size = max(1, min(size, 4096, -(-left // (2 * self.workers))))
-        batch = list(self.tasks[self.next : self.next + size])
-        self.next += len(batch)
+        batch = self.tasks[self.next : self.next + size]
+        self.next += min(size, left)
         return batch
 class Executor(ABC):
     """Runs independent tasks and yields their results as they finish."""
@@ -115,6 +135,15 @@ class Executor(ABC):
     @abstractmethod
     def map_unordered(self, fn: Callable[[T], R], tasks: Sequence[T]) -> Iterator[R]:
         """``fn(task)`` for every task, in completion order."""
+
+    def map_batches(self, fn: Callable[[B], R], work: Sliceable[B]) -> Iterator[R]:
+        """``fn(work[i:j])`` for consecutive slices that cover ``work``, in completion order.
+
+        This default cuts fixed batches and hands them to :meth:`map_unordered`
+        (an executor written before batches works unchanged); the executors
+        here size batches by time.
+        """
+        return self.map_unordered(fn, _batches(work, 1, None))
 
     def close(self) -> None:  # noqa: B027 - optional hook
         """Release workers or connections."""
@@ -137,6 +166,15 @@ class SerialExecutor(Executor):
     def map_unordered(self, fn: Callable[[T], R], tasks: Sequence[T]) -> Iterator[R]:
         for task in tasks:
             yield fn(task)
+
+    def map_batches(self, fn: Callable[[B], R], work: Sliceable[B]) -> Iterator[R]:
+        # one game first, then batches of about BATCH_SECONDS: slow games report one by one
+        sizer: BatchSizer[B] = BatchSizer(work, 1, first=1)
+        while (batch := sizer.take()) is not None:
+            start = time.perf_counter()
+            result = fn(batch)
+            sizer.record(len(batch), time.perf_counter() - start)  # type: ignore[arg-type]
+            yield result
 
 
 def _default_start_method() -> str:
@@ -179,14 +217,18 @@ class LocalProcessExecutor(Executor):
         return self._pool
 
     def map_unordered(self, fn: Callable[[T], R], tasks: Sequence[T]) -> Iterator[R]:
+        for results in self.map_batches(functools.partial(_run_each, fn), list(tasks)):
+            yield from results
+
+    def map_batches(self, fn: Callable[[B], R], work: Sliceable[B]) -> Iterator[R]:
         pool = self._get_pool()
-        sizer: BatchSizer[T] = BatchSizer(tasks, self.workers, self.batch_size)
-        pending: dict[Future[tuple[list[R], float]], int] = {}
+        sizer: BatchSizer[B] = BatchSizer(work, self.workers, self.batch_size)
+        pending: dict[Future[tuple[R, float]], int] = {}
 
         def submit() -> None:
             batch = sizer.take()
-            if batch:
-                pending[pool.submit(_run_batch, fn, batch)] = len(batch)
+            if batch is not None:
+                pending[pool.submit(_timed, fn, batch)] = len(batch)  # type: ignore[arg-type]
 
         for _ in range(2 * self.workers):  # two batches per worker in flight
             submit()
@@ -195,10 +237,10 @@ class LocalProcessExecutor(Executor):
                 finished, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in finished:
                     count = pending.pop(future)
-                    results, elapsed = future.result()
+                    result, elapsed = future.result()
                     sizer.record(count, elapsed)
                     submit()
-                    yield from results
+                    yield result
         except BrokenProcessPool:
             self._pool = None  # unusable now; a later call starts a new pool
             pool.shutdown(wait=False, cancel_futures=True)
@@ -259,13 +301,17 @@ class DaskExecutor(Executor):
         return max(1, threads)
 
     def map_unordered(self, fn: Callable[[T], R], tasks: Sequence[T]) -> Iterator[R]:
+        for results in self.map_batches(functools.partial(_run_each, fn), list(tasks)):
+            yield from results
+
+    def map_batches(self, fn: Callable[[B], R], work: Sliceable[B]) -> Iterator[R]:
         from distributed import as_completed
 
-        batches = _batches(tasks, self._workers(), self.batch_size)
-        futures = [self._client.submit(_run_batch, fn, batch, pure=False) for batch in batches]
+        batches = _batches(work, self._workers(), self.batch_size)
+        futures = [self._client.submit(fn, batch, pure=False) for batch in batches]
         try:
             for future in as_completed(futures, loop=self._client.loop):
-                yield from future.result()[0]
+                yield future.result()
         finally:
             for future in futures:
                 if not future.done():

@@ -278,10 +278,13 @@ def _game(spec: str) -> Game:
 
 def build_agents(task: GameTask, game: Game) -> list[Agent]:
     """The task's agents by seat, each built and reset with its derived seed."""
-    agents = []
     seeds = task.agent_seeds or [agent_seed(task.seed, s) for s in range(len(task.agents))]
-    for seat, spec in enumerate(task.agents):
-        seed = seeds[seat]
+    return _build(task.agents, game, seeds)
+
+
+def _build(specs: Sequence[str], game: Game, seeds: Sequence[int]) -> list[Agent]:
+    agents = []
+    for spec, seed in zip(specs, seeds, strict=True):
         agent = make_agent(spec, game, seed=seed)
         agent.reset(seed)
         agents.append(agent)
@@ -294,27 +297,37 @@ _Kept = tuple[list[Agent], Seating, list[Callable[[int | None], None]]]
 """Kept agents by seat, their Seating and their bound ``reset`` methods."""
 
 
-def _table(task: GameTask, game: Game) -> tuple[list[Agent], Seating | None]:
-    """The task's agents, reset with its seeds: kept across games when they are reusable.
+def _kept(game_spec: str, specs: tuple[str, ...], game: Game) -> _Kept | None:
+    """This thread's kept agents for ``specs`` (by seat), or None when they are not reusable.
 
     Agents whose ``reset(seed)`` equals building them anew (``Agent.reusable``,
     e.g. the random agent) are built once per game spec, agent specs and
-    thread, with their :class:`Seating`; other agents are built for every game.
+    thread, with their :class:`Seating`, and reset before every game; others
+    are built for every game (None here, remembered too).
     """
     try:
-        tables: dict[tuple[str, tuple[str, ...]], _Kept] = _tables.tables
+        tables: dict[tuple[str, tuple[str, ...]], _Kept | None] = _tables.tables
     except AttributeError:
         tables = _tables.tables = {}
-    kept = tables.get((task.game, task.agents))
+    key = (game_spec, specs)
+    if key in tables:
+        return tables[key]
+    if len(tables) >= _MAX_TABLES:
+        tables.clear()
+    agents = _build(specs, game, [0] * len(specs))
+    kept: _Kept | None = None
+    if len(agents) == game.num_players and all(is_reusable(a) for a in agents):
+        kept = (agents, Seating(agents, game.num_players), [a.reset for a in agents])
+    tables[key] = kept
+    return kept
+
+
+def _table(task: GameTask, game: Game) -> tuple[list[Agent], Seating | None]:
+    """The task's agents, reset with its seeds: kept across games when they are reusable
+    (:func:`_kept`), else built for this game."""
+    kept = _kept(task.game, task.agents, game)
     if kept is None:
-        agents = build_agents(task, game)
-        if len(agents) != game.num_players or not all(is_reusable(a) for a in agents):
-            return agents, None
-        if len(tables) >= _MAX_TABLES:
-            tables.clear()
-        seating = Seating(agents, game.num_players)
-        tables[task.game, task.agents] = (agents, seating, [a.reset for a in agents])
-        return agents, seating
+        return build_agents(task, game), None
     agents, seating, resets = kept
     seeds = task.agent_seeds or [agent_seed(task.seed, s) for s in range(len(task.agents))]
     for reset, seed in zip(resets, seeds, strict=True):

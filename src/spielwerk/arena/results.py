@@ -238,12 +238,21 @@ class ResultsFile:
         random Kalah game, about 100 µs) would otherwise spend more on its own
         system call than on its moves; slow games are written as they finish.
         """
+        # a plain result is formatted when written (one tight loop over the batch); one
+        # with details now, so that a later change to its dict cannot reach the file
+        self._add(result if result.details is None else result.to_json_line())
+
+    def append_lines(self, lines: str) -> None:
+        """Add finished games as ready lines (newline-separated, no final newline; a batch's
+        :attr:`~spielwerk.arena.batch.BatchResult.lines`), written when :meth:`append`
+        would write a game that came now."""
+        self._add(lines)
+
+    def _add(self, item: GameResult | str) -> None:
         if self._fd is None:
             raise ResultsFileError(f"{self.path} is closed")
         pending = self._pending
-        # a plain result is formatted when written (one tight loop over the batch); one
-        # with details now, so that a later change to its dict cannot reach the file
-        pending.append(result if result.details is None else result.to_json_line())
+        pending.append(item)
         now = time.monotonic()
         last, self._last = self._last, now
         if len(pending) == 1:

@@ -21,6 +21,7 @@ results can be written as they finish and a stopped run resumed (see
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import json
@@ -31,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from spielwerk.arena.batch import BatchResult, Schedule, _column, run_batch, run_each
 from spielwerk.arena.executors import Executor, LocalProcessExecutor
 from spielwerk.arena.match import ArenaError, GameResult, GameTask, run_task
 from spielwerk.arena.results import ResultsFile
@@ -143,6 +145,14 @@ class TournamentConfig:
 
     def schedule(self) -> list[GameTask]:
         """All games, ordered deal by deal (so a partial run covers every group evenly)."""
+        return self.plan().tasks()
+
+    def plan(self) -> Schedule:
+        """:meth:`schedule` as columns (:class:`~spielwerk.arena.batch.Schedule`), built in
+        one vectorised pass; a subclass that lists its own games in :meth:`schedule` gets
+        those."""
+        if type(self).schedule is not TournamentConfig.schedule:
+            return Schedule.from_tasks(self.schedule())
         orders = seatings(self.num_players, self.seating)
         n_deals = self.games_per_group // len(orders)
         groups = self.groups()
@@ -159,32 +169,23 @@ class TournamentConfig:
             game_rows: Any = np.concatenate([np.full_like(index, self.seed)[:, None], keys], axis=1)
         else:  # too large for an int64 column: row by row
             game_rows = [(self.seed, *row) for row in keys.tolist()]
-        game_seeds = derive_seeds(game_rows)
-        chance_seeds = derive_seeds([(self.seed, 1, d) for d in range(n_deals)])
+        game_seeds = _column(derive_seeds(game_rows))
+        chance_seeds = _column(derive_seeds([(self.seed, 1, d) for d in range(n_deals)]))
         agent_rows = np.empty((len(game_seeds) * seats, 3), np.int64)
-        agent_rows[:, 0] = np.repeat(np.array(game_seeds, np.int64), seats)
+        agent_rows[:, 0] = np.repeat(game_seeds, seats)
         agent_rows[:, 1] = AGENT_SALT
         agent_rows[:, 2] = np.tile(np.arange(seats), len(game_seeds))
-        agent_seeds = derive_seeds(agent_rows)
-        table = {}  # (group, seating) -> agent specs and labels by seat
+        agent_seeds = _column(derive_seeds(agent_rows)).reshape(len(game_seeds), seats)
+        arrangements = []  # (group, seating) -> agent specs and labels by seat, id template
         for gi, group in enumerate(groups):
             for si, order in enumerate(orders):
                 members = [group[m] for m in order]
-                table[gi, si] = (tuple(self.agents[m] for m in members),
-                                 tuple(self.labels[m] for m in members))
-        by_task = list(zip(*(agent_seeds[s::seats] for s in range(seats)), strict=True))
-        make, game = GameTask.make, self.game
-        tasks = []
-        k = 0
-        for deal in range(n_deals):
-            chance_seed = chance_seeds[deal]
-            for gi in range(n_groups):
-                for si in range(n_orders):
-                    agents, labels = table[gi, si]
-                    tasks.append(make(f"g{gi}-d{deal}-s{si}", game, agents, labels,
-                                      game_seeds[k], chance_seed, deal, si, by_task[k]))
-                    k += 1
-        return tasks
+                arrangements.append((tuple(self.agents[m] for m in members),
+                                     tuple(self.labels[m] for m in members),
+                                     f"g{gi}-d%d-s{si}"))
+        return Schedule(self.game, arrangements, index % per_deal, game_seeds,
+                        chance_seeds[deals] if n_deals else chance_seeds, deals, order_of,
+                        agent_seeds)
 
 
 def match_config(
@@ -219,7 +220,7 @@ class TournamentResult:
 
     @property
     def complete(self) -> bool:
-        return len(self.results) == len(self.config.schedule())
+        return len(self.results) == len(self.config.plan())
 
     def standings(self, confidence: float = 0.95) -> Standings:
         return standings(self.results, self.config.labels, confidence)
@@ -229,7 +230,7 @@ class TournamentResult:
             "config": self.config.to_dict(),
             "config_hash": self.config.config_hash(),
             "games_played": len(self.results),
-            "games_scheduled": len(self.config.schedule()),
+            "games_scheduled": len(self.config.plan()),
             "standings": self.standings(confidence).to_dict(),
         }
 
@@ -251,46 +252,73 @@ def run_tournament(
     ``resume`` continues a file written by the same configuration and
     ``fresh`` overwrites it; without either, an existing file is an error.
     ``on_start(total, already_done)`` and ``on_result(result)`` drive progress
-    displays. ``runner`` plays one task (a top-level function, so that process
+    displays. Games travel in batches (:mod:`spielwerk.arena.batch`): a slice of
+    the schedule per executor task, played by :func:`~spielwerk.arena.batch.run_batch`
+    with compact results and the results file's lines formatted in the worker.
+    ``runner`` plays one task instead (a top-level function, so that process
     pools and Dask can pickle it); Skat duplicate matches pass one that also
     records the contract (:mod:`spielwerk.arena.duplicate`).
     """
-    tasks = config.schedule()
+    plan = config.plan()
     done: dict[str, GameResult] = {}
     results_file: ResultsFile | None = None
     if output is not None:
         results_file = ResultsFile.open(
             Path(output), config.to_dict(), config.config_hash(), resume=resume, fresh=fresh
         )
-        known = {t.task_id for t in tasks}
-        for r in results_file.existing:
-            if r.task_id not in known:
-                results_file.close()
-                raise ArenaError(f"{output}: result for unknown game {r.task_id!r}")
-            done[r.task_id] = r
+        done = {r.task_id: r for r in results_file.existing}
     elif resume:
         raise ArenaError("--resume needs an output file (--output FILE)")
-    todo = [t for t in tasks if t.task_id not in done] if done else tasks
+    by_row: list[GameResult | None] = [None] * len(plan)
+    todo = plan
+    if done:
+        position = {task_id: k for k, task_id in enumerate(plan.task_ids())}
+        for task_id, result in done.items():
+            if task_id not in position:
+                assert results_file is not None
+                results_file.close()
+                raise ArenaError(f"{output}: result for unknown game {task_id!r}")
+            by_row[position[task_id]] = result
+        todo = plan.take(np.flatnonzero([r is None for r in by_row]))
     if on_start is not None:
-        on_start(len(tasks), len(done))
-    resumed = len(done)
+        on_start(len(plan), len(done))
+    lines = results_file is not None
+    play: Callable[[Schedule], BatchResult] = (
+        functools.partial(run_batch, lines=lines) if runner is run_task
+        else functools.partial(run_each, runner, lines=lines))
     own_executor = executor is None
     ex = executor if executor is not None else LocalProcessExecutor()
+    outcomes: list[BatchResult] = []
     try:
-        if todo:
-            for result in ex.map_unordered(runner, todo):
-                if results_file is not None:
-                    results_file.append(result)
-                done[result.task_id] = result
+        if len(todo):
+            for outcome in ex.map_batches(play, todo):
+                if results_file is not None and outcome.lines:
+                    results_file.append_lines(outcome.lines)
+                outcomes.append(outcome)
                 if on_result is not None:
-                    on_result(result)
+                    for result in _results(plan, outcome):
+                        on_result(result)
+                if outcome.error is not None:
+                    raise outcome.error
     finally:
         if own_executor:
             ex.close()
         if results_file is not None:
             results_file.close()
-    ordered = [r for r in map(done.get, [t.task_id for t in tasks]) if r is not None]
-    return TournamentResult(config, ordered, resumed)
+    for outcome in outcomes:
+        for row, result in zip(outcome.rows, _results(plan, outcome), strict=True):
+            by_row[row] = result
+    return TournamentResult(config, [r for r in by_row if r is not None], len(done))
+
+
+def _results(plan: Schedule, outcome: BatchResult) -> list[GameResult]:
+    """The :class:`GameResult` objects of a batch's games (rows of ``plan``)."""
+    if outcome.results is not None:
+        return outcome.results
+    rows = outcome.rows
+    if rows and rows[-1] - rows[0] == len(rows) - 1:  # a run of the schedule: a slice
+        return plan[rows[0] : rows[-1] + 1].results(outcome)
+    return plan.take(np.asarray(rows, dtype=np.int64)).results(outcome)
 
 
 def play_match(
