@@ -103,13 +103,18 @@ def past(until: str | None) -> bool:
     return until is not None and time.strftime("%H:%M", time.gmtime()) >= until
 
 
-def load(out: Path) -> dict[int, dict]:
-    """Rows by deal, update lines merged into their deal's row."""
+def load(out: Path, fix: bool = True) -> dict[int, dict]:
+    """Rows by deal, update lines merged into their deal's row. ``fix=False`` reads
+    only (a half-written last line is skipped, not cut: another run may be writing)."""
     rows: dict[int, dict] = {}
-    repair(out)
+    if fix:
+        repair(out)
     if not out.exists():
         return rows
-    for line in out.read_text().splitlines():
+    text = out.read_text()
+    if not fix and not text.endswith("\n"):
+        text = text[: text.rfind("\n") + 1]
+    for line in text.splitlines():
         if not line.strip():
             continue
         r = json.loads(line)
@@ -123,6 +128,19 @@ def load(out: Path) -> dict[int, dict]:
         else:
             rows[r["deal"]] = r
     return rows
+
+
+def merge_exact(rows: dict[int, dict], path: Path) -> None:
+    """Merge the exact card points written by ``skat_selection_exact.py`` (a separate
+    file, so that run never races this one's appends); a point counts only for the
+    put it was solved for."""
+    for deal, line in load(path, fix=False).items():
+        row = rows.get(deal)
+        if row is None:
+            continue
+        for k, pts in line["points"].items():
+            if row["puts"].get(k) == line["puts"][k]:
+                row.setdefault("points", {})[k] = pts
 
 
 def record(row: dict, name: str, put: int, res: dict[str, int | bool], twelve: int,
@@ -265,7 +283,7 @@ def ci(xs: list[float]) -> tuple[float, float]:
 
 def table(rows: list[dict]) -> None:
     """One line per strategy over the rows that have its put."""
-    print(f"{'strategy':9} {'deals':>5} {'won %':>6} {'points':>12} {'SF/36':>16} "
+    print(f"{'strategy':9} {'deals':>5} {'won %':>6} {'points':>18} {'SF/36':>16} "
           f"{'vs knn /36':>16} {'vs refined':>16} {'median s':>9} {'p90 s':>8}")
     for s in STRATEGIES:
         sub = [r for r in rows if s in r["puts"]]
@@ -273,14 +291,15 @@ def table(rows: list[dict]) -> None:
             continue
         won = 100 * statistics.fmean(r["won"][s] for r in sub)
         exact = [r["points"][s] for r in sub if s in r.get("points", {})]
-        pts = f"{statistics.fmean(exact):5.1f} ({len(exact)})" if exact else "-"
+        pm, ph = ci(exact) if exact else (float("nan"), float("nan"))
+        pts = f"{pm:5.1f}+-{ph:3.1f} ({len(exact)})" if exact else "-"
         m, h = ci([36 * r["seeger"][s] for r in sub])
         dm, dh = ci([36 * (r["seeger"][s] - r["seeger"]["knn"]) for r in sub])
         rm, rh = ci([36 * (r["seeger"][s] - r["seeger"]["refined"]) for r in sub])
         ts = sorted(r["seconds"][s] for r in sub)
         med = ts[len(ts) // 2]
         p90 = ts[min(len(ts) - 1, int(0.9 * len(ts)))]
-        print(f"{s:9} {len(sub):5d} {won:6.1f} {pts:>12} {m:8.0f} +-{h:5.0f} "
+        print(f"{s:9} {len(sub):5d} {won:6.1f} {pts:>18} {m:8.0f} +-{h:5.0f} "
               f"{dm:8.0f} +-{dh:5.0f} {rm:8.0f} +-{rh:5.0f} {med:9.4f} {p90:8.4f}")
 
 
@@ -323,9 +342,14 @@ def main() -> None:
     ap.add_argument("--out", default="skat_selection_glassbox.jsonl")
     ap.add_argument("--until", default=None, help="stop (resumably) at this UTC time, HH:MM")
     ap.add_argument("--report-only", action="store_true")
+    ap.add_argument("--exact-out", default=None,
+                    help="merge the exact card points of skat_selection_exact.py into the report")
     args = ap.parse_args()
     if args.report_only:
-        report(list(load(Path(args.out)).values()))
+        rows = load(Path(args.out))
+        if args.exact_out:
+            merge_exact(rows, Path(args.exact_out))
+        report(list(rows.values()))
         return
     run(args)
 

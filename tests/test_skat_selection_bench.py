@@ -7,11 +7,15 @@ import json
 import sys
 from pathlib import Path
 
-from spielwerk.games.skat.cards import string_to_card
+import pytest
+
+from spielwerk.games.skat.cards import points_of, string_to_card
+from spielwerk.games.skat.dds import DealPosition, Solver, SolverConfig, SolverError
 from spielwerk.games.skat.knowledge.deals import WEAK_ACCEPT, make_deal
 from spielwerk.games.skat.rules import PLAY
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+import skat_selection_exact as ex  # noqa: E402
 import skat_selection_glassbox as gb  # noqa: E402
 import skat_selection_selfplay as sp  # noqa: E402
 
@@ -67,3 +71,46 @@ def test_rule_put_puts_the_blank_ten() -> None:
     put = sp.rule_put(hands, skat, 0)
     assert put.bit_count() == 2 and put & ~(hand | skat) == 0
     assert put & h("HT")
+
+
+def test_exact_within_the_threshold_bounds_equals_the_exact_solve() -> None:
+    """The exact-points job starts MTD-bi inside the bounds the glassbox run's threshold
+    answers leave (won without schneider: 61..89, ...); the value must not move."""
+    assert ex.bounds(True, False) == (61, 89) and ex.bounds(True, True) == (90, 120)
+    assert ex.bounds(False, False) == (31, 60) and ex.bounds(False, True) == (0, 30)
+    plain, bounded = Solver(SolverConfig(tt_log2=16)), Solver(SolverConfig(tt_log2=16))
+    seen = set()
+    for deal in range(4):
+        position, hands, skat = make_deal(7, deal, WEAK_ACCEPT)
+        twelve = hands[position] | skat
+        cards = sorted(c for c in range(32) if twelve >> c & 1)
+        for game, put in ((CLUBS, (1 << cards[0]) | (1 << cards[1])),
+                          (GRAND, (1 << cards[-1]) | (1 << cards[-3]))):
+            h3 = list(hands)
+            h3[position] = twelve & ~put
+            pos = DealPosition(game, position, (h3[0], h3[1], h3[2]),
+                               declarer_points=points_of(put))
+            v = plain.exact(pos)
+            won = plain.reaches(pos, 61)
+            schneider = plain.reaches(pos, 90) if won else not plain.reaches(pos, 31)
+            lo, hi = ex.bounds(won, schneider)
+            assert lo <= v <= hi
+            assert bounded.exact_within(pos, lo, hi) == v
+            assert bounded.exact_within(pos, 0, 120) == v
+            assert bounded.exact_within(pos, v, v) == v
+            seen.add((won, schneider))
+    assert len(seen) >= 2  # more than one kind of bound was used
+    with pytest.raises(SolverError, match="empty bounds"):
+        bounded.exact_within(pos, 70, 60)
+
+
+def test_exact_file_merges_only_the_put_it_was_solved_for(tmp_path: Path) -> None:
+    rows = {3: {"deal": 3, "puts": {"knn": "D7 D8", "refined": "HT H8"}}}
+    path = tmp_path / "exact.jsonl"
+    line = {"deal": 3, "points": {"knn": 70, "refined": 80},
+            "puts": {"knn": "D7 D8", "refined": "SA S7"}}
+    path.write_text(json.dumps(line) + "\n" + '{"deal": 9, "po')  # a half-written line
+    gb.merge_exact(rows, path)
+    assert rows[3]["points"] == {"knn": 70}
+    assert path.read_text().endswith('{"deal": 9, "po')  # read only: left for its writer
+    assert ex.missing(rows[3], line) == {"refined": "HT H8"}
