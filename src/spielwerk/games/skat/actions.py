@@ -87,14 +87,12 @@ _BYTE_CARDS = tuple(
 """``_BYTE_CARDS[k][b]``: the cards of byte ``k`` of a mask whose value is ``b``."""
 
 
+_B0, _B1, _B2, _B3 = _BYTE_CARDS
+
+
 def card_list(mask: int) -> list[int]:
     """:func:`cards.cards_of` by bytes (the State's hot path): the cards of a mask, ascending."""
-    out: list[int] = []
-    for k in range(4):
-        b = mask >> (8 * k) & 255
-        if b:
-            out.extend(_BYTE_CARDS[k][b])
-    return out
+    return [*_B0[mask & 255], *_B1[mask >> 8 & 255], *_B2[mask >> 16 & 255], *_B3[mask >> 24]]
 
 
 def bid_action(value: int) -> int:

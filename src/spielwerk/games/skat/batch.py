@@ -78,5 +78,5 @@ def legal_action_masks(states: Sequence[SkatState]) -> np.ndarray:
         cards = legal_card_masks(hands, led, codes)
         masks[playing, :32] = (cards[:, None] >> np.arange(32)) & 1 == 1
     for i, s in enumerate(states):
-        masks[i, s._offer_actions() if s.phase == PLAY else s.legal_actions()] = True
+        masks[i, list(s._offer_actions()) if s.phase == PLAY else s.legal_actions()] = True
     return masks

@@ -27,16 +27,13 @@ from spielwerk.games.skat.kernel_deal import (
     auction_bidder,
     auction_move,
     first_bid,
-    python,
 )
 
 __all__ = ["BID_VALUES", "FOREHAND", "MIDDLEHAND", "REARHAND", "POSITION_NAMES",
            "SAY_TO_FOREHAND", "SAY_TO_SURVIVOR", "FOREHAND_OPENS", "DONE", "Auction"]
 
 POSITION_NAMES = ("forehand", "middlehand", "rearhand")
-_bidder = python(auction_bidder)
-_move = python(auction_move)
-_first_bid = python(first_bid)
+_move = auction_move
 
 
 @dataclass
@@ -59,20 +56,20 @@ class Auction:
 
     @property
     def bidder(self) -> int:
-        return _bidder(self.stage)
+        return auction_bidder(self.stage)
 
     def to_move(self) -> int:
         """Position whose decision it is."""
         if self.stage == DONE:
             raise ValueError("the bidding is over")
-        return self.listener if self.answering else _bidder(self.stage)
+        return self.listener if self.answering else auction_bidder(self.stage)
 
     def can_hold(self) -> bool:
         return self.answering
 
     def bid_values(self) -> list[int]:
         """Values the player to move may bid (empty when answering)."""
-        return list(BID_VALUES[_first_bid(self.value, self.answering, self.stage):])
+        return list(BID_VALUES[first_bid(self.value, self.answering, self.stage):])
 
     def move(self, move: int) -> bool:
         """Apply an auction move (a bid's index in :data:`BID_VALUES`, ``HOLD_MOVE``,

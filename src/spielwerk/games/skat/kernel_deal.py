@@ -5,11 +5,11 @@ With :mod:`kernel` (following suit, trick winners, points, matadors) these are
 the single source of truth for a deal. Two callers use the same functions:
 
 * the Python ``State`` (:mod:`state`, :mod:`bidding`, :mod:`scoring`,
-  :mod:`ramsch`) calls each function's plain-Python body (:func:`python`:
-  numba keeps it as ``py_func``), which costs what any Python function costs
-  and needs no compile;
-* the batch path (:mod:`batch`) calls the compiled functions from one numba
-  loop over many games.
+  :mod:`ramsch`) calls them as the plain Python functions they are
+  (``register_jitable`` leaves them so), which costs what any Python function
+  costs and needs no compile;
+* the batch path (:mod:`batch`) calls them from its numba loop over many
+  games, where numba compiles them into that loop.
 
 Everything is on ints and bools so that both agree bit for bit. Positions are
 0 forehand, 1 middlehand, 2 rearhand.
@@ -17,10 +17,7 @@ Everything is on ints and bools so that both agree bit for bit. Positions are
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
-
-from numba import njit
+from numba.extending import register_jitable
 
 from spielwerk.games.skat.cards import (
     BASE_VALUES,
@@ -32,14 +29,6 @@ from spielwerk.games.skat.cards import (
     TRICKS,
     WIN_POINTS,
 )
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def python(kernel: F) -> F:
-    """The plain-Python body of a kernel (the kernel itself under ``NUMBA_DISABLE_JIT``)."""
-    return getattr(kernel, "py_func", kernel)
-
 
 FOREHAND, MIDDLEHAND, REARHAND = 0, 1, 2
 # auction stages
@@ -53,7 +42,7 @@ PASS_MOVE = BIDS + 1
 """An auction move is ``action - BID_BASE`` of the Skat actions (bids, ``y``, ``p``)."""
 
 
-@njit(cache=True)
+@register_jitable
 def auction_bidder(stage: int) -> int:
     """Position that says bids in this stage."""
     if stage == SAY_TO_FOREHAND:
@@ -63,7 +52,7 @@ def auction_bidder(stage: int) -> int:
     return FOREHAND
 
 
-@njit(cache=True)
+@register_jitable
 def first_bid(value: int, answering: bool, stage: int) -> int:
     """Index of the lowest bid the player to move may say (``BIDS``: none)."""
     if answering or stage == DONE:
@@ -74,7 +63,7 @@ def first_bid(value: int, answering: bool, stage: int) -> int:
     return i
 
 
-@njit(cache=True)
+@register_jitable
 def auction_move(
     stage: int, value: int, answering: bool, listener: int, declarer: int, move: int
 ) -> tuple[int, int, bool, int, int]:
@@ -114,7 +103,7 @@ NO_OFFER, RESIGN_ONLY, CLAIM_OR_RESIGN = 0, 1, 2
 PLAYING, END_ALL_TRICKS, END_NULL_TRICK, END_SCHWARZ_MISSED = 0, 1, 2, 3
 
 
-@njit(cache=True)
+@register_jitable
 def offers(ramsch: bool, is_declarer: bool, last_offer: int, tricks_done: int) -> int:
     """What the player to move may offer: a claim (declarer) and a resignation, once per
     trick and party (``last_offer``: the trick of the party's last offer, -1 none)."""
@@ -123,7 +112,7 @@ def offers(ramsch: bool, is_declarer: bool, last_offer: int, tricks_done: int) -
     return CLAIM_OR_RESIGN if is_declarer else RESIGN_ONLY
 
 
-@njit(cache=True)
+@register_jitable
 def trick_end(
     game: int, schwarz_announced: bool, ramsch: bool, winner_is_declarer: bool, tricks_done: int
 ) -> int:
@@ -140,7 +129,7 @@ def trick_end(
 
 
 # ----- scoring ---------------------------------------------------------------------------
-@njit(cache=True)
+@register_jitable
 def base_value(game: int, hand: bool, ouvert: bool) -> int:
     """Base value of a contract: suit/grand (ISkO 5.1) or the fixed null value."""
     if game == NULL:
@@ -148,7 +137,7 @@ def base_value(game: int, hand: bool, ouvert: bool) -> int:
     return BASE_VALUES[game]
 
 
-@njit(cache=True)
+@register_jitable
 def declarer_won(
     game: int, schneider_announced: bool, schwarz_announced: bool, points: int, tricks: int
 ) -> bool:
@@ -163,7 +152,7 @@ def declarer_won(
     return points >= WIN_POINTS
 
 
-@njit(cache=True)
+@register_jitable
 def game_value(
     game: int, hand: bool, schneider_announced: bool, schwarz_announced: bool, ouvert: bool,
     bid: int, matadors: int, points: int, tricks: int, conceded: bool,
@@ -196,13 +185,13 @@ def game_value(
     return won, value, schneider, schwarz, overbid
 
 
-@njit(cache=True)
+@register_jitable
 def declarer_score(won: bool, value: int) -> int:
     """Points for the declarer's list: the value if won, -2 x value if lost."""
     return value if won else -2 * value
 
 
-@njit(cache=True)
+@register_jitable
 def ramsch_outcome(
     p0: int, p1: int, p2: int, t0: int, t1: int, t2: int
 ) -> tuple[float, float, float, int, bool, int]:

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spielwerk.games.skat.kernel_deal import python, ramsch_outcome
-
-_outcome = python(ramsch_outcome)
+from spielwerk.games.skat.kernel_deal import ramsch_outcome
 
 
 @dataclass(frozen=True)
@@ -38,7 +36,7 @@ def ramsch_result(points: dict[int, int], tricks: dict[int, int]) -> RamschResul
     """Score a Ramsch from each seat's card points (skat included) and tricks (the rule is
     :func:`kernel_deal.ramsch_outcome`, over the three seats in ascending order)."""
     seats = sorted(points)
-    r0, r1, r2, march, jungfrau, losers = _outcome(
+    r0, r1, r2, march, jungfrau, losers = ramsch_outcome(
         points[seats[0]], points[seats[1]], points[seats[2]],
         tricks[seats[0]], tricks[seats[1]], tricks[seats[2]],
     )

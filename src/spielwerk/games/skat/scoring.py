@@ -42,7 +42,7 @@ from spielwerk.games.skat.cards import (
     TRICKS,
     WIN_POINTS,
 )
-from spielwerk.games.skat.kernel_deal import base_value, declarer_won, game_value, python
+from spielwerk.games.skat.kernel_deal import base_value, declarer_won, game_value
 
 __all__ = [
     "GAME_LETTERS", "GAME_NAMES", "BASE_VALUES", "NULL_VALUES", "WIN_POINTS", "SCHNEIDER_POINTS",
@@ -55,9 +55,7 @@ GAME_LETTERS = "DHSCGN"
 GAME_NAMES = ("diamonds", "hearts", "spades", "clubs", "grand", "null")
 NULL_VALUES = {(h, o): NULL_BASE_VALUES[2 * h + o] for h in (False, True) for o in (False, True)}
 """Null game values by (hand, ouvert)."""
-_base_value = python(base_value)
-_declarer_won = python(declarer_won)
-_game_value = python(game_value)
+_declarer_won = declarer_won
 
 
 class ScoringError(SpielwerkError, ValueError):
@@ -113,7 +111,7 @@ class Contract:
 
     @property
     def base_value(self) -> int:
-        return _base_value(self.game, self.hand, self.ouvert)
+        return base_value(self.game, self.hand, self.ouvert)
 
     def iss(self) -> str:
         """ISS notation: type letter then H (hand), S, Z, O as they apply (``CHZ``, ``GO``)."""
@@ -263,7 +261,7 @@ def evaluate(
         matadors = 0
     elif matadors == 0 or abs(matadors) > (4 if game == GRAND else 11):
         raise ScoringError(f"{matadors} matadors are impossible in {GAME_NAMES[game]}")
-    won, value, schneider, schwarz, overbid = _game_value(
+    won, value, schneider, schwarz, overbid = game_value(
         game, contract.hand, contract.schneider_announced, contract.schwarz_announced,
         contract.ouvert, bid, matadors, declarer_points, declarer_tricks, declarer_conceded,
     )

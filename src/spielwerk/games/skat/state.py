@@ -53,7 +53,6 @@ from spielwerk.games.skat.kernel_deal import (
     PLAYING,
     RESIGN_ONLY,
     offers,
-    python,
     trick_end,
 )
 from spielwerk.games.skat.kernel_deal import DONE as AUCTION_DONE
@@ -71,8 +70,7 @@ _OFFERS: dict[int, tuple[int, ...]] = {NO_OFFER: (), RESIGN_ONLY: (RESIGN,),
                                        CLAIM_OR_RESIGN: (CLAIM, RESIGN)}
 """The offer actions of each answer of :func:`kernel_deal.offers`."""
 _END_REASONS = {END_ALL_TRICKS: "all tricks played", END_NULL_TRICK: "null: declarer took a trick"}
-_offers = python(offers)
-_trick_end = python(trick_end)
+_trick_end = trick_end
 
 # the kernels the State calls on every card, bound to their compiled entry points on
 # first use (bind_kernels): the same functions, without numba's per-call type dispatch
@@ -227,23 +225,35 @@ class SkatState(State):
         # is legal while undealt); everything else, errors included, goes through it
         if type(action) is int:
             ph = self.phase
-            if ph == DEAL:
+            if ph == DEAL:  # _deal, written out: 32 of a game's ~46 actions
                 try:
                     self._undealt.remove(action)  # ValueError, changing nothing, if dealt
                 except ValueError:
                     pass
                 else:
-                    self._deal_to(action)
+                    i = self.deal_index
+                    seat = self.sgame.deal_seats[i]
+                    if seat < 0:
+                        self.skat |= 1 << action
+                    else:
+                        self.hands[seat] |= 1 << action  # (dealt is this list until the end)
+                    self.deal_index = i + 1
+                    if i == 31:
+                        self.dealt = list(self.hands)
+                        self.phase = BIDDING
                     self.history.append(action)
                     return
             elif ph == PLAY:
+                trick = self.trick
+                seat = self.sgame.turns[self.leader][len(trick)]
+                hand = self.hands[seat]
                 m = self._mask
                 if m < 0:
-                    m = self._card_mask()
+                    m = _legal_cards(hand, trick[0] if trick else -1, self._code)
                 if 0 <= action < 32 and m >> action & 1:
                     self._mask = -1
                     self.log.append((action, False))
-                    self._play_card(action)
+                    self._play_card(action, seat, m == hand)
                     self.history.append(action)
                     return
             elif ph == BIDDING:
@@ -289,18 +299,22 @@ class SkatState(State):
         return m
 
     def _play_actions(self) -> list[int]:
+        trick = self.trick
+        seat = self.sgame.turns[self.leader][len(trick)]
         m = self._mask
-        cards = card_list(m if m >= 0 else self._card_mask())
-        offers = self._offer_actions()
-        if offers:
-            cards += offers
+        if m < 0:
+            m = self._mask = _legal_cards(self.hands[seat], trick[0] if trick else -1, self._code)
+        cards = card_list(m)
+        mine = seat == self.declarer
+        last = self.offers.get(0 if mine else 1, -1)
+        cards += _OFFERS[offers(self.ramsch_started, mine, last, self.tricks_done)]
         return cards
 
-    def _offer_actions(self) -> tuple[int, ...]:
+    def _offer_actions(self, seat: int = -1) -> tuple[int, ...]:
         """The claim and resignation the seat to play may offer (once per trick and party)."""
-        mine = self.to_play() == self.declarer
+        mine = (seat if seat >= 0 else self.to_play()) == self.declarer
         last = self.offers.get(0 if mine else 1, -1)
-        return _OFFERS[_offers(self.ramsch_started, mine, last, self.tricks_done)]
+        return _OFFERS[offers(self.ramsch_started, mine, last, self.tricks_done)]
 
     def deal_cards(self, cards: list[int]) -> None:
         """Deal ``cards`` in order at once: the chance actions ``apply`` would take one by
@@ -415,7 +429,8 @@ class SkatState(State):
         self._deal_to(card)
 
     def _deal_to(self, card: int) -> None:
-        """Give ``card`` (just taken from the undealt cards) to the next place of the deal."""
+        """Give ``card`` (just taken from the undealt cards) to the next place of the deal
+        (:meth:`apply` writes the same out)."""
         i = self.deal_index
         seat = self.sgame.deal_seats[i]
         if seat < 0:
@@ -435,12 +450,15 @@ class SkatState(State):
         self.phase = PLAY
         self.leader = self.seat_of(0)
 
-    def _play_card(self, card: int) -> None:
-        seat = self.to_play()
+    def _play_card(self, card: int, seat: int = -1, may_not_follow: bool = True) -> None:
+        """Play ``card`` of the seat to play (``seat`` if given). ``may_not_follow`` False:
+        the legal cards were fewer than the hand, so the card follows the led suit class."""
+        if seat < 0:
+            seat = self.to_play()
         bit = 1 << card
         game = self._code
         trick = self.trick
-        if trick:
+        if trick and may_not_follow:
             follow = _class_mask(game, trick[0])
             if not (follow >> card) & 1:
                 self.voids[seat] |= follow
