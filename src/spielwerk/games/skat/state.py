@@ -52,6 +52,7 @@ from spielwerk.games.skat.kernel_deal import (
     NO_OFFER,
     PLAYING,
     RESIGN_ONLY,
+    auction_move,
     offers,
     trick_end,
 )
@@ -256,8 +257,13 @@ class SkatState(State):
                     self._play_card(action, seat, m == hand)
                     self.history.append(action)
                     return
-            elif ph == BIDDING:
-                if self.auction.move(action - BID_BASE):  # the kernel refuses illegal moves
+            elif ph == BIDDING:  # Auction.move written out; the kernel refuses illegal moves
+                a = self.auction
+                after = auction_move(
+                    a.stage, a.value, a.answering, a.listener, a.declarer, action - BID_BASE
+                )
+                if after[0] >= 0:
+                    a.stage, a.value, a.answering, a.listener, a.declarer = after
                     self.log.append((action, False))
                     self._after_bid()
                     self.history.append(action)
