@@ -14,8 +14,21 @@ sample-weighted mean |predicted - observed| over ten probability bins (the
 figure closest to the seed's "on average at most 1% off"), the Brier score,
 and which table level answered (foreground / background / overall).
 
+* ``--split-glassbox``: the tables filled with the even-numbered glassbox deals
+  as well, asked only about the odd ones;
+* ``--shipped``: the shipped tables (:func:`default_table`: base + the shipped
+  glassbox samples) instead of the base alone - ask them about a fresh glassbox
+  file (another ``--seed``), not the deals they were filled from.
+
+A glassbox deal gives one sample per distinct put of ``random``, ``knn`` and
+``refined`` (the strategies on every deal). ``--write-samples FILE`` writes
+those samples of all deals of ``--glassbox`` as the compact data file that
+:func:`default_table` ships (``data/skat_winprob/``).
+
     .venv/bin/python benchmarks/skat_selection_winprob.py --test /path/to/base \\
         --glassbox /tmp/glassbox.jsonl
+    .venv/bin/python benchmarks/skat_selection_winprob.py --glassbox /tmp/S/run/glassbox.jsonl \\
+        --write-samples src/spielwerk/data/skat_winprob/glassbox-seed7.jsonl.gz
 """
 
 from __future__ import annotations
@@ -30,15 +43,21 @@ import numpy as np
 from spielwerk.games.skat.cards import NULL, string_to_card
 from spielwerk.games.skat.putting import GAME_BY_NAME
 from spielwerk.games.skat.winprob import (
+    Sample,
+    add_samples,
     build_table,
     calibration,
+    default_table,
     game_value,
     pickup_samples,
     winning_parameters,
+    write_samples,
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from skat_selection_glassbox import load  # noqa: E402  (merges the second pass's lines)
+
+SAMPLE_STRATEGIES = ("random", "knn", "refined")
 
 
 def won_by(r: dict, strategy: str) -> bool:
@@ -50,6 +69,36 @@ def mask(text: str) -> int:
     return sum(1 << string_to_card(t) for t in text.split())
 
 
+def glassbox_samples(rows: list[dict]) -> list[Sample]:
+    """(game, ten, put, position, bid, won) per distinct put of :data:`SAMPLE_STRATEGIES`."""
+    out: list[Sample] = []
+    for r in rows:
+        twelve, game = mask(r["twelve"]), GAME_BY_NAME[r["game"]]
+        seen: set[str] = set()
+        for strategy in SAMPLE_STRATEGIES:
+            text = r["puts"][strategy]
+            if text not in seen:
+                seen.add(text)
+                put = mask(text)
+                out.append((game, twelve & ~put, put, r["position"], game_value(twelve, game),
+                            int(won_by(r, strategy))))
+    return out
+
+
+def write(path: str, source: str, seed: int, rows: list[dict]) -> None:
+    samples = glassbox_samples(rows)
+    counts = {"deals": len(rows), "samples": len(samples),
+              "suit": sum(s[0] < 4 for s in samples), "grand": sum(s[0] == 4 for s in samples),
+              "won": sum(s[5] for s in samples)}
+    write_samples(path, {
+        "source": "glassbox deals of benchmarks/skat_selection_glassbox.py (KNN game with a "
+                  "pick-up value >= 55, declarer as dealt), one sample per distinct put of "
+                  "random / knn / refined, won = double-dummy >= 61 (threshold solve)",
+        "seed": seed, "from": source, "counts": counts,
+    }, samples)
+    print(f"wrote {path}: {counts}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--train", action="append", default=None,
@@ -59,20 +108,21 @@ def main() -> None:
     ap.add_argument("--split-glassbox", action="store_true",
                     help="also fill the tables with the even-numbered glassbox deals and ask "
                     "only about the odd ones (in-distribution training data)")
+    ap.add_argument("--shipped", action="store_true",
+                    help="ask the shipped tables (base + shipped glassbox samples)")
+    ap.add_argument("--write-samples", default=None,
+                    help="write the glassbox deals' samples to this data file and stop")
+    ap.add_argument("--seed", type=int, default=7, help="the glassbox run's --seed (manifest)")
     args = ap.parse_args()
-    table = build_table(args.train or [None])
     glassbox = []
     if args.glassbox:
-        glassbox = list(load(Path(args.glassbox)).values())
+        glassbox = sorted(load(Path(args.glassbox), fix=False).values(), key=lambda r: r["deal"])
+    if args.write_samples:
+        write(args.write_samples, Path(args.glassbox).name, args.seed, glassbox)
+        return
+    table = default_table() if args.shipped else build_table(args.train or [None])
     if args.split_glassbox:
-        for r in glassbox:
-            if r["deal"] % 2 == 0:
-                twelve, game = mask(r["twelve"]), GAME_BY_NAME[r["game"]]
-                for strategy, put_text in r["puts"].items():
-                    put = mask(put_text)
-                    table.add(game, winning_parameters(twelve & ~put, put, game, r["position"],
-                                                       game_value(twelve, game)),
-                              won_by(r, strategy))
+        add_samples(table, glassbox_samples([r for r in glassbox if r["deal"] % 2 == 0]))
         glassbox = [r for r in glassbox if r["deal"] % 2 == 1]
         table.source += " + even glassbox deals"
     print(f"machine: {platform.machine()} python {platform.python_version()}")
@@ -91,13 +141,8 @@ def main() -> None:
     for d in args.test:
         for game, ten, put, pos, bid, won in pickup_samples(d):
             ask(Path(d).name, game, ten, put, pos, bid, won)
-    for r in glassbox:
-        twelve = mask(r["twelve"])
-        game = GAME_BY_NAME[r["game"]]
-        for strategy, put_text in r["puts"].items():
-            put = mask(put_text)
-            ask("glassbox", game, twelve & ~put, put, r["position"],
-                game_value(twelve, game), int(won_by(r, strategy)))
+    for game, ten, put, pos, bid, won in glassbox_samples(glassbox):
+        ask("glassbox", game, ten, put, pos, bid, won)
     print(f"{'held-out set':22} {'n':>5} {'predicted':>9} {'observed':>9} {'binned |off|':>12} "
           f"{'Brier':>6}  levels")
     for key, vals in sorted(rows.items()):

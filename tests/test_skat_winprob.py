@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 
 import numpy as np
@@ -10,15 +11,20 @@ import pytest
 from spielwerk.games.skat.cards import string_to_card
 from spielwerk.games.skat.handstrength import HandError
 from spielwerk.games.skat.winprob import (
+    SHIPPED_SAMPLES,
     WinProbError,
     WinProbTable,
+    add_samples,
+    build_table,
     calibration,
     default_table,
     estimated_losers,
     expected_cost,
     expected_score,
     jack_group,
+    read_samples,
     winning_parameters,
+    write_samples,
 )
 
 CLUBS, GRAND = 3, 4
@@ -105,7 +111,9 @@ def test_calibration_and_round_trip(tmp_path) -> None:  # type: ignore[no-untype
 
     t = default_table()
     deals = read_manifest(default_base_dir())["counts"]["deals"]  # the shipped base
-    assert t.samples == {"suit": 4 * deals, "grand": deals, "null": deals}
+    shipped = read_samples(SHIPPED_SAMPLES)[0]["counts"]  # + the shipped glassbox samples
+    assert t.samples == {"suit": 4 * deals + shipped["suit"], "grand": deals + shipped["grand"],
+                         "null": deals}
     path = tmp_path / "table.json"
     t.save(path)
     u = WinProbTable.load(path)
@@ -114,3 +122,38 @@ def test_calibration_and_round_trip(tmp_path) -> None:  # type: ignore[no-untype
     path.write_text(json.dumps({"format": "something else"}))
     with pytest.raises(WinProbError, match="not a winning-probability table"):
         WinProbTable.load(path)
+
+
+def test_sample_file_round_trip_and_bad_files(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    samples = [(CLUBS, TEN, PUT, 0, 24, 1), (GRAND, TEN, PUT, 2, 48, 0)]
+    a, b = tmp_path / "a.jsonl.gz", tmp_path / "b.jsonl.gz"
+    write_samples(a, {"source": "test", "seed": 3}, samples)
+    write_samples(b, {"source": "test", "seed": 3}, samples)
+    assert a.read_bytes() == b.read_bytes()  # reproducible: no time stamp
+    manifest, back = read_samples(a)
+    assert back == samples and manifest["seed"] == 3 and manifest["source"] == "test"
+    t = WinProbTable()
+    add_samples(t, back)
+    assert t.samples == {"suit": 1, "grand": 1, "null": 0}
+    assert t.foreground["suit"].get(winning_parameters(TEN, PUT, CLUBS, 0, 24)) == (1, 1)
+    b.write_bytes(b"not gzip")
+    with pytest.raises(WinProbError, match="cannot read winprob samples"):
+        read_samples(b)
+    b.write_bytes(gzip.compress(b'{"format": "other"}\n'))
+    with pytest.raises(WinProbError, match="not a winprob sample file"):
+        read_samples(b)
+
+
+def test_shipped_samples_move_the_tables_towards_played_games() -> None:
+    """The shipped glassbox samples are the reasonable games a declarer plays: about
+    half won (the base's pick-up games: mostly hopeless). With them the tables'
+    overall suit rate moves up from the base's."""
+    manifest, samples = read_samples(SHIPPED_SAMPLES)
+    counts = manifest["counts"]
+    assert manifest["seed"] == 7 and counts["samples"] == len(samples) > 20000
+    assert counts["suit"] + counts["grand"] == len(samples)
+    assert counts["won"] == sum(s[5] for s in samples)
+    assert 0.4 < counts["won"] / len(samples) < 0.6
+    base, shipped = build_table([None]), default_table()
+    assert "glassbox samples" in shipped.source
+    assert shipped._rate("suit") > base._rate("suit") + 0.2

@@ -47,6 +47,7 @@ and REFERENCE.md give the extended Seeger system): a won game is worth
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 from collections.abc import Iterable
@@ -78,6 +79,9 @@ SMOOTHING = 2.0
 WIN_BONUS = 50
 """Extended Seeger system: +value +50 for a won game, -2 x value -50 for a lost one."""
 FORMAT = "spielwerk-skat-winprob"
+
+Sample = tuple[int, int, int, int, int, int]
+"""(game, ten, put, position, bid, won) - one solved pick-up game."""
 
 
 class WinProbError(SpielwerkError, ValueError):
@@ -319,8 +323,7 @@ def game_value(cards: int, game: int) -> int:
     return base * (abs(int(kernel.matadors(cards, game))) + 1)
 
 
-def pickup_samples(directory: Path | str | None = None
-                   ) -> Iterable[tuple[int, int, int, int, int, int]]:
+def pickup_samples(directory: Path | str | None = None) -> Iterable[Sample]:
     """(game, ten, put, position, bid, won) for every pick-up-stage game of a base; null
     samples have game 5, put 0 (null ignores the put's points)."""
     from spielwerk.games.skat.knowledge.knn import default_base_dir
@@ -348,23 +351,68 @@ def build_table(directories: Iterable[Path | str | None]) -> WinProbTable:
     names = []
     for d in directories:
         names.append(str(d) if d else "shipped base")
-        for game, ten, put, pos, bid, won in pickup_samples(d):
-            if game == NULL:
-                table.add_null(ten, bool(won))
-            else:
-                table.add(game, winning_parameters(ten, put, game, pos, bid), bool(won))
+        add_samples(table, pickup_samples(d))
     table.source = "pick-up stage of " + ", ".join(names)
     return table
+
+
+SAMPLES_FORMAT = "spielwerk-skat-winprob-samples"
+SHIPPED_SAMPLES = (Path(__file__).resolve().parents[2] / "data" / "skat_winprob"
+                   / "glassbox-seed7.jsonl.gz")
+"""Solved glassbox deals shipped beside the knowledge base (see its manifest line)."""
+
+def write_samples(path: Path | str, manifest: dict[str, Any], samples: Iterable[Sample]) -> None:
+    """A gzip JSON Lines file: the manifest line (``format`` added), then one sample a line.
+    Written atomically and byte-reproducibly (no time stamp in the gzip header)."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    lines = [json.dumps({"format": SAMPLES_FORMAT, "version": 1, **manifest})]
+    lines += [json.dumps([int(x) for x in s], separators=(",", ":")) for s in samples]
+    with open(tmp, "wb") as raw, gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0) as f:
+        f.write(("\n".join(lines) + "\n").encode())
+    tmp.replace(path)
+
+
+def read_samples(path: Path | str) -> tuple[dict[str, Any], list[Sample]]:
+    """(manifest, samples) of a file written by :func:`write_samples`."""
+    try:
+        with gzip.open(path, "rt") as f:
+            manifest = json.loads(f.readline())
+            if not isinstance(manifest, dict) or manifest.get("format") != SAMPLES_FORMAT:
+                raise WinProbError(f"{path} is not a winprob sample file "
+                                   f"(format {SAMPLES_FORMAT!r} expected)")
+            samples: list[Sample] = []
+            for line in f:
+                g, ten, put, pos, bid, won = (int(x) for x in json.loads(line))
+                samples.append((g, ten, put, pos, bid, won))
+    except (OSError, ValueError, TypeError, EOFError) as e:
+        raise WinProbError(f"cannot read winprob samples {path}: {e}") from None
+    return manifest, samples
+
+
+def add_samples(table: WinProbTable, samples: Iterable[Sample]) -> None:
+    """Count suit / grand samples into ``table`` (null samples go to the per-suit ratios)."""
+    for game, ten, put, pos, bid, won in samples:
+        if game == NULL:
+            table.add_null(ten, bool(won))
+        else:
+            table.add(game, winning_parameters(ten, put, game, pos, bid), bool(won))
 
 
 _DEFAULT: WinProbTable | None = None
 
 
 def default_table() -> WinProbTable:
-    """The table of the shipped knowledge base, built on first use (a fraction of a second)."""
+    """The shipped tables, built on first use (about a second): the shipped knowledge
+    base's pick-up stage plus the shipped glassbox samples (:data:`SHIPPED_SAMPLES`:
+    the reasonable games a declarer plays, which the base alone underrates)."""
     global _DEFAULT
     if _DEFAULT is None:
-        _DEFAULT = build_table([None])
+        table = build_table([None])
+        manifest, samples = read_samples(SHIPPED_SAMPLES)
+        add_samples(table, samples)
+        table.source += f" + {len(samples)} glassbox samples ({manifest.get('source', '?')})"
+        _DEFAULT = table
     return _DEFAULT
 
 
@@ -409,7 +457,8 @@ def calibration(predicted: np.ndarray, won: np.ndarray, bins: int = 10
 
 
 __all__ = [
-    "WinProbError", "WinProbTable", "build_table", "calibration", "default_table",
-    "estimated_losers", "expected_cost", "expected_score", "game_value", "jack_group",
-    "pickup_samples", "winning_parameters",
+    "SHIPPED_SAMPLES", "WinProbError", "WinProbTable", "add_samples", "build_table",
+    "calibration", "default_table", "estimated_losers", "expected_cost", "expected_score",
+    "game_value", "jack_group", "pickup_samples", "read_samples", "winning_parameters",
+    "write_samples",
 ]
