@@ -13,6 +13,7 @@ from spielwerk.core.errors import SpielwerkError
 from spielwerk.games.kalah import defaults, kernel
 from spielwerk.games.kalah import egdb as egdb_mod
 from spielwerk.games.kalah.notation import format_position, parse_position
+from spielwerk.games.kalah.parallel import ParallelSolver, default_threads
 from spielwerk.games.kalah.solver import TT_LOG2_MAX, TT_LOG2_MIN, Solver, analyze_within
 from spielwerk.search.tt import DEPTH_INF
 
@@ -53,14 +54,15 @@ def _check(pits: int, seeds: int | None = None) -> None:
 
 def _make_solver(pits: int, total: int, empty_capture: bool, egdb: int | None,
                  egdb_dir: str | None, tt: int | None, iterative: bool, quiet: bool,
-                 depth_max: int | None = None) -> Solver:
+                 depth_max: int | None = None, threads: int = 1) -> Solver:
     """A solver with the database and table asked for, or chosen (and the choice said)."""
     if egdb is not None and not 0 <= egdb <= egdb_mod.MAX_SEEDS:
         raise SpielwerkError(f"--egdb must be in 0..{egdb_mod.MAX_SEEDS}")
     if tt is not None and not TT_LOG2_MIN <= tt <= TT_LOG2_MAX:
         raise SpielwerkError(f"--tt must be in {TT_LOG2_MIN}..{TT_LOG2_MAX}")
     choice = defaults.choose(pits, total, empty_capture, kernel.END_EITHER_EMPTY, egdb_dir,
-                             None if egdb is None else min(egdb, total), tt)
+                             None if egdb is None else min(egdb, total), tt,
+                             threads=threads)
     if not quiet:
         for note in choice.notes:
             err.print(f"[dim]{note}[/]", highlight=False)
@@ -70,7 +72,7 @@ def _make_solver(pits: int, total: int, empty_capture: bool, egdb: int | None,
                   progress=_progress(quiet))
 
 
-def _interrupted(solver: Solver, who: str, diff: int) -> None:
+def _interrupted(solver: Solver, who: str, diff: int, nodes: int | None = None) -> None:
     """Ctrl-C: the bounds proven so far (and the deepest estimate), then exit 130."""
     lo, hi = solver.bounds
     depth = solver.testing[1]
@@ -83,7 +85,7 @@ def _interrupted(solver: Solver, who: str, diff: int) -> None:
     if solver.estimate is not None:
         d, v = solver.estimate
         console.print(f"deepest depth-limited estimate: {v + diff:+d} (depth {d})")
-    console.print(f"nodes: {st.nodes:,} in {st.seconds:.2f} s")
+    console.print(f"nodes: {st.nodes if nodes is None else nodes:,} in {st.seconds:.2f} s")
     raise typer.Exit(130)
 
 
@@ -103,6 +105,9 @@ def solve(
     guess: Annotated[int | None, typer.Option(
         help="first guess of the exact MTD(f) (e.g. a published value): its null-window "
              "tests come first and the depth-limited iterations are skipped")] = None,
+    threads: Annotated[int | None, typer.Option(
+        help="threads of the exact search, split over the first turns (default: the "
+             "cores available, at most 8; 1: the serial search)")] = None,
     quiet: Quiet = False,
 ) -> None:
     """Value of the start of Kalah(pits, seeds) for South (first player), best move and PV.
@@ -112,18 +117,22 @@ def solve(
     t0 = time.perf_counter()
     if depth_max is not None and not 1 <= depth_max <= 200:
         raise SpielwerkError("--depth-max must be in 1..200")
+    if threads is not None and not 1 <= threads <= 256:
+        raise SpielwerkError("--threads must be in 1..256")
+    n_threads = default_threads() if threads is None else threads
     solver = _make_solver(pits, 2 * pits * seeds, empty_capture, egdb, egdb_dir, tt, iterative,
-                          quiet, depth_max)
+                          quiet, depth_max, n_threads)
     solver.report_iterations = True
+    par = ParallelSolver(solver, n_threads)
     t_db = time.perf_counter() - t0
     board = kernel.initial_board(pits, seeds)
     rel = solver.relative(board, 0)
     try:
-        value = solver.value(rel, guess=guess)
-        move = solver.best_move(rel, value)
+        value = par.value(rel, guess=guess)
+        move = par.best_move(rel, value)
     except KeyboardInterrupt:
-        _interrupted(solver, "South", 0)
-    nodes, search_s = solver.stats.nodes, solver.stats.seconds
+        _interrupted(solver, "South", 0, par.nodes)
+    nodes, search_s = par.nodes, par.seconds
     pv = solver.principal_variation(rel, value)
     total = time.perf_counter() - t0
     rule = "empty capture" if empty_capture else "standard capture"
@@ -136,7 +145,7 @@ def solve(
                is not None else f"loaded in {solver.egdb.load_seconds:.1f} s")
         db_text = (f"<= {solver.db_n} seeds, {solver.egdb.size_bytes / 1e6:.1f} MB, {how}")
     console.print(f"endgame database: {db_text}; transposition table 2^{solver.tt_log2} "
-                  f"slots; setup {t_db:.1f} s")
+                  f"slots x {len(par.workers)} thread(s); setup {t_db:.1f} s")
     console.print(f"nodes: {nodes:,} in {search_s:.2f} s "
                   f"({nodes / max(search_s, 1e-9) / 1e6:.2f} M nodes/s); "
                   f"total {total:.2f} s including database and PV")

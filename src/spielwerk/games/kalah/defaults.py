@@ -89,8 +89,9 @@ def _database(pits: int, total: int, empty_capture: bool, end_rule: int,
 
 def choose(pits: int, total: int, empty_capture: bool, end_rule: int,
            path: str | os.PathLike[str] | None = None, egdb: int | None = None,
-           tt_log2: int | None = None, tt_cap: int = TT_LOG2_CAP) -> Choice:
-    """Database and table for an instance with ``total`` seeds; explicit sizes are kept."""
+           tt_log2: int | None = None, tt_cap: int = TT_LOG2_CAP, threads: int = 1) -> Choice:
+    """Database and table for an instance with ``total`` seeds; explicit sizes are kept.
+    ``threads`` searches with a table each share the table budget."""
     from spielwerk.games.kalah.solver import TT_LOG2_MIN, table_log2
 
     memory = available_memory_bytes() or (8 << 30)
@@ -102,12 +103,13 @@ def choose(pits: int, total: int, empty_capture: bool, end_rule: int,
         choice.tt_log2 = tt_log2
         return choice
     db_bytes = egdb_mod.entries(choice.egdb_seeds, pits) if choice.egdb_seeds else 0
-    budget = max(1 << 24, (memory - db_bytes) // 4)
+    budget = max(1 << 24, (memory - db_bytes) // (4 * max(1, threads)))
     by_seeds = 8 + total // 3  # filling a table costs time: small instances need little
     want = max(TT_LOG2_MIN, min(tt_cap, by_seeds, (budget // 16).bit_length() - 1))
     use, _note = table_log2(want, pits, total)
     choice.tt_log2 = use
-    choice.notes.append(f"transposition table: 2^{use} slots ({(16 << use) / 2**20:,.0f} MiB), "
-                        f"from {memory / 2**30:.1f} GiB available memory"
+    choice.notes.append(f"transposition table: 2^{use} slots ({(16 << use) / 2**20:,.0f} MiB)"
+                        f"{f' per thread ({threads})' if threads > 1 else ''}"
+                        f", from {memory / 2**30:.1f} GiB available memory"
                         f" and the instance's {total} seeds")
     return choice

@@ -28,6 +28,7 @@ depth limit, which gives the exact value.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -223,6 +224,9 @@ class Solver:
         self.deadline: float | None = None
         self.node_budget: int | None = None
         """Stop (:class:`SearchTimeout`) once this many nodes (cumulative) are searched."""
+        self.stop: threading.Event | None = None
+        """Stop (:class:`SearchTimeout`) soon after this event is set (checked between
+        chunks of at most ``progress_nodes`` nodes): the parallel search's cancellation."""
         self._next_report = progress_nodes
         self.bounds = (-self.max_seeds, self.max_seeds)
         """Bounds proven so far by the current MTD(f) (of the position being solved)."""
@@ -273,6 +277,8 @@ class Solver:
             raise SearchTimeout("time budget exhausted")
         if self.node_budget is not None and self._counters[C_NODES] >= self.node_budget:
             raise SearchTimeout("node budget exhausted")
+        if self.stop is not None and self.stop.is_set():
+            raise SearchTimeout("stopped")
 
     def test(self, rel: np.ndarray, beta: int, depth: int = DEPTH_INF) -> tuple[int, int]:
         """Null-window search of ``rel`` (player 0 to move, not over): (bound, best move)."""
@@ -367,6 +373,18 @@ class Solver:
         s = int(rel[:m].sum() + rel[m + 1 : 2 * m + 1].sum())
         if s <= self.db_n:
             return int(self.db[rank(rel, m, self.binom)])
+        first = self.first_guess(rel, guess, iterative)
+        self.bounds = (-s, s)
+        v = mtdf(self.tester(rel, DEPTH_INF), first, -s, s, step=2)
+        self.stats.iterations.append((-1, v, self.stats.nodes))
+        return v
+
+    def first_guess(self, rel: np.ndarray, guess: int | None = None,
+                    iterative: bool = True) -> int:
+        """The exact MTD(f)'s first guess for ``rel`` (more than ``db_n`` seeds, not over):
+        ``guess`` if given, else the value of the depth-limited iterations (0 without)."""
+        m = self.m
+        s = int(rel[:m].sum() + rel[m + 1 : 2 * m + 1].sum())
         first = 0 if guess is None else guess
         if iterative and self.depth_step > 0 and guess is None:
 
@@ -383,10 +401,7 @@ class Solver:
 
             first = iterative_deepening(
                 iteration, depth_schedule(self.depth_step, self.exact_depth_max(s)), first, done)
-        self.bounds = (-s, s)
-        v = mtdf(self.tester(rel, DEPTH_INF), first, -s, s, step=2)
-        self.stats.iterations.append((-1, v, self.stats.nodes))
-        return v
+        return first
 
     def best_move(self, rel: np.ndarray, value: int) -> int:
         """A move achieving ``value`` (exact) in ``rel``."""

@@ -1,0 +1,67 @@
+"""The root-split parallel exact search gives the serial solver's values and best moves."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from spielwerk.games.kalah import kernel, parallel
+from spielwerk.games.kalah.parallel import ParallelSolver
+from spielwerk.games.kalah.solver import Solver, SolverError
+
+
+@pytest.mark.parametrize("empty_capture", [False, True])
+@pytest.mark.parametrize(("pits", "seeds", "egdb"), [(4, 3, 0), (5, 3, 8), (6, 2, 6)])
+@pytest.mark.parametrize("threads", [2, 3])
+def test_start_value_and_move_match_serial(pits: int, seeds: int, egdb: int,
+                                           empty_capture: bool, threads: int) -> None:
+    serial = Solver(pits, empty_capture, egdb_seeds=egdb, tt_log2=16)
+    rel = serial.relative(kernel.initial_board(pits, seeds), 0)
+    values = serial.move_values(rel)
+    want = max(values.values())
+    par = ParallelSolver(Solver(pits, empty_capture, egdb_seeds=egdb, tt_log2=16), threads)
+    got = par.value(rel)
+    assert got == want
+    assert values[par.best_move(rel, got)] == want
+    assert len(par.workers) == threads
+    assert par.nodes > 0
+
+
+def test_mid_game_positions_and_small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Random positions of Kalah(5,3), with workers stopped every few hundred nodes (the
+    cancellation path runs often), against the serial values."""
+    monkeypatch.setattr(parallel, "WORKER_CHUNK", 256)
+    rng = np.random.default_rng(17)
+    for empty_capture in (False, True):
+        serial = Solver(5, empty_capture, egdb_seeds=6, tt_log2=16)
+        par = ParallelSolver(Solver(5, empty_capture, egdb_seeds=6, tt_log2=16), 2)
+        checked = 0
+        while checked < 6:
+            board = kernel.initial_board(5, 3)
+            mover = 0
+            for _ply in range(int(rng.integers(2, 8))):
+                legal = [i for i in range(5) if board[(0 if mover == 0 else 6) + i] > 0]
+                nxt = kernel.sow(board, mover, int(rng.choice(legal)), 5, empty_capture,
+                                 kernel.END_EITHER_EMPTY)
+                if nxt < 0:
+                    break
+                mover = int(nxt)
+            else:
+                rel = serial.relative(board, mover)
+                if serial.is_over(rel):
+                    continue
+                values = serial.move_values(rel)
+                got = par.value(rel)
+                assert got == max(values.values())
+                assert values[par.best_move(rel, got)] == got
+                checked += 1
+
+
+def test_one_thread_is_the_serial_search() -> None:
+    a = Solver(4, False, tt_log2=14)
+    rel = a.relative(kernel.initial_board(4, 3), 0)
+    par = ParallelSolver(Solver(4, False, tt_log2=14), 1)
+    assert par.value(rel) == a.value(rel)
+    assert par.nodes == a.stats.nodes  # the same search, node for node
+    with pytest.raises(SolverError):
+        ParallelSolver(a, 0)
