@@ -140,7 +140,8 @@ class Schedule:
         for task in tasks:
             if task.game != game:
                 raise ValueError(f"a schedule holds one game: {task.game} is not {game}")
-            arrangement.append(index.setdefault((task.agents, task.labels), len(index)))
+            key = (tuple(task.agents), tuple(task.labels))
+            arrangement.append(index.setdefault(key, len(index)))
         seats = max((len(t.agents) for t in tasks), default=0)
         missing = [(t.seed, AGENT_SALT, s) for t in tasks if not t.agent_seeds
                    for s in range(seats)]
@@ -266,10 +267,11 @@ def format_lines(batch: Schedule, outcome: BatchResult) -> str:
     A game whose returns are not finite floats goes through ``json.dumps``.
     """
     formats = []
+    head, middle, tail = _LINE.split("%s", 2)  # task id, then game, agents and labels
     for agents, labels, template in batch.arrangements:
         group = _group_json(batch.game, agents, labels).replace("%", "%%")
         task_id = _encode(template) if template else "%s"
-        formats.append(_LINE.replace("%s", task_id, 1).replace("%s", group, 1))
+        formats.append(head + task_id + middle + group + tail)
     by_returns: dict[tuple[float, ...], str | None] = {}
     ids = batch.ids
     keys = [_encode(i) for i in ids] if ids is not None else batch.deal.tolist()
