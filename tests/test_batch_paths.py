@@ -230,3 +230,69 @@ def test_batch_playouts_refuse_bad_arguments(n: object, seed: object) -> None:
     for spec in ("kalah", "durak", "skat"):
         with pytest.raises(SpielwerkError, match="random_playouts"):
             load_game(spec).random_playouts(n, seed)  # type: ignore[arg-type]
+
+
+def _skat_start_states() -> list[State]:
+    """Start states for the Skat batch path: mid-deal, dealt, all passed (Ramsch or passed
+    in), in the card play with a trick open, and over."""
+    from spielwerk.games.skat.rules import PASS
+
+    out: list[State] = []
+    for spec in ("skat", "skat(players=4,dealer=3,ramsch=true)"):
+        game = load_game(spec)
+        state = game.new_initial_state()
+        for card in (31, 0, 7, 12):
+            state.apply(card)
+        out.append(state.clone())
+        for card in (c for c in range(32) if c not in state.history):
+            state.apply(card)
+        out.append(state.clone())
+        for _ in range(3):
+            state.apply(PASS)
+        out.append(state)  # a Ramsch to play, or passed in (over)
+    rng = random.Random(3)
+    for state in random_states(load_game("skat"), 12, seed=5):
+        if state.phase == PLAY and state.trick and rng.random() < 0.5:  # type: ignore[attr-defined]
+            out.append(state)
+    return out
+
+
+@pytest.mark.parametrize("spec", ["skat", "skat(players=4,ramsch=true)", "skat(dealer=1)"])
+def test_skat_numba_playouts_are_the_state_games_action_for_action(spec: str) -> None:
+    from spielwerk.games.skat.batch import playout_histories
+
+    game = load_game(spec)
+    fast, fast_games = playout_histories(game, 200, seed=21)  # type: ignore[arg-type]
+    slow, slow_games = playout_histories(game, 200, seed=21, engine="python")  # type: ignore[arg-type]
+    assert fast_games == slow_games
+    assert (fast.returns == slow.returns).all() and (fast.moves == slow.moves).all()
+    assert len({tuple(h[32:]) for h in fast_games}) > 150  # the games differ
+    assert (fast.moves == [len(h) for h in fast_games]).all()
+
+
+def test_skat_numba_playouts_from_start_states_replay_them() -> None:
+    from spielwerk.games.skat.batch import playout_histories
+
+    states = _skat_start_states()
+    assert any(s.is_terminal() for s in states) and any(s.is_ramsch for s in states)  # type: ignore[attr-defined]
+    for state in states:
+        game = state.game
+        before = (state.fingerprint(), list(state.history))
+        fast, fast_games = playout_histories(game, 30, seed=4, state=state)  # type: ignore[arg-type]
+        slow, slow_games = playout_histories(game, 30, seed=4, state=state, engine="python")  # type: ignore[arg-type]
+        assert (state.fingerprint(), state.history) == before
+        assert fast_games == slow_games and (fast.returns == slow.returns).all()
+        for played in fast_games:
+            if state.phase != 0:  # type: ignore[attr-defined]  # past the deal: its history replayed
+                assert played[: len(state.history)] == state.history
+            else:
+                assert played[: len(state.history)] == state.history and len(set(played[:32])) == 32
+        if state.is_terminal():
+            assert fast.returns.tolist() == [state.returns()] * 30
+
+
+def test_skat_playouts_refuse_an_unknown_engine() -> None:
+    from spielwerk.games.skat.batch import random_playouts
+
+    with pytest.raises(SpielwerkError, match="engine"):
+        random_playouts(load_game("skat"), 3, 0, engine="fast")  # type: ignore[arg-type]

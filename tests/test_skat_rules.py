@@ -539,3 +539,38 @@ def test_fast_deal_results_equal_the_dataclass_constructor() -> None:
                                 for f in dataclasses.fields(DealResult)})
         assert result == rebuilt and hash(result) == hash(rebuilt)
         assert set(vars(result)) == {f.name for f in dataclasses.fields(DealResult)}
+
+
+@pytest.mark.parametrize("spec", ["skat", "skat(players=4,ramsch=true)"])
+def test_apply_takes_exactly_the_legal_actions_and_refuses_the_rest_unchanged(spec: str) -> None:
+    """``apply``'s written-out paths (deal card, bid, card play) against ``legal_actions``:
+    every action number from -2 to 131 is applied when legal and refused, with the state
+    unchanged, when not; Auction's own methods refuse what the kernel refuses."""
+    import random
+
+    from spielwerk.games.skat.bidding import Auction
+
+    game = load_game(spec)
+    rng = random.Random(11)
+    for _ in range(4):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            legal = set(state.legal_actions())
+            for action in range(-2, 132):
+                trial = state.clone()
+                before = trial.fingerprint()
+                try:
+                    trial.apply(action)
+                except IllegalActionError:
+                    assert action not in legal and trial.fingerprint() == before
+                else:
+                    assert action in legal and trial.history[-1] == action
+            state.apply(rng.choice(sorted(legal)))
+    auction = Auction()
+    auction.bid(18)
+    with pytest.raises(ValueError, match="cannot be bid"):
+        auction.bid(20)  # forehand must answer first
+    auction.hold()
+    with pytest.raises(ValueError, match="nothing to hold"):
+        auction.hold()
+    assert auction.bid_values()[0] == 20 and auction.to_move() == 1
