@@ -65,3 +65,21 @@ def test_one_thread_is_the_serial_search() -> None:
     assert par.nodes == a.stats.nodes  # the same search, node for node
     with pytest.raises(SolverError):
         ParallelSolver(a, 0)
+
+
+def test_threaded_block_checksums_equal_the_serial_ones() -> None:
+    """The database check split over threads (used for files of >= 8 blocks) gives every
+    block's sum, and a changed byte in the last block still shows."""
+    from spielwerk.games.kalah import egdb
+
+    n = 8 * egdb.BLOCK + 12345
+    payload = np.resize((np.arange(251) * 97 % 251 - 125).astype(np.int8), n)
+    blocks = (n + egdb.BLOCK - 1) // egdb.BLOCK
+    serial = np.zeros(blocks, np.uint64)
+    egdb._block_sums(payload, 0, blocks, serial)
+    threaded = np.zeros(blocks, np.uint64)
+    egdb._checksum_blocks(payload, blocks, threaded)
+    assert np.array_equal(serial, threaded) and np.all(threaded != 0)
+    payload[n - 1] ^= 1
+    egdb._checksum_blocks(payload, blocks, threaded)
+    assert np.array_equal(serial[:-1], threaded[:-1]) and serial[-1] != threaded[-1]
