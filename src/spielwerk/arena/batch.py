@@ -38,13 +38,16 @@ from spielwerk.arena.match import (
     GameTask,
     _build,
     _encode,
+    _failed,
     _game,
     _group_json,
     _kept,
     _play,
 )
 from spielwerk.arena.seeds import AGENT_SALT, derive_seeds
+from spielwerk.core.errors import IllegalActionError
 from spielwerk.core.game import LazyGenerator
+from spielwerk.core.play import play_out
 
 Arrangement = tuple[tuple[str, ...], tuple[str, ...], str]
 """Agent specs by seat, labels by seat, and the games' id template: one ``%d`` for the
@@ -160,14 +163,21 @@ class Schedule:
         schedule's first ``len(outcome.moves)`` games, in order."""
         if outcome.results is not None:
             return list(outcome.results)
-        make, game, arrangements = GameResult.make, self.game, self.arrangements
-        mine = self[: len(outcome.moves)]
-        return [make(task_id, game, arrangements[a][0], arrangements[a][1], seed, chance, deal,
-                     seating, returns, moves, duration)
-                for task_id, a, seed, chance, deal, seating, returns, moves, duration in zip(
-                    mine.task_ids(), mine.arrangement.tolist(), mine.seed.tolist(),
-                    mine.chance_seed.tolist(), mine.deal.tolist(), mine.seating.tolist(),
-                    outcome.returns, outcome.moves, outcome.durations, strict=True)]
+        game, arrangements, mine = self.game, self.arrangements, self[: len(outcome.moves)]
+        new, set_fields, cls = object.__new__, object.__setattr__, GameResult
+        out = []
+        for task_id, a, seed, chance, deal, seating, returns, moves, duration in zip(
+                mine.task_ids(), mine.arrangement.tolist(), mine.seed.tolist(),
+                mine.chance_seed.tolist(), mine.deal.tolist(), mine.seating.tolist(),
+                outcome.returns, outcome.moves, outcome.durations, strict=True):
+            agents, labels, _ = arrangements[a]
+            result = new(cls)  # as GameResult.make, without its call
+            set_fields(result, "__dict__", {
+                "task_id": task_id, "game": game, "agents": agents, "labels": labels,
+                "seed": seed, "chance_seed": chance, "deal": deal, "seating": seating,
+                "returns": returns, "moves": moves, "duration_s": duration, "details": None})
+            out.append(result)
+        return out
 
 
 @dataclass
@@ -201,12 +211,15 @@ def run_batch(batch: Schedule, lines: bool = False) -> BatchResult:
     """
     game = _game(batch.game)
     kept = [_kept(batch.game, agents, game) for agents, _, _ in batch.arrangements]
+    quick = [table is not None and table[1].legal_only for table in kept]
     names = [labels for _, labels, _ in batch.arrangements]
+    new_state = game.new_initial_state
     returns: list[tuple[float, ...]] = []
     moves: list[int] = []
     durations: list[float] = []
-    error = None
+    error: Exception | None = None
     add_returns, add_moves, add_duration = returns.append, moves.append, durations.append
+    a = 0
     try:
         for a, chance_seed, agent_seeds in zip(batch.arrangement.tolist(),
                                                batch.chance_seed.tolist(),
@@ -217,13 +230,21 @@ def run_batch(batch: Schedule, lines: bool = False) -> BatchResult:
                 agents, seating, resets = table
                 for reset, seed in zip(resets, agent_seeds, strict=True):
                     reset(seed)
+                if quick[a]:  # random agents: the play loop's tight path, called directly
+                    state = new_state()
+                    played = play_out(state, seating, LazyGenerator(chance_seed))
+                else:
+                    state, played = _play(game, agents, LazyGenerator(chance_seed), names[a],
+                                          seating)
             else:
                 agents = _build(batch.arrangements[a][0], game, agent_seeds)
-                seating = None
-            state, played = _play(game, agents, LazyGenerator(chance_seed), names[a], seating)
+                state, played = _play(game, agents, LazyGenerator(chance_seed), names[a], None)
             add_returns(tuple(map(float, state.returns())))
             add_moves(played)
             add_duration((perf_counter_ns() - start) // 100 / 1e7)
+    except IllegalActionError as exc:  # from play_out: name the agent as _play does
+        error = _failed(exc, game, names[a], game.num_players)
+        error.__cause__ = exc
     except Exception as exc:  # the games before it are kept; the caller raises it
         error = exc
     rows = batch.row[: len(returns)].tolist()

@@ -259,16 +259,22 @@ def _play(
     try:
         played = play(game.new_initial_state(), seating or agents, chance_rng)
     except IllegalActionError as exc:
-        labels = list(names) if names is not None else [f"seat {s}" for s in range(len(agents))]
-        at = exc.state if isinstance(exc.state, State) else None
-        player = at.current_player if at is not None else -1
-        label = labels[player] if 0 <= player < len(labels) else "?"
-        after = f" after {len(at.history)} actions" if at is not None else ""
-        raise AgentFailedError(
-            f"agent {label} (seat {player}) played an illegal action "
-            f"{exc.action!r}{after} of {game.spec()}: {exc.reason}"
-        ) from exc
+        raise _failed(exc, game, names, len(agents)) from exc
     return played.state, played.moves
+
+
+def _failed(exc: IllegalActionError, game: Game, names: Sequence[str] | None,
+            seats: int) -> AgentFailedError:
+    """The arena's error for an agent's illegal action: which agent, where."""
+    labels = list(names) if names is not None else [f"seat {s}" for s in range(seats)]
+    at = exc.state if isinstance(exc.state, State) else None
+    player = at.current_player if at is not None else -1
+    label = labels[player] if 0 <= player < len(labels) else "?"
+    after = f" after {len(at.history)} actions" if at is not None else ""
+    return AgentFailedError(
+        f"agent {label} (seat {player}) played an illegal action "
+        f"{exc.action!r}{after} of {game.spec()}: {exc.reason}"
+    )
 
 
 @functools.lru_cache(maxsize=32)

@@ -288,15 +288,16 @@ def run_tournament(
         else functools.partial(run_each, runner, lines=lines))
     own_executor = executor is None
     ex = executor if executor is not None else LocalProcessExecutor()
-    outcomes: list[BatchResult] = []
     try:
         if len(todo):
             for outcome in ex.map_batches(play, todo):
                 if results_file is not None and outcome.lines:
                     results_file.append_lines(outcome.lines)
-                outcomes.append(outcome)
+                made = _results(plan, outcome)
+                for row, result in zip(outcome.rows, made, strict=True):
+                    by_row[row] = result
                 if on_result is not None:
-                    for result in _results(plan, outcome):
+                    for result in made:
                         on_result(result)
                 if outcome.error is not None:
                     raise outcome.error
@@ -305,9 +306,6 @@ def run_tournament(
             ex.close()
         if results_file is not None:
             results_file.close()
-    for outcome in outcomes:
-        for row, result in zip(outcome.rows, _results(plan, outcome), strict=True):
-            by_row[row] = result
     return TournamentResult(config, [r for r in by_row if r is not None], len(done))
 
 

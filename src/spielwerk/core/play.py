@@ -186,6 +186,17 @@ def play(
     return Played(state, len(state.history) - start - chances, False)
 
 
+def play_out(state: State, seating: Seating, chance_rng: UniformSource) -> int:
+    """``play(state, seating, chance_rng).moves`` for a :class:`Seating` whose
+    ``legal_only`` is true (no hooks, no limit): the same moves, without the set-up
+    of :func:`play`, for callers that play many short games (the arena's batches)."""
+    if not seating.legal_only:
+        raise PlayError("play_out needs a Seating of policies on the legal actions")
+    start = len(state.history)
+    chances = _play_legal_only(state, seating.picks, chance_rng)
+    return len(state.history) - start - chances
+
+
 def _play_legal_only(
     state: State, picks: list[Callable[[list[int]], int] | None], chance_rng: UniformSource
 ) -> int:
