@@ -144,8 +144,13 @@ def interleaved_section(games: int, chunks: int) -> None:
     that comes and goes on a shared machine falls on both alike (steadier than 1 s runs)."""
     print(f"\n## random games, the libraries alternating game by game ({chunks} chunks of "
           f"{games} games each; CPU time per game; the ratio is pyspiel's time / ours)")
-    for spec, os_name in (("kalah(pits=6,seeds=4)", "mancala"), ("skat", "skat")):
-        ours, theirs = spielwerk_loop(spec), pyspiel_loop(os_name)
+    for spec, os_name in (("kalah(pits=6,seeds=4)", "mancala"), ("skat", "skat"),
+                          ("durak", None)):
+        ours = spielwerk_loop(spec)
+        if os_name is None:  # pyspiel has no Durak: ours alone, by CPU time
+            _ours_alone(spec, ours, games, chunks)
+            continue
+        theirs = pyspiel_loop(os_name)
         if theirs is None:
             print("pyspiel is not installed")
             return
@@ -175,22 +180,42 @@ def interleaved_section(games: int, chunks: int) -> None:
               f"{(ours_actions / ours_cpu) / (theirs_actions / theirs_cpu):.2f}x")
 
 
+def _ours_alone(spec: str, ours: Callable[[int], int], games: int, chunks: int) -> None:
+    for seed in range(20):
+        ours(seed)
+    per_chunk, actions = [], 0
+    for chunk in range(chunks):
+        t0 = time.process_time()
+        for seed in range(chunk * games, (chunk + 1) * games):
+            actions += ours(seed)
+        per_chunk.append((time.process_time() - t0) / games)
+    n = games * chunks
+    print(f"{spec:24s} spielwerk {1e6 * sum(per_chunk) / chunks:6.0f} µs/game "
+          f"({actions / n:.0f} actions; chunks {1e6 * min(per_chunk):.0f}-"
+          f"{1e6 * max(per_chunk):.0f} µs), {n / (sum(per_chunk) * games):,.0f} games per "
+          f"CPU second, {actions / (sum(per_chunk) * games):,.0f} actions per CPU second "
+          "(pyspiel has no Durak)")
+
+
 def batch_section(repeats: int) -> None:
     from spielwerk import load_game
 
-    print(f"\n## batch path: game.random_playouts(n, seed) (median of {repeats} runs)")
-    for spec, n in (("kalah(pits=6,seeds=4)", 20_000), ("skat", 500), ("durak", 2_000)):
+    print(f"\n## batch path: game.random_playouts(n, seed) (median of {repeats} runs; wall "
+          "and CPU time)")
+    for spec, n in (("kalah(pits=6,seeds=4)", 20_000), ("skat", 5_000), ("durak", 2_000)):
         game = load_game(spec)
         if not hasattr(game, "random_playouts"):
             print(f"{spec:28s} (no batch path in this tree)")
             continue
         game.random_playouts(10, 0)  # warm-up
-        rates = []
+        rates, cpu_rates = [], []
         for r in range(repeats):
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             game.random_playouts(n, r)
             rates.append(n / (time.perf_counter() - start))
-        print(f"{spec:28s} {statistics.median(rates):12,.0f} games/s")
+            cpu_rates.append(n / max(time.process_time() - cpu, 1e-9))
+        print(f"{spec:28s} {statistics.median(rates):12,.0f} games/s "
+              f"{statistics.median(cpu_rates):12,.0f} games per CPU second")
 
 
 def _median_wall(cmd: list[str], repeats: int, env: dict[str, str] | None = None) -> float:

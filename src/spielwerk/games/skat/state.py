@@ -158,6 +158,7 @@ class SkatState(State):
         self.log: list[tuple[int, bool]] = []  # (non-chance action, is a put)
         self.trick_history: list[tuple[int, tuple[int, ...], int]] = []  # leader, cards, winner
         self._undealt = list(range(32))  # cards not yet dealt, ascending (deal phase)
+        self._deal_seats = game.deal_seats
 
     # ----- helpers -------------------------------------------------------------------------
     @property
@@ -213,12 +214,25 @@ class SkatState(State):
 
     def legal_actions(self) -> list[int]:
         ph = self.phase
+        if ph == PLAY:  # _play_actions, written out
+            trick = self.trick
+            seat = self.sgame.turns[self.leader][len(trick)]
+            m = self._mask
+            if m < 0:
+                m = self._mask = _legal_cards(
+                    self.hands[seat], trick[0] if trick else -1, self._code
+                )
+            cards = card_list(m)
+            mine = seat == self.declarer
+            last = self.offers.get(0 if mine else 1, -1)
+            cards += _OFFERS[offers(self.ramsch_started, mine, last, self.tricks_done)]
+            return cards
+        if ph == BIDDING:
+            a = self.auction
+            acts = _BIDDING_MEMO.get((a.stage, a.value, a.answering))
+            return list(acts if acts is not None else _bidding_actions(a))
         if ph == DEAL:
             return list(self._undealt)
-        if ph == PLAY:
-            return self._play_actions()
-        if ph == BIDDING:
-            return list(_bidding_actions(self.auction))
         return self._legal_actions()
 
     def apply(self, action: int) -> None:
@@ -233,7 +247,7 @@ class SkatState(State):
                     pass
                 else:
                     i = self.deal_index
-                    seat = self.sgame.deal_seats[i]
+                    seat = self._deal_seats[i]
                     if seat < 0:
                         self.skat |= 1 << action
                     else:
@@ -265,7 +279,8 @@ class SkatState(State):
                 if after[0] >= 0:
                     a.stage, a.value, a.answering, a.listener, a.declarer = after
                     self.log.append((action, False))
-                    self._after_bid()
+                    if after[0] == AUCTION_DONE:
+                        self._after_bid()
                     self.history.append(action)
                     return
             elif self._is_legal(action):
