@@ -23,7 +23,8 @@ from spielwerk.arena import (
     run_tournament,
 )
 from spielwerk.arena.batch import BatchResult, Schedule, format_lines, run_batch, run_each
-from spielwerk.arena.match import GameResult, GameTask, run_task
+from spielwerk.arena.match import GameResult, GameTask, agent_seed, derive_seed, run_task
+from spielwerk.arena.seeds import derive_seed_array
 from spielwerk.core.agent import RandomAgent, register_agent
 from spielwerk.core.game import InfoState
 
@@ -116,6 +117,15 @@ def test_schedule_from_tasks_and_pickle_round_trip() -> None:
     assert Schedule.from_tasks(bare).tasks() == tasks
     part = pickle.loads(pickle.dumps(config.plan()[2:5]))
     assert part.tasks() == tasks[2:5] and part.row.tolist() == [2, 3, 4]
+    for task in tasks:  # the seeds are derive_seed's, game by game
+        group = int(task.task_id.split("-")[0][1:])
+        assert task.seed == derive_seed(9, 2, group, task.deal, task.seating)
+        assert task.chance_seed == derive_seed(9, 1, task.deal)
+        assert task.agent_seeds == tuple(agent_seed(task.seed, s) for s in range(3))
+    rows = [(1, 2, 3), (2**40, 0, 7), (2**62, 5, 2**33)]
+    expected = [derive_seed(*row) for row in rows]
+    assert derive_seed_array(np.array(rows, dtype=np.int64)).tolist() == expected
+    assert derive_seed_array([(2**63 + 1, 2)]).tolist() == [derive_seed(2**63 + 1, 2)]
 
 
 _bad_seed = {"seed": -1}

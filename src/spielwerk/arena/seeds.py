@@ -86,6 +86,17 @@ def derive_seeds(rows: Sequence[Sequence[int]] | np.ndarray) -> list[int]:
     return values
 
 
+def derive_seed_array(rows: Sequence[Sequence[int]] | np.ndarray) -> np.ndarray:
+    """:func:`derive_seeds` as an int64 array (every derived seed is below 2**63), without
+    the round trip through Python ints where the compiled loop applies."""
+    if isinstance(rows, np.ndarray) and rows.dtype == np.int64 and rows.ndim == 2 \
+            and len(rows) and not (rows < 0).any():
+        kernel = _kernel()
+        if kernel is not None:
+            return kernel(rows).astype(np.int64)
+    return np.asarray(derive_seeds(rows), dtype=np.int64)
+
+
 def _kernel() -> Callable[[np.ndarray], np.ndarray] | None:
     """The compiled hash (:mod:`spielwerk.arena._seedhash`); None under NUMBA_DISABLE_JIT,
     where the array operations below are much faster than the loop run as Python."""

@@ -32,11 +32,11 @@ from typing import Any
 
 import numpy as np
 
-from spielwerk.arena.batch import BatchResult, Schedule, _column, run_batch, run_each
+from spielwerk.arena.batch import BatchResult, Schedule, run_batch, run_each
 from spielwerk.arena.executors import Executor, LocalProcessExecutor
 from spielwerk.arena.match import ArenaError, GameResult, GameTask, run_task
 from spielwerk.arena.results import ResultsFile
-from spielwerk.arena.seeds import AGENT_SALT, derive_seeds
+from spielwerk.arena.seeds import AGENT_SALT, derive_seed_array
 from spielwerk.arena.stats import Standings, standings
 from spielwerk.core.agent import make_agent
 from spielwerk.core.registry import load_game
@@ -169,13 +169,13 @@ class TournamentConfig:
             game_rows: Any = np.concatenate([np.full_like(index, self.seed)[:, None], keys], axis=1)
         else:  # too large for an int64 column: row by row
             game_rows = [(self.seed, *row) for row in keys.tolist()]
-        game_seeds = _column(derive_seeds(game_rows))
-        chance_seeds = _column(derive_seeds([(self.seed, 1, d) for d in range(n_deals)]))
+        game_seeds = derive_seed_array(game_rows)
+        chance_seeds = derive_seed_array([(self.seed, 1, d) for d in range(n_deals)])
         agent_rows = np.empty((len(game_seeds) * seats, 3), np.int64)
         agent_rows[:, 0] = np.repeat(game_seeds, seats)
         agent_rows[:, 1] = AGENT_SALT
         agent_rows[:, 2] = np.tile(np.arange(seats), len(game_seeds))
-        agent_seeds = _column(derive_seeds(agent_rows)).reshape(len(game_seeds), seats)
+        agent_seeds = derive_seed_array(agent_rows).reshape(len(game_seeds), seats)
         arrangements = []  # (group, seating) -> agent specs and labels by seat, id template
         for gi, group in enumerate(groups):
             for si, order in enumerate(orders):
