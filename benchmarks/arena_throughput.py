@@ -20,9 +20,11 @@ alternating round by round with this one, each in its own process:
     python benchmarks/arena_throughput.py --src /tmp/before --label before
 
 ``--breakdown`` instead prints the CPU cost per game of each layer of the
-serial arena (bare loop, play, run_task, schedule, tournament, results file);
-``--pieces`` the per-game pieces measured alone (schedule, task wrapper,
-results line). Both measure the spielwerk on ``PYTHONPATH`` (or installed).
+serial arena (bare loop, play, a batch of games, its results lines, the plan,
+tournament, results file); ``--pieces`` the per-game pieces measured alone
+(plan, batch wrapper, results lines, result objects). Both measure the
+spielwerk on ``PYTHONPATH`` (or installed) and need its batch path
+(``spielwerk.arena.batch``, since the fourth pass of issue 18).
 """
 
 from __future__ import annotations
@@ -95,19 +97,20 @@ def one_round(games: int, workers: int, seed: int) -> dict[str, float]:
 
 def breakdown(games: int, rounds: int, spec: str = GAME) -> None:
     """CPU µs per game of the arena's layers, each adding one step to the one before:
-    the bare loop, ``play`` with kept agents reset per game, ``run_task`` over a ready
-    schedule, the schedule too, ``run_tournament`` without and with a results file.
-    Medians of ``rounds`` rounds that alternate the layers (this process's spielwerk)."""
+    the bare loop, ``play`` with kept agents reset per game, ``run_batch`` over a ready
+    plan, with the results lines, the plan too, ``run_tournament`` without and with a
+    results file. Medians of ``rounds`` rounds that alternate the layers (this
+    process's spielwerk, which needs the batch path: ``spielwerk.arena.batch``)."""
     from spielwerk import load_game
     from spielwerk.arena import SerialExecutor, TournamentConfig, run_tournament
-    from spielwerk.arena.match import run_task
+    from spielwerk.arena.batch import run_batch
     from spielwerk.core.agent import make_agent
     from spielwerk.core.play import Seating, play
 
     game = load_game(spec)
     agents = [make_agent("random", game, seed=s) for s in range(game.num_players)]
     seating = Seating(agents, game.num_players)
-    tasks = TournamentConfig.create(spec, ["random", "random"], games, seed=1).schedule()
+    plan = TournamentConfig.create(spec, ["random", "random"], games, seed=1).plan()
 
     def bare(s: int) -> None:
         rng = random.Random(s)
@@ -125,14 +128,15 @@ def breakdown(games: int, rounds: int, spec: str = GAME) -> None:
                 agent.reset(s * 10**6 + 2 * i + seat)
             play(game.new_initial_state(), seating, chance)
 
-    def tasks_only(s: int) -> None:
-        for task in tasks:
-            run_task(task)
+    def batch(s: int) -> None:
+        run_batch(plan)
 
-    def with_schedule(s: int) -> None:
-        config = TournamentConfig.create(spec, ["random", "random"], games, seed=s)
-        for task in config.schedule():
-            run_task(task)
+    def with_lines(s: int) -> None:
+        run_batch(plan, lines=True)
+
+    def with_plan(s: int) -> None:
+        run_batch(TournamentConfig.create(spec, ["random", "random"], games, seed=s).plan(),
+                  lines=True)
 
     def tournament(s: int) -> None:
         config = TournamentConfig.create(spec, ["random", "random"], games, seed=s)
@@ -144,8 +148,9 @@ def breakdown(games: int, rounds: int, spec: str = GAME) -> None:
             run_tournament(config, SerialExecutor(), output=Path(tmp) / f"b{s}.jsonl")
 
         layers = [("bare API loop", bare), ("play, kept agents", loop),
-                  ("run_task, ready schedule", tasks_only), ("+ the schedule", with_schedule),
-                  ("run_tournament, no file", tournament), ("+ results file", with_file)]
+                  ("run_batch, ready plan", batch), ("+ results lines", with_lines),
+                  ("+ the plan", with_plan), ("run_tournament, no file", tournament),
+                  ("+ results file", with_file)]
         for _, f in layers:
             f(0)  # warm-up (kernels, caches)
         cpu: dict[str, list[float]] = {name: [] for name, _ in layers}
@@ -164,36 +169,36 @@ def breakdown(games: int, rounds: int, spec: str = GAME) -> None:
 
 
 def pieces(games: int, rounds: int, spec: str = GAME) -> None:
-    """CPU µs of the arena's per-game pieces measured alone (this process's spielwerk):
-    building the schedule (per task), the task wrapper (``run_task`` with the game
-    replaced by a finished state, per task) and one results line (per game).
-    Minimum and median of ``rounds`` repeats."""
-    from spielwerk.arena import TournamentConfig, match
+    """CPU µs per game of the arena's pieces measured alone (this process's spielwerk,
+    with the batch path): building the plan, the batch wrapper (``run_batch`` with
+    the play replaced by a finished game), the results lines of a batch and its
+    :class:`GameResult` objects. Minimum and median of ``rounds`` repeats."""
+    from spielwerk.arena import TournamentConfig, batch, match
+    from spielwerk.arena.tournament import _results
 
     config = TournamentConfig.create(spec, ["random", "random"], games, seed=1)
-    tasks = config.schedule()
-    results = [match.run_task(t) for t in tasks]  # real games: real returns and durations
-    done = match._game(spec).new_initial_state()
+    plan = config.plan()
+    outcome = batch.run_batch(plan)  # real games: real returns and durations
+    game = match._game(plan.game)
+    done = game.new_initial_state()
     while not done.is_terminal():
         done.apply(done.legal_actions()[0])
-    real_play = match._play
+    real_play_out = batch.play_out
 
     def wrapper() -> None:
-        match._play = lambda *args: (done, 40)  # type: ignore[assignment]
+        batch.play_out = lambda *args: 40  # type: ignore[assignment]
+        game.new_initial_state = lambda: done  # type: ignore[method-assign]
         try:
-            for task in tasks:
-                match.run_task(task)
+            batch.run_batch(plan)
         finally:
-            match._play = real_play
+            batch.play_out = real_play_out
+            del game.new_initial_state
 
-    def lines() -> None:
-        for result in results:
-            result.to_json_line()
-
-    print(f"\n## the arena's per-game pieces alone: {spec}, {games} tasks, CPU µs each "
+    print(f"\n## the arena's per-game pieces alone: {spec}, {games} games, CPU µs each "
           f"(minimum / median of {rounds} repeats)")
-    for name, f in [("schedule, per task", config.schedule), ("task wrapper, per task", wrapper),
-                    ("results line, per game", lines)]:
+    for name, f in [("plan, per game", config.plan), ("batch wrapper, per game", wrapper),
+                    ("results lines, per game", lambda: batch.format_lines(plan, outcome)),
+                    ("GameResults, per game", lambda: _results(plan, outcome))]:
         cpu = []
         for _ in range(rounds):
             start = time.process_time()
