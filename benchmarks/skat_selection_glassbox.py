@@ -315,6 +315,13 @@ def report(rows: list[dict]) -> None:
     if with_pimc and len(with_pimc) < len(rows):
         print(f"the same, on the {len(with_pimc)} deals with the pimc put:")
         table(with_pimc)
+    for s in STRATEGIES:
+        diff = [r["points"][s] - r["points"]["refined"] for r in rows
+                if s in r.get("points", {}) and "refined" in r.get("points", {})]
+        if diff and s != "refined":
+            m, h = ci(diff)
+            print(f"exact card points, {s} - refined, paired: {m:+.1f} +-{h:.1f} "
+                  f"({len(diff)} deals)")
     cands = [r["candidates"] for r in rows]
     print(f"refined candidates after the hard rules: median {statistics.median(cands)}, "
           f"min {min(cands)}, max {max(cands)}")
