@@ -108,11 +108,51 @@ def play_out(state: SkatState, worlds: int, seed: int) -> SkatState:
     return state
 
 
+def load_rows(out: Path) -> dict[int, dict]:
+    """Rows by deal; update lines (strategies played later) merged into their row."""
+    rows: dict[int, dict] = {}
+    if not out.exists():
+        return rows
+    for line in out.read_text().splitlines():
+        if not line.strip():
+            continue
+        r = json.loads(line)
+        if r.pop("update", False):
+            rows[r["deal"]]["results"].update(r["results"])
+        else:
+            rows[r["deal"]] = r
+    return rows
+
+
+def play_strategies(args: argparse.Namespace, g: dict, want: list[str],
+                    by_put: dict[str, dict]) -> dict[str, dict]:
+    """Each wanted strategy's put of glassbox row ``g`` played out (equal puts once:
+    ``by_put`` holds the results of the puts already played on this deal)."""
+    position, hands, skat = make_deal(args.seed, g["deal"], WEAK_ACCEPT)
+    game = GAME_KEYS.index(g["game"])
+    results: dict[str, dict] = {}
+    for s in want:
+        text = g["puts"][s]
+        if text not in by_put:
+            t = time.perf_counter()
+            st = play_out(start(hands, skat, position, game, _mask(text)), args.worlds,
+                          g["deal"])
+            res = st.result
+            assert res is not None and res.contract is not None
+            by_put[text] = {
+                "won": res.won, "points": res.declarer_points,
+                "seeger": seeger_fabian(res, 3)[res.declarer],
+                "seconds": round(time.perf_counter() - t, 3)}
+        results[s] = by_put[text]
+    return results
+
+
 def run(args: argparse.Namespace) -> None:
+    """New deals get a line; deals played before the glassbox file had all strategies'
+    puts (PIMC, rule) get an update line with the missing ones."""
     out = Path(args.out)
     repair(out)
-    done = {json.loads(x)["deal"] for x in out.read_text().splitlines() if x.strip()} \
-        if out.exists() else set()
+    done = load_rows(out)
     if not Path(args.glassbox).exists():
         sys.exit(f"error: no glassbox results {args.glassbox}; "
                  "run skat_selection_glassbox.py first")
@@ -122,37 +162,28 @@ def run(args: argparse.Namespace) -> None:
     new = 0
     with out.open("a") as f:
         for n, g in enumerate(rows):
-            if g["deal"] in done:
+            row = done.get(g["deal"])
+            want = [s for s in STRATEGIES if s in g["puts"]
+                    and (row is None or s not in row["results"])]
+            if not want:
                 continue
             if past(args.until):
                 break
-            position, hands, skat = make_deal(args.seed, g["deal"], WEAK_ACCEPT)
-            game = GAME_KEYS.index(g["game"])
-            results: dict[str, dict] = {}
-            by_put: dict[str, dict] = {}
-            for s in STRATEGIES:
-                if s not in g["puts"]:
-                    continue
-                text = g["puts"][s]
-                if text not in by_put:
-                    t = time.perf_counter()
-                    st = play_out(start(hands, skat, position, game, _mask(text)), args.worlds,
-                                  g["deal"])
-                    res = st.result
-                    assert res is not None and res.contract is not None
-                    by_put[text] = {
-                        "won": res.won, "points": res.declarer_points,
-                        "seeger": seeger_fabian(res, 3)[res.declarer],
-                        "seconds": round(time.perf_counter() - t, 3)}
-                results[s] = by_put[text]
-            f.write(json.dumps({"deal": g["deal"], "game": g["game"], "position": position,
-                                "worlds": args.worlds, "results": results}) + "\n")
+            if row is None:
+                line = {"deal": g["deal"], "game": g["game"], "position": g["position"],
+                        "worlds": args.worlds,
+                        "results": play_strategies(args, g, want, {})}
+            else:
+                by_put = {g["puts"][s]: v for s, v in row["results"].items()}
+                line = {"deal": g["deal"], "update": True,
+                        "results": play_strategies(args, g, want, by_put)}
+            f.write(json.dumps(line) + "\n")
             f.flush()
             new += 1
             if new % 5 == 0:
                 print(f"{n + 1}/{len(rows)} deals, {(time.perf_counter() - t0) / new:.1f} s "
                       f"per deal this run", flush=True)
-    report([json.loads(x) for x in out.read_text().splitlines() if x.strip()])
+    report(list(load_rows(out).values()))
 
 
 def report(rows: list[dict]) -> None:
@@ -187,7 +218,7 @@ def main() -> None:
     ap.add_argument("--report-only", action="store_true")
     args = ap.parse_args()
     if args.report_only:
-        report([json.loads(x) for x in Path(args.out).read_text().splitlines() if x.strip()])
+        report(list(load_rows(Path(args.out)).values()))
         return
     run(args)
 

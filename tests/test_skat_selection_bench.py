@@ -114,3 +114,15 @@ def test_exact_file_merges_only_the_put_it_was_solved_for(tmp_path: Path) -> Non
     assert rows[3]["points"] == {"knn": 70}
     assert path.read_text().endswith('{"deal": 9, "po')  # read only: left for its writer
     assert ex.missing(rows[3], line) == {"refined": "HT H8"}
+
+
+def test_selfplay_rows_merge_the_strategies_played_later(tmp_path: Path) -> None:
+    out = tmp_path / "s.jsonl"
+    first = {"deal": 5, "game": "clubs", "position": 1, "worlds": 4,
+             "results": {"knn": {"won": True, "points": 70, "seeger": 86, "seconds": 1.0}}}
+    later = {"deal": 5, "update": True,
+             "results": {"pimc": {"won": False, "points": 50, "seeger": -122, "seconds": 2.0}}}
+    out.write_text(json.dumps(first) + "\n" + json.dumps(later) + "\n")
+    rows = sp.load_rows(out)
+    assert list(rows) == [5] and set(rows[5]["results"]) == {"knn", "pimc"}
+    assert rows[5]["results"]["pimc"]["points"] == 50 and "update" not in rows[5]
