@@ -91,8 +91,32 @@ def one_round(games: int, workers: int, seed: int) -> dict[str, float]:
             arena(pool, 4 * workers, 2)  # start-up and warm-up
             row = {"bare": bare(games, seed), "serial": arena(serial, games, 10 + seed)}
             row.update(cpu)
+            before = _worker_cpu(pool)
             row["pool"] = arena(pool, games, 100 + seed)
+            after = _worker_cpu(pool)
+            if before and after and before.keys() == after.keys():
+                used = [after[pid] - before[pid] for pid in after]
+                # games per CPU second: all of the pool (main process and workers), and
+                # the busiest worker alone (what the pool would reach with a core per worker)
+                row["pool_cpu"] = games / (games / cpu["arena_cpu"] + sum(used))
+                row["pool_busiest"] = games / max(max(used), 1e-9)
             return row
+
+
+def _worker_cpu(executor: object) -> dict[int, float] | None:
+    """CPU seconds used so far by each worker process of a local pool (Linux /proc)."""
+    procs = getattr(getattr(executor, "_pool", None), "_processes", None)
+    if not procs:
+        return None
+    out = {}
+    try:
+        for pid in procs:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            out[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+    return out
 
 
 def breakdown(games: int, rounds: int, spec: str = GAME) -> None:
@@ -254,16 +278,27 @@ def main() -> None:
                   f"{row['serial']:7.0f}  pool {row['pool']:7.0f} games/s", flush=True)
     print()
     print("| tree | bare API loop games/s | serial arena games/s | arena overhead (wall) | "
-          "arena overhead (CPU) | pool vs serial |")
-    print("|---|---|---|---|---|---|")
+          "arena overhead (CPU) | pool vs serial | pool CPU vs serial CPU per game | "
+          "pool with a core per worker (CPU) |")
+    print("|---|---|---|---|---|---|---|---|")
     for name, _ in trees:
         runs = rows[name]
         overhead = statistics.median(x["bare"] / x["serial"] - 1 for x in runs)
         cpu_overhead = statistics.median(x["bare_cpu"] / x["arena_cpu"] - 1 for x in runs)
         speedup = statistics.median(x["pool"] / x["serial"] for x in runs)
+        with_cpu = [x for x in runs if "pool_cpu" in x]
+        pool_cpu = (f"{statistics.median(x['arena_cpu'] / x['pool_cpu'] for x in with_cpu):.2f}x"
+                    if with_cpu else "n/a")
+        busiest = (f"{statistics.median(x['pool_busiest'] / x['arena_cpu'] for x in with_cpu):.2f}x"
+                   if with_cpu else "n/a")
         print(f"| {name} | {statistics.median(x['bare'] for x in runs):,.0f} | "
               f"{statistics.median(x['serial'] for x in runs):,.0f} | "
-              f"{100 * overhead:.0f}% | {100 * cpu_overhead:.0f}% | {speedup:.2f}x |")
+              f"{100 * overhead:.0f}% | {100 * cpu_overhead:.0f}% | {speedup:.2f}x | "
+              f"{pool_cpu} | {busiest} |")
+    print("\n(pool CPU: the main process and the workers together, per game, over the serial "
+          "arena's CPU per game; a core per worker: serial CPU per game over the busiest "
+          "worker's, what the pool reaches when nothing else competes for the cores; CPU "
+          "times from /proc in 10 ms ticks)")
     print(f"\nload average: {', '.join(f'{x:.2f}' for x in os.getloadavg())} "
           "(other work on the machine slows every run)")
 
