@@ -49,12 +49,14 @@ def default_threads() -> int:
 
 
 def twin(solver: Solver) -> Solver:
-    """A solver with the same settings and database (shared) and a table of its own."""
-    return Solver(solver.m, solver.empty_capture, solver.end_rule, max_seeds=solver.max_seeds,
-                  egdb_seeds=solver.db_n, egdb_values=solver.db, tt_log2=solver.tt_log2,
-                  etc_min_seeds=solver.etc_min_seeds, tt_skip=solver.tt_skip,
-                  max_ply=solver._brd.shape[0] - 1, depth_step=0,
-                  progress_nodes=WORKER_CHUNK, db_margin=solver.db_margin)
+    """A solver with the same settings and database (shared) and a copy of its table."""
+    w = Solver(solver.m, solver.empty_capture, solver.end_rule, max_seeds=solver.max_seeds,
+               egdb_seeds=solver.db_n, egdb_values=solver.db, tt_log2=1,
+               etc_min_seeds=solver.etc_min_seeds, tt_skip=solver.tt_skip,
+               max_ply=solver._brd.shape[0] - 1, depth_step=0,
+               progress_nodes=WORKER_CHUNK, db_margin=solver.db_margin)
+    w.table, w.tt_log2 = solver.table.copy(), solver.tt_log2  # one pass, not fill + copy
+    return w
 
 
 class ParallelSolver:
@@ -116,10 +118,10 @@ class ParallelSolver:
     def _prepare(self, split: Split, rel: np.ndarray) -> None:
         main = self.main
         n = min(self.threads, len(split.tasks))
-        while len(self.workers) < n:
-            self.workers.append(twin(main))
         for w in self.workers[1:]:
             w.table[:] = main.table  # what the iterations learned: move ordering for all
+        while len(self.workers) < n:
+            self.workers.append(twin(main))
         self._split = split
         self._cost = [0] * len(split.tasks)
         self._first = _pv_task(main, rel, split)
