@@ -127,22 +127,21 @@ class SkatState(State):
     deal_index = 0
     skat = 0  # the skat as dealt
     put = 0  # the two cards put by the declarer
-    picked_up = False
     declarer = -1
     contract: Contract | None = None
     tricks_done = 0
     revealed = 0  # the declarer's hand as shown (ouvert or a claim)
-    resume = -1
     end_reason = ""
     result: DealResult | None = None
     ramsch_result: RamschResult | None = None
-    ramsch_started = False
     _code = -1  # game code of the card play (kernel.GRAND for Ramsch), -1 before
     _mask = -1  # legal card mask of the seat to play, -1 not yet asked
+    game: SkatGame
+    # (the derived fields below are properties: CPython keeps an instance's attributes
+    # compactly only for up to 30 names per class, and attribute access slows past that)
 
     def __init__(self, game: SkatGame) -> None:
         super().__init__(game)
-        self.sgame = game
         n = game.players
         self.hands = [0] * n  # current hands
         self.dealt = self.hands  # hands as dealt (the same list until the deal is complete)
@@ -158,7 +157,6 @@ class SkatState(State):
         self.log: list[tuple[int, bool]] = []  # (non-chance action, is a put)
         self.trick_history: list[tuple[int, tuple[int, ...], int]] = []  # leader, cards, winner
         self._undealt = list(range(32))  # cards not yet dealt, ascending (deal phase)
-        self._deal_seats = game.deal_seats
 
     # ----- helpers -------------------------------------------------------------------------
     @property
@@ -169,18 +167,38 @@ class SkatState(State):
     def is_ramsch(self) -> bool:
         return self.ramsch_started
 
+    @property
+    def sgame(self) -> SkatGame:
+        return self.game
+
+    @property
+    def picked_up(self) -> bool:
+        """Did the declarer pick up the skat (the put follows, or has been made)?"""
+        return self.phase == PUT or self.put != 0
+
+    @property
+    def ramsch_started(self) -> bool:
+        """All passed at a table playing Ramsch: the deal is played as a Ramsch."""
+        a = self.auction
+        return a.stage == AUCTION_DONE and a.declarer < 0 and self.game.ramsch
+
+    @property
+    def resume(self) -> int:
+        """The seat that plays on if an offer is declined (-1 outside the answers)."""
+        return self.to_play() if self.phase == RESPONSE else -1
+
     def seat_of(self, position: int) -> int:
-        return self.sgame.positions[position]
+        return self.game.positions[position]
 
     def _next_seat(self, seat: int) -> int:
-        return self.sgame.next_seats[seat]
+        return self.game.next_seats[seat]
 
     def to_play(self) -> int:
         """Seat whose card is next in the current trick."""
-        return self.sgame.turns[self.leader][len(self.trick)]
+        return self.game.turns[self.leader][len(self.trick)]
 
     def defenders(self) -> list[int]:
-        return [s for s in self.sgame.positions if s != self.declarer]
+        return [s for s in self.game.positions if s != self.declarer]
 
     def _card_mask(self) -> int:
         """Legal cards of the seat to play (the kernel's answer, asked once per position)."""
@@ -197,7 +215,7 @@ class SkatState(State):
         if ph == DEAL:
             return CHANCE
         if ph == BIDDING:
-            return self.sgame.positions[self.auction.to_move()]
+            return self.game.positions[self.auction.to_move()]
         if ph == PLAY:
             return self.to_play()
         if ph == RESPONSE:
@@ -216,7 +234,7 @@ class SkatState(State):
         ph = self.phase
         if ph == PLAY:  # _play_actions, written out
             trick = self.trick
-            seat = self.sgame.turns[self.leader][len(trick)]
+            seat = self.game.turns[self.leader][len(trick)]
             m = self._mask
             if m < 0:
                 m = self._mask = _legal_cards(
@@ -225,7 +243,7 @@ class SkatState(State):
             cards = card_list(m)
             mine = seat == self.declarer
             last = self.offers.get(0 if mine else 1, -1)
-            cards += _OFFERS[offers(self.ramsch_started, mine, last, self.tricks_done)]
+            cards += _OFFERS[offers(self.contract is None, mine, last, self.tricks_done)]
             return cards
         if ph == BIDDING:
             a = self.auction
@@ -247,7 +265,7 @@ class SkatState(State):
                     pass
                 else:
                     i = self.deal_index
-                    seat = self._deal_seats[i]
+                    seat = self.game.deal_seats[i]
                     if seat < 0:
                         self.skat |= 1 << action
                     else:
@@ -260,7 +278,7 @@ class SkatState(State):
                     return
             elif ph == PLAY:
                 trick = self.trick
-                seat = self.sgame.turns[self.leader][len(trick)]
+                seat = self.game.turns[self.leader][len(trick)]
                 hand = self.hands[seat]
                 m = self._mask
                 if m < 0:
@@ -321,21 +339,21 @@ class SkatState(State):
 
     def _play_actions(self) -> list[int]:
         trick = self.trick
-        seat = self.sgame.turns[self.leader][len(trick)]
+        seat = self.game.turns[self.leader][len(trick)]
         m = self._mask
         if m < 0:
             m = self._mask = _legal_cards(self.hands[seat], trick[0] if trick else -1, self._code)
         cards = card_list(m)
         mine = seat == self.declarer
         last = self.offers.get(0 if mine else 1, -1)
-        cards += _OFFERS[offers(self.ramsch_started, mine, last, self.tricks_done)]
+        cards += _OFFERS[offers(self.contract is None, mine, last, self.tricks_done)]
         return cards
 
     def _offer_actions(self, seat: int = -1) -> tuple[int, ...]:
         """The claim and resignation the seat to play may offer (once per trick and party)."""
         mine = (seat if seat >= 0 else self.to_play()) == self.declarer
         last = self.offers.get(0 if mine else 1, -1)
-        return _OFFERS[offers(self.ramsch_started, mine, last, self.tricks_done)]
+        return _OFFERS[offers(self.contract is None, mine, last, self.tricks_done)]
 
     def deal_cards(self, cards: list[int]) -> None:
         """Deal ``cards`` in order at once: the chance actions ``apply`` would take one by
@@ -378,8 +396,7 @@ class SkatState(State):
         elif ph == BIDDING:
             self._bid(action)
         elif ph == SKAT:
-            if action == PICKUP:
-                self.picked_up = True
+            if action == PICKUP:  # picked_up: the phase is PUT, then put is not empty
                 self.hands[self.declarer] |= self.skat
                 self.phase = PUT
             else:
@@ -410,8 +427,7 @@ class SkatState(State):
     def _after_bid(self) -> None:
         auction = self.auction
         if auction.stage == AUCTION_DONE:
-            if auction.declarer < 0 and self.sgame.ramsch:
-                self.ramsch_started = True
+            if auction.declarer < 0 and self.game.ramsch:  # ramsch_started
                 self._code = kernel.GRAND
                 self.phase = PLAY
                 self.leader = self.seat_of(0)
@@ -426,7 +442,6 @@ class SkatState(State):
         if action == CLAIM:
             self.offers[0] = self.tricks_done
             self.revealed |= self.hands[self.declarer]
-            self.resume = self.to_play()
             self.responders = self.defenders()
             self._order_responders()
             self.phase = RESPONSE
@@ -437,7 +452,6 @@ class SkatState(State):
             self._finish("declarer resigned")
         else:
             self.offers[1] = self.tricks_done
-            self.resume = seat
             self.responders = [s for s in self.defenders() if s != seat]
             self.phase = RESPONSE
 
@@ -453,7 +467,7 @@ class SkatState(State):
         """Give ``card`` (just taken from the undealt cards) to the next place of the deal
         (:meth:`apply` writes the same out)."""
         i = self.deal_index
-        seat = self.sgame.deal_seats[i]
+        seat = self.game.deal_seats[i]
         if seat < 0:
             self.skat |= 1 << card
         else:
@@ -492,7 +506,7 @@ class SkatState(State):
     def _close_trick(self, w: int) -> None:
         """The trick is complete; ``w`` (0 leader, 1, 2) won it."""
         trick = self.trick
-        winner = self.sgame.turns[self.leader][w]
+        winner = self.game.turns[self.leader][w]
         self.won[winner] |= (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2])
         self.trick_count[winner] += 1
         self.trick_history.append((self.leader, tuple(trick), winner))
@@ -518,21 +532,21 @@ class SkatState(State):
             return
         if self.is_ramsch:
             self.ramsch_result = ramsch_result(
-                {s: int(_points(self.won[s])) for s in self.sgame.positions},
-                {s: self.trick_count[s] for s in self.sgame.positions},
+                {s: int(_points(self.won[s])) for s in self.game.positions},
+                {s: self.trick_count[s] for s in self.game.positions},
             )
             return
         d = self.declarer
         assert self.contract is not None
         if reason == "defenders resigned" and self.contract.game != kernel.NULL:
             rest = 0  # the cards still in play: every hand and the open trick
-            for s in self.sgame.positions:
+            for s in self.game.positions:
                 rest |= self.hands[s]
             for c in self.trick:
                 rest |= 1 << c
             self.won[d] |= rest
             self.trick_count[d] += 10 - self.tricks_done
-            for s in self.sgame.positions:
+            for s in self.game.positions:
                 self.hands[s] = 0
             self.trick = []
         skat_points = _points(self.put if self.picked_up else self.skat)
@@ -565,7 +579,7 @@ class SkatState(State):
         return c
 
     def returns(self) -> list[float]:
-        out = [0.0] * self.sgame.players
+        out = [0.0] * self.game.players
         if self.phase != OVER:
             return out
         if self.ramsch_result is not None:
@@ -575,7 +589,7 @@ class SkatState(State):
         if self.result is None or self.result.passed:
             return out
         score = float(self.result.score)
-        for s in self.sgame.positions:
+        for s in self.game.positions:
             out[s] = score if s == self.declarer else -score / 2
         return out
 
@@ -595,7 +609,7 @@ class SkatState(State):
     def info_state(self, player: int) -> SkatInfoState:
         from spielwerk.games.skat.rules import SkatInfoState
 
-        if not 0 <= player < self.sgame.players:
+        if not 0 <= player < self.game.players:
             raise SkatRuleError(f"seat {player} is not at this table")
         return SkatInfoState(self, player)
 
@@ -603,7 +617,7 @@ class SkatState(State):
         """Card points taken so far: declarer (tricks only), defenders, and the skat."""
         d = self.declarer
         dec = int(kernel.points(self.won[d])) if d >= 0 else 0
-        dfn = sum(int(kernel.points(self.won[s])) for s in self.sgame.positions if s != d)
+        dfn = sum(int(kernel.points(self.won[s])) for s in self.game.positions if s != d)
         return {"declarer": dec, "defenders": dfn}
 
     def __str__(self) -> str:
