@@ -99,13 +99,15 @@ def test_batch_lines_are_the_results_lines() -> None:
     # listed ids (a schedule made from tasks), and returns json writes its own way
     listed = Schedule.from_tasks([GameTask(odd[3] + str(k), t.game, t.agents, (odd[3], odd[4]),
                                            t.seed, t.chance_seed, t.deal, t.seating)
-                                  for k, t in enumerate(plan.tasks()[:3])])
-    strange = BatchResult([0, 1, 2], [(float("nan"), 1.0), (-0.0, 2**60 + 0.5), (1e300, 1e300)],
-                          [3, 4, 5], [0.5, 1e-7, 2.0])
+                                  for k, t in enumerate(plan.tasks() * 2)][:5])
+    strange = BatchResult([0, 1, 2, 3, 4],
+                          [(float("nan"), 1.0), (0.0, 2**60 + 0.5), (-0.0, 2**60 + 0.5),
+                           (1e300, 1e300), (0.0, 2**60 + 0.5)],
+                          [3, 4, 5, 6, 7], [0.5, 0.0, -0.0, float("inf"), 1e-7])
     text = format_lines(listed, strange)
     expected = [json.dumps(r.to_record(), separators=(",", ":"))
                 for r in listed.results(strange)]
-    assert text.splitlines() == expected and "NaN" in text and "Infinity" not in text
+    assert text.splitlines() == expected and "NaN" in text and "-0.0" in text
 
 
 def test_schedule_from_tasks_and_pickle_round_trip() -> None:

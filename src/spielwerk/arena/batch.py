@@ -288,12 +288,16 @@ def format_lines(batch: Schedule, outcome: BatchResult) -> str:
     A game whose returns are not finite floats goes through ``json.dumps``.
     """
     formats = []
-    head, middle, tail = _LINE.split("%s", 2)  # task id, then game, agents and labels
+    line = _LINE.replace('"duration_s":%r', '"duration_s":%s')  # its text comes ready
+    head, middle, tail = line.split("%s", 2)  # task id, then game, agents and labels
     for agents, labels, template in batch.arrangements:
         group = _group_json(batch.game, agents, labels).replace("%", "%%")
         task_id = _encode(template) if template else "%s"
         formats.append(head + task_id + middle + group + tail)
+    # each distinct returns tuple and duration is written once (games repeat them); zero is
+    # written every time, since -0.0 == 0.0 would share one text
     by_returns: dict[tuple[float, ...], str | None] = {}
+    by_duration: dict[float, str | None] = {}
     ids = batch.ids
     keys = [_encode(i) for i in ids] if ids is not None else batch.deal.tolist()
     out = []
@@ -303,13 +307,20 @@ def format_lines(batch: Schedule, outcome: BatchResult) -> str:
             outcome.durations, strict=True)):
         text = by_returns.get(returns, "")
         if text == "":
-            text = by_returns[returns] = _returns_text(returns)
-        if text is None or type(seed) is not int or type(chance) is not int \
-                or type(duration) is not float:
+            text = _returns_text(returns)
+            if 0.0 not in returns:
+                by_returns[returns] = text
+        seconds = by_duration.get(duration, "")
+        if seconds == "":
+            seconds = _returns_text((duration,))
+            if duration != 0.0:
+                by_duration[duration] = seconds
+        if text is None or seconds is None or type(seed) is not int \
+                or type(chance) is not int:
             out.append(batch[k : k + 1].results(_one(outcome, k))[0].to_json_line())
         else:
             out.append(formats[a] % (keys[k], seed, chance, deal, seating, text, moves,
-                                     duration))
+                                     seconds))
     return "\n".join(out)
 
 
