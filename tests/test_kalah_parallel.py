@@ -83,3 +83,16 @@ def test_threaded_block_checksums_equal_the_serial_ones() -> None:
     payload[n - 1] ^= 1
     egdb._checksum_blocks(payload, blocks, threaded)
     assert np.array_equal(serial[:-1], threaded[:-1]) and serial[-1] != threaded[-1]
+
+
+def test_a_node_budget_stops_the_split_search() -> None:
+    from spielwerk.games.kalah.solver import SearchTimeout
+
+    solver = Solver(5, False, tt_log2=14)
+    rel = solver.relative(kernel.initial_board(5, 3), 0)
+    par = ParallelSolver(solver, 2)
+    solver.node_budget = 2000  # no iterations (a guess): spent by the main solver's task
+    with pytest.raises(SearchTimeout):
+        par.value(rel, guess=2)
+    lo, hi = solver.bounds
+    assert lo <= 6 <= hi  # Kalah(5,3) standard is +6 (docs/kalah.md table)

@@ -180,7 +180,9 @@ class ParallelSolver:
                 try:
                     b = _task_test(w, split.tasks[i], need)
                 except SearchTimeout:
-                    return
+                    if stop.is_set():  # another task proved the test: this one is moot
+                        return
+                    raise  # the main solver's own time or node budget
                 finally:
                     w.stop = None
                     with lock:
