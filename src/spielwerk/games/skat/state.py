@@ -289,6 +289,16 @@ class SkatState(State):
                     self._play_card(action, seat, m == hand)
                     self.history.append(action)
                     return
+                if action == RESIGN or action == CLAIM:  # an offer, if this seat may make it
+                    mine = seat == self.declarer
+                    last = self.offers.get(0 if mine else 1, -1)
+                    if action in _OFFERS[offers(self.contract is None, mine, last,
+                                                self.tricks_done)]:
+                        self._mask = -1
+                        self.log.append((action, False))
+                        self._offer(action)
+                        self.history.append(action)
+                        return
             elif ph == BIDDING:  # Auction.move written out; the kernel refuses illegal moves
                 a = self.auction
                 after = auction_move(
@@ -301,7 +311,9 @@ class SkatState(State):
                         self._after_bid()
                     self.history.append(action)
                     return
-            elif self._is_legal(action):
+            elif ph == RESPONSE and (action == RESIGN or action == PLAY_ON) or (
+                ph != OVER and self._is_legal(action)
+            ):
                 self._apply_action(action)
                 self.history.append(action)
                 return
