@@ -91,9 +91,9 @@ class BatchSizer(Generic[B]):
     """Hands out batches of tasks sized so each takes about :data:`BATCH_SECONDS`.
 
     Starts with batches of ``first`` tasks; every finished batch updates the
-    measured seconds per task. A batch never holds more than a ``1 / (2 *
-    workers)`` share of what is left, so the last batches still spread over
-    every worker. ``fixed`` (the executors' ``batch_size``) turns sizing off;
+    measured seconds per task. With several workers a batch never holds more
+    than a ``1 / (2 * workers)`` share of what is left, so the last batches
+    still spread over every worker. ``fixed`` (the executors' ``batch_size``) turns sizing off;
     ``first`` sets the first batches' size.
     """
 
@@ -123,7 +123,8 @@ class BatchSizer(Generic[B]):
         else:
             per_task = self.seconds / self.done
             size = int(BATCH_SECONDS / per_task)
-            size = max(1, min(size, 4096, -(-left // (2 * self.workers))))
+            share = -(-left // (2 * self.workers)) if self.workers > 1 else left
+            size = max(1, min(size, 4096, share))  # one worker has nobody to share with
         batch = self.tasks[self.next : self.next + size]
         self.next += min(size, left)
         return batch
