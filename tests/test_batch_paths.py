@@ -7,6 +7,8 @@
 - ``random_playouts`` (numba for Kalah and Durak) is deterministic under a
   seed and plays the same game as the API loop: mean length and mean return
   agree within a few standard errors, and every outcome is a possible one.
+- Skat's numba playouts are the ``State``'s games action for action (its
+  ``engine="python"`` plays them through the ``State`` with the same draws).
 """
 
 from __future__ import annotations

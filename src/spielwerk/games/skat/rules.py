@@ -159,7 +159,8 @@ class SkatGame(Game):
         return SkatState(self)
 
     def random_playouts(self, n: int, seed: int, state: SkatState | None = None) -> Playouts:
-        """``n`` uniformly random games to the end (:mod:`batch`: deals drawn at once)."""
+        """``n`` uniformly random games to the end, from the start or ``state`` (:mod:`batch`:
+        all games in one numba loop over the rule kernels the State calls)."""
         from spielwerk.games.skat.batch import random_playouts
 
         return random_playouts(self, n, seed, state)
