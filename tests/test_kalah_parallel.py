@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -96,3 +98,23 @@ def test_a_node_budget_stops_the_split_search() -> None:
         par.value(rel, guess=2)
     lo, hi = solver.bounds
     assert lo <= 6 <= hi  # Kalah(5,3) standard is +6 (docs/kalah.md table)
+
+
+def test_cli_threads_option(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from spielwerk.cli.main import app
+
+    monkeypatch.setenv("SPIELWERK_CACHE_DIR", str(tmp_path))  # no cached database
+    runner = CliRunner()
+    outs = {}
+    for threads in ("1", "2"):
+        out = runner.invoke(app, ["kalah", "solve", "-m", "4", "-n", "3", "-q",
+                                  "--threads", threads], env={"COLUMNS": "200"})
+        assert out.exit_code == 0, out.output
+        assert f"x {threads} thread(s)" in out.output
+        outs[threads] = [x for x in out.output.splitlines() if x.startswith(("Kalah", "best"))]
+    assert outs["1"] == outs["2"] and len(outs["1"]) == 2
+    bad = runner.invoke(app, ["kalah", "solve", "-m", "4", "-n", "3", "--threads", "0"])
+    assert bad.exit_code != 0  # the entry point prints SpielwerkError as one line
+    assert "--threads must be in 1..256" in str(bad.exception)
