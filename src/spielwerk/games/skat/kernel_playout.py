@@ -110,12 +110,14 @@ def _legal(g: np.ndarray, hands: np.ndarray, turns: np.ndarray, hand_decls: np.n
         return n
     if phase == SKAT:
         out[0] = PICKUP
-        out[1:1 + hand_decls.shape[0]] = hand_decls
+        for k in range(hand_decls.shape[0]):
+            out[1 + k] = hand_decls[k]
         return int(1 + hand_decls.shape[0])
     if phase == PUT:
         return _cards_into(hands[g[DECLARER]], out, 0)
     if phase == DECLARE:
-        out[:pickup_decls.shape[0]] = pickup_decls
+        for k in range(pickup_decls.shape[0]):
+            out[k] = pickup_decls[k]
         return int(pickup_decls.shape[0])
     if phase == RESPONSE:
         out[0] = RESIGN
@@ -227,12 +229,15 @@ def _result(g: np.ndarray, hands: np.ndarray, dealt: np.ndarray, won: np.ndarray
     """Every seat's return of a finished game vector (``State.returns``)."""
     out[:] = 0.0
     if g[RAMSCH] == 1:
-        seats = np.sort(positions)  # the Ramsch rule sees the seats in ascending order
+        # the Ramsch rule sees the seats in ascending order
+        a, b, c = positions[0], positions[1], positions[2]
+        lo, hi = min(a, min(b, c)), max(a, max(b, c))
+        mid = a + b + c - lo - hi
         r0, r1, r2, _, _, _ = ramsch_outcome(
-            points(won[seats[0]]), points(won[seats[1]]), points(won[seats[2]]),
-            tricks[seats[0]], tricks[seats[1]], tricks[seats[2]],
+            points(won[lo]), points(won[mid]), points(won[hi]), tricks[lo], tricks[mid],
+            tricks[hi],
         )
-        out[seats[0]], out[seats[1]], out[seats[2]] = r0, r1, r2
+        out[lo], out[mid], out[hi] = r0, r1, r2
         return
     d = g[DECLARER]
     if d < 0:
