@@ -19,6 +19,13 @@ alternating round by round with this one, each in its own process:
 
     python benchmarks/arena_throughput.py --src /tmp/before --label before
 
+``--pairs N`` instead measures only the serial arena's CPU overhead, from N
+adjacent pairs (bare loop, then the arena) per process, the median of the
+pair ratios, which moves much less with other work on the machine:
+
+    python benchmarks/arena_throughput.py --pairs 31 --games 1000 --rounds 2 \
+        --src /tmp/before --label before
+
 ``--breakdown`` instead prints the CPU cost per game of each layer of the
 serial arena (bare loop, play, a batch of games, its results lines, the plan,
 tournament, results file); ``--pieces`` the per-game pieces measured alone
@@ -40,6 +47,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 GAME = "kalah(pits=6,seeds=4)"
 
@@ -101,6 +109,39 @@ def one_round(games: int, workers: int, seed: int) -> dict[str, float]:
                 row["pool_cpu"] = games / (games / cpu["arena_cpu"] + sum(used))
                 row["pool_busiest"] = games / max(max(used), 1e-9)
             return row
+
+
+def paired(games: int, pairs: int, seed: int = 0) -> list[float]:
+    """CPU overhead of the serial arena (``run_tournament`` with a results file) over the
+    bare loop, from ``pairs`` adjacent pairs of ``games`` games each: one ratio per pair.
+    Two measurements a few tenths of a second apart see about the same load, so the
+    median of many pairs moves much less on a shared machine than one long pair."""
+    from spielwerk import load_game
+    from spielwerk.arena import SerialExecutor, TournamentConfig, run_tournament
+
+    game = load_game(GAME)
+
+    def bare(s: int) -> float:
+        rng = random.Random(s)
+        start = time.process_time()
+        for _ in range(games):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                state.apply(legal[rng.randrange(len(legal))])
+            state.returns()
+        return time.process_time() - start
+
+    with tempfile.TemporaryDirectory() as tmp:
+        def arena(s: int) -> float:
+            config = TournamentConfig.create(GAME, ["random", "random"], games, seed=s)
+            start = time.process_time()
+            run_tournament(config, SerialExecutor(), output=Path(tmp) / f"p{s}.jsonl")
+            return time.process_time() - start
+
+        bare(seed)
+        arena(seed)  # warm-up
+        return [arena(seed + 1 + p) / bare(seed + 1 + p) - 1 for p in range(pairs)]
 
 
 def _worker_cpu(executor: object) -> dict[int, float] | None:
@@ -231,14 +272,39 @@ def pieces(games: int, rounds: int, spec: str = GAME) -> None:
         print(f"{name:24s} {min(cpu):6.2f} / {statistics.median(cpu):6.2f}")
 
 
-def _child(src: str, games: int, workers: int, seed: int) -> dict[str, float]:
+def _child(src: str, games: int, workers: int, seed: int, call: str = "") -> Any:
     env = dict(os.environ, PYTHONPATH=src)
+    call = call or f"one_round({games}, {workers}, {seed})"
     code = (f"import json, sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); "
-            f"from arena_throughput import one_round; "
-            f"print(json.dumps(one_round({games}, {workers}, {seed})))")
+            f"from arena_throughput import one_round, paired; "
+            f"print(json.dumps({call}))")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True)
-    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def report_pairs(trees: list[tuple[str, str]], games: int, pairs: int, rounds: int) -> None:
+    """``--pairs``: the serial arena's CPU overhead from adjacent pairs, trees alternating
+    process by process (``rounds`` processes per tree)."""
+    print(f"machine: {platform.platform()}, {os.cpu_count()} CPUs; Python "
+          f"{platform.python_version()}; load average {os.getloadavg()[0]:.2f}")
+    print(f"workload: random vs random {GAME}; {pairs} pairs (bare loop, then the serial "
+          f"arena with a results file) of {games} games per process, {rounds} processes per "
+          "tree, trees alternating")
+    ratios: dict[str, list[float]] = {name: [] for name, _ in trees}
+    for r in range(rounds):
+        for name, src in trees if r % 2 == 0 else trees[::-1]:
+            got = _child(src, games, 0, 0, f"paired({games}, {pairs}, {1000 * r})")
+            ratios[name].extend(got)
+            print(f"process {r + 1} {name:>10s}: median overhead "
+                  f"{100 * statistics.median(got):.0f}%", flush=True)
+    print("\n| tree | pairs | arena overhead (CPU), median of pairs | quartiles |")
+    print("|---|---|---|---|")
+    for name, _ in trees:
+        q1, q2, q3 = statistics.quantiles(ratios[name], n=4)
+        print(f"| {name} | {len(ratios[name])} | {100 * q2:.0f}% | "
+              f"{100 * q1:.0f}% .. {100 * q3:.0f}% |")
+    print(f"\nload average: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 def main() -> None:
@@ -251,6 +317,9 @@ def main() -> None:
     parser.add_argument("--label", action="append", default=[], help="a name per --src")
     parser.add_argument("--breakdown", action="store_true",
                         help="only the per-layer CPU cost per game (this tree), then stop")
+    parser.add_argument("--pairs", type=int, default=0,
+                        help="only the serial arena's CPU overhead from this many adjacent "
+                        "pairs per process (--rounds processes per tree)")
     parser.add_argument("--pieces", action="store_true",
                         help="only the per-game pieces measured alone (this tree), then stop")
     args = parser.parse_args()
@@ -265,6 +334,9 @@ def main() -> None:
         (args.label[i] if i < len(args.label) else src, str(Path(src).resolve()))
         for i, src in enumerate(args.src)
     ]
+    if args.pairs:
+        report_pairs(trees, games, args.pairs, args.rounds)
+        return
     print(f"machine: {platform.platform()}, {platform.processor() or platform.machine()}, "
           f"{os.cpu_count()} CPUs; Python {platform.python_version()}")
     print(f"workload: random vs random {GAME}, {games} games per measurement, results file "
