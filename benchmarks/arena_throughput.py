@@ -52,6 +52,17 @@ from typing import Any
 GAME = "kalah(pits=6,seeds=4)"
 
 
+def bare_loop(game: Any, games: int, seed: int) -> None:
+    """The game itself: random games through the public API, as a user writes the loop."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+        state.returns()
+
+
 def one_round(games: int, workers: int, seed: int) -> dict[str, float]:
     """games/s of the bare loop, the serial arena and the pool (this process's spielwerk)."""
     from spielwerk import load_game
@@ -67,15 +78,9 @@ def one_round(games: int, workers: int, seed: int) -> dict[str, float]:
     cpu: dict[str, float] = {}
 
     def bare(n: int, s: int) -> float:
-        rng = random.Random(s)
         cpu0 = time.process_time()
         start = time.perf_counter()
-        for _ in range(n):
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                legal = state.legal_actions()
-                state.apply(legal[rng.randrange(len(legal))])
-            state.returns()
+        bare_loop(game, n, s)
         wall = time.perf_counter() - start
         cpu["bare_cpu"] = n / (time.process_time() - cpu0)
         return n / wall
@@ -122,14 +127,8 @@ def paired(games: int, pairs: int, seed: int = 0) -> list[float]:
     game = load_game(GAME)
 
     def bare(s: int) -> float:
-        rng = random.Random(s)
         start = time.process_time()
-        for _ in range(games):
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                legal = state.legal_actions()
-                state.apply(legal[rng.randrange(len(legal))])
-            state.returns()
+        bare_loop(game, games, s)
         return time.process_time() - start
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -178,13 +177,7 @@ def breakdown(games: int, rounds: int, spec: str = GAME) -> None:
     plan = TournamentConfig.create(spec, ["random", "random"], games, seed=1).plan()
 
     def bare(s: int) -> None:
-        rng = random.Random(s)
-        for _ in range(games):
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                legal = state.legal_actions()
-                state.apply(legal[rng.randrange(len(legal))])
-            state.returns()
+        bare_loop(game, games, s)
 
     def loop(s: int) -> None:
         chance = random.Random(s)
