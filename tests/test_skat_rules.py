@@ -574,3 +574,21 @@ def test_apply_takes_exactly_the_legal_actions_and_refuses_the_rest_unchanged(sp
     with pytest.raises(ValueError, match="nothing to hold"):
         auction.hold()
     assert auction.bid_values()[0] == 20 and auction.to_move() == 1
+
+
+def test_a_state_keeps_under_thirty_attribute_names() -> None:
+    """CPython keeps instance attributes compact (fast access) only for the first 30 names a
+    class sees; the Skat state is the API's hot object, so it stays under that (the derived
+    fields are properties). A new stored field should replace one, not add one."""
+    import random
+
+    names: set[str] = set()
+    for spec in ("skat", "skat(players=4,ramsch=true)"):
+        game = load_game(spec)
+        rng = random.Random(2)
+        for _ in range(150):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                state.apply(rng.choice(state.legal_actions()))
+            names |= set(vars(state))
+    assert len(names) <= 29, sorted(names)
