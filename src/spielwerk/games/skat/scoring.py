@@ -261,9 +261,21 @@ def evaluate(
         matadors = 0
     elif matadors == 0 or abs(matadors) > (4 if game == GRAND else 11):
         raise ScoringError(f"{matadors} matadors are impossible in {GAME_NAMES[game]}")
+    return evaluate_valid(
+        contract, bid, matadors, declarer_points, declarer_tricks, declarer, declarer_conceded
+    )
+
+
+def evaluate_valid(
+    contract: Contract, bid: int, matadors: int, declarer_points: int, declarer_tricks: int,
+    declarer: int, declarer_conceded: bool,
+) -> DealResult:
+    """:func:`evaluate` of arguments known to be valid (the State's end of play, where the
+    checks cannot fail): no range checks; ``matadors`` already 0 in null."""
     won, value, schneider, schwarz, overbid = game_value(
-        game, contract.hand, contract.schneider_announced, contract.schwarz_announced,
-        contract.ouvert, bid, matadors, declarer_points, declarer_tricks, declarer_conceded,
+        contract.game, contract.hand, contract.schneider_announced,
+        contract.schwarz_announced, contract.ouvert, bid, matadors, declarer_points,
+        declarer_tricks, declarer_conceded,
     )
     return _deal_result(
         declarer, contract, bid, won, value, matadors, declarer_points, declarer_tricks,

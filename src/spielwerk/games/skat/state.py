@@ -53,12 +53,13 @@ from spielwerk.games.skat.kernel_deal import (
     PLAYING,
     RESIGN_ONLY,
     auction_move,
+    declarer_score,
     offers,
     trick_end,
 )
 from spielwerk.games.skat.kernel_deal import DONE as AUCTION_DONE
 from spielwerk.games.skat.ramsch import RamschResult, ramsch_result
-from spielwerk.games.skat.scoring import Contract, DealResult, evaluate, passed_in
+from spielwerk.games.skat.scoring import Contract, DealResult, evaluate_valid, passed_in
 
 if TYPE_CHECKING:
     from spielwerk.games.skat.rules import SkatGame, SkatInfoState
@@ -539,37 +540,39 @@ class SkatState(State):
         self.end_reason = reason
         self.phase = OVER
         self.responders = []
-        if reason == "passed":
-            self.result = passed_in()
-            return
-        if self.is_ramsch:
+        contract = self.contract
+        if contract is None:
+            if reason == "passed":
+                self.result = passed_in()
+                return
+            positions = self.game.positions  # Ramsch
             self.ramsch_result = ramsch_result(
-                {s: int(_points(self.won[s])) for s in self.game.positions},
-                {s: self.trick_count[s] for s in self.game.positions},
+                {s: int(_points(self.won[s])) for s in positions},
+                {s: self.trick_count[s] for s in positions},
             )
             return
         d = self.declarer
-        assert self.contract is not None
-        if reason == "defenders resigned" and self.contract.game != kernel.NULL:
+        game = contract.game
+        if reason == "defenders resigned" and game != kernel.NULL:
             rest = 0  # the cards still in play: every hand and the open trick
+            hands = self.hands
             for s in self.game.positions:
-                rest |= self.hands[s]
+                rest |= hands[s]
+                hands[s] = 0
             for c in self.trick:
                 rest |= 1 << c
             self.won[d] |= rest
             self.trick_count[d] += 10 - self.tricks_done
-            for s in self.game.positions:
-                self.hands[s] = 0
             self.trick = []
-        skat_points = _points(self.put if self.picked_up else self.skat)
-        self.result = evaluate(
-            self.contract,
+        skat_points = _points(self.put or self.skat)  # the put if the skat was picked up
+        self.result = evaluate_valid(
+            contract,
             self.auction.value,
-            int(_matadors(self.dealt[d] | self.skat, self.contract.game)),
+            int(_matadors(self.dealt[d] | self.skat, game)),
             int(_points(self.won[d])) + int(skat_points),
             self.trick_count[d],
-            declarer=d,
-            declarer_conceded=reason == "declarer resigned",
+            d,
+            reason == "declarer resigned",
         )
 
     def _clone(self) -> SkatState:
@@ -598,11 +601,13 @@ class SkatState(State):
             for s, v in self.ramsch_result.returns.items():
                 out[s] = v
             return out
-        if self.result is None or self.result.passed:
+        r = self.result
+        if r is None or r.declarer < 0:  # passed in
             return out
-        score = float(self.result.score)
+        score = float(declarer_score(r.won, r.value))
         for s in self.game.positions:
-            out[s] = score if s == self.declarer else -score / 2
+            out[s] = -score / 2
+        out[self.declarer] = score
         return out
 
     def fingerprint(self) -> Hashable:
