@@ -592,3 +592,42 @@ def test_a_state_keeps_under_thirty_attribute_names() -> None:
                 state.apply(rng.choice(state.legal_actions()))
             names |= set(vars(state))
     assert len(names) <= 29, sorted(names)
+
+
+def test_the_result_made_on_reading_equals_evaluate_and_returns_agree() -> None:
+    """The State keeps game_value's arguments at the end and makes the DealResult when it
+    is read: it equals scoring.evaluate of the finished game (checked), and returns() are the
+    same whether the result was read first or not (clones of the last position)."""
+    import random
+
+    from spielwerk.games.skat.kernel import matadors, points
+    from spielwerk.games.skat.scoring import evaluate
+
+    game = load_game("skat")
+    rng = random.Random(5)
+    seen = set()
+    for _ in range(150):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply(rng.choice(state.chance_outcomes())[0])
+            else:
+                state.apply(rng.choice(state.legal_actions()))
+        read_first = state.clone()
+        res = read_first.result
+        assert res is not None and read_first.returns() == state.returns()
+        assert state.result is state.result  # made once
+        if res.passed:
+            continue
+        d, contract = state.declarer, state.contract
+        assert contract is not None
+        skat = state.put or state.skat
+        expected = evaluate(
+            contract, state.auction.value,
+            int(matadors(state.dealt[d] | state.skat, contract.game)),
+            int(points(state.won[d])) + int(points(skat)), state.trick_count[d], declarer=d,
+            declarer_conceded=state.end_reason == "declarer resigned",
+        )
+        assert res == expected and state.result == expected
+        seen.add((state.end_reason, res.won))
+    assert len(seen) >= 5  # resignations both ways, claims, ends in play, won and lost

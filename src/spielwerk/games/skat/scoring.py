@@ -272,14 +272,32 @@ def evaluate_valid(
 ) -> DealResult:
     """:func:`evaluate` of arguments known to be valid (the State's end of play, where the
     checks cannot fail): no range checks; ``matadors`` already 0 in null."""
-    won, value, schneider, schwarz, overbid = game_value(
-        contract.game, contract.hand, contract.schneider_announced,
-        contract.schwarz_announced, contract.ouvert, bid, matadors, declarer_points,
-        declarer_tricks, declarer_conceded,
-    )
+    return result_from(declarer, contract, value_args(
+        contract, bid, matadors, declarer_points, declarer_tricks, declarer_conceded
+    ))
+
+
+ValueArgs = tuple[int, bool, bool, bool, bool, int, int, int, int, bool]
+"""The arguments of :func:`kernel_deal.game_value`, as :func:`value_args` gives them."""
+
+
+def value_args(
+    contract: Contract, bid: int, matadors: int, declarer_points: int, declarer_tricks: int,
+    declarer_conceded: bool,
+) -> ValueArgs:
+    """:func:`kernel_deal.game_value`'s arguments for a finished game of ``contract``
+    (the State keeps them and asks for the full :class:`DealResult` only when it is read)."""
+    return (contract.game, contract.hand, contract.schneider_announced,
+            contract.schwarz_announced, contract.ouvert, bid, matadors, declarer_points,
+            declarer_tricks, declarer_conceded)
+
+
+def result_from(declarer: int, contract: Contract, args: ValueArgs) -> DealResult:
+    """The :class:`DealResult` of :func:`value_args`' ``args``."""
+    won, value, schneider, schwarz, overbid = game_value(*args)
     return _deal_result(
-        declarer, contract, bid, won, value, matadors, declarer_points, declarer_tricks,
-        schneider, schwarz, overbid, declarer_conceded,
+        declarer, contract, args[5], won, value, args[6], args[7], args[8], schneider, schwarz,
+        overbid, args[9],
     )
 
 

@@ -54,17 +54,27 @@ from spielwerk.games.skat.kernel_deal import (
     RESIGN_ONLY,
     auction_move,
     declarer_score,
+    game_value,
     offers,
     trick_end,
 )
 from spielwerk.games.skat.kernel_deal import DONE as AUCTION_DONE
 from spielwerk.games.skat.ramsch import RamschResult, ramsch_result
-from spielwerk.games.skat.scoring import Contract, DealResult, evaluate_valid, passed_in
+from spielwerk.games.skat.scoring import (
+    Contract,
+    DealResult,
+    ValueArgs,
+    passed_in,
+    result_from,
+    value_args,
+)
 
 if TYPE_CHECKING:
     from spielwerk.games.skat.rules import SkatGame, SkatInfoState
 
 _SKAT_STEPS = (PICKUP, *HAND_DECLARATIONS)
+_SKAT_SET = frozenset(_SKAT_STEPS)
+_PICKUP_SET = frozenset(PICKUP_DECLARATIONS)
 _OUTCOMES = tuple(tuple((c, 1.0 / n) for c in range(32)) if n else () for n in range(33))
 """``_OUTCOMES[n][c]``: the pair ``(c, 1/n)`` of a deal with ``n`` cards left."""
 _BIDDING_MEMO: dict[tuple[int, int, bool], tuple[int, ...]] = {}
@@ -133,7 +143,7 @@ class SkatState(State):
     tricks_done = 0
     revealed = 0  # the declarer's hand as shown (ouvert or a claim)
     end_reason = ""
-    result: DealResult | None = None
+    _result: DealResult | tuple[int, Contract, ValueArgs] | None = None  # see result
     ramsch_result: RamschResult | None = None
     _code = -1  # game code of the card play (kernel.GRAND for Ramsch), -1 before
     _mask = -1  # legal card mask of the seat to play, -1 not yet asked
@@ -160,6 +170,15 @@ class SkatState(State):
         self._undealt = list(range(32))  # cards not yet dealt, ascending (deal phase)
 
     # ----- helpers -------------------------------------------------------------------------
+    @property
+    def result(self) -> DealResult | None:
+        """The result of a deal that was declared (or passed in); None before the end and in
+        Ramsch (see ``ramsch_result``). Made on first reading."""
+        r = self._result
+        if isinstance(r, tuple):
+            r = self._result = result_from(*r)
+        return r
+
     @property
     def game_code(self) -> int:
         return self._code
@@ -331,6 +350,10 @@ class SkatState(State):
             return action in _bidding_actions(self.auction)
         if ph == DEAL:
             return 0 <= action < 32 and action in self._undealt
+        if ph == SKAT:  # the lists _legal_actions copies, as sets
+            return action in _SKAT_SET
+        if ph == DECLARE:
+            return action in _PICKUP_SET
         return ph != OVER and action in self._legal_actions()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -543,7 +566,7 @@ class SkatState(State):
         contract = self.contract
         if contract is None:
             if reason == "passed":
-                self.result = passed_in()
+                self._result = passed_in()
                 return
             positions = self.game.positions  # Ramsch
             self.ramsch_result = ramsch_result(
@@ -565,13 +588,12 @@ class SkatState(State):
             self.trick_count[d] += 10 - self.tricks_done
             self.trick = []
         skat_points = _points(self.put or self.skat)  # the put if the skat was picked up
-        self.result = evaluate_valid(
+        self._result = d, contract, value_args(  # the DealResult is made when read
             contract,
             self.auction.value,
             int(_matadors(self.dealt[d] | self.skat, game)),
             int(_points(self.won[d])) + int(skat_points),
             self.trick_count[d],
-            d,
             reason == "declarer resigned",
         )
 
@@ -601,10 +623,16 @@ class SkatState(State):
             for s, v in self.ramsch_result.returns.items():
                 out[s] = v
             return out
-        r = self.result
-        if r is None or r.declarer < 0:  # passed in
+        r = self._result
+        if r is None:
             return out
-        score = float(declarer_score(r.won, r.value))
+        if isinstance(r, tuple):  # the result not made yet: its value and win alone
+            won, value = game_value(*r[2])[:2]
+        elif r.declarer < 0:  # passed in
+            return out
+        else:
+            won, value = r.won, r.value
+        score = float(declarer_score(won, value))
         for s in self.game.positions:
             out[s] = -score / 2
         out[self.declarer] = score
