@@ -112,13 +112,37 @@ def test_ctrl_c_prints_the_bounds_proven_so_far(monkeypatch: pytest.MonkeyPatch)
         return real(self, rel, beta, depth)
 
     monkeypatch.setattr(Solver, "test", interrupting)
-    out = runner.invoke(app, ["kalah", "solve", "-m", "4", "-n", "3", "-q"],
+    # the serial solver (the split search's own Ctrl-C test follows)
+    out = runner.invoke(app, ["kalah", "solve", "-m", "4", "-n", "3", "-q", "--threads", "1"],
                         env={"COLUMNS": "200"})
-    assert out.exit_code == 130, out.output
-    assert "interrupted: value for South in [" in out.output
-    assert "deepest depth-limited estimate" in out.output
-    lo, hi = (int(x) for x in out.output.split("in [", 1)[1].split("]", 1)[0].split(", "))
+    _assert_interrupted_with_bounds(out.exit_code, out.output)
+
+
+def _assert_interrupted_with_bounds(code: int, output: str) -> None:
+    assert code == 130, output
+    assert "interrupted: value for South in [" in output
+    assert "deepest depth-limited estimate" in output
+    lo, hi = (int(x) for x in output.split("in [", 1)[1].split("]", 1)[0].split(", "))
     assert lo <= _start_value(4, 3, False) <= hi and (lo, hi) != (-24, 24)
+
+
+def test_ctrl_c_in_the_split_search_prints_the_bounds_proven_so_far(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from spielwerk.games.kalah.parallel import ParallelSolver
+    calls = {"root": 0}
+    real = ParallelSolver._test
+
+    def interrupting(self, beta):  # type: ignore[no-untyped-def]
+        calls["root"] += 1
+        if calls["root"] == 2:  # after one whole root test has narrowed the bounds
+            raise KeyboardInterrupt
+        return real(self, beta)
+
+    monkeypatch.setattr(ParallelSolver, "_test", interrupting)
+    out = runner.invoke(app, ["kalah", "solve", "-m", "4", "-n", "3", "-q", "--threads", "2",
+                              "--egdb", "0"], env={"COLUMNS": "200"})
+    assert calls["root"] == 2, out.output  # the split path ran
+    _assert_interrupted_with_bounds(out.exit_code, out.output)
 
 
 @pytest.mark.parametrize("guess", [-8, 6, 20])
