@@ -18,6 +18,9 @@ evaluation seed.
 
     python benchmarks/skat_kb_calibrate.py --deals 600 --seed 21 -o cal21.jsonl
     python benchmarks/skat_kb_calibrate.py --summary cal21.jsonl
+    python benchmarks/skat_kb_calibrate.py --deals 800 --seed 21 --base DIR -o cal21-big.jsonl
+
+The rows do not record the base: use one results file per base.
 """
 
 from __future__ import annotations
@@ -62,8 +65,8 @@ class Passer(SkatRuleAgent):
 class ForcedKnn(SkatKnnAgent):
     """Bids 18 whatever its cards; picks up (``pickup``) or plays its best hand game."""
 
-    def __init__(self, game: Any, mode: str) -> None:
-        super().__init__(game, 0, play="rule")
+    def __init__(self, game: Any, mode: str, base: str = "") -> None:
+        super().__init__(game, 0, play="rule", base=base)
         self.mode = mode
 
     def bid_decision(self, hand: int, position: int = 0) -> BidDecision:
@@ -87,9 +90,9 @@ class ForcedRule(SkatRuleAgent):
         return super().act(info_state)
 
 
-def forced_game(deal_seed: int, seat: int, mode: str) -> dict[str, Any]:
+def forced_game(deal_seed: int, seat: int, mode: str, base: str = "") -> dict[str, Any]:
     game = load_game(GAME_SPEC)
-    forced = ForcedRule(game, 0) if mode == "rule" else ForcedKnn(game, mode)
+    forced = ForcedRule(game, 0) if mode == "rule" else ForcedKnn(game, mode, base)
     seats = [forced if s == seat else Passer(game, 0) for s in range(3)]
     state = game.new_initial_state()
     play(state, seats, np.random.default_rng(deal_seed))
@@ -120,20 +123,20 @@ def seat_row(deal: int, deal_seed: int, seat: int, knn: SkatKnnAgent) -> dict[st
         "rule_bids": strength >= 7.0, "rule_game": rule_game,
     }
     for mode in MODES:
-        det = forced_game(deal_seed, seat, mode)
+        det = forced_game(deal_seed, seat, mode, knn.base)
         c = parse_contract(str(det["contract"]))
         row[mode] = {"game": c.game, "hand": c.hand, "won": det["won"], "value": det["value"],
                      "points": det["declarer_points"], "sf": det["seeger"][seat]}
     return row
 
 
-def run(deals: int, seed: int, out: Path) -> None:
+def run(deals: int, seed: int, out: Path, base: str = "") -> None:
     done = set()
     if out.exists():
         for line in out.read_text().splitlines():
             r = json.loads(line)
             done.add(r["deal"])
-    knn = SkatKnnAgent(load_game(GAME_SPEC), 0, play="rule")
+    knn = SkatKnnAgent(load_game(GAME_SPEC), 0, play="rule", base=base)
     start = time.perf_counter()
     with out.open("a") as f:
         for deal in range(deals):
@@ -206,13 +209,15 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=21)
     ap.add_argument("-o", "--out", type=Path)
     ap.add_argument("--summary", type=Path, nargs="+", help="results files to summarise")
+    ap.add_argument("--base", default="", help="knowledge base directory (default: the shipped "
+                                               "base)")
     a = ap.parse_args()
     if a.summary:
         summary(a.summary)
         return
     if a.out is None:
         ap.error("-o FILE is needed to run")
-    run(a.deals, a.seed, a.out)
+    run(a.deals, a.seed, a.out, a.base)
 
 
 if __name__ == "__main__":

@@ -1,21 +1,33 @@
-"""Held-out exact-points error of the shipped knowledge base, against base size.
+"""Held-out exact-points error of a knowledge base, against base size.
 
-The deals a continued build added beyond the shipped base (same seed, deal ids
-from the shipped base's size on) are not in the shipped base: their exact
-double-dummy points (hand and pick-up stage) are held-out labels. Prints the
-mean absolute error of the KNN values (k, ``std`` scaling) and the accuracy of
-"winnable" (61) per game, and the MAE when only the first n deals of the
-shipped base are used. The continued build may be unfinished (complete shards
-are read, each checked against the manifest's checksum).
+Two ways to hold deals out (both of the same generator, seed and density as the base):
 
-    spielwerk skat kb build --deals 20000 --seed 1 --chunk 25 --put-base BOOT --out MAIN --resume
-    python benchmarks/skat_kb_heldout.py MAIN [--k 12] [--sizes 100,200,400,725,1125]
+* ``--holdout N`` (with ``--base DIR``, a finished base): the last N deals of the base
+  are the held-out labels and the bases are its *first* n deals (``--sizes``, ``all`` =
+  every deal before the held-out ones), so no held-out deal is ever a neighbour.
+  Also prints the leave-one-out error of the whole base (every deal predicted from all
+  others) and of each size, and the change per doubling of the base.
+* ``CONTINUED`` (the older use): the deals a continued build added beyond the shipped
+  base (deal ids from the shipped base's size on) are held out, and the bases are the
+  first n deals of the shipped base. The continued build may be unfinished (complete
+  shards are read, each checked against the manifest's checksum).
+
+Printed per base size: the mean absolute error of the KNN values (k neighbours, ``std``
+scaling) of the hand stage (the ten dealt cards, skat counted) and the pick-up stage (the
+skat taken and two cards put), per game and their mean, and the accuracy of "winnable"
+(value and truth >= 61).
+
+    python benchmarks/skat_kb_heldout.py --base BIG --holdout 1000 --sizes 1125,2000,4000,all
+    python benchmarks/skat_kb_heldout.py CONTINUED [--k 12] [--sizes 100,200,400,725,1125]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
+import time
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +36,7 @@ from spielwerk.games.skat.knowledge.knn import KnnModel, default_base_dir
 from spielwerk.games.skat.knowledge.store import BaseData, load_base, read_shard
 
 GAMES = ("diamonds", "hearts", "spades", "clubs", "grand")
+KINDS = ("hand", "pickup")
 
 
 def held_out(directory: Path, first: int) -> tuple[dict, dict]:
@@ -41,12 +54,114 @@ def held_out(directory: Path, first: int) -> tuple[dict, dict]:
     return {k: v[:n] for k, v in hand.items()}, {k: v[:n] for k, v in pickup.items()}
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("continued", type=Path, help="directory of the continued build")
-    ap.add_argument("--k", type=int, default=12)
-    ap.add_argument("--sizes", default="100,200,400,725,1125")
-    args = ap.parse_args(argv)
+def first_deals(base: BaseData, n: int) -> BaseData:
+    """The base cut to its first ``n`` deals (both stages)."""
+    assert base.pickup is not None
+    return BaseData(base.directory, base.manifest, {k: v[:n] for k, v in base.hand.items()},
+                    {k: v[:n] for k, v in base.pickup.items()})
+
+
+def last_deals(base: BaseData, n: int) -> tuple[dict, dict]:
+    """The hand and pick-up arrays of the last ``n`` deals."""
+    assert base.pickup is not None
+    return ({k: v[-n:] for k, v in base.hand.items()},
+            {k: v[-n:] for k, v in base.pickup.items()})
+
+
+def errors(model: KnnModel, decl: np.ndarray, truth: dict[str, np.ndarray], k: int
+           ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Per stage: (MAE per game (5,), winnable accuracy per game (5,))."""
+    out = {}
+    for kind in KINDS:
+        v = model.values(decl, kind, k)[:, :5]
+        out[kind] = (np.abs(v - truth[kind]).mean(axis=0),
+                     ((v >= 61) == (truth[kind] >= 61)).mean(axis=0))
+    return out
+
+
+def loo(model: KnnModel, k: int) -> dict[str, float]:
+    """Leave-one-out MAE (mean over the 5 games) of each stage."""
+    n = model.size
+    out = {}
+    for kind in KINDS:
+        pts, _ = model.labels(kind)
+        v = model.values(model.declarer_hand, kind, k, exclude=np.arange(n))[:, :5]
+        out[kind] = float(np.abs(v - pts).mean())
+    return out
+
+
+def parse_sizes(text: str, available: int) -> list[int]:
+    sizes = []
+    for part in text.split(","):
+        n = available if part.strip() == "all" else int(part)
+        if n > available:
+            print(f"(size {n} skipped: only {available} deals before the held-out ones)")
+            continue
+        if n not in sizes:
+            sizes.append(n)
+    return sizes
+
+
+def study(args: argparse.Namespace) -> int:
+    t0, c0 = time.perf_counter(), time.process_time()
+    base = load_base(args.base)
+    if base.pickup is None:
+        raise SystemExit(f"{args.base} has no pick-up stage")
+    if not 0 < args.holdout < base.deals:
+        raise SystemExit(f"--holdout must be between 1 and {base.deals - 1}")
+    avail = base.deals - args.holdout
+    hand, pickup = last_deals(base, args.holdout)
+    pos = hand["position"].astype(np.int64)
+    decl = hand["hands"].astype(np.int64)[np.arange(len(pos)), pos]
+    truth = {"hand": hand["points"].astype(float), "pickup": pickup["points"].astype(float)}
+    print(f"load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}; base {args.base}: "
+          f"{base.deals} deals; held out: the last {args.holdout} (ids "
+          f"{int(hand['deal_id'][0])}..{int(hand['deal_id'][-1])}), bases: the first n deals; "
+          f"k {args.k}, std scaling")
+    rows = []
+    print(f"{'base deals':>10} | {'held-out MAE hand':>17} | {'pick-up':>7} | "
+          f"{'per doubling hand':>17} | {'pick-up':>7} | {'LOO MAE hand':>12} | {'pick-up':>7} "
+          f"| winnable acc. hand / pick-up")
+    prev: tuple[int, float, float] | None = None
+    for n in parse_sizes(args.sizes, avail):
+        model = KnnModel(first_deals(base, n), k=args.k)
+        err = errors(model, decl, truth, args.k)
+        lo = loo(model, args.k)
+        mh, mp = float(err["hand"][0].mean()), float(err["pickup"][0].mean())
+        slope = ""
+        if prev is not None:
+            d = math.log2(n / prev[0])
+            slope = f"{(mh - prev[1]) / d:+17.2f} | {(mp - prev[2]) / d:+7.2f}"
+        else:
+            slope = f"{'':17} | {'':7}"
+        print(f"{n:10d} | {mh:17.2f} | {mp:7.2f} | {slope} | {lo['hand']:12.2f} | "
+              f"{lo['pickup']:7.2f} | {err['hand'][1].mean():.3f} / {err['pickup'][1].mean():.3f}")
+        rows.append({"deals": n, "heldout_mae": {kind: [round(float(x), 3) for x in err[kind][0]]
+                                                 for kind in KINDS},
+                     "heldout_winnable_accuracy": {kind: [round(float(x), 4)
+                                                          for x in err[kind][1]]
+                                                   for kind in KINDS},
+                     "loo_mae": lo})
+        prev = (n, mh, mp)
+    last = rows[-1]
+    for kind in KINDS:
+        print(f"{kind:7} per game, {last['deals']} deals: MAE "
+              + " ".join(f"{g} {m:.2f}" for g, m in zip(GAMES, last["heldout_mae"][kind],
+                                                         strict=True))
+              + "; winnable accuracy "
+              + " ".join(f"{a:.3f}" for a in last["heldout_winnable_accuracy"][kind]))
+    whole = loo(KnnModel(base, k=args.k), args.k)
+    print(f"leave-one-out on the whole base ({base.deals} deals): MAE hand {whole['hand']:.2f}, "
+          f"pick-up {whole['pickup']:.2f}")
+    print(f"{time.process_time() - c0:.1f} s CPU, {time.perf_counter() - t0:.1f} s wall")
+    if args.json:
+        Path(args.json).write_text(json.dumps(
+            {"base": str(args.base), "deals": base.deals, "holdout": args.holdout, "k": args.k,
+             "sizes": rows, "loo_whole": whole}, indent=1) + "\n")
+    return 0
+
+
+def continued(args: argparse.Namespace) -> int:
     full = load_base(default_base_dir())
     hand, pickup = held_out(args.continued, full.deals)
     pos = hand["position"].astype(np.int64)
@@ -55,23 +170,35 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(decl)} held-out deals (ids {full.deals}..); shipped base {full.deals} deals, "
           f"k {args.k}, std scaling")
     model = KnnModel(full, k=args.k)
-    for kind in ("hand", "pickup"):
-        v = model.values(decl, kind)[:, :5]
-        mae = np.abs(v - truth[kind]).mean(axis=0)
-        acc = ((v >= 61) == (truth[kind] >= 61)).mean(axis=0)
+    err = errors(model, decl, truth, args.k)
+    for kind in KINDS:
+        mae, acc = err[kind]
         print(f"{kind:7} MAE " + " ".join(f"{g} {m:.2f}" for g, m in zip(GAMES, mae, strict=True))
               + f" | mean {mae.mean():.2f}; winnable accuracy "
               + " ".join(f"{a:.2f}" for a in acc))
     print("base deals | held-out MAE hand | pick-up")
-    assert full.pickup is not None
-    for n in (int(x) for x in args.sizes.split(",")):
-        sub = BaseData(full.directory, full.manifest, {k: v[:n] for k, v in full.hand.items()},
-                       {k: v[:n] for k, v in full.pickup.items()})
-        m = KnnModel(sub, k=args.k)
-        errs = [np.abs(m.values(decl, kind)[:, :5] - truth[kind]).mean()
-                for kind in ("hand", "pickup")]
-        print(f"{n:10d} | {errs[0]:17.2f} | {errs[1]:.2f}")
+    for n in parse_sizes(args.sizes, full.deals):
+        e = errors(KnnModel(first_deals(full, n), k=args.k), decl, truth, args.k)
+        print(f"{n:10d} | {e['hand'][0].mean():17.2f} | {e['pickup'][0].mean():.2f}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("continued", type=Path, nargs="?",
+                    help="directory of a continued build of the shipped base (older use)")
+    ap.add_argument("--base", type=Path, help="a finished base; its last --holdout deals are "
+                                              "held out")
+    ap.add_argument("--holdout", type=int, default=1000)
+    ap.add_argument("--k", type=int, default=12)
+    ap.add_argument("--sizes", default="100,200,400,725,1125")
+    ap.add_argument("--json", help="also write the figures to this file (with --base)")
+    args = ap.parse_args(argv)
+    if args.base is not None:
+        return study(args)
+    if args.continued is None:
+        ap.error("give a CONTINUED directory or --base DIR")
+    return continued(args)
 
 
 if __name__ == "__main__":

@@ -16,9 +16,9 @@ Two kinds of held-out evaluation (docs/skat-bidding.md, "Prediction quality"):
 * ``tune``: k and thresholds by the declaring score on held-out deals (see
   the docs for the score proxy).
 
-    python benchmarks/skat_kb_quality.py label --deals 10000 --seed 2 --out heldout
+    python benchmarks/skat_kb_quality.py label --deals 10000 --seed 2 --out heldout [--workers 2]
     python benchmarks/skat_kb_quality.py evaluate --base src/spielwerk/data/skat_kb \
-        --heldout heldout --sizes 100,200,400,725 --k 8 --scaling std --pickup 2000
+        --heldout heldout --sizes 100,200,400,725,all --k 8 --scaling std --pickup 2000
     python benchmarks/skat_kb_quality.py          # no arguments: the leave-one-out table
 """
 
@@ -63,27 +63,53 @@ def label_chunk(seed: int, first: int, count: int) -> dict[str, np.ndarray]:
             "win": np.array(win), "null": np.array(null)}
 
 
+def _label_to_file(task: tuple[int, int, int, str]) -> tuple[int, float]:
+    """Worker: label one chunk and write it (temporary name, then renamed); (deals, CPU s)."""
+    seed, first, n, name = task
+    path = Path(name)
+    t0 = time.process_time()
+    arrays = label_chunk(seed, first, n)
+    cpu = time.process_time() - t0
+    tmp = path.with_name(path.name + f".tmp{os.getpid()}.npz")
+    np.savez_compressed(tmp, **arrays)
+    os.replace(tmp, path)
+    return n, cpu
+
+
 def label(args: argparse.Namespace) -> None:
+    """Resumable: chunks already written are skipped; ``--workers`` processes."""
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     print(machine())
-    cpu = 0.0
+    tasks = []
     done = 0
     for first in range(0, args.deals, args.chunk):
         path = out / f"heldout-{args.seed}-{first:07d}.npz"
         n = min(args.chunk, args.deals - first)
         if path.exists():
             done += n
-            continue
-        t0 = time.process_time()
-        arrays = label_chunk(args.seed, first, n)
-        cpu += time.process_time() - t0
-        tmp = path.with_name(path.name + ".tmp.npz")
-        np.savez_compressed(tmp, **arrays)
-        os.replace(tmp, path)
-        done += n
-        print(f"{done}/{args.deals} deals, {cpu / max(1, done - 0):.4f} s CPU per deal "
-              f"(this run)", flush=True)
+        else:
+            tasks.append((args.seed, first, n, str(path)))
+    cpu = 0.0
+    new = 0
+    wall = time.perf_counter()
+    if args.workers > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(args.workers) as pool:
+            results = pool.map(_label_to_file, tasks)
+            for n, c in results:
+                done, new, cpu = done + n, new + n, cpu + c
+                print(f"{done}/{args.deals} deals, {cpu / new:.4f} s CPU per deal (this run)",
+                      flush=True)
+    else:
+        for task in tasks:
+            n, c = _label_to_file(task)
+            done, new, cpu = done + n, new + n, cpu + c
+            print(f"{done}/{args.deals} deals, {cpu / new:.4f} s CPU per deal (this run)",
+                  flush=True)
+    print(f"labelled {new} deals: {cpu:.0f} s CPU, {time.perf_counter() - wall:.0f} s wall, "
+          f"{args.workers} worker(s)")
 
 
 def load_heldout(directory: Path, limit: int | None = None) -> dict[str, np.ndarray]:
@@ -179,8 +205,9 @@ def evaluate(args: argparse.Namespace) -> None:
     base = load_base(args.base)
     held = load_heldout(Path(args.heldout), args.limit)
     print(f"base {args.base}: {base.deals} deals; held-out: {len(held['deal_id'])} deals")
-    sizes = [int(x) for x in args.sizes.split(",")] if args.sizes else [base.deals]
-    sizes = [s for s in sizes if s <= base.deals]
+    sizes = ([base.deals if x.strip() == "all" else int(x) for x in args.sizes.split(",")]
+             if args.sizes else [base.deals])
+    sizes = sorted({s for s in sizes if s <= base.deals})
     header = " ".join(f"{g[:5]:>6}" for g in GAME_KEYS)
     for n in sizes:
         model = KnnModel(subset(base, n), k=args.k, scaling=args.scaling)
@@ -331,6 +358,7 @@ def main() -> None:
     a.add_argument("--seed", type=int, default=2)
     a.add_argument("--chunk", type=int, default=250)
     a.add_argument("--out", required=True)
+    a.add_argument("--workers", type=int, default=1)
     e = sub.add_parser("evaluate")
     t = sub.add_parser("tune")
     for p in (e, t):
