@@ -307,6 +307,36 @@ def test_illegal_actions_leave_the_state_unchanged() -> None:
     assert state.history == before[2]
 
 
+def test_fast_path_refuses_what_is_not_a_legal_pit() -> None:
+    # apply's inline path takes only a plain int whose bit is set in the known mask;
+    # a huge pit, a bool, a float, a numpy int go the checked way (errors or the same move)
+    import numpy as np
+
+    state = kalah(6, 4).new_initial_state()
+    for bad in (16, 99, 2**70, -(2**70), 2.0, "2"):
+        with pytest.raises((IllegalActionError, TypeError)):
+            state.apply(bad)  # type: ignore[arg-type]
+    assert state.history == [] and state.current_player == 0
+    twin = kalah(6, 4).new_initial_state()
+    state.apply(np.int64(2))  # type: ignore[arg-type]
+    twin.apply(2)
+    assert (state.board == twin.board).all() and state.history == twin.history == [2]
+    assert state.current_player == twin.current_player == 0  # the last seed in the store
+
+
+def test_legal_actions_are_a_new_list_every_call() -> None:
+    game = kalah(6, 4)
+    state = game.new_initial_state()
+    mine = state.legal_actions()
+    mine.clear()
+    mine.append(99)
+    assert state.legal_actions() == [0, 1, 2, 3, 4, 5]
+    assert game.new_initial_state().legal_actions() == [0, 1, 2, 3, 4, 5]
+    state.apply(5)
+    assert state.legal_actions() == [0, 1, 2, 3, 4, 5]  # North, all full
+    assert game.actions_of_mask(0b101) == (0, 2)
+
+
 def test_string_to_action_uses_pits_from_the_movers_left() -> None:
     state = kalah(4, 2).new_initial_state()
     assert [state.action_to_string(a) for a in range(4)] == ["1", "2", "3", "4"]

@@ -42,7 +42,7 @@ def sweep(board: np.ndarray, m: int) -> None:
             board[base + i] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def sow(
     board: np.ndarray, player: int, pit: int, m: int, empty_capture: bool, end_rule: int
 ) -> int:
@@ -77,54 +77,54 @@ def sow(
                 board[own_store] += board[opposite] + 1
                 board[opposite] = 0
                 board[pos] = 0
+    south = 0  # both sides' seeds in one pass (the hot loop of every search)
+    north = 0
+    for i in range(m):
+        south += board[i]
+        north += board[m + 1 + i]
     if end_rule == END_EITHER_EMPTY:
-        if side_seeds(board, 0, m) == 0 or side_seeds(board, 1, m) == 0:
-            sweep(board, m)
-            return -1
+        over = south == 0 or north == 0
     else:
-        if side_seeds(board, nxt, m) == 0:
-            sweep(board, m)
-            return -1
+        over = (south if nxt == 0 else north) == 0
+    if over:
+        sweep(board, m)
+        return -1
     return nxt
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_mask(board: np.ndarray, player: int, m: int) -> int:
     """Bit ``i`` set when the mover's pit ``i`` holds seeds."""
     base = player * (m + 1)
     mask = 0
     for i in range(m):
-        if board[base + i] > 0:
-            mask |= 1 << i
+        mask |= (board[base + i] > 0) << i  # branch-free: the pits' contents are random
     return mask
 
 
-@njit(cache=True)
-def sow_and_mask(
-    board: np.ndarray, player: int, pit: int, m: int, empty_capture: bool, end_rule: int
-) -> int:
-    """:func:`sow`, then the next mover's :func:`legal_mask`, in one call from Python.
-
-    Returns ``(mask << 2) | (next player + 1)``: the low two bits are 0 when the
-    game is over (mask 0), 1 or 2 for South or North to move.
-    """
-    nxt = sow(board, player, pit, m, empty_capture, end_rule)
-    if nxt < 0:
-        return 0
-    return (legal_mask(board, nxt, m) << 2) | (nxt + 1)
-
-
 def step_code(m: int, empty_capture: bool, end_rule: int) -> int:
-    """The game part of a :func:`step` code (pits, capture rule, end rule)."""
+    """The game part of a :func:`step` code (pits, capture rule, end rule); never 0."""
     return m << 8 | int(empty_capture) << 16 | end_rule << 17
+
+
+STEP_CODE_BITS = 24
+"""The low bits of :func:`step`'s result: the next position's code."""
 
 
 @njit(cache=True)
 def step(board: np.ndarray, code: int) -> int:
-    """:func:`sow_and_mask` with its arguments packed in one int (fewer to pass from Python):
-    ``pit | player << 4 | step_code(m, empty_capture, end_rule)``."""
-    return sow_and_mask(board, (code >> 4) & 1, code & 15, (code >> 8) & 255,
-                        (code >> 16) & 1 == 1, code >> 17)
+    """One move for the API's state, its arguments and result packed in one int each.
+
+    ``code = pit | player << 4 | step_code(m, empty_capture, end_rule)``. Returns 0
+    when the game is over, else ``legal_mask << STEP_CODE_BITS | next code`` where the
+    next code is ``code`` with the next player and pit 0: the state keeps it as it is.
+    """
+    player = (code >> 4) & 1
+    m = (code >> 8) & 255
+    nxt = sow(board, player, code & 15, m, (code >> 16) & 1 == 1, code >> 17)
+    if nxt < 0:
+        return 0
+    return legal_mask(board, nxt, m) << STEP_CODE_BITS | (code & ~31) | nxt << 4
 
 
 @njit(cache=True)

@@ -32,6 +32,7 @@ from spielwerk.core.game import (
 from spielwerk.core.registry import register_game
 from spielwerk.games.kalah import kernel
 
+_CODE_MASK = (1 << kernel.STEP_CODE_BITS) - 1
 END_RULES = {"either_empty": kernel.END_EITHER_EMPTY, "mover_empty": kernel.END_MOVER_EMPTY}
 SOUTH, NORTH = 0, 1
 
@@ -56,11 +57,13 @@ class KalahGame(Game):
                 f"kalah: end_rule must be one of {', '.join(END_RULES)}, not {end_rule!r}"
             )
         self.end_rule = END_RULES[end_rule]
-        self._mask_actions: dict[int, tuple[int, ...]] = {}
+        self._mask_actions: dict[int, list[int]] = {}  # mask -> its pits, copied out
         self._step_code = kernel.step_code(self.pits, self.empty_capture, self.end_rule)
         # kernel.step without numba's per-call type dispatch (about 1 µs of each move),
         # bound on the first move (loading a kernel costs start-up time)
         self._step: Callable[[np.ndarray, int], int] = self._bind_step
+        self._initial = kernel.initial_board(self.pits, self.seeds)
+        self._initial_mask = -1  # the start's legal mask, from the kernel on first use
         total = 2 * self.pits * self.seeds
         self._type = GameType(
             short_name="kalah",
@@ -93,15 +96,17 @@ class KalahGame(Game):
         self._step = self._bind_step
 
     def new_initial_state(self) -> KalahState:
-        return KalahState(self, kernel.initial_board(self.pits, self.seeds), SOUTH)
+        mask = self._initial_mask
+        if mask < 0:  # every pit holds seeds at the start; asked of the kernel once
+            mask = self._initial_mask = int(kernel.legal_mask(self._initial, SOUTH, self.pits))
+        return KalahState(self, self._initial.copy(), SOUTH, mask)
 
     def actions_of_mask(self, mask: int) -> tuple[int, ...]:
         """The pits (ascending) whose bits are set in a :func:`kernel.legal_mask`."""
         actions = self._mask_actions.get(mask)
         if actions is None:
-            actions = tuple(i for i in range(self.pits) if mask >> i & 1)
-            self._mask_actions[mask] = actions
-        return actions
+            actions = self._mask_actions[mask] = [i for i in range(self.pits) if mask >> i & 1]
+        return tuple(actions)
 
     def random_playouts(self, n: int, seed: int, state: KalahState | None = None) -> Playouts:
         """``n`` uniformly random games to the end, in one numba call.
@@ -158,7 +163,7 @@ class KalahGame(Game):
             over = (side0, side1)[to_move] == 0
         if over:
             kernel.sweep(state.board, m)
-            state._player = TERMINAL
+            state._code = 0
             state._mask = 0
         return state
 
@@ -167,51 +172,54 @@ class KalahState(State):
     """A Kalah position: the board array and the player to move."""
 
     def __init__(self, game: KalahGame, board: np.ndarray, player: int, mask: int = -1) -> None:
-        super().__init__(game)
+        # State.__init__ inlined (a new game starts with one: the API loop's cost per game)
+        self.game = game
+        self.history: list[int] = []
         self.kgame = game
         self.board = board
-        self._player = player
-        self._mask = mask  # legal mask of the player to move; -1 until known
+        # the kernel's step code of this position (game | player << 4; 0: the game is
+        # over) and the legal mask of the player to move (-1 until known, 0 when over)
+        self._code = 0 if player == TERMINAL else game._step_code | player << 4
+        self._mask = mask
 
     @property
     def current_player(self) -> int:
-        return self._player
+        code = self._code
+        return code >> 4 & 1 if code else TERMINAL
 
     def is_terminal(self) -> bool:
-        return self._player == TERMINAL
+        return self._code == 0
 
     def is_chance_node(self) -> bool:
         return False
 
     def _legal_mask(self) -> int:
         if self._mask < 0:
+            code = self._code
             self._mask = (
-                0 if self._player == TERMINAL
-                else int(kernel.legal_mask(self.board, self._player, self.kgame.pits))
+                int(kernel.legal_mask(self.board, code >> 4 & 1, self.kgame.pits)) if code else 0
             )
         return self._mask
 
     def legal_actions(self) -> list[int]:
-        mask = self._mask if self._mask >= 0 else self._legal_mask()
-        actions = self.kgame._mask_actions.get(mask)
-        return list(actions if actions is not None else self.kgame.actions_of_mask(mask))
+        actions = self.kgame._mask_actions.get(self._mask)  # never holds -1 (not known yet)
+        if actions is not None:
+            return actions.copy()
+        mask = self._legal_mask()
+        self.kgame.actions_of_mask(mask)
+        return self.kgame._mask_actions[mask].copy()
 
     def apply(self, action: int) -> None:
         # the common case inline (a legal int action: one kernel call); everything
-        # else, errors included, goes through State.apply
-        if type(action) is int and self._player >= 0 and 0 <= action < self.kgame.pits:
-            mask = self._mask if self._mask >= 0 else self._legal_mask()
-            if mask >> action & 1:
-                kgame = self.kgame
-                packed = kgame._step(self.board, kgame._step_code | action | self._player << 4)
-                if packed & 3:  # as in _apply_action, without its frame
-                    self._player = (packed & 3) - 1
-                    self._mask = packed >> 2
-                else:
-                    self._player = TERMINAL
-                    self._mask = 0
-                self.history.append(action)
-                return
+        # else, errors included, goes through State.apply. A known mask > 0 means the
+        # game is not over; its bit for ``action`` makes the action legal (and < 16).
+        mask = self._mask
+        if mask > 0 and type(action) is int and action >= 0 and mask >> action & 1:
+            packed = self.kgame._step(self.board, self._code | action)
+            self._code = packed & _CODE_MASK  # as in _apply_action, without its frame
+            self._mask = packed >> kernel.STEP_CODE_BITS
+            self.history.append(action)
+            return
         State.apply(self, action)
 
     def _legal_actions(self) -> list[int]:
@@ -221,16 +229,12 @@ class KalahState(State):
         return 0 <= action < self.kgame.pits and bool(self._legal_mask() >> action & 1)
 
     def _apply_action(self, action: int) -> None:
-        packed = self.kgame._step(self.board, self.kgame._step_code | action | self._player << 4)
-        if packed & 3:
-            self._player = (packed & 3) - 1
-            self._mask = packed >> 2
-        else:
-            self._player = TERMINAL
-            self._mask = 0
+        packed = self.kgame._step(self.board, self._code | action)
+        self._code = packed & _CODE_MASK
+        self._mask = packed >> kernel.STEP_CODE_BITS
 
     def _clone(self) -> KalahState:
-        return KalahState(self.kgame, self.board.copy(), self._player, self._mask)
+        return KalahState(self.kgame, self.board.copy(), self.current_player, self._mask)
 
     def store(self, player: int) -> int:
         return int(self.board[player * (self.kgame.pits + 1) + self.kgame.pits])
@@ -245,13 +249,14 @@ class KalahState(State):
         return self.store(SOUTH) - self.store(NORTH)
 
     def returns(self) -> list[float]:
-        if self._player != TERMINAL:
+        if self._code:
             return [0.0, 0.0]
-        d = self.margin()
+        board, m = self.board, self.kgame.pits
+        d = int(board[m]) - int(board[2 * m + 1])  # margin(), without its two calls
         return [float(d), float(-d)]
 
     def fingerprint(self) -> Hashable:
-        return (self.board.tobytes(), self._player)
+        return (self.board.tobytes(), self.current_player)
 
     def action_to_string(self, action: int) -> str:
         return str(int(action) + 1)
@@ -280,14 +285,14 @@ class KalahState(State):
             pad + "".join(cell.format(x) for x in south),
             pad + "".join(label.format(i) for i in range(1, m + 1)) + "   South",
         ]
-        if self._player == TERMINAL:
+        if not self._code:
             d = self.margin()
             if d == 0:
                 lines.append("game over: draw")
             else:
                 lines.append(f"game over: {'South' if d > 0 else 'North'} wins by {abs(d)}")
         else:
-            lines.append(f"{('South', 'North')[self._player]} to move")
+            lines.append(f"{('South', 'North')[self.current_player]} to move")
         return "\n".join(lines)
 
 
