@@ -162,29 +162,57 @@ def logistic_fit(x: np.ndarray, y: np.ndarray, iterations: int = 50) -> np.ndarr
     return w
 
 
+def design(rows: list[dict[str, Any]], stage: str) -> tuple[np.ndarray, np.ndarray]:
+    """Inputs and outcomes of the fit of one stage (see :func:`calibration`)."""
+    modes, key = {"pickup": (("pickup", "rule"), "vp"), "hand": (("hand",), "vh")}[stage]
+    x, won = [], []
+    for r in rows:
+        for mode in modes:
+            g = r[mode]["game"]
+            if g > GRAND or r[key][g] < 36:
+                continue
+            x.append([r[key][g] - 55.0, hand_count(r["cards"], g) - 7.0, float(g == GRAND)]
+                     + [float(r["position"] == q) for q in range(3)])
+            won.append(float(r[mode]["won"]))
+    return np.array(x), np.array(won)
+
+
+def log_loss(w: np.ndarray, x: np.ndarray, y: np.ndarray) -> float:
+    p = np.clip(1.0 / (1.0 + np.exp(-x @ w)), 1e-9, 1 - 1e-9)
+    return float(-(y * np.log(p) + (1 - y) * np.log(1 - p)).mean())
+
+
 def calibration(rows: list[dict[str, Any]]) -> None:
     """The weights of ``WIN_CALIBRATION`` (knowledge/knn.py): P(win) of the game played,
     from its KNN value of the stage, the hand count of the ten cards, grand or not, and
     the position; fitted on the games whose value is at least 36 (decisions are made
     above that). Pick-up stage: the knn and the rule pick-up games; hand stage: the
     hand games."""
-    for stage, modes, key in (("pickup", ("pickup", "rule"), "vp"), ("hand", ("hand",), "vh")):
-        x, won = [], []
-        for r in rows:
-            for mode in modes:
-                g = r[mode]["game"]
-                if g > GRAND or r[key][g] < 36:
-                    continue
-                x.append([r[key][g] - 55.0, hand_count(r["cards"], g) - 7.0, float(g == GRAND)]
-                         + [float(r["position"] == q) for q in range(3)])
-                won.append(float(r[mode]["won"]))
-        w = logistic_fit(np.array(x), np.array(won))
+    for stage in ("pickup", "hand"):
+        x, won = design(rows, stage)
+        w = logistic_fit(x, won)
         weights = ", ".join(f"{float(v):.4f}" for v in w)
         print(f'calibration {stage} ({len(won)} games): "{stage}": ({weights}),')
 
 
+def cross_check(groups: list[list[dict[str, Any]]], names: list[str]) -> None:
+    """Log-loss on each file of the weights fitted on the other files, against the shipped
+    ``WIN_CALIBRATION`` on the same rows (lower is better)."""
+    from spielwerk.games.skat.knowledge.knn import WIN_CALIBRATION
+
+    for stage in ("pickup", "hand"):
+        for i, name in enumerate(names):
+            rest = [r for j, g in enumerate(groups) if j != i for r in g]
+            w = logistic_fit(*design(rest, stage))
+            x, y = design(groups[i], stage)
+            shipped = np.array(WIN_CALIBRATION[stage])
+            print(f"{stage}: log-loss on {name} ({len(y)} games): fitted on the other files "
+                  f"{log_loss(w, x, y):.4f}, shipped WIN_CALIBRATION {log_loss(shipped, x, y):.4f}")
+
+
 def summary(paths: list[Path]) -> None:
-    rows = [json.loads(line) for path in paths for line in path.read_text().splitlines()]
+    groups = [[json.loads(line) for line in path.read_text().splitlines()] for path in paths]
+    rows = [r for g in groups for r in g]
     for mode, key in (("pickup", "vp"), ("hand", "vh")):
         bands: dict[int, list[float]] = defaultdict(lambda: [0, 0, 0.0])
         for r in rows:
@@ -201,6 +229,8 @@ def summary(paths: list[Path]) -> None:
     print(f"{n} seat hands; rule bids {sum(r['rule_bids'] for r in rows)}, "
           f"knn declares {sum(r['knn_game'] >= 0 for r in rows)}")
     calibration(rows)
+    if len(groups) > 1:
+        cross_check(groups, [p.name for p in paths])
 
 
 def main() -> None:
