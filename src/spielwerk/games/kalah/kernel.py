@@ -115,16 +115,18 @@ STEP_CODE_BITS = 24
 def step(board: np.ndarray, code: int) -> int:
     """One move for the API's state, its arguments and result packed in one int each.
 
-    ``code = pit | player << 4 | step_code(m, empty_capture, end_rule)``. Returns 0
-    when the game is over, else ``legal_mask << STEP_CODE_BITS | next code`` where the
-    next code is ``code`` with the next player and pit 0: the state keeps it as it is.
+    ``code = pit | (player + 2) << 4 | step_code(m, empty_capture, end_rule)``: bit 4
+    is the player, and bits 4-5 minus 2 are the API's player number (TERMINAL, -2, for
+    a code 0). Returns 0 when the game is over, else ``legal_mask << STEP_CODE_BITS |
+    next code`` where the next code is ``code`` with the next player and pit 0: the
+    state keeps it as it is.
     """
     player = (code >> 4) & 1
     m = (code >> 8) & 255
     nxt = sow(board, player, code & 15, m, (code >> 16) & 1 == 1, code >> 17)
     if nxt < 0:
         return 0
-    return legal_mask(board, nxt, m) << STEP_CODE_BITS | (code & ~31) | nxt << 4
+    return legal_mask(board, nxt, m) << STEP_CODE_BITS | (code & ~63) | (nxt + 2) << 4
 
 
 @njit(cache=True)

@@ -57,7 +57,8 @@ class KalahGame(Game):
                 f"kalah: end_rule must be one of {', '.join(END_RULES)}, not {end_rule!r}"
             )
         self.end_rule = END_RULES[end_rule]
-        self._mask_actions: dict[int, list[int]] = {}  # mask -> its pits, copied out
+        # legal mask -> its pits (filled on first use; legal_actions hands out copies)
+        self._mask_actions: list[list[int] | None] = [None] * (1 << self.pits)
         self._step_code = kernel.step_code(self.pits, self.empty_capture, self.end_rule)
         # kernel.step without numba's per-call type dispatch (about 1 µs of each move),
         # bound on the first move (loading a kernel costs start-up time)
@@ -103,10 +104,13 @@ class KalahGame(Game):
 
     def actions_of_mask(self, mask: int) -> tuple[int, ...]:
         """The pits (ascending) whose bits are set in a :func:`kernel.legal_mask`."""
-        actions = self._mask_actions.get(mask)
+        return tuple(self._actions_list(mask))
+
+    def _actions_list(self, mask: int) -> list[int]:
+        actions = self._mask_actions[mask]
         if actions is None:
             actions = self._mask_actions[mask] = [i for i in range(self.pits) if mask >> i & 1]
-        return tuple(actions)
+        return actions
 
     def random_playouts(self, n: int, seed: int, state: KalahState | None = None) -> Playouts:
         """``n`` uniformly random games to the end, in one numba call.
@@ -164,6 +168,7 @@ class KalahGame(Game):
         if over:
             kernel.sweep(state.board, m)
             state._code = 0
+            state.current_player = TERMINAL
             state._mask = 0
         return state
 
@@ -171,21 +176,22 @@ class KalahGame(Game):
 class KalahState(State):
     """A Kalah position: the board array and the player to move."""
 
+    current_player: int = TERMINAL  # a plain attribute, set in __init__ and by every
+    # move: play loops read it once per move, where a property costs a call
+
     def __init__(self, game: KalahGame, board: np.ndarray, player: int, mask: int = -1) -> None:
         # State.__init__ inlined (a new game starts with one: the API loop's cost per game)
         self.game = game
         self.history: list[int] = []
         self.kgame = game
         self.board = board
-        # the kernel's step code of this position (game | player << 4; 0: the game is
-        # over) and the legal mask of the player to move (-1 until known, 0 when over)
-        self._code = 0 if player == TERMINAL else game._step_code | player << 4
+        # the kernel's step code of this position (game | (player + 2) << 4; 0: the game
+        # is over) and the legal mask of the player to move (0 when over)
+        self._code = 0 if player == TERMINAL else game._step_code | (player + 2) << 4
+        self.current_player = player
+        if mask < 0:
+            mask = 0 if player == TERMINAL else int(kernel.legal_mask(board, player, game.pits))
         self._mask = mask
-
-    @property
-    def current_player(self) -> int:
-        code = self._code
-        return code >> 4 & 1 if code else TERMINAL
 
     def is_terminal(self) -> bool:
         return self._code == 0
@@ -193,30 +199,21 @@ class KalahState(State):
     def is_chance_node(self) -> bool:
         return False
 
-    def _legal_mask(self) -> int:
-        if self._mask < 0:
-            code = self._code
-            self._mask = (
-                int(kernel.legal_mask(self.board, code >> 4 & 1, self.kgame.pits)) if code else 0
-            )
-        return self._mask
-
     def legal_actions(self) -> list[int]:
-        actions = self.kgame._mask_actions.get(self._mask)  # never holds -1 (not known yet)
-        if actions is not None:
-            return actions.copy()
-        mask = self._legal_mask()
-        self.kgame.actions_of_mask(mask)
-        return self.kgame._mask_actions[mask].copy()
+        actions = self.kgame._mask_actions[self._mask]
+        if actions is None:
+            actions = self.kgame._actions_list(self._mask)
+        return actions.copy()
 
     def apply(self, action: int) -> None:
         # the common case inline (a legal int action: one kernel call); everything
         # else, errors included, goes through State.apply. A known mask > 0 means the
         # game is not over; its bit for ``action`` makes the action legal (and < 16).
         mask = self._mask
-        if mask > 0 and type(action) is int and action >= 0 and mask >> action & 1:
+        if mask and type(action) is int and action >= 0 and mask >> action & 1:
             packed = self.kgame._step(self.board, self._code | action)
-            self._code = packed & _CODE_MASK  # as in _apply_action, without its frame
+            self._code = code = packed & _CODE_MASK  # as in _apply_action, without its frame
+            self.current_player = (code >> 4 & 3) - 2  # TERMINAL (-2) for the code 0
             self._mask = packed >> kernel.STEP_CODE_BITS
             self.history.append(action)
             return
@@ -226,11 +223,12 @@ class KalahState(State):
         return self.legal_actions()
 
     def _is_legal(self, action: int) -> bool:
-        return 0 <= action < self.kgame.pits and bool(self._legal_mask() >> action & 1)
+        return 0 <= action < self.kgame.pits and bool(self._mask >> action & 1)
 
     def _apply_action(self, action: int) -> None:
         packed = self.kgame._step(self.board, self._code | action)
-        self._code = packed & _CODE_MASK
+        self._code = code = packed & _CODE_MASK
+        self.current_player = (code >> 4 & 3) - 2
         self._mask = packed >> kernel.STEP_CODE_BITS
 
     def _clone(self) -> KalahState:
