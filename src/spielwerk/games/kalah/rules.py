@@ -90,11 +90,13 @@ class KalahGame(Game):
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()  # a compiled entry point cannot be pickled: bind anew
         state["_step"] = None
+        state["_mask_actions"] = None  # 2**pits slots, refilled on use
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._step = self._bind_step
+        self._mask_actions = [None] * (1 << self.pits)
 
     def new_initial_state(self) -> KalahState:
         mask = self._initial_mask
