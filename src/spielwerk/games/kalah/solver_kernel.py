@@ -71,12 +71,19 @@ def order_moves(b: np.ndarray, m: int, ttmove: int, empty_capture: bool, order: 
 @njit(cache=True, nogil=True)
 def etc_cut(b: np.ndarray, s: int, d: int, beta: int, n: int, order: np.ndarray,
             ckey: np.ndarray, row: int, scratch: np.ndarray, table: np.ndarray, db_n: int,
-            binom: np.ndarray, m: int, empty_capture: bool, end_rule: int) -> tuple[int, int]:
+            binom: np.ndarray, m: int, empty_capture: bool, end_rule: int,
+            kids: np.ndarray, gains: np.ndarray) -> tuple[int, int]:
     """Enhanced transposition cut-off: (move, bound) of a child whose stored bound proves
-    the value >= ``beta``, or (-1, 0). Child keys are kept in ``ckey`` for the search."""
+    the value >= ``beta``, or (-1, 0). Child keys are kept in ``ckey`` for the search.
+
+    Two passes: every child's key first (the branchy sowing and ranking, no table
+    reads), then the probes in move order, which are then close together and
+    independent, so the processor overlaps their cache misses. ``kids`` and
+    ``gains`` (length >= m) hold the keys (-1: no probe) and ``gain * 2 + next``."""
     cd = d if d == DEPTH_INF else d - 1
     for k in range(n):
         i = order[row, k]
+        kids[k] = -1
         for j in range(2 * m + 2):
             scratch[j] = b[j]
         nxt = kernel.sow(scratch, 0, i, m, empty_capture, end_rule)
@@ -90,29 +97,37 @@ def etc_cut(b: np.ndarray, s: int, d: int, beta: int, n: int, order: np.ndarray,
             continue
         ck = rank(scratch, m, binom)
         ckey[row, i] = ck
+        kids[k] = ck
+        gains[k] = g * 2 + nxt
+    for k in range(n):
+        ck = kids[k]
+        if ck < 0:
+            continue
         cslot = tt.probe(table, ck)
         if cslot < 0:
             continue
         cdata = table[2 * cslot + 1]
         if tt.data_depth(cdata) < cd:
             continue
-        v = g + tt.data_lo(cdata) if nxt == 0 else g - tt.data_hi(cdata)
+        g = gains[k] >> 1
+        v = g + tt.data_lo(cdata) if gains[k] & 1 == 0 else g - tt.data_hi(cdata)
         if v >= beta:
-            return i, v
+            return order[row, k], v
     return -1, 0
 
 
 @njit(cache=True, nogil=True)
 def db_first(b: np.ndarray, s: int, n: int, order: np.ndarray, row: int, scratch: np.ndarray,
              db: np.ndarray, db_n: int, binom: np.ndarray, m: int, empty_capture: bool,
-             end_rule: int, beta: int, counters: np.ndarray) -> tuple[int, int, int]:
+             end_rule: int, beta: int, counters: np.ndarray, kids: np.ndarray,
+             gains: np.ndarray) -> tuple[int, int, int]:
     """Value the moves whose outcome is known without a search first: game-ending moves and
     children in the endgame database. Returns (moves left to search, best value, its move);
     ``order`` keeps the unsearched moves (in their order) in front. Stops at the first
-    value ``>= beta`` (then the count left is 0)."""
-    best = -VALUE_INF
-    bestmv = -1
-    left = 0
+    value ``>= beta`` (then the count left is 0).
+
+    Two passes as in :func:`etc_cut`: the children's database indices first
+    (``kids``: the index, -1 a game end, -2 a search), then the reads in move order."""
     for k in range(n):
         i = order[row, k]
         for j in range(2 * m + 2):
@@ -120,14 +135,29 @@ def db_first(b: np.ndarray, s: int, n: int, order: np.ndarray, row: int, scratch
         nxt = kernel.sow(scratch, 0, i, m, empty_capture, end_rule)
         g = scratch[m] - scratch[2 * m + 1]
         if nxt < 0:
-            v = g
+            kids[k] = -1
+            gains[k] = g
         elif s - scratch[m] <= db_n:
             scratch[m] = 0
             if nxt == 1:
                 swap_sides(scratch, m)
+            kids[k] = rank(scratch, m, binom)
+            gains[k] = g * 2 + nxt
+        else:
+            kids[k] = -2
+    best = -VALUE_INF
+    bestmv = -1
+    left = 0
+    for k in range(n):
+        i = order[row, k]
+        ix = kids[k]
+        if ix == -1:
+            v = gains[k]
+        elif ix >= 0:
             counters[C_EGDB] += 1
-            ev = db[rank(scratch, m, binom)]
-            v = g + ev if nxt == 0 else g - ev
+            ev = db[ix]
+            g = gains[k] >> 1
+            v = g + ev if gains[k] & 1 == 0 else g - ev
         else:
             order[row, left] = i
             left += 1
@@ -172,6 +202,8 @@ def nws(regs: np.ndarray, brd: np.ndarray, nbeta: np.ndarray, ndepth: np.ndarray
     ply, mode, retval = regs[0], regs[1], regs[2]
     max_ply = brd.shape[0] - 1
     prio = np.empty(m, np.int64)
+    kids = np.empty(m, np.int64)  # etc_cut's and db_first's children, between their passes
+    gains = np.empty(m, np.int64)
     scratch = np.empty(2 * m + 2, np.int32)
     b = np.empty(2 * m + 2, np.int32)  # the node's board, then the child's (no views)
     cells = 2 * m + 2
@@ -208,7 +240,7 @@ def nws(regs: np.ndarray, brd: np.ndarray, nbeta: np.ndarray, ndepth: np.ndarray
             nmv[ply], mi[ply], best[ply], bestmv[ply] = n, 0, -VALUE_INF, -1
             if s <= db_n + db_margin:
                 n, v, i = db_first(b, s, n, corder, ply, scratch, db, db_n, binom, m,
-                                   empty_capture, end_rule, beta, counters)
+                                   empty_capture, end_rule, beta, counters, kids, gains)
                 nmv[ply], best[ply], bestmv[ply] = n, v, i
                 if v >= beta:
                     if s >= tt_min_seeds:
@@ -217,7 +249,7 @@ def nws(regs: np.ndarray, brd: np.ndarray, nbeta: np.ndarray, ndepth: np.ndarray
                     continue
             if s >= etc_min_seeds:
                 i, v = etc_cut(b, s, d, beta, n, corder, ckey, ply, scratch, table, db_n,
-                               binom, m, empty_capture, end_rule)
+                               binom, m, empty_capture, end_rule, kids, gains)
                 if i >= 0:
                     counters[C_ETC_CUTS] += 1
                     tt.store(table, nkey[ply], d, v, VALUE_INF, i)
