@@ -7,6 +7,11 @@ Two ways to hold deals out (both of the same generator, seed and density as the 
   every deal before the held-out ones), so no held-out deal is ever a neighbour.
   Also prints the leave-one-out error of the whole base (every deal predicted from all
   others) and of each size, and the change per doubling of the base.
+* ``--heldout-base HDIR`` (with ``--base DIR``): the held-out deals are the hand stage of
+  another base, built with another seed (e.g. 10,000 uniform deals: ``spielwerk skat kb
+  build --deals 10000 --seed 2 --weak-accept 1 --out HDIR``, stopped once its hand stage
+  is complete); the bases are the first n deals of DIR. Hand stage only: the pick-up
+  stage's truth depends on the put, which is the held-out build's, not the base's.
 * ``CONTINUED`` (the older use): the deals a continued build added beyond the shipped
   base (deal ids from the shipped base's size on) are held out, and the bases are the
   first n deals of the shipped base. The continued build may be unfinished (complete
@@ -18,6 +23,7 @@ skat taken and two cards put), per game and their mean, and the accuracy of "win
 (value and truth >= 61).
 
     python benchmarks/skat_kb_heldout.py --base BIG --holdout 1000 --sizes 1125,2000,4000,all
+    python benchmarks/skat_kb_heldout.py --base BIG --heldout-base HELD --sizes 1125,2000,4000,all
     python benchmarks/skat_kb_heldout.py CONTINUED [--k 12] [--sizes 100,200,400,725,1125]
 """
 
@@ -161,6 +167,49 @@ def study(args: argparse.Namespace) -> int:
     return 0
 
 
+def other_base(args: argparse.Namespace) -> int:
+    """Hand-stage exact error on the deals of a separate held-out base, by base size."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    base = load_base(args.base)
+    held = load_base(args.heldout_base, need_pickup=False)
+    if int(held.manifest["parameters"]["seed"]) == int(base.manifest["parameters"]["seed"]):
+        raise SystemExit(f"{args.heldout_base} has the base's seed: its deals are not held out")
+    pos = held.hand["position"].astype(np.int64)
+    decl = held.hand["hands"].astype(np.int64)[np.arange(len(pos)), pos]
+    truth = held.hand["points"].astype(float)
+    won = truth >= 61
+    print(f"load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}; base {args.base}: "
+          f"{base.deals} deals; held out: {held.deals} deals of {args.heldout_base} (seed "
+          f"{held.manifest['parameters']['seed']}, weak_accept "
+          f"{held.manifest['parameters']['weak_accept']}), won at 61 per game "
+          + " ".join(f"{x:.3f}" for x in won.mean(axis=0))
+          + f"; k {args.k}, std scaling; hand stage")
+    print(f"{'base deals':>10} | {'MAE hand':>8} | {'per doubling':>12} | "
+          + " | ".join(f"{g:>8}" for g in GAMES) + " | winnable acc. | recall at 61")
+    rows, prev = [], None
+    for n in parse_sizes(args.sizes, base.deals):
+        model = KnnModel(first_deals(base, n), k=args.k)
+        v = model.values(decl, "hand", args.k)[:, :5]
+        mae = np.abs(v - truth).mean(axis=0)
+        acc = ((v >= 61) == won).mean(axis=0)
+        recall = ((v >= 61) & won).sum(axis=0) / np.maximum(won.sum(axis=0), 1)
+        slope = (f"{(mae.mean() - prev[1]) / math.log2(n / prev[0]):+12.2f}" if prev
+                 else f"{'':12}")
+        print(f"{n:10d} | {mae.mean():8.2f} | {slope} | "
+              + " | ".join(f"{m:8.2f}" for m in mae)
+              + f" | {acc.mean():13.3f} | {recall.mean():.3f}")
+        rows.append({"deals": n, "mae": [round(float(x), 3) for x in mae],
+                     "winnable_accuracy": [round(float(x), 4) for x in acc],
+                     "recall_61": [round(float(x), 4) for x in recall]})
+        prev = (n, float(mae.mean()))
+    print(f"{time.process_time() - c0:.1f} s CPU, {time.perf_counter() - t0:.1f} s wall")
+    if args.json:
+        Path(args.json).write_text(json.dumps(
+            {"base": str(args.base), "heldout_base": str(args.heldout_base),
+             "heldout_deals": held.deals, "k": args.k, "sizes": rows}, indent=1) + "\n")
+    return 0
+
+
 def continued(args: argparse.Namespace) -> int:
     full = load_base(default_base_dir())
     hand, pickup = held_out(args.continued, full.deals)
@@ -190,10 +239,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--base", type=Path, help="a finished base; its last --holdout deals are "
                                               "held out")
     ap.add_argument("--holdout", type=int, default=1000)
+    ap.add_argument("--heldout-base", type=Path,
+                    help="with --base: a base of another seed whose hand stage is held out")
     ap.add_argument("--k", type=int, default=12)
     ap.add_argument("--sizes", default="100,200,400,725,1125")
     ap.add_argument("--json", help="also write the figures to this file (with --base)")
     args = ap.parse_args(argv)
+    if args.base is not None and args.heldout_base is not None:
+        return other_base(args)
     if args.base is not None:
         return study(args)
     if args.continued is None:
