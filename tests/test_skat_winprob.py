@@ -163,7 +163,7 @@ def test_shipped_samples_move_the_tables_towards_played_games() -> None:
     assert (sw, sn) == (bw + suit_won, bn + len(suit))
     # the played games are won far more often than the base's pick-up games, so the
     # overall suit rate moves up, to between the base's rate and the samples' own
-    # (the samples are more than a third of the suit counts with the 7,825-deal base)
+    # (the samples are more than a third of the suit counts with the 10,000-deal base)
     assert len(suit) > 0.35 * sn
     sample_rate = suit_won / len(suit)
     assert base._rate("suit") + 0.1 < shipped._rate("suit") < sample_rate

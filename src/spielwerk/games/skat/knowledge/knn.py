@@ -80,8 +80,8 @@ GAME_CHOICES = ("value", "ev")
 win probability, :data:`WIN_CALIBRATION`) beats passing by ``ev_margin``; ``threshold`` -
 its value reaches ``hand_threshold`` / ``pickup_threshold`` (the seed's rule)."""
 WIN_CALIBRATION: dict[str, tuple[float, ...]] = {
-    "pickup": (0.0401, 0.4621, 0.8498, 0.3727, 0.7375, 0.8516),
-    "hand": (0.0463, 0.6949, 1.5750, -0.5161, -0.3977, -0.2072),
+    "pickup": (0.0402, 0.4449, 0.8438, 0.3791, 0.7041, 0.8192),
+    "hand": (0.0393, 0.7461, 1.8413, -0.5843, -0.4452, -0.2775),
 }
 """P(win) = 1 / (1 + exp(-z)), z = w_value (value - 55) + w_count (count - 7) + w_grand
 [grand] + bias[position], the weights (w_value, w_count, w_grand, bias forehand,
