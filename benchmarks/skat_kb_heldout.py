@@ -167,6 +167,18 @@ def study(args: argparse.Namespace) -> int:
     return 0
 
 
+def auc(score: np.ndarray, positive: np.ndarray) -> float:
+    """The chance that a positive gets a higher score than a negative (ties half)."""
+    from scipy.stats import rankdata
+
+    n1 = int(positive.sum())
+    n0 = len(positive) - n1
+    if n1 == 0 or n0 == 0:
+        return float("nan")
+    ranks = rankdata(score)
+    return float((ranks[positive].sum() - n1 * (n1 + 1) / 2) / (n1 * n0))
+
+
 def other_base(args: argparse.Namespace) -> int:
     """Hand-stage exact error on the deals of a separate held-out base, by base size."""
     t0, c0 = time.perf_counter(), time.process_time()
@@ -178,27 +190,33 @@ def other_base(args: argparse.Namespace) -> int:
     decl = held.hand["hands"].astype(np.int64)[np.arange(len(pos)), pos]
     truth = held.hand["points"].astype(float)
     won = truth >= 61
+    null_won = held.hand["null"].astype(bool)
     print(f"load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}; base {args.base}: "
           f"{base.deals} deals; held out: {held.deals} deals of {args.heldout_base} (seed "
           f"{held.manifest['parameters']['seed']}, weak_accept "
           f"{held.manifest['parameters']['weak_accept']}), won at 61 per game "
           + " ".join(f"{x:.3f}" for x in won.mean(axis=0))
-          + f"; k {args.k}, std scaling; hand stage")
+          + f", null {null_won.mean():.4f}; k {args.k}, std scaling; hand stage")
     print(f"{'base deals':>10} | {'MAE hand':>8} | {'per doubling':>12} | "
-          + " | ".join(f"{g:>8}" for g in GAMES) + " | winnable acc. | recall at 61")
+          + " | ".join(f"{g:>8}" for g in GAMES) + " | winnable acc. | recall at 61 | AUC "
+          + " ".join(g[:2] for g in GAMES) + " null")
     rows, prev = [], None
     for n in parse_sizes(args.sizes, base.deals):
         model = KnnModel(first_deals(base, n), k=args.k)
-        v = model.values(decl, "hand", args.k)[:, :5]
+        values = model.values(decl, "hand", args.k)
+        v = values[:, :5]
         mae = np.abs(v - truth).mean(axis=0)
+        aucs = [auc(v[:, g], won[:, g]) for g in range(5)] + [auc(values[:, 5], null_won)]
         acc = ((v >= 61) == won).mean(axis=0)
         recall = ((v >= 61) & won).sum(axis=0) / np.maximum(won.sum(axis=0), 1)
         slope = (f"{(mae.mean() - prev[1]) / math.log2(n / prev[0]):+12.2f}" if prev
                  else f"{'':12}")
         print(f"{n:10d} | {mae.mean():8.2f} | {slope} | "
               + " | ".join(f"{m:8.2f}" for m in mae)
-              + f" | {acc.mean():13.3f} | {recall.mean():.3f}")
+              + f" | {acc.mean():13.3f} | {recall.mean():12.3f} | "
+              + " ".join(f"{a:.3f}" for a in aucs))
         rows.append({"deals": n, "mae": [round(float(x), 3) for x in mae],
+                     "auc": [round(a, 4) for a in aucs],
                      "winnable_accuracy": [round(float(x), 4) for x in acc],
                      "recall_61": [round(float(x), 4) for x in recall]})
         prev = (n, float(mae.mean()))
