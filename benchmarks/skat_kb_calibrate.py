@@ -19,6 +19,8 @@ evaluation seed.
     python benchmarks/skat_kb_calibrate.py --deals 600 --seed 21 -o cal21.jsonl
     python benchmarks/skat_kb_calibrate.py --summary cal21.jsonl
     python benchmarks/skat_kb_calibrate.py --deals 800 --seed 21 --base DIR -o cal21-big.jsonl
+    python benchmarks/skat_kb_calibrate.py --deals 800 --seed 21 --worlds 4 -o pimc21.jsonl
+    python benchmarks/skat_kb_calibrate.py --summary pimc21.jsonl pimc22.jsonl --knn-only
 
 The rows do not record the base: use one results file per base.
 """
@@ -65,8 +67,10 @@ class Passer(SkatRuleAgent):
 class ForcedKnn(SkatKnnAgent):
     """Bids 18 whatever its cards; picks up (``pickup``) or plays its best hand game."""
 
-    def __init__(self, game: Any, mode: str, base: str = "") -> None:
-        super().__init__(game, 0, play="rule", base=base)
+    def __init__(self, game: Any, mode: str, base: str = "", worlds: int = 0) -> None:
+        # worlds 0: the rule agent's card play; else PIMC with that many worlds
+        super().__init__(game, 0, play="pimc" if worlds else "rule", worlds=max(worlds, 1),
+                         base=base)
         self.mode = mode
 
     def bid_decision(self, hand: int, position: int = 0) -> BidDecision:
@@ -90,9 +94,10 @@ class ForcedRule(SkatRuleAgent):
         return super().act(info_state)
 
 
-def forced_game(deal_seed: int, seat: int, mode: str, base: str = "") -> dict[str, Any]:
+def forced_game(deal_seed: int, seat: int, mode: str, base: str = "", worlds: int = 0
+                ) -> dict[str, Any]:
     game = load_game(GAME_SPEC)
-    forced = ForcedRule(game, 0) if mode == "rule" else ForcedKnn(game, mode, base)
+    forced = ForcedRule(game, 0) if mode == "rule" else ForcedKnn(game, mode, base, worlds)
     seats = [forced if s == seat else Passer(game, 0) for s in range(3)]
     state = game.new_initial_state()
     play(state, seats, np.random.default_rng(deal_seed))
@@ -100,7 +105,8 @@ def forced_game(deal_seed: int, seat: int, mode: str, base: str = "") -> dict[st
     return skat_details(state)
 
 
-def seat_row(deal: int, deal_seed: int, seat: int, knn: SkatKnnAgent) -> dict[str, Any]:
+def seat_row(deal: int, deal_seed: int, seat: int, knn: SkatKnnAgent, worlds: int = 0
+             ) -> dict[str, Any]:
     game = load_game(GAME_SPEC)
     state = game.new_initial_state()
     rng = np.random.default_rng(deal_seed)
@@ -123,14 +129,14 @@ def seat_row(deal: int, deal_seed: int, seat: int, knn: SkatKnnAgent) -> dict[st
         "rule_bids": strength >= 7.0, "rule_game": rule_game,
     }
     for mode in MODES:
-        det = forced_game(deal_seed, seat, mode, knn.base)
+        det = forced_game(deal_seed, seat, mode, knn.base, worlds)
         c = parse_contract(str(det["contract"]))
         row[mode] = {"game": c.game, "hand": c.hand, "won": det["won"], "value": det["value"],
                      "points": det["declarer_points"], "sf": det["seeger"][seat]}
     return row
 
 
-def run(deals: int, seed: int, out: Path, base: str = "") -> None:
+def run(deals: int, seed: int, out: Path, base: str = "", worlds: int = 0) -> None:
     done = set()
     if out.exists():
         for line in out.read_text().splitlines():
@@ -143,7 +149,7 @@ def run(deals: int, seed: int, out: Path, base: str = "") -> None:
             if deal in done:
                 continue
             deal_seed = derive_seed(seed, 1, deal)
-            rows = [seat_row(deal, deal_seed, s, knn) for s in range(3)]
+            rows = [seat_row(deal, deal_seed, s, knn, worlds) for s in range(3)]
             f.write("".join(json.dumps(r) + "\n" for r in rows))
             f.flush()
             if deal % 50 == 0:
@@ -162,9 +168,12 @@ def logistic_fit(x: np.ndarray, y: np.ndarray, iterations: int = 50) -> np.ndarr
     return w
 
 
-def design(rows: list[dict[str, Any]], stage: str) -> tuple[np.ndarray, np.ndarray]:
-    """Inputs and outcomes of the fit of one stage (see :func:`calibration`)."""
-    modes, key = {"pickup": (("pickup", "rule"), "vp"), "hand": (("hand",), "vh")}[stage]
+def design(rows: list[dict[str, Any]], stage: str, knn_only: bool = False
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """Inputs and outcomes of the fit of one stage (see :func:`calibration`); ``knn_only``:
+    the pick-up stage from the knn agent's own pick-up games (not rule's)."""
+    modes, key = {"pickup": (("pickup",) if knn_only else ("pickup", "rule"), "vp"),
+                  "hand": (("hand",), "vh")}[stage]
     x, won = [], []
     for r in rows:
         for mode in modes:
@@ -182,20 +191,22 @@ def log_loss(w: np.ndarray, x: np.ndarray, y: np.ndarray) -> float:
     return float(-(y * np.log(p) + (1 - y) * np.log(1 - p)).mean())
 
 
-def calibration(rows: list[dict[str, Any]]) -> None:
+def calibration(rows: list[dict[str, Any]], knn_only: bool = False) -> None:
     """The weights of ``WIN_CALIBRATION`` (knowledge/knn.py): P(win) of the game played,
     from its KNN value of the stage, the hand count of the ten cards, grand or not, and
     the position; fitted on the games whose value is at least 36 (decisions are made
     above that). Pick-up stage: the knn and the rule pick-up games; hand stage: the
-    hand games."""
+    hand games (``knn_only``: the pick-up fit from the knn games alone - for a file made
+    with ``--worlds``, where rule's games keep rule's card play)."""
     for stage in ("pickup", "hand"):
-        x, won = design(rows, stage)
+        x, won = design(rows, stage, knn_only)
         w = logistic_fit(x, won)
         weights = ", ".join(f"{float(v):.4f}" for v in w)
         print(f'calibration {stage} ({len(won)} games): "{stage}": ({weights}),')
 
 
-def cross_check(groups: list[list[dict[str, Any]]], names: list[str]) -> None:
+def cross_check(groups: list[list[dict[str, Any]]], names: list[str], knn_only: bool = False
+                ) -> None:
     """Log-loss on each file of the weights fitted on the other files, against the shipped
     ``WIN_CALIBRATION`` on the same rows (lower is better)."""
     from spielwerk.games.skat.knowledge.knn import WIN_CALIBRATION
@@ -203,14 +214,14 @@ def cross_check(groups: list[list[dict[str, Any]]], names: list[str]) -> None:
     for stage in ("pickup", "hand"):
         for i, name in enumerate(names):
             rest = [r for j, g in enumerate(groups) if j != i for r in g]
-            w = logistic_fit(*design(rest, stage))
-            x, y = design(groups[i], stage)
+            w = logistic_fit(*design(rest, stage, knn_only))
+            x, y = design(groups[i], stage, knn_only)
             shipped = np.array(WIN_CALIBRATION[stage])
             print(f"{stage}: log-loss on {name} ({len(y)} games): fitted on the other files "
                   f"{log_loss(w, x, y):.4f}, shipped WIN_CALIBRATION {log_loss(shipped, x, y):.4f}")
 
 
-def summary(paths: list[Path]) -> None:
+def summary(paths: list[Path], knn_only: bool = False) -> None:
     groups = [[json.loads(line) for line in path.read_text().splitlines()] for path in paths]
     rows = [r for g in groups for r in g]
     for mode, key in (("pickup", "vp"), ("hand", "vh")):
@@ -228,9 +239,9 @@ def summary(paths: list[Path]) -> None:
     n = len(rows)
     print(f"{n} seat hands; rule bids {sum(r['rule_bids'] for r in rows)}, "
           f"knn declares {sum(r['knn_game'] >= 0 for r in rows)}")
-    calibration(rows)
+    calibration(rows, knn_only)
     if len(groups) > 1:
-        cross_check(groups, [p.name for p in paths])
+        cross_check(groups, [p.name for p in paths], knn_only)
 
 
 def main() -> None:
@@ -241,13 +252,18 @@ def main() -> None:
     ap.add_argument("--summary", type=Path, nargs="+", help="results files to summarise")
     ap.add_argument("--base", default="", help="knowledge base directory (default: the shipped "
                                                "base)")
+    ap.add_argument("--worlds", type=int, default=0,
+                    help="the knn declarer's card play: 0 the rule agent's (default), else PIMC "
+                         "with this many worlds (the rule modes keep rule's play)")
+    ap.add_argument("--knn-only", action="store_true",
+                    help="--summary: fit the pick-up stage on the knn games alone")
     a = ap.parse_args()
     if a.summary:
-        summary(a.summary)
+        summary(a.summary, a.knn_only)
         return
     if a.out is None:
         ap.error("-o FILE is needed to run")
-    run(a.deals, a.seed, a.out, a.base)
+    run(a.deals, a.seed, a.out, a.base, a.worlds)
 
 
 if __name__ == "__main__":

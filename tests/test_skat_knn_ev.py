@@ -10,6 +10,7 @@ from spielwerk.core.registry import load_game
 from spielwerk.games.skat.cards import GRAND
 from spielwerk.games.skat.knowledge.features import hand_count
 from spielwerk.games.skat.knowledge.knn import (
+    PIMC_WIN_CALIBRATION,
     WIN_CALIBRATION,
     KnnModel,
     KnnParams,
@@ -118,3 +119,31 @@ def test_contest_shift_keeps_a_hand_at_18_unless_it_stays_winnable(model: KnnMod
             assert b.max_bid == (a.max_bid if keeps else 18)
             limited += not keeps and a.max_bid > 18
     assert limited > 0
+
+
+def test_the_calibration_follows_the_card_play(model: KnnModel) -> None:
+    game = load_game("skat(players=3)")
+    assert make_agent("knn", game).params.calibration == "pimc"  # type: ignore[attr-defined]
+    rule_play = make_agent("knn:play=rule", game)
+    assert rule_play.params.calibration == "rule"  # type: ignore[attr-defined]
+    named = make_agent("knn:play=pimc:calibration=rule", game)
+    assert named.params.calibration == "rule"  # type: ignore[attr-defined]
+    with pytest.raises(AgentSpecError, match="calibration"):
+        make_agent("knn:calibration=magic", game)
+    with pytest.raises(KnowledgeBaseError, match="calibration"):
+        KnnParams(calibration="magic")
+    # the PIMC weights are used when asked for, the rule weights by default
+    w_value, w_count, w_grand, *bias = PIMC_WIN_CALIBRATION["pickup"]
+    z = w_value * (60 - 55) + w_count * (8 - 7) + w_grand + bias[1]
+    assert win_probability(60, "pickup", 1, 8, GRAND, calibration="pimc") == pytest.approx(
+        1 / (1 + np.exp(-z)))
+    # PIMC wins more of the games it declares: the same value is a better chance, and the
+    # expected-score rule declares more hands
+    for stage in ("pickup", "hand"):
+        for position in range(3):
+            assert (win_probability(55, stage, position, calibration="pimc")
+                    > win_probability(55, stage, position))
+    hands = random_hands(300, 4)
+    pimc = KnnParams(calibration="pimc")
+    assert (sum(decide_bid(model, ten, pimc, 1).game >= 0 for ten in hands)
+            > sum(decide_bid(model, ten, None, 1).game >= 0 for ten in hands))

@@ -83,6 +83,8 @@ CARD_PLAY = ("pimc", "rule")
 """Card play: PIMC (``worlds`` per decision), or the ``rule`` agent's highest-lowest play -
 cheap, and identical to ``rule``'s, so a match against ``rule`` compares the decisions before
 the first card alone."""
+AGENT_CALIBRATIONS = ("auto", "pimc", "rule")
+"""Win-chance calibration of the ``ev`` decision: that of ``play`` (auto) or a named one."""
 
 
 def shared_model(base: str, k: int, scaling: str = DEFAULT_SCALING) -> KnnModel:
@@ -126,6 +128,7 @@ class SkatKnnAgent(Agent):
         ev_margin: float = DEFAULT_EV_MARGIN,
         game_choice: str = DEFAULT_GAME_CHOICE,
         contest_shift: float = DEFAULT_CONTEST_SHIFT,
+        calibration: str = "auto",
     ) -> None:
         super().__init__(game, seed)
         _check_choice("bidding", bidding, BIDDING_SYSTEMS)
@@ -136,16 +139,20 @@ class SkatKnnAgent(Agent):
         _check_choice("put_rules", put_rules, PUT_RULES)
         _check_choice("game_choice", game_choice, GAME_CHOICES)
         _check_choice("decision", decision, DECISIONS)
+        _check_choice("calibration", calibration, AGENT_CALIBRATIONS)
+        _check_choice("play", play, CARD_PLAY)
+        if calibration == "auto":  # the win chances measured under this agent's card play
+            calibration = play
         self.params = KnnParams(k, hand_threshold, pickup_threshold, null_threshold, extensions,
                                 put_rules, switch_margin, contest_margin, decision=decision,
                                 loss_bonus=loss_bonus, ev_margin=ev_margin,
-                                game_choice=game_choice, contest_shift=contest_shift)
+                                game_choice=game_choice, contest_shift=contest_shift,
+                                calibration=calibration)
         self.choose_by_put = choose_by_put
         _check_choice("scaling", scaling, SCALINGS)
         self.putting = putting
         self.scaling = scaling
         self.base = base
-        _check_choice("play", play, CARD_PLAY)
         self.play = play
         self.player: Agent = (SkatPimcAgent(game, seed, worlds=worlds) if play == "pimc"
                               else SkatRuleAgent(game, seed))
@@ -273,7 +280,7 @@ register_agent(
      "switch_margin": 0.0, "contest_margin": DEFAULT_CONTEST_MARGIN,
      "decision": DEFAULT_DECISION, "loss_bonus": DEFAULT_LOSS_BONUS,
      "ev_margin": DEFAULT_EV_MARGIN, "game_choice": DEFAULT_GAME_CHOICE,
-     "contest_shift": DEFAULT_CONTEST_SHIFT},
+     "contest_shift": DEFAULT_CONTEST_SHIFT, "calibration": "auto"},
     "KNN bidding, hand/pick-up, skat putting and declaring over solved deals; PIMC card play",
     games=("skat",),
     parameter_help={
@@ -290,6 +297,8 @@ register_agent(
         "contest_shift": "ev: log-odds a game must spare to bid beyond 18 (contested)",
         "game_choice": "after picking up, the game with the best put value (value) or the "
                        "best calibrated expected score (ev)",
+        "calibration": "ev: win chances measured under rule's or PIMC's card play (auto: "
+                       "those of play)",
         "put_rules": "puts the KNN putting classifies: seed (no jacks/trumps) or hard "
                      "(refined selection's hard rules)",
         "k": "neighbours per classification",
@@ -308,5 +317,5 @@ register_agent(
             "pickup_threshold": (0, 120), "scaling": SCALINGS, "bidding": BIDDING_SYSTEMS,
             "play": CARD_PLAY, "put_rules": PUT_RULES, "decision": DECISIONS,
             "ev_margin": (-1000, 1000), "loss_bonus": (0, 1000),
-            "game_choice": GAME_CHOICES},
+            "game_choice": GAME_CHOICES, "calibration": AGENT_CALIBRATIONS},
 )

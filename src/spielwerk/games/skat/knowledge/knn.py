@@ -91,6 +91,20 @@ logistic regression on forced declarations under the rule agent's card play, the
 hands of tuning seeds 21 and 22 (``benchmarks/skat_kb_calibrate.py --summary``,
 docs/skat-bidding.md): the neighbours' results are double-dummy, the cards are not played
 so well, the count adds to the neighbours' value, and a forehand declarer wins less."""
+PIMC_WIN_CALIBRATION: dict[str, tuple[float, ...]] = {
+    "pickup": (0.0458, 0.4157, 1.5954, 1.2504, 1.3695, 1.6764),
+    "hand": (0.0739, 0.8443, 1.9976, 0.0657, 0.0862, 0.2769),
+}
+"""The same fit with the knn declarer playing the cards by PIMC (4 worlds) against the
+rule agent's defence (``benchmarks/skat_kb_calibrate.py --worlds 4``, seeds 21 and 22,
+``--summary --knn-only``: the pick-up stage from the knn agent's own pick-up games, since
+rule's keep rule's play). PIMC wins more of the games it declares, so the same value is
+worth more: the ``knn`` agent uses these weights when it plays the cards with PIMC."""
+CALIBRATIONS: dict[str, dict[str, tuple[float, ...]]] = {
+    "rule": WIN_CALIBRATION, "pimc": PIMC_WIN_CALIBRATION,
+}
+"""The win-chance calibrations by the declarer's card play (``KnnParams.calibration``)."""
+
 """Puts the KNN putting classifies: ``seed`` - no jacks, no trumps (the seed's pruning);
 ``hard`` - those left by refined selection's hard rules (:func:`selection.hard_candidates`:
 no trumps, blank tens first, no aces in low-trump games, equivalent low cards, ...), from the
@@ -131,6 +145,8 @@ class KnnParams:
     game_choice: str = DEFAULT_GAME_CHOICE
     """After picking up: the game with the best put ``value``, or the best expected score
     (``ev``: the put value's calibrated win chance and the game's value)."""
+    calibration: str = "rule"
+    """``ev``: the win chances of :data:`CALIBRATIONS` for this card play (rule / pimc)."""
 
     def __post_init__(self) -> None:
         if self.k < 1:
@@ -144,6 +160,9 @@ class KnnParams:
         if self.put_rules not in PUT_RULES:
             raise KnowledgeBaseError(f"put_rules must be one of {', '.join(PUT_RULES)}, "
                                      f"not {self.put_rules!r}")
+        if self.calibration not in CALIBRATIONS:
+            raise KnowledgeBaseError(f"calibration must be one of {', '.join(CALIBRATIONS)}, "
+                                     f"not {self.calibration!r}")
 
 
 class KnnModel:
@@ -341,10 +360,11 @@ class BidDecision:
 
 
 def win_probability(value: float, stage: str, position: int, count: float = 7.0,
-                    game: int = 0, shift: float = 0.0) -> float:
+                    game: int = 0, shift: float = 0.0, calibration: str = "rule") -> float:
     """Calibrated chance that a game of this KNN value and hand count is won
-    (:data:`WIN_CALIBRATION`); ``shift`` lowers the log-odds (a contested auction)."""
-    w_value, w_count, w_grand, *bias = WIN_CALIBRATION[stage]
+    (:data:`WIN_CALIBRATION`, or another of :data:`CALIBRATIONS`); ``shift`` lowers the
+    log-odds (a contested auction)."""
+    w_value, w_count, w_grand, *bias = CALIBRATIONS[calibration][stage]
     z = (w_value * (value - 55.0) + w_count * (count - 7.0) + w_grand * (game == GRAND)
          + bias[max(0, min(2, position))] - shift)
     return float(1.0 / (1.0 + np.exp(-z)))
@@ -362,7 +382,7 @@ def _winnable(p: KnnParams, value: float, hand: int, game: int, is_hand: bool, p
     if p.decision == "threshold":
         return value >= (p.hand_threshold if is_hand else p.pickup_threshold), value
     chance = win_probability(value, "hand" if is_hand else "pickup", position,
-                             hand_count(hand, game), game, shift)
+                             hand_count(hand, game), game, shift, p.calibration)
     e = expected_score(chance, suit_game_value(hand, game, hand=is_hand), p.loss_bonus)
     return e > p.ev_margin, e
 
@@ -496,7 +516,8 @@ def choose_game(per_game: dict[int, tuple[int, float]], twelve: int, bid: int, p
     def merit(g: int) -> tuple[float, int]:
         if p.game_choice == "ev":
             chance = win_probability(per_game[g][1], "pickup", position,
-                                     hand_count(twelve & ~per_game[g][0], g), g)
+                                     hand_count(twelve & ~per_game[g][0], g), g,
+                                     calibration=p.calibration)
             return expected_score(chance, max(plain_value(g), bid), p.loss_bonus), g
         return per_game[g][1], plain_value(g)
 
