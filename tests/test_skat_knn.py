@@ -285,6 +285,24 @@ def test_cli_bid_and_put_json() -> None:
     assert r.exit_code == 0 and "decision" in r.output
 
 
+@shipped
+def test_cli_bid_play_picks_the_calibration() -> None:
+    """``--play`` decides with the win chances of that card play: PIMC (the knn agent's
+    default) wins more, so a hand rule's play would pass is played with PIMC."""
+    from spielwerk.cli.skat_kb import bid_result
+
+    cards = "DK DT DA DJ HK S7 SQ SA CT CA"
+    pimc, rule = bid_result(cards), bid_result(cards, play="rule")
+    assert pimc["values"] == rule["values"]  # the same neighbours
+    assert rule["game"] == "pass" and rule["max_bid"] == 0
+    assert pimc["game"] != "pass" and pimc["max_bid"] >= 18
+    runner = CliRunner()
+    r = runner.invoke(app, ["skat", "bid", *cards.split(), "--play", "rule", "--json"])
+    assert r.exit_code == 0 and json.loads(r.output)["game"] == "pass"
+    with pytest.raises(Exception, match="--play must be pimc or rule"):
+        bid_result(cards, play="magic")
+
+
 @pytest.mark.parametrize("cards, message", [
     ("CJ SJ CA", "expected 10 cards"),
     ("CJ SJ CA CT C9 SA HT H7 D7 CJ", "appears twice"),

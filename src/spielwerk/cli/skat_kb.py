@@ -70,12 +70,16 @@ def _cards_string(mask: int) -> list[str]:
 
 
 def bid_result(cards: str, position: str = "forehand", base: Path | None = None,
-               k: int = DEFAULT_K, extensions: bool = True) -> dict[str, Any]:
-    """The ``skat bid --json`` object."""
+               k: int = DEFAULT_K, extensions: bool = True, play: str = "pimc"
+               ) -> dict[str, Any]:
+    """The ``skat bid --json`` object; ``play``: the card play whose win chances decide
+    (pimc: the ``knn`` agent's default, rule: ``knn:play=rule``)."""
     hand = parse_cards(cards, 10)
     seat = _position(position)
+    if play not in ("pimc", "rule"):
+        raise SpielwerkError(f"--play must be pimc or rule, not {play!r}")
     model = _load(base, k)
-    d = decide_bid(model, hand, KnnParams(k=k, extensions=extensions), seat)
+    d = decide_bid(model, hand, KnnParams(k=k, extensions=extensions, calibration=play), seat)
     values = d.values
     return {
         "features": {GAME_KEYS[g]: [int(x) for x in d.features[g]] for g in range(5)},
@@ -183,10 +187,12 @@ def register_kb_commands(skat_app: typer.Typer) -> None:
                                      help="forehand | middlehand | rearhand"),
         base: Path | None = base_opt,
         k: int = typer.Option(DEFAULT_K, "--k", help="neighbours per classification"),
+        play: str = typer.Option("pimc", "--play", help="the card play the win chances are "
+                                 "calibrated for: pimc (the knn agent's) | rule"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
     ) -> None:
         """What the KNN bidder makes of ten cards: values per game, game, highest bid."""
-        out = bid_result(" ".join(cards), position, base, k)
+        out = bid_result(" ".join(cards), position, base, k, play=play)
         if as_json:
             print(json.dumps(out))
             return
