@@ -67,6 +67,12 @@ def first_deals(base: BaseData, n: int) -> BaseData:
                     {k: v[:n] for k, v in base.pickup.items()})
 
 
+def declarer_cards(hand: dict[str, np.ndarray]) -> np.ndarray:
+    """The declarer's ten cards of each deal of a hand stage."""
+    pos = hand["position"].astype(np.int64)
+    return hand["hands"].astype(np.int64)[np.arange(len(pos)), pos]
+
+
 def last_deals(base: BaseData, n: int) -> tuple[dict, dict]:
     """The hand and pick-up arrays of the last ``n`` deals."""
     assert base.pickup is not None
@@ -117,8 +123,7 @@ def study(args: argparse.Namespace) -> int:
         raise SystemExit(f"--holdout must be between 1 and {base.deals - 1}")
     avail = base.deals - args.holdout
     hand, pickup = last_deals(base, args.holdout)
-    pos = hand["position"].astype(np.int64)
-    decl = hand["hands"].astype(np.int64)[np.arange(len(pos)), pos]
+    decl = declarer_cards(hand)
     truth = {"hand": hand["points"].astype(float), "pickup": pickup["points"].astype(float)}
     print(f"load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}; base {args.base}: "
           f"{base.deals} deals; held out: the last {args.holdout} (ids "
@@ -186,8 +191,7 @@ def other_base(args: argparse.Namespace) -> int:
     held = load_base(args.heldout_base, need_pickup=False)
     if int(held.manifest["parameters"]["seed"]) == int(base.manifest["parameters"]["seed"]):
         raise SystemExit(f"{args.heldout_base} has the base's seed: its deals are not held out")
-    pos = held.hand["position"].astype(np.int64)
-    decl = held.hand["hands"].astype(np.int64)[np.arange(len(pos)), pos]
+    decl = declarer_cards(held.hand)
     truth = held.hand["points"].astype(float)
     won = truth >= 61
     null_won = held.hand["null"].astype(bool)
@@ -231,8 +235,7 @@ def other_base(args: argparse.Namespace) -> int:
 def continued(args: argparse.Namespace) -> int:
     full = load_base(default_base_dir())
     hand, pickup = held_out(args.continued, full.deals)
-    pos = hand["position"].astype(np.int64)
-    decl = hand["hands"].astype(np.int64)[np.arange(len(pos)), pos]
+    decl = declarer_cards(hand)
     truth = {"hand": hand["points"].astype(float), "pickup": pickup["points"].astype(float)}
     print(f"{len(decl)} held-out deals (ids {full.deals}..); shipped base {full.deals} deals, "
           f"k {args.k}, std scaling")

@@ -25,6 +25,7 @@ from spielwerk.games.skat.bidding import POSITION_NAMES
 from spielwerk.games.skat.cards import DISPLAY_ORDER, card_to_string, string_to_card
 from spielwerk.games.skat.handstrength import strength
 from spielwerk.games.skat.knowledge.knn import (
+    CALIBRATIONS,
     DEFAULT_K,
     DEFAULT_SCALING,
     GAME_KEYS,
@@ -76,8 +77,8 @@ def bid_result(cards: str, position: str = "forehand", base: Path | None = None,
     (pimc: the ``knn`` agent's default, rule: ``knn:play=rule``)."""
     hand = parse_cards(cards, 10)
     seat = _position(position)
-    if play not in ("pimc", "rule"):
-        raise SpielwerkError(f"--play must be pimc or rule, not {play!r}")
+    if play not in CALIBRATIONS:
+        raise SpielwerkError(f"--play must be {' or '.join(CALIBRATIONS)}, not {play!r}")
     model = _load(base, k)
     d = decide_bid(model, hand, KnnParams(k=k, extensions=extensions, calibration=play), seat)
     values = d.values

@@ -101,7 +101,7 @@ rule agent's defence (``benchmarks/skat_kb_calibrate.py --worlds 4``, seeds 21 a
 rule's keep rule's play). PIMC wins more of the games it declares, so the same value is
 worth more: the ``knn`` agent uses these weights when it plays the cards with PIMC."""
 CALIBRATIONS: dict[str, dict[str, tuple[float, ...]]] = {
-    "rule": WIN_CALIBRATION, "pimc": PIMC_WIN_CALIBRATION,
+    "pimc": PIMC_WIN_CALIBRATION, "rule": WIN_CALIBRATION,
 }
 """The win-chance calibrations by the declarer's card play (``KnnParams.calibration``)."""
 
