@@ -19,6 +19,41 @@ def test_two_slot_pack_round_trip(lo: int, hi: int, depth: int, move: int) -> No
         lo, hi, depth, move)
 
 
+def test_work_of_is_the_bit_length() -> None:
+    assert [tt.work_of(n) for n in (0, 1, 2, 3, 4, 1023, 1024)] == [0, 1, 2, 2, 3, 10, 11]
+    assert tt.work_of(1 << 62) == 63
+
+
+def _slots(table: np.ndarray) -> list[tuple[int, int, int]]:
+    """(key, depth, work) of the two slots of a one-bucket table."""
+    return [(int(table[2 * j]), tt.data_depth(int(table[2 * j + 1])),
+             tt.data_work(int(table[2 * j + 1]))) for j in range(2)]
+
+
+def test_two_slot_replacement_keeps_the_costlier_of_equal_depths() -> None:
+    table = tt.new_table(1)  # one bucket: every key lands in it
+    inf = tt.DEPTH_INF
+    tt.store(table, 10, inf, 0, 4, 1, 20)  # a big subtree
+    tt.store(table, 11, inf, -2, 2, 2, 3)
+    assert _slots(table) == [(10, inf, 20), (11, inf, 3)]
+    tt.store(table, 12, inf, 0, 0, 0, 5)  # cheaper than the first slot: second slot
+    assert _slots(table) == [(10, inf, 20), (12, inf, 5)]
+    tt.store(table, 13, inf, 1, 1, 0, 21)  # costlier: first slot, the old first moves down
+    assert _slots(table) == [(13, inf, 21), (10, inf, 20)]
+    tt.store(table, 10, inf, 2, 4, -1, 7)  # same key and depth: bounds merge, work kept
+    lo_hi = (tt.data_lo(int(table[3])), tt.data_hi(int(table[3])), tt.data_move(int(table[3])))
+    assert lo_hi == (2, 4, 1) and tt.data_work(int(table[3])) == 20
+    tt.store(table, 14, 30, 0, 0, 0, 60)  # a shallower search never displaces a deeper one
+    assert _slots(table) == [(13, inf, 21), (14, 30, 60)]
+
+
+def test_two_slot_replacement_without_work_takes_the_newest_of_equal_depths() -> None:
+    table = tt.new_table(1)  # callers that give no work (Durak's endgame) keep the old rule
+    for key in (1, 2, 3):
+        tt.store(table, key, 9, 0, 0, -1)
+    assert [k for k, _, _ in _slots(table)] == [3, 2]
+
+
 @pytest.mark.parametrize("gen,depth,side,move,lo,hi", [
     (1, 0, 0, -1, 0, 0), (255, 255, 15, 254, -30000, 30000), (108, 30, 2, 31, 0, 120),
     (7, 12, 1, 0, 61, 90)])

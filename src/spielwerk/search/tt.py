@@ -10,8 +10,12 @@ than one value and a flag) suits MTD(f), whose passes alternate between lower
 and upper bounds on the same nodes; the classic flag is derived by
 :func:`bound_kind` (``Bound.EXACT`` when both bounds meet).
 
-Buckets of two slots: the first keeps the deeper search, the second always
-takes the newest entry. Keys are hashed by a multiplicative mix.
+Buckets of two slots: the first keeps the deeper search (of equal depths, the
+larger *work*: the bit length of the node count of the search that produced the
+entry, when the caller gives it), the second always takes the newest entry.
+Without the work every search of an exact (unbounded) solve has the same depth
+and the first slot degenerates into a second always-replace slot; with it the
+entries that cost most to recompute stay when the table overflows. Keys are hashed by a multiplicative mix.
 
 Layout of the two-slot table's data word (low bit first)::
 
@@ -19,6 +23,7 @@ Layout of the two-slot table's data word (low bit first)::
     bits 16-31  upper bound + VALUE_OFFSET      (data_hi)
     bits 32-47  depth, DEPTH_INF = exact        (data_depth)
     bits 48-55  best move + 1, 0 = none         (data_move)
+    bits 56-61  work: bit length of the subtree's node count, 0 = not given (data_work)
 
 **Clustered table** (``new_cluster_table``, ``cluster_probe``,
 ``cluster_store``): four entries per bucket (one 64-byte cache line), each a
@@ -61,6 +66,8 @@ DEPTH_SHIFT = 32
 DEPTH_MASK = 0xFFFF
 MOVE_SHIFT = 48
 MOVE_MASK = 0xFF
+WORK_SHIFT = 56
+WORK_MASK = 0x3F
 HASH_MUL = -7046029254386353131
 """Multiplier of the key mix (the 64-bit golden-ratio constant 0x9E3779B97F4A7C15)."""
 
@@ -123,6 +130,21 @@ def data_move(d: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def data_work(d: int) -> int:
+    return (d >> WORK_SHIFT) & WORK_MASK
+
+
+@njit(cache=True, inline="always")
+def work_of(nodes: int) -> int:
+    """The work field for a search of ``nodes`` nodes: their bit length (at most 63)."""
+    w = 0
+    while nodes > 0 and w < WORK_MASK:
+        nodes >>= 1
+        w += 1
+    return w
+
+
+@njit(cache=True, inline="always")
 def slot_of(key: int, mask: int) -> int:
     h = key * HASH_MUL
     h ^= (h >> 29) & 0x7FFFFFFFF
@@ -141,9 +163,13 @@ def probe(table: np.ndarray, key: int) -> int:
 
 
 @njit(cache=True)
-def store(table: np.ndarray, key: int, depth: int, lo: int, hi: int, move: int) -> None:
+def store(table: np.ndarray, key: int, depth: int, lo: int, hi: int, move: int,
+          work: int = 0) -> None:
     """Record bounds ``lo <= value <= hi`` from a search of ``depth``, merging with an entry
-    of the same depth and key (bounds tightened, move kept if none is given)."""
+    of the same depth and key (bounds tightened, move kept if none is given, the larger
+    work kept). ``work`` (:func:`work_of` of the search's node count, 0: unknown) breaks
+    ties of depth in the replacement: the first slot of a bucket keeps the deeper, then
+    the costlier entry."""
     i = slot_of(key, (table.size >> 1) - 1)
     j = -1
     if table[2 * i] == key:
@@ -162,25 +188,33 @@ def store(table: np.ndarray, key: int, depth: int, lo: int, hi: int, move: int) 
                 hi = ohi
             if move < 0:
                 move = data_move(old)
+            ow = data_work(old)
+            if ow > work:
+                work = ow
         elif od > depth:
             if move >= 0:
-                table[2 * j + 1] = pack(data_lo(old), data_hi(old), od, move)
+                table[2 * j + 1] = pack(data_lo(old), data_hi(old), od, move) | (
+                    data_work(old) << WORK_SHIFT)
             return
         elif move < 0:
             move = data_move(old)
-        table[2 * j + 1] = pack(lo, hi, depth, move)
+        table[2 * j + 1] = pack(lo, hi, depth, move) | (work << WORK_SHIFT)
         return
+    word = pack(lo, hi, depth, move) | (work << WORK_SHIFT)
     if table[2 * i] < 0:
         table[2 * i] = key
-        table[2 * i + 1] = pack(lo, hi, depth, move)
-    elif depth >= data_depth(table[2 * i + 1]):
+        table[2 * i + 1] = word
+        return
+    first = table[2 * i + 1]
+    fd = data_depth(first)
+    if depth > fd or (depth == fd and work >= data_work(first)):
         table[2 * i + 2] = table[2 * i]
-        table[2 * i + 3] = table[2 * i + 1]
+        table[2 * i + 3] = first
         table[2 * i] = key
-        table[2 * i + 1] = pack(lo, hi, depth, move)
+        table[2 * i + 1] = word
     else:
         table[2 * i + 2] = key
-        table[2 * i + 3] = pack(lo, hi, depth, move)
+        table[2 * i + 3] = word
 
 
 @njit(cache=True, inline="always")
@@ -231,6 +265,8 @@ E_SIDE_SHIFT = 16
 E_SIDE_MASK = 0xF
 E_MOVE_SHIFT = 20
 E_MOVE_MASK = 0xFF
+WORK_SHIFT = 56
+WORK_MASK = 0x3F
 E_LO_SHIFT = 28
 E_HI_SHIFT = 44
 SIDE_MUL = 0x9E3779B1

@@ -213,6 +213,7 @@ class Solver:
         self._nseeds = np.zeros(p, np.int64)
         self._curg = np.zeros(p, np.int64)
         self._curx = np.zeros(p, np.int64)
+        self._nstart = np.zeros(p, np.int64)
         self._ckey = np.zeros((p, pits), np.int64)
         self._corder = np.zeros((p, pits), np.int64)
         self._nmv = np.zeros(p, np.int64)
@@ -301,7 +302,7 @@ class Solver:
                     limit = min(limit, self.node_budget)
                 _nws(regs, self._brd, self._nbeta, self._ndepth, self._nkey, self._nseeds,
                      self._ckey, self._corder, self._nmv, self._mi, self._best, self._bestmv,
-                     self._curg, self._curx, self.table, self.db, self.db_n,
+                     self._curg, self._curx, self._nstart, self.table, self.db, self.db_n,
                      self.binom, self.m, self.empty_capture, self.end_rule, self.etc_min_seeds,
                      self.db_n + 1 + self.tt_skip, self.db_margin, ctr, limit)
                 if regs[3] == DONE:

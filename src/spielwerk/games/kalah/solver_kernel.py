@@ -190,12 +190,15 @@ def tt_bound(table: np.ndarray, key: int, d: int, beta: int, root: bool) -> tupl
 def nws(regs: np.ndarray, brd: np.ndarray, nbeta: np.ndarray, ndepth: np.ndarray,
         nkey: np.ndarray, nseeds: np.ndarray, ckey: np.ndarray, corder: np.ndarray,
         nmv: np.ndarray, mi: np.ndarray, best: np.ndarray, bestmv: np.ndarray,
-        curg: np.ndarray, curx: np.ndarray, table: np.ndarray, db: np.ndarray, db_n: int,
+        curg: np.ndarray, curx: np.ndarray, nstart: np.ndarray, table: np.ndarray,
+        db: np.ndarray, db_n: int,
         binom: np.ndarray, m: int, empty_capture: bool, end_rule: int, etc_min_seeds: int,
         tt_min_seeds: int, db_margin: int, counters: np.ndarray, node_limit: int) -> None:
     """Null-window search (is the value of ``brd[0]`` >= ``nbeta[0]``?), resumable.
 
-    ``regs``: ply, mode, value, status. Returns when done (``regs[2]`` is a
+    ``regs``: ply, mode, value, status. ``nstart[ply]``: the node count when the node
+    at ``ply`` was entered (the table keeps the entries of the costliest subtrees).
+    Returns when done (``regs[2]`` is a
     fail-soft bound, ``bestmv[0]`` the move that proved a fail high), on stack
     overflow, or paused when ``counters[C_NODES]`` reaches ``node_limit``.
     """
@@ -214,6 +217,7 @@ def nws(regs: np.ndarray, brd: np.ndarray, nbeta: np.ndarray, ndepth: np.ndarray
                 regs[0], regs[1], regs[2], regs[3] = ply, mode, retval, RUNNING
                 return
             counters[C_NODES] += 1
+            nstart[ply] = counters[C_NODES]
             if ply > counters[C_MAX_PLY]:
                 counters[C_MAX_PLY] = ply
             s, beta, d = nseeds[ply], nbeta[ply], ndepth[ply]
@@ -244,7 +248,7 @@ def nws(regs: np.ndarray, brd: np.ndarray, nbeta: np.ndarray, ndepth: np.ndarray
                 nmv[ply], best[ply], bestmv[ply] = n, v, i
                 if v >= beta:
                     if s >= tt_min_seeds:
-                        tt.store(table, nkey[ply], d, v, VALUE_INF, i)
+                        tt.store(table, nkey[ply], d, v, VALUE_INF, i, 1)
                     retval = v
                     continue
             if s >= etc_min_seeds:
@@ -252,7 +256,7 @@ def nws(regs: np.ndarray, brd: np.ndarray, nbeta: np.ndarray, ndepth: np.ndarray
                                binom, m, empty_capture, end_rule, kids, gains)
                 if i >= 0:
                     counters[C_ETC_CUTS] += 1
-                    tt.store(table, nkey[ply], d, v, VALUE_INF, i)
+                    tt.store(table, nkey[ply], d, v, VALUE_INF, i, 1)
                     bestmv[ply] = i
                     retval = v
                     continue
@@ -260,7 +264,8 @@ def nws(regs: np.ndarray, brd: np.ndarray, nbeta: np.ndarray, ndepth: np.ndarray
         elif mode == NEXT:
             if mi[ply] >= nmv[ply]:
                 if nseeds[ply] >= tt_min_seeds:
-                    tt.store(table, nkey[ply], ndepth[ply], -VALUE_INF, best[ply], -1)
+                    tt.store(table, nkey[ply], ndepth[ply], -VALUE_INF, best[ply], -1,
+                             tt.work_of(counters[C_NODES] - nstart[ply] + 1))
                 retval = best[ply]
                 mode = RETURN
                 continue
@@ -310,7 +315,8 @@ def nws(regs: np.ndarray, brd: np.ndarray, nbeta: np.ndarray, ndepth: np.ndarray
                 best[ply], bestmv[ply] = v, i
             if v >= nbeta[ply]:
                 if nseeds[ply] >= tt_min_seeds or ply == 0:
-                    tt.store(table, nkey[ply], ndepth[ply], v, VALUE_INF, i)
+                    tt.store(table, nkey[ply], ndepth[ply], v, VALUE_INF, i,
+                             tt.work_of(counters[C_NODES] - nstart[ply] + 1))
                 retval = v
                 mode = RETURN
             else:
