@@ -33,9 +33,13 @@ N_COUNTERS = 6
 @njit(cache=True, nogil=True)
 def order_moves(b: np.ndarray, m: int, ttmove: int, empty_capture: bool, order: np.ndarray,
                 prio: np.ndarray, ckey: np.ndarray, row: int) -> int:
-    """Write the legal pits of ``b`` into ``order[row]`` (table move, extra turns, captures,
-    the rest; nearest the store first), clear their child keys ``ckey[row]``; returns how
-    many. (Rows of 2-d arrays rather than views: a view costs two atomic reference-count
+    """Write the legal pits of ``b`` into ``order[row]``, clear their child keys
+    ``ckey[row]``; returns how many. Order: the table move; captures and extra turns by
+    the seeds they win (an extra turn counts as a capture of 4: measured best among
+    2/4/8); moves that sow into the store, fewest seeds handed to the opponent first; the
+    rest; ties nearest the store first. (Kalah(6,4), database <= 18: 78.2 M -> 36.7 M
+    nodes standard, 51.7 M -> 18.8 M empty capture, against table move, extra turns,
+    captures, rest.) (Rows of 2-d arrays rather than views: a view costs two atomic reference-count
     updates, which were a sixth of the search's time.)"""
     cycle = 2 * m + 1
     n = 0
@@ -50,12 +54,14 @@ def order_moves(b: np.ndarray, m: int, ttmove: int, empty_capture: bool, order: 
             while last >= cycle:  # seeds rarely go round the board
                 last -= cycle
             if last == m:
-                p = 1
+                p = 100 - 5  # an extra turn ranks with a capture of 4 seeds
             elif (last < m and seeds < cycle and last != i and b[last] == 0
                   and (last < i or empty_capture or b[2 * m - last] > 0)):
-                p = 2
+                p = 100 - 1 - b[2 * m - last]  # larger captures first
+            elif i + seeds > m:  # sows into the store: fewer seeds handed over first
+                p = 200 + min(i + seeds - m, m)
             else:
-                p = 3
+                p = 300
         k = n
         while k > 0 and prio[k - 1] > p:
             order[row, k] = order[row, k - 1]
