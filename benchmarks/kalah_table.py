@@ -2,6 +2,7 @@
 with m = 1..6 and n = 1..5 (m * n <= 30), both capture rules, written into docs/kalah.md.
 
     .venv/bin/python benchmarks/kalah_table.py [--budget 600] [--row-limit 600] [--only 6,5]
+                                               [--threads 2]
 
 Resumable: every finished row is kept in benchmarks/kalah_table_rows.json (with the
 machine and command that produced it) and not recomputed (``--redo`` recomputes);
@@ -10,7 +11,10 @@ rows that did not finish within ``--row-limit`` seconds are retried on the next 
 so the script can run in the background and be continued. Each row is one
 ``spielwerk kalah solve`` (same defaults: the largest cached endgame database that
 fits, none for instances of at most 30 seeds; a table from the free memory) in a
-fresh solver; the time includes loading the database. Every value with a published
+fresh solver; the time includes loading the database. ``--threads T`` (default 1)
+splits the exact search of the rows it runs over T threads, as ``kalah solve
+--threads T`` does (node counts then vary a little from run to run; the row records
+its thread count). Every value with a published
 counterpart (REFERENCE.md) is checked; a mismatch is printed and marked in the docs.
 """
 
@@ -24,6 +28,7 @@ import time
 from pathlib import Path
 
 from spielwerk.games.kalah import defaults, kernel
+from spielwerk.games.kalah.parallel import ParallelSolver
 from spielwerk.games.kalah.solver import SearchTimeout, Solver
 
 HERE = Path(__file__).resolve().parent
@@ -59,27 +64,28 @@ def key(m: int, n: int, ec: bool) -> str:
     return f"{m},{n},{'empty' if ec else 'std'}"
 
 
-def solve_row(m: int, n: int, ec: bool, limit: float) -> dict[str, object]:
+def solve_row(m: int, n: int, ec: bool, limit: float, threads: int = 1) -> dict[str, object]:
     total = 2 * m * n
     choice = defaults.choose(m, total, ec, kernel.END_EITHER_EMPTY,
-                             egdb=0 if total <= SMALL else None)
+                             egdb=0 if total <= SMALL else None, threads=threads)
     egdb = min(choice.egdb_seeds, total - 1)
     t0 = time.perf_counter()
     solver = Solver(m, ec, max_seeds=total, egdb_seeds=egdb, tt_log2=choice.tt_log2)
     solver.deadline = time.perf_counter() + limit
+    par = ParallelSolver(solver, threads)
     rel = solver.relative(kernel.initial_board(m, n), 0)
     row: dict[str, object] = {"m": m, "n": n, "empty_capture": ec, "egdb": egdb,
-                              "tt_log2": choice.tt_log2}
+                              "tt_log2": choice.tt_log2, "threads": threads}
     cmd = (f"spielwerk kalah solve --pits {m} --seeds {n}{' --empty-capture' if ec else ''} "
-           f"--egdb {egdb} --tt {choice.tt_log2}")
+           f"--egdb {egdb} --tt {choice.tt_log2} --threads {threads}")
     try:
-        value = solver.value(rel)
-        move = solver.best_move(rel, value)
+        value = par.value(rel)
+        move = par.best_move(rel, value)
         row.update(value=value, move=move + 1, done=True)
     except SearchTimeout:
         lo, hi = solver.bounds
         row.update(done=False, bounds=[lo, hi], estimate=solver.estimate)
-    row.update(nodes=solver.stats.nodes, seconds=round(time.perf_counter() - t0, 2),
+    row.update(nodes=par.nodes, seconds=round(time.perf_counter() - t0, 2),
                command=cmd, machine=machine(), when=time.strftime("%Y-%m-%d %H:%M UTC",
                                                                   time.gmtime()))
     return row
@@ -110,7 +116,8 @@ def render(rows: dict[str, dict[str, object]]) -> str:
                        f"{db} | {'' if pub is None else f'{pub:+d}'} |")
     machines = sorted({str(r["machine"]).rsplit(", load", 1)[0] for r in rows.values()})
     out += ["", "Machine: " + "; ".join(machines) + ". Each row: "
-            "`" + "spielwerk kalah solve --pits M --seeds N [--empty-capture] --egdb E --tt T"
+            "`" + "spielwerk kalah solve --pits M --seeds N [--empty-capture] --egdb E --tt T "
+            "--threads H"
             + "` (the exact command of each row is in `benchmarks/kalah_table_rows.json`), "
             "value for South (first player), a best first move (pit 1..m from South's left), "
             "time including loading the database, in a fresh solver.", "", END]
@@ -129,6 +136,7 @@ def main() -> None:
     ap.add_argument("--row-limit", type=float, default=600.0, help="seconds per instance")
     ap.add_argument("--only", default=None, help="one instance 'm,n' (both rules)")
     ap.add_argument("--redo", action="store_true", help="recompute finished rows too")
+    ap.add_argument("--threads", type=int, default=1, help="threads of each exact search")
     args = ap.parse_args()
     rows: dict[str, dict[str, object]] = json.loads(ROWS.read_text()) if ROWS.exists() else {}
     print(f"machine: {machine()}", flush=True)
@@ -142,7 +150,7 @@ def main() -> None:
         if spent >= args.budget:
             print(f"{k}: left for the next run (budget spent)", flush=True)
             continue
-        row = solve_row(m, n, ec, min(args.row_limit, args.budget - spent))
+        row = solve_row(m, n, ec, min(args.row_limit, args.budget - spent), args.threads)
         spent += float(row["seconds"])  # type: ignore[arg-type]
         old = rows.get(k)
         if row.get("done") or old is None or not old.get("done"):

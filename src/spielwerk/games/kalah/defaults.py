@@ -23,8 +23,9 @@ SUGGESTED_ENTRIES = 250_000_000
 """Largest database suggested when none is cached (6 pits: N = 20, 226 MB)."""
 NEEDS_DATABASE_SEEDS = 30
 """Instances with more seeds in the pits than this get a note when no database is cached."""
-TT_LOG2_CAP = 27
-"""Largest default table: 2^27 slots, 2 GiB."""
+TT_LOG2_CAP = 28
+"""Largest default table: 2^28 slots, 4 GiB (per thread; Kalah(6,5) fills it many times
+over, and an overflowing table costs nodes: docs/kalah.md)."""
 
 
 @dataclass
@@ -91,7 +92,8 @@ def choose(pits: int, total: int, empty_capture: bool, end_rule: int,
            path: str | os.PathLike[str] | None = None, egdb: int | None = None,
            tt_log2: int | None = None, tt_cap: int = TT_LOG2_CAP, threads: int = 1) -> Choice:
     """Database and table for an instance with ``total`` seeds; explicit sizes are kept.
-    ``threads`` searches with a table each share the table budget."""
+    ``threads`` searches with a table each share the table budget: half the available
+    memory less the database."""
     from spielwerk.games.kalah.solver import TT_LOG2_MIN, table_log2
 
     memory = available_memory_bytes() or (8 << 30)
@@ -103,7 +105,7 @@ def choose(pits: int, total: int, empty_capture: bool, end_rule: int,
         choice.tt_log2 = tt_log2
         return choice
     db_bytes = egdb_mod.entries(choice.egdb_seeds, pits) if choice.egdb_seeds else 0
-    budget = max(1 << 24, (memory - db_bytes) // (4 * max(1, threads)))
+    budget = max(1 << 24, (memory - db_bytes) // (2 * max(1, threads)))
     by_seeds = 8 + total // 3  # filling a table costs time: small instances need little
     want = max(TT_LOG2_MIN, min(tt_cap, by_seeds, (budget // 16).bit_length() - 1))
     use, _note = table_log2(want, pits, total)
