@@ -15,7 +15,8 @@ larger *work*: the bit length of the node count of the search that produced the
 entry, when the caller gives it), the second always takes the newest entry.
 Without the work every search of an exact (unbounded) solve has the same depth
 and the first slot degenerates into a second always-replace slot; with it the
-entries that cost most to recompute stay when the table overflows. Keys are hashed by a multiplicative mix.
+entries that cost most to recompute stay when the table overflows. Keys are
+hashed by a multiplicative mix.
 
 Layout of the two-slot table's data word (low bit first)::
 
