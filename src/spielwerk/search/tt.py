@@ -100,13 +100,14 @@ def new_table(log2_entries: int) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
-def pack(lo: int, hi: int, depth: int, move: int) -> int:
+def pack(lo: int, hi: int, depth: int, move: int, work: int = 0) -> int:
     """The two-slot table's data word (layout in the module docstring)."""
     return (
         ((lo + VALUE_OFFSET) << LO_SHIFT)
         | ((hi + VALUE_OFFSET) << HI_SHIFT)
         | (depth << DEPTH_SHIFT)
         | ((move + 1) << MOVE_SHIFT)
+        | (work << WORK_SHIFT)
     )
 
 
@@ -194,14 +195,14 @@ def store(table: np.ndarray, key: int, depth: int, lo: int, hi: int, move: int,
                 work = ow
         elif od > depth:
             if move >= 0:
-                table[2 * j + 1] = pack(data_lo(old), data_hi(old), od, move) | (
-                    data_work(old) << WORK_SHIFT)
+                table[2 * j + 1] = pack(data_lo(old), data_hi(old), od, move,
+                                        data_work(old))
             return
         elif move < 0:
             move = data_move(old)
-        table[2 * j + 1] = pack(lo, hi, depth, move) | (work << WORK_SHIFT)
+        table[2 * j + 1] = pack(lo, hi, depth, move, work)
         return
-    word = pack(lo, hi, depth, move) | (work << WORK_SHIFT)
+    word = pack(lo, hi, depth, move, work)
     if table[2 * i] < 0:
         table[2 * i] = key
         table[2 * i + 1] = word
@@ -266,8 +267,6 @@ E_SIDE_SHIFT = 16
 E_SIDE_MASK = 0xF
 E_MOVE_SHIFT = 20
 E_MOVE_MASK = 0xFF
-WORK_SHIFT = 56
-WORK_MASK = 0x3F
 E_LO_SHIFT = 28
 E_HI_SHIFT = 44
 SIDE_MUL = 0x9E3779B1
