@@ -2,6 +2,7 @@
 with m = 1..6 and n = 1..5 (m * n <= 30), both capture rules, written into docs/kalah.md.
 
     .venv/bin/python benchmarks/kalah_table.py [--budget 600] [--row-limit 600] [--only 6,5]
+                                               [--skip 6,5] [--redo]
                                                [--threads 2]
 
 Resumable: every finished row is kept in benchmarks/kalah_table_rows.json (with the
@@ -26,6 +27,7 @@ import os
 import platform
 import time
 from pathlib import Path
+from typing import cast
 
 from spielwerk.games.kalah import defaults, kernel
 from spielwerk.games.kalah.parallel import ParallelSolver
@@ -110,7 +112,7 @@ def render(rows: dict[str, dict[str, object]]) -> str:
             out.append(f"| {m} | {n} | {rule} | {r['value']:+d} | {r['move']} | "
                        f"{r['nodes']:,} | {r['seconds']} | {db} | {check} |")
         else:
-            lo, hi = r["bounds"]  # type: ignore[misc]
+            lo, hi = cast("list[int]", r["bounds"])
             out.append(f"| {m} | {n} | {rule} | not finished in {r['seconds']} s (exact "
                        f"bounds [{lo:+d}, {hi:+d}]) | | {r['nodes']:,} | {r['seconds']} | "
                        f"{db} | {'' if pub is None else f'{pub:+d}'} |")
@@ -135,15 +137,20 @@ def main() -> None:
     ap.add_argument("--budget", type=float, default=600.0, help="seconds of new searching")
     ap.add_argument("--row-limit", type=float, default=600.0, help="seconds per instance")
     ap.add_argument("--only", default=None, help="one instance 'm,n' (both rules)")
+    ap.add_argument("--skip", action="append", default=[],
+                    help="an instance 'm,n' to leave as it is (repeatable)")
     ap.add_argument("--redo", action="store_true", help="recompute finished rows too")
     ap.add_argument("--threads", type=int, default=1, help="threads of each exact search")
     args = ap.parse_args()
     rows: dict[str, dict[str, object]] = json.loads(ROWS.read_text()) if ROWS.exists() else {}
     print(f"machine: {machine()}", flush=True)
+    # load the compiled kernels once, untimed (else the first row carries numba's start-up)
+    warm = Solver(2, False, max_seeds=8, tt_log2=8)
+    warm.value(warm.relative(kernel.initial_board(2, 2), 0))
     spent = 0.0
     for m, n, ec in instances():
         k = key(m, n, ec)
-        if args.only and args.only != f"{m},{n}":
+        if (args.only and args.only != f"{m},{n}") or f"{m},{n}" in args.skip:
             continue
         if k in rows and rows[k].get("done") and not args.redo:
             continue

@@ -303,6 +303,9 @@ def split_cmd(
         help="JSON file of the tasks' bounds: written after every result, resumed from")] = None,
     stop_after: Annotated[float | None, typer.Option(
         help="seconds after which no task is resubmitted (bounds so far are printed)")] = None,
+    strategy: Annotated[str, typer.Option(
+        help="next test of a task: mtdf (at the last answer: fastest to the exact value) or "
+             "outside-in (a quarter in from either end: proves bounds early)")] = "mtdf",
     quiet: Quiet = False,
 ) -> None:
     """Root-split solve on Dask workers: every first turn is a task; prints the proven bounds
@@ -317,6 +320,8 @@ def split_cmd(
         raise SpielwerkError("--workers must be in 1..256")
     if node_budget < 1000:
         raise SpielwerkError("--node-budget must be at least 1000")
+    if strategy not in distributed.STRATEGIES:
+        raise SpielwerkError(f"--strategy must be one of {', '.join(distributed.STRATEGIES)}")
     try:
         from dask.distributed import Client, LocalCluster, wait
     except ImportError:
@@ -337,7 +342,7 @@ def split_cmd(
         split, state = distributed.solve_split(
             pits, seeds, empty_capture, client.submit, wait, choice.egdb_seeds, egdb_dir,
             choice.tt_log2, node_budget, Path(checkpoint) if checkpoint else None,
-            stop_after, _progress(quiet))
+            stop_after, _progress(quiet), strategy)
     if cluster is not None:
         cluster.close()
     wall = time.perf_counter() - t0

@@ -3,10 +3,12 @@
 Work split: the start's first *turns* (a move and, after an extra turn, the
 mover's further moves: ``1-2`` is pit 1 then pit 2) end in positions with the
 opponent to move; equal pit configurations are merged (the value does not
-depend on the stores). Each is a task: an exact MTD(f) with its own
-transposition table, run with a node budget; a task that runs out of budget
-returns the bounds it proved and is continued later from them (the bounds
-narrow its MTD(f) window), with twice the budget if its bounds did not move.
+depend on the stores). Each is a task: null-window tests (MTD(f), or from the
+outside in: :data:`STRATEGIES`) with a table per worker, run in rounds of a node
+budget. A round that runs out of budget returns the bounds it proved, its last
+answer and a snapshot of the test it was in (the kernel's explicit stack, a few
+kilobytes); the next round, on any worker, resumes that test where it stopped,
+so no work is repeated (only table entries of another worker are missing).
 The root's value interval follows from the task intervals by minimax over
 intervals, so bounds are proven even when no task has finished.
 
@@ -15,9 +17,9 @@ memory-mapped read-only, so the worker processes of one machine share one copy
 in the page cache; on a cluster each machine needs the file once (a shared
 folder or a copy; :func:`spielwerk.games.kalah.egdb.open_egdb` checks it).
 
-Checkpoints: after every task result the state (each task's bounds and nodes)
-is written atomically to a JSON file; a restarted run reads it and gives out
-only the unfinished work.
+Checkpoints: after every task result the state (each task's bounds, nodes, last
+answer and paused test) is written atomically to a JSON file; a restarted run
+reads it and continues the paused tests.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ import numpy as np
 from spielwerk.games.kalah import kernel
 from spielwerk.games.kalah.egdb import rank
 from spielwerk.games.kalah.solver import SearchTimeout, Solver, SolverError
-from spielwerk.search.mtdf import mtdf
+from spielwerk.search.nullwindow import narrow, next_beta
 from spielwerk.search.tt import DEPTH_INF
 
 
@@ -137,12 +139,35 @@ def _worker_solver(config: dict[str, Any]) -> Solver:
     return solver
 
 
+STRATEGIES = ("mtdf", "outside-in")
+"""How a task picks its next null-window test: ``mtdf`` tests at the last answer (the
+fastest way to the exact value); ``outside-in`` tests a quarter of the open interval in from
+its upper and lower ends in turn, so cheap tests far from the value narrow the bounds
+first (for runs that cannot finish, e.g. Kalah(6,6) on a few cores)."""
+
+
+def next_test(lo: int, hi: int, guess: int, tests: int, strategy: str) -> int:
+    """The next test value of a task with bounds ``lo < hi`` on the value's lattice (step 2)."""
+    if strategy == "mtdf":
+        return next_beta(lo, hi, guess, lo, 2, False)
+    d = max(2, (hi - lo) // 4 // 2 * 2)
+    return hi - d + 2 if tests % 2 == 0 else lo + d
+
+
 def solve_task(config: dict[str, Any], position: list[int], lo: int, hi: int,
-               node_budget: int, attempt: int = 0) -> tuple[int, int, int, float]:
-    """MTD(f) of one task within ``lo <= value <= hi`` and ``node_budget`` nodes:
-    (lower, upper, nodes, seconds); lower == upper when it finished. ``attempt``
-    only makes repeated submissions distinct (Dask would otherwise return the
-    earlier result of the same arguments)."""
+               node_budget: int, attempt: int = 0, guess: int = 0, tests: int = 0,
+               resume: dict[str, Any] | None = None, strategy: str = "mtdf",
+               ) -> dict[str, Any]:
+    """Null-window tests of one task within ``lo <= value <= hi`` for ``node_budget`` nodes.
+
+    Returns ``lo``, ``hi`` (equal when it finished), ``nodes``, ``seconds``, ``guess`` (the
+    last test's answer, MTD(f)'s next guess), ``tests`` (tests finished, counted on from
+    ``tests``) and ``paused``: the :meth:`Solver.snapshot` of the test the budget cut short
+    (None if none), which the next round passes back as ``resume`` so that no work is
+    repeated, on any worker. ``attempt`` only makes repeated submissions distinct (Dask
+    would otherwise return the earlier result of the same arguments)."""
+    if strategy not in STRATEGIES:
+        raise SolverError(f"unknown strategy {strategy!r}: one of {', '.join(STRATEGIES)}")
     solver = _worker_solver(config)
     rel = np.asarray(position, dtype=np.int32)
     start_nodes = solver.stats.nodes
@@ -150,47 +175,71 @@ def solve_task(config: dict[str, Any], position: list[int], lo: int, hi: int,
     solver.node_budget = start_nodes + node_budget
     s = int(rel.sum())
     lo, hi = lo + (lo - s) % 2, hi - (hi - s) % 2  # the value has the parity of s
+    if resume is not None and not lo < resume.get("beta", lo) <= hi:
+        resume = None  # a test of bounds since proven otherwise
     solver.bounds = (lo, hi)
+    paused = None
     try:
         if solver.is_over(rel) or s <= solver.db_n:
-            v = solver.value(rel)
-            lo = hi = v
-        else:
-            guess = max(lo, min(hi, 0))
-            v = mtdf(solver.tester(rel, DEPTH_INF), guess, lo, hi, step=2)
-            lo = hi = v
+            lo = hi = guess = solver.value(rel)
+        while lo < hi:
+            beta = int(resume["beta"]) if resume is not None else next_test(
+                lo, hi, guess, tests, strategy)
+            solver.testing = (beta, DEPTH_INF)
+            guess = solver.test(rel, beta, DEPTH_INF, resume)[0]
+            resume = None
+            tests += 1
+            lo, hi = narrow(lo, hi, beta, guess, lo, 2)
+            solver.bounds = (lo, hi)
     except SearchTimeout:
-        lo, hi = solver.bounds
+        paused = solver.snapshot()
     finally:
         solver.node_budget = None
-    return lo, hi, solver.stats.nodes - start_nodes, time.perf_counter() - t0
+    return {"lo": lo, "hi": hi, "nodes": solver.stats.nodes - start_nodes,
+            "seconds": time.perf_counter() - t0, "guess": guess, "tests": tests,
+            "paused": paused}
 
 
 @dataclass
 class RunState:
-    """Bounds and nodes of every task, saved as the checkpoint."""
+    """Bounds, nodes and the MTD(f) state (last answer, tests done, paused test) of every
+    task, saved as the checkpoint."""
 
     bounds: list[tuple[int, int]]
     nodes: list[int]
     seconds: list[float]
+    guess: list[int] = field(default_factory=list)
+    tests: list[int] = field(default_factory=list)
+    paused: list[dict[str, Any] | None] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
     interrupted: bool = False
+
+    def __post_init__(self) -> None:
+        n = len(self.bounds)
+        self.guess = self.guess or [0] * n
+        self.tests = self.tests or [0] * n
+        self.paused = self.paused or [None] * n
 
     def save(self, file: Path, meta: dict[str, Any]) -> None:
         tmp = file.with_suffix(f".tmp{os.getpid()}")
         tmp.write_text(json.dumps({"meta": meta, "bounds": self.bounds, "nodes": self.nodes,
-                                   "seconds": self.seconds}))
+                                   "seconds": self.seconds, "guess": self.guess,
+                                   "tests": self.tests, "paused": self.paused}))
         os.replace(tmp, file)
 
 
 def _load_state(file: Path | None, meta: dict[str, Any], n: int,
                 fresh: list[tuple[int, int]]) -> RunState:
     if file is not None and file.exists():
-        data = json.loads(file.read_text())
-        if data.get("meta") != meta:
-            raise SolverError(f"{file}: a checkpoint of another run ({data.get('meta')})")
-        return RunState([tuple(b) for b in data["bounds"]], data["nodes"],
-                        data["seconds"])
+        try:
+            data = json.loads(file.read_text())
+        except (OSError, ValueError) as exc:
+            raise SolverError(f"{file}: not a readable checkpoint ({exc})") from None
+        if not isinstance(data, dict) or data.get("meta") != meta:
+            got = data.get("meta") if isinstance(data, dict) else None
+            raise SolverError(f"{file}: a checkpoint of another run ({got})")
+        return RunState([tuple(b) for b in data["bounds"]], data["nodes"], data["seconds"],
+                        data.get("guess", []), data.get("tests", []), data.get("paused", []))
     return RunState(list(fresh), [0] * n, [0.0] * n)
 
 
@@ -199,15 +248,18 @@ def solve_split(
     wait: Callable[..., Any], egdb: int = 0, egdb_dir: str | None = None,
     tt_log2: int = 22, node_budget: int = 50_000_000, checkpoint: Path | None = None,
     stop_after: float | None = None, progress: Callable[[str], None] | None = None,
+    strategy: str = "mtdf",
 ) -> tuple[Split, RunState]:
     """Solve Kalah(m, n) from the start by root split.
 
     ``submit(fn, *args)`` returns a future and ``wait(futures,
     return_when="FIRST_COMPLETED")`` gives (done, not done): a Dask
     ``Client.submit`` and ``distributed.wait``, or a ``concurrent.futures``
-    executor's ``submit`` and ``concurrent.futures.wait``. Unfinished tasks are resubmitted with
-    their narrowed bounds until every task is exact or ``stop_after`` seconds.
+    executor's ``submit`` and ``concurrent.futures.wait``. Unfinished tasks are resubmitted
+    with their bounds and paused test until every task is exact or ``stop_after`` seconds.
     """
+    if strategy not in STRATEGIES:
+        raise SolverError(f"unknown strategy {strategy!r}: one of {', '.join(STRATEGIES)}")
     end_rule = kernel.END_EITHER_EMPTY
     root = Solver(m, empty_capture, end_rule, max_seeds=2 * m * n, tt_log2=10)
     split = split_root(root, root.relative(kernel.initial_board(m, n), 0))
@@ -217,34 +269,29 @@ def solve_split(
     sums = [int(t.sum()) for t in split.tasks]
     state = _load_state(checkpoint, meta, len(split.tasks), [(-s, s) for s in sums])
     t0 = time.perf_counter()
-    futures = {}
-    for i, pos in enumerate(split.tasks):
-        lo, hi = state.bounds[i]
-        if lo < hi:
-            futures[submit(solve_task, config, pos.tolist(), lo, hi, node_budget, 0)] = i
     attempt = 0
-    stalls = [0] * len(split.tasks)
+
+    def give(i: int) -> Any:
+        nonlocal attempt
+        attempt += 1
+        lo, hi = state.bounds[i]
+        return submit(solve_task, config, split.tasks[i].tolist(), lo, hi, node_budget,
+                      attempt, state.guess[i], state.tests[i], state.paused[i], strategy)
+
+    futures = {give(i): i for i in range(len(split.tasks))
+               if state.bounds[i][0] < state.bounds[i][1]}
     try:
         while futures:
             done, _rest = wait(list(futures), return_when="FIRST_COMPLETED")
             for fut in done:
                 i = futures.pop(fut)
-                lo, hi, nodes, secs = fut.result()
-                before = state.bounds[i]
-                _record(state, split, i, lo, hi, nodes, secs, time.perf_counter() - t0,
-                        progress)
+                _record(state, split, i, fut.result(), time.perf_counter() - t0, progress)
                 if checkpoint is not None:
                     state.save(checkpoint, meta)
                 lo, hi = state.bounds[i]
-                # a null-window test cut short starts again from its root (on whichever
-                # worker): a task whose bounds did not move gets twice the budget next time
-                stalls[i] = stalls[i] + 1 if (lo, hi) == before else 0
                 late = stop_after is not None and time.perf_counter() - t0 > stop_after
                 if lo < hi and not late:
-                    attempt += 1
-                    f = submit(solve_task, config, split.tasks[i].tolist(), lo, hi,
-                               node_budget << min(stalls[i], 20), attempt)
-                    futures[f] = i
+                    futures[give(i)] = i
     except KeyboardInterrupt:  # the bounds so far stand (and are in the checkpoint)
         state.interrupted = True
         for fut in futures:
@@ -252,17 +299,18 @@ def solve_split(
     return split, state
 
 
-def _record(state: RunState, split: Split, i: int, lo: int, hi: int, nodes: int, secs: float,
-            elapsed: float, progress: Callable[[str], None] | None) -> None:
+def _record(state: RunState, split: Split, i: int, res: dict[str, Any], elapsed: float,
+            progress: Callable[[str], None] | None) -> None:
     olo, ohi = state.bounds[i]
-    state.bounds[i] = (max(lo, olo), min(hi, ohi))
-    state.nodes[i] += nodes
-    state.seconds[i] += secs
+    state.bounds[i] = b = (max(res["lo"], olo), min(res["hi"], ohi))
+    state.nodes[i] += res["nodes"]
+    state.seconds[i] += res["seconds"]
+    state.guess[i], state.tests[i], state.paused[i] = res["guess"], res["tests"], res["paused"]
     rlo, rhi = root_bounds(split, state.bounds)
-    b = state.bounds[i]
-    line = (f"task {i} ({'exact' if b[0] == b[1] else 'budget spent'}): [{b[0]:+d}, "
-            f"{b[1]:+d}], {nodes / 1e6:.1f} M nodes in {secs:.1f} s; root in "
-            f"[{rlo:+d}, {rhi:+d}] after {elapsed:.0f} s")
+    what = "exact" if b[0] == b[1] else (
+        f"paused testing >= {res['paused']['beta']:+d}" if res["paused"] else "budget spent")
+    line = (f"task {i} ({what}): [{b[0]:+d}, {b[1]:+d}], {res['nodes'] / 1e6:.1f} M nodes in "
+            f"{res['seconds']:.1f} s; root in [{rlo:+d}, {rhi:+d}] after {elapsed:.0f} s")
     state.log.append(line)
     if progress is not None:
         progress(line)

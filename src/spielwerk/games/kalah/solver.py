@@ -32,6 +32,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -232,6 +233,7 @@ class Solver:
         self.bounds = (-self.max_seeds, self.max_seeds)
         """Bounds proven so far by the current MTD(f) (of the position being solved)."""
         self.testing = (0, DEPTH_INF)
+        self._paused: tuple[list[int], int, int] | None = None
         self.estimate: tuple[int, int] | None = None
         """(depth, value) of the deepest depth-limited iteration finished."""
 
@@ -281,17 +283,59 @@ class Solver:
         if self.stop is not None and self.stop.is_set():
             raise SearchTimeout("stopped")
 
-    def test(self, rel: np.ndarray, beta: int, depth: int = DEPTH_INF) -> tuple[int, int]:
-        """Null-window search of ``rel`` (player 0 to move, not over): (bound, best move)."""
+    _STACK = ("_brd", "_nbeta", "_ndepth", "_nkey", "_nseeds", "_curg", "_curx", "_nstart",
+              "_ckey", "_corder", "_nmv", "_mi", "_best", "_bestmv")
+
+    def snapshot(self) -> dict[str, Any] | None:
+        """The null-window test that the last :class:`SearchTimeout` paused, as plain lists
+        (JSON or pickle): ``test(..., resume=snapshot)`` on this or another solver of the
+        same game continues it where it stopped (the table may differ: its entries only
+        save work). None when no test is paused."""
+        if self._paused is None:
+            return None
+        rel, beta, depth = self._paused
+        ply = int(self._regs[0])
+        snap: dict[str, Any] = {"m": self.m, "empty_capture": self.empty_capture,
+                                "end_rule": self.end_rule, "rel": rel, "beta": beta,
+                                "depth": depth, "regs": [int(x) for x in self._regs],
+                                "nodes": int(self._counters[C_NODES])}
+        for name in self._STACK:
+            snap[name] = getattr(self, name)[: ply + 1].tolist()
+        return snap
+
+    def _restore(self, rel: np.ndarray, beta: int, depth: int, snap: dict[str, Any]) -> None:
+        same = (snap.get("m"), snap.get("empty_capture"), snap.get("end_rule"), snap.get("rel"),
+                snap.get("beta"), snap.get("depth"))
+        if same != (self.m, self.empty_capture, self.end_rule, [int(x) for x in rel], beta,
+                    depth):
+            raise SolverError("solver: the snapshot is of another test or game")
+        ply = int(snap["regs"][0])
+        if not 0 <= ply < self._brd.shape[0] or int(snap["regs"][1]) != ENTER:
+            raise SolverError("solver: not a paused test's snapshot")
+        for name in self._STACK:
+            getattr(self, name)[: ply + 1] = np.asarray(snap[name], dtype=np.int64)
+        # subtree sizes count on from this solver's node counter
+        self._nstart[: ply + 1] += int(self._counters[C_NODES]) - int(snap["nodes"])
+        self._regs[:] = snap["regs"]
+
+    def test(self, rel: np.ndarray, beta: int, depth: int = DEPTH_INF,
+             resume: dict[str, Any] | None = None) -> tuple[int, int]:
+        """Null-window search of ``rel`` (player 0 to move, not over): (bound, best move).
+
+        ``resume``: a :meth:`snapshot` of this test, paused earlier, to continue."""
         s = int(rel[: self.m].sum() + rel[self.m + 1 : 2 * self.m + 1].sum())
-        self._brd[0, :] = rel
-        self._nseeds[0] = s
-        self._nbeta[0] = beta
-        self._ndepth[0] = depth
-        self._nkey[0] = -1
-        self._bestmv[0] = -1
         regs = self._regs
-        regs[:] = (0, ENTER, 0, RUNNING)
+        if resume is not None:
+            self._restore(rel, beta, depth, resume)
+        else:
+            self._brd[0, :] = rel
+            self._nseeds[0] = s
+            self._nbeta[0] = beta
+            self._ndepth[0] = depth
+            self._nkey[0] = -1
+            self._bestmv[0] = -1
+            regs[:] = (0, ENTER, 0, RUNNING)
+        self._paused = ([int(x) for x in rel], int(beta), int(depth))
         ctr = self._counters
         start = time.perf_counter()
         try:
@@ -306,8 +350,10 @@ class Solver:
                      self.binom, self.m, self.empty_capture, self.end_rule, self.etc_min_seeds,
                      self.db_n + 1 + self.tt_skip, self.db_margin, ctr, limit)
                 if regs[3] == DONE:
+                    self._paused = None
                     break
                 if regs[3] == OVERFLOW:
+                    self._paused = None
                     raise SolverError("solver: search deeper than max_ply; raise max_ply")
                 if self.progress is not None and ctr[C_NODES] >= self._next_report:
                     self._next_report = int(ctr[C_NODES]) + self.progress_nodes
