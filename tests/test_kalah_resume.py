@@ -153,3 +153,35 @@ def test_an_unreadable_checkpoint_is_a_clear_error(tmp_path: Path) -> None:
 def test_an_unknown_strategy_is_refused() -> None:
     with cf.ThreadPoolExecutor(1) as pool, pytest.raises(SolverError, match="strategy"):
         distributed.solve_split(3, 3, True, pool.submit, cf.wait, strategy="random")
+
+
+def test_slots_bound_the_rounds_in_flight_and_a_stop_waits_only_for_those() -> None:
+    in_flight = 0
+    most = 0
+    given = 0
+    with cf.ThreadPoolExecutor(4) as pool:
+
+        def submit(fn, *args):  # type: ignore[no-untyped-def]
+            nonlocal in_flight, most, given
+            in_flight += 1
+            given += 1
+            most = max(most, in_flight)
+            fut = pool.submit(fn, *args)
+
+            def landed(_f: object) -> None:
+                nonlocal in_flight
+                in_flight -= 1
+
+            fut.add_done_callback(landed)
+            return fut
+
+        split, state = distributed.solve_split(4, 4, True, submit, cf.wait, tt_log2=14,
+                                               node_budget=2000, slots=2)
+        assert distributed.root_bounds(split, state.bounds) == (_start_value(4, 4, True),) * 2
+        assert most <= 2 and given > len(split.tasks)  # several rounds, two at a time
+        given = 0
+        distributed.solve_split(4, 4, True, submit, cf.wait, tt_log2=14, node_budget=2000,
+                                slots=2, stop_after=0)
+        assert given == len(split.tasks)  # one round each, none resubmitted after the stop
+    with cf.ThreadPoolExecutor(1) as pool, pytest.raises(SolverError, match="slots"):
+        distributed.solve_split(3, 3, True, pool.submit, cf.wait, slots=0)

@@ -342,7 +342,8 @@ def split_cmd(
         split, state = distributed.solve_split(
             pits, seeds, empty_capture, client.submit, wait, choice.egdb_seeds, egdb_dir,
             choice.tt_log2, node_budget, Path(checkpoint) if checkpoint else None,
-            stop_after, _progress(quiet), strategy)
+            stop_after, _progress(quiet), strategy,
+            slots=sum(client.nthreads().values()) or workers)
     if cluster is not None:
         cluster.close()
     wall = time.perf_counter() - t0

@@ -248,7 +248,7 @@ def solve_split(
     wait: Callable[..., Any], egdb: int = 0, egdb_dir: str | None = None,
     tt_log2: int = 22, node_budget: int = 50_000_000, checkpoint: Path | None = None,
     stop_after: float | None = None, progress: Callable[[str], None] | None = None,
-    strategy: str = "mtdf",
+    strategy: str = "mtdf", slots: int | None = None,
 ) -> tuple[Split, RunState]:
     """Solve Kalah(m, n) from the start by root split.
 
@@ -257,7 +257,12 @@ def solve_split(
     ``Client.submit`` and ``distributed.wait``, or a ``concurrent.futures``
     executor's ``submit`` and ``concurrent.futures.wait``. Unfinished tasks are resubmitted
     with their bounds and paused test until every task is exact or ``stop_after`` seconds.
+    ``slots``: at most this many rounds submitted at a time (the workers' threads), the
+    others wait here in turn, so a stop waits only for the rounds running (None: every
+    task at once).
     """
+    if slots is not None and slots < 1:
+        raise SolverError("solve_split: slots must be at least 1")
     if strategy not in STRATEGIES:
         raise SolverError(f"unknown strategy {strategy!r}: one of {', '.join(STRATEGIES)}")
     end_rule = kernel.END_EITHER_EMPTY
@@ -278,10 +283,20 @@ def solve_split(
         return submit(solve_task, config, split.tasks[i].tolist(), lo, hi, node_budget,
                       attempt, state.guess[i], state.tests[i], state.paused[i], strategy)
 
-    futures = {give(i): i for i in range(len(split.tasks))
-               if state.bounds[i][0] < state.bounds[i][1]}
+    queue = [i for i in range(len(split.tasks)) if state.bounds[i][0] < state.bounds[i][1]]
+    fresh = set(queue)  # every unfinished task gets one round; after stop_after no more
+    futures: dict[Any, int] = {}
     try:
-        while futures:
+        while queue or futures:
+            late = stop_after is not None and time.perf_counter() - t0 > stop_after
+            if late:
+                queue = [i for i in queue if i in fresh]
+            while queue and (slots is None or len(futures) < slots):
+                i = queue.pop(0)
+                fresh.discard(i)
+                futures[give(i)] = i
+            if not futures:
+                break
             done, _rest = wait(list(futures), return_when="FIRST_COMPLETED")
             for fut in done:
                 i = futures.pop(fut)
@@ -289,9 +304,8 @@ def solve_split(
                 if checkpoint is not None:
                     state.save(checkpoint, meta)
                 lo, hi = state.bounds[i]
-                late = stop_after is not None and time.perf_counter() - t0 > stop_after
-                if lo < hi and not late:
-                    futures[give(i)] = i
+                if lo < hi:
+                    queue.append(i)  # its next round, after the tasks waiting
     except KeyboardInterrupt:  # the bounds so far stand (and are in the checkpoint)
         state.interrupted = True
         for fut in futures:
