@@ -146,6 +146,11 @@ its upper and lower ends in turn, so cheap tests far from the value narrow the b
 first (for runs that cannot finish, e.g. Kalah(6,6) on a few cores)."""
 
 
+def _check_strategy(strategy: str) -> None:
+    if strategy not in STRATEGIES:
+        raise SolverError(f"unknown strategy {strategy!r}: one of {', '.join(STRATEGIES)}")
+
+
 def next_test(lo: int, hi: int, guess: int, tests: int, strategy: str) -> int:
     """The next test value of a task with bounds ``lo < hi`` on the value's lattice (step 2)."""
     if strategy == "mtdf":
@@ -166,8 +171,7 @@ def solve_task(config: dict[str, Any], position: list[int], lo: int, hi: int,
     (None if none), which the next round passes back as ``resume`` so that no work is
     repeated, on any worker. ``attempt`` only makes repeated submissions distinct (Dask
     would otherwise return the earlier result of the same arguments)."""
-    if strategy not in STRATEGIES:
-        raise SolverError(f"unknown strategy {strategy!r}: one of {', '.join(STRATEGIES)}")
+    _check_strategy(strategy)
     solver = _worker_solver(config)
     rel = np.asarray(position, dtype=np.int32)
     start_nodes = solver.stats.nodes
@@ -263,8 +267,7 @@ def solve_split(
     """
     if slots is not None and slots < 1:
         raise SolverError("solve_split: slots must be at least 1")
-    if strategy not in STRATEGIES:
-        raise SolverError(f"unknown strategy {strategy!r}: one of {', '.join(STRATEGIES)}")
+    _check_strategy(strategy)
     end_rule = kernel.END_EITHER_EMPTY
     root = Solver(m, empty_capture, end_rule, max_seeds=2 * m * n, tt_log2=10)
     split = split_root(root, root.relative(kernel.initial_board(m, n), 0))
