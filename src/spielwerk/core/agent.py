@@ -89,6 +89,13 @@ class Agent(ABC):
         """
         return None
 
+    def decides_deterministically(self, info_state: InfoState) -> bool:
+        """True if this agent's choice at ``info_state`` depends on the info state alone -
+        not on its seed, its clock or what it saw earlier - so any fresh agent of the same
+        spec chooses the same (``check_agent`` holds it to that). False (the default):
+        only the legality of a fresh agent's choice is checked."""
+        return False
+
     def inform(self, action: int) -> None:  # noqa: B027 - optional hook
         """Observe an action applied to the game (by anyone)."""
 

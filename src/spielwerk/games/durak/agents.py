@@ -93,6 +93,9 @@ class DurakGreedyAgent(Agent):
     def __init__(self, game: Game, seed: int | None = None) -> None:
         super().__init__(_durak_game(game), seed)
 
+    def decides_deterministically(self, info_state: InfoState) -> bool:
+        return True  # no random choice anywhere
+
     def act(self, info_state: InfoState) -> int:
         info = _durak_info(info_state)
         return int(policies.greedy_action(info.view(), self.smart))

@@ -116,6 +116,9 @@ class SkatRuleAgent(Agent):
         super().__init__(game, seed)
         self.threshold = threshold
 
+    def decides_deterministically(self, info_state: InfoState) -> bool:
+        return True  # no random choice anywhere
+
     def act(self, info_state: InfoState) -> int:
         info = _skat_info(info_state)
         legal = info.legal_actions()

@@ -26,7 +26,7 @@ from spielwerk.core.agent import Agent, AgentSpecError, register_agent
 from spielwerk.core.game import Game, InfoState
 from spielwerk.games.skat.agents import SkatRuleAgent, rule_put
 from spielwerk.games.skat.bidding import BID_VALUES
-from spielwerk.games.skat.cards import NULL, cards_of
+from spielwerk.games.skat.cards import CARD_POINTS, NULL, cards_of
 from spielwerk.games.skat.handstrength import apply_strength_bidding
 from spielwerk.games.skat.knowledge.knn import (
     DECISIONS,
@@ -50,6 +50,7 @@ from spielwerk.games.skat.knowledge.knn import (
     KnnModel,
     KnnParams,
     PutDecision,
+    choose_game,
     decide_bid,
     default_base_dir,
     knn_put,
@@ -158,6 +159,7 @@ class SkatKnnAgent(Agent):
                               else SkatRuleAgent(game, seed))
         self._bid_cache: dict[tuple[int, int], BidDecision] = {}
         self._put: PutDecision | None = None
+        self._put_key: tuple[int, int, int] = (0, 0, 0)
         self._model: KnnModel | None = None
 
     @property
@@ -187,6 +189,14 @@ class SkatKnnAgent(Agent):
                 apply_strength_bidding(decision, hand, self.bidding, position)
             self._bid_cache[key] = decision
         return self._bid_cache[key]
+
+    def decides_deterministically(self, info_state: InfoState) -> bool:
+        """Everything before the first card is decided from the hand alone; the cards as
+        the card player decides them."""
+        if (isinstance(info_state, SkatInfoState) and not info_state.is_ramsch
+                and info_state.contract is None):
+            return True
+        return self.player.decides_deterministically(info_state)
 
     def act(self, info_state: InfoState) -> int:
         legal = info_state.legal_actions()
@@ -242,30 +252,54 @@ class SkatKnnAgent(Agent):
         action = declaration_action(contract)
         return action if action in legal else PICKUP
 
-    def _put_card(self, info: SkatInfoState, legal: list[int]) -> int:
-        if self._put is None or info.puts_done == 0:
-            # from the declarer's position (skat/putting.py)
-            position = self._position(info.player)
+    def _put_decision(self, info: SkatInfoState) -> PutDecision:
+        """The put and game for the declarer's twelve cards (the hand plus what was put so
+        far), from the declarer's position. Worked out from the info state alone, so a fresh
+        agent (the web table builds one per move) decides as the one that picked up; kept
+        while the twelve cards and the bid are the same."""
+        twelve = info.hand | (info.put or 0)
+        position = self._position(info.player)
+        key = (twelve, info.bid, position)
+        if self._put is None or self._put_key != key:
             prefer = self.bid_decision(info.own_dealt, position).game
-            twelve = info.hand
             if self.putting == "rule":
                 self._put = knn_put(self.model, twelve, info.bid, self.params, position,
                                     put_for=lambda g: rule_put(twelve, g), prefer=prefer)
             else:
                 self._put = bot_put(self.model, twelve, info.bid, self.params, self.putting,
                                     position, prefer, self.choose_by_put)
-        for c in cards_of(self._put.put):
+            self._put_key = key
+        return self._put
+
+    def _put_card(self, info: SkatInfoState, legal: list[int]) -> int:
+        decision = self._put_decision(info)
+        for c in cards_of(decision.put):
             if c in legal:
                 return c
-        return self.player.act(info)  # cannot happen: the put cards are in the hand
+        # the first card put was not ours (a seat taken over): put the second card of the
+        # rule agent's put for the chosen game
+        for c in cards_of(rule_put(info.hand | (info.put or 0), decision.game)):
+            if c in legal:
+                return c
+        return min(legal, key=lambda c: (CARD_POINTS[c & 7], c))
 
     def _declare(self, info: SkatInfoState, legal: list[int]) -> int:
-        if self._put is None:  # e.g. a restored game: decide from the ten cards left
+        if not info.picked_up:
             return self.player.act(info)
-        if self._put.game == NULL:
-            contract = Contract(NULL, ouvert=self._put.ouvert)
-        else:
-            contract = Contract(self._put.game)
+        decision = self._put_decision(info)
+        game, ouvert = decision.game, decision.ouvert
+        put = info.put or 0
+        if put != decision.put:  # another put than ours: the game for the cards put
+            twelve = info.hand | put
+            games = range(6) if self.params.extensions else range(5)
+            per_game = {g: (put, float(self.model.put_values(twelve, g, [put],
+                                                             self.params.k)[0]))
+                        for g in games}
+            position = self._position(info.player)
+            game, ouvert = choose_game(per_game, twelve, info.bid, self.params,
+                                       self.bid_decision(info.own_dealt, position).game,
+                                       position)
+        contract = Contract(NULL, ouvert=ouvert) if game == NULL else Contract(game)
         action = declaration_action(contract)
         return action if action in legal else self.player.act(info)
 

@@ -84,6 +84,14 @@ class SkatPimcAgent(Agent):
     def inform(self, action: int) -> None:
         self.fallback.inform(action)
 
+    def decides_deterministically(self, info_state: InfoState) -> bool:
+        """The rule agent's decisions (all but the card play) and forced cards."""
+        if not isinstance(info_state, SkatInfoState):
+            return False
+        if info_state.phase != PLAY or info_state.contract is None:
+            return True
+        return len([a for a in info_state.legal_actions() if a < 32]) <= 1
+
     def act(self, info_state: InfoState) -> int:
         legal = info_state.legal_actions()
         if not isinstance(info_state, SkatInfoState) or not legal:
