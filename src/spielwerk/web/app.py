@@ -1,7 +1,8 @@
 """The FastAPI application of the web table: pages, JSON API and one websocket per table.
 
 ``create_app(db_path, workers)`` returns the app; ``spielwerk serve`` runs it
-with uvicorn. Protocol (JSON text frames, at most 4 KiB from the browser):
+with uvicorn. Protocol (JSON text frames, at most 4 KiB and 32 levels of nesting from
+the browser):
 
 * browser -> server: ``{"type": "act", "action": ID, "ply": N}`` (an action id
   from the view's ``legal`` list and the ply the browser saw), ``{"type":
@@ -18,7 +19,6 @@ the table is unchanged and everybody else keeps playing.
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -38,11 +38,13 @@ from spielwerk.web.server import (
     MAX_MESSAGE,
     MAX_UPLOAD,
     WEB_GAMES,
+    ClientJSONError,
     Server,
     _static_dir,
     default_opponent,
     error_response,
     log,
+    parse_client_json,
 )
 from spielwerk.web.store import Store, StoreError
 
@@ -119,9 +121,9 @@ def tables_router(server: Server) -> APIRouter:
         if len(raw) > MAX_MESSAGE:
             return error_response(413, "request too large")
         try:
-            body = json.loads(raw)
-        except ValueError:
-            return error_response(400, "malformed request: not JSON")
+            body = parse_client_json(raw, "request")
+        except ClientJSONError as exc:
+            return error_response(400, str(exc))
         if not isinstance(body, dict):
             return error_response(400, "malformed request: expected a JSON object")
         try:
@@ -178,6 +180,10 @@ def tables_router(server: Server) -> APIRouter:
                 await server.handle(ws, table, text)
         except WebSocketDisconnect:
             pass
+        except Exception:  # noqa: BLE001 - a bug: say so and close cleanly, keep the server
+            log.exception("table %s: internal error on the websocket", table.id)
+            with contextlib.suppress(Exception):
+                await ws.close(code=1011, reason="internal error; reload the page to retry")
         finally:
             server.disconnect(table, ws)
 

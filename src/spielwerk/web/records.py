@@ -13,7 +13,14 @@ from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.game import State
 from spielwerk.core.registry import load_game
 from spielwerk.web.engines import EngineCancelled, EngineFailed, EngineTimeout
-from spielwerk.web.server import MAX_UPLOAD, WEB_GAMES, Server, error_response
+from spielwerk.web.server import (
+    MAX_UPLOAD,
+    WEB_GAMES,
+    ClientJSONError,
+    Server,
+    error_response,
+    parse_client_json,
+)
 from spielwerk.web.views import final_reveal, seat_view
 
 
@@ -27,13 +34,19 @@ class UploadError(SpielwerkError, ValueError):
 
 def parse_upload(text: str) -> State:
     """The game of an uploaded record: a spielwerk JSON record or an ISS Skat record line."""
-    if text.startswith("{"):
+    if text.startswith(("{", "[")):
         try:
-            record = json.loads(text)
+            record = parse_client_json(text, "upload")
+        except ClientJSONError as exc:
+            raise UploadError(str(exc)) from None
+        try:
+            if not isinstance(record, dict):
+                raise TypeError("expected a JSON object")
             spec = record["game"]
             history = record["history"]
-            if not isinstance(spec, str) or not isinstance(history, list):
-                raise TypeError("game must be a spec string and history a list")
+            if not isinstance(spec, str) or not isinstance(history, list) or not all(
+                    isinstance(a, int) and not isinstance(a, bool) for a in history):
+                raise TypeError("game must be a spec string and history a list of action ids")
         except (ValueError, KeyError, TypeError) as exc:
             raise UploadError(f"not a spielwerk game record: {exc}") from None
         game = load_game(spec)

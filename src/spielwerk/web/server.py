@@ -30,6 +30,9 @@ log = logging.getLogger("spielwerk.web")
 MAX_MESSAGE = 4096
 MAX_UPLOAD = 1_000_000
 WEB_GAMES = ("skat", "durak", "kalah")
+MAX_JSON_DEPTH = 32
+"""Deepest nesting of lists and objects accepted in JSON from a browser (a table request
+needs 2, a game record 2); deeper input is refused before it can exhaust the stack."""
 DEFAULT_OPPONENT = {"skat": ("knn", "pimc", "rule"), "durak": ("ismcts", "mcts", "smart"),
                     "kalah": ("perfect", "alphabeta")}
 """Preferred default opponents, first registered one wins (the table lists all)."""
@@ -39,6 +42,42 @@ def error_response(status: int, message: str) -> JSONResponse:
     """A refused request: ``{"error": message}`` with ``status``, and a log line."""
     log.warning("refused (%d): %s", status, message)
     return JSONResponse({"error": message}, status_code=status)
+
+
+class ClientJSONError(ValueError):
+    """JSON from a browser that the server does not read (its message goes back as is)."""
+
+
+def json_depth(value: Any, limit: int) -> int:
+    """The nesting depth of lists and objects in ``value`` (iterative: any depth is safe),
+    counting stops once it exceeds ``limit``."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            deepest = max(deepest, depth)
+            if deepest > limit:
+                return deepest
+            stack.extend((x, depth + 1) for x in item)
+    return deepest
+
+
+def parse_client_json(raw: str | bytes, what: str = "message") -> Any:
+    """JSON text from a browser as Python data; :class:`ClientJSONError` with a one-line
+    reason for text that is not JSON or nests deeper than ``MAX_JSON_DEPTH``."""
+    too_deep = f"malformed {what}: nested too deeply (at most {MAX_JSON_DEPTH} levels)"
+    try:
+        value = json.loads(raw)
+    except RecursionError:
+        raise ClientJSONError(too_deep) from None
+    except ValueError:  # also UnicodeDecodeError
+        raise ClientJSONError(f"malformed {what}: not JSON") from None
+    if json_depth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
+        raise ClientJSONError(too_deep)
+    return value
 
 
 def _static_dir() -> Path:
@@ -291,9 +330,9 @@ class Server:
                                            f"{MAX_MESSAGE})")
             return
         try:
-            msg = json.loads(text)
-        except ValueError:
-            await self.error(ws, table.id, "malformed message: not JSON")
+            msg = parse_client_json(text)
+        except ClientJSONError as exc:
+            await self.error(ws, table.id, str(exc))
             return
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
             await self.error(ws, table.id, "malformed message: expected an object with a 'type'")
