@@ -71,3 +71,20 @@ def test_deeply_nested_request_is_a_400(client: TestClient, caplog: pytest.LogCa
     assert r.status_code == 400, r.text
     assert "nested too deeply" in r.json()["error"]
     no_traceback(caplog)
+
+
+# ----- 2. ids out of SQLite's range -------------------------------------------------------
+@pytest.mark.parametrize("game_id", ["99999999999999999999999", "-99999999999999999999999",
+                                     str(2**63), str(-(2**63) - 1)])
+@pytest.mark.parametrize("method, route", [("GET", "record.json"), ("GET", "record.sgf"),
+                                           ("GET", "review"), ("POST", "analysis")])
+def test_huge_game_id_is_404(client: TestClient, game_id: str, method: str, route: str) -> None:
+    r = client.request(method, f"/api/games/{game_id}/{route}")
+    assert r.status_code == 404, r.text
+    assert "unknown game" in r.json()["error"]
+
+
+def test_huge_ids_in_the_store_are_unknown(app: Any) -> None:
+    store = app.state.server.store
+    assert store.get_game(10**30) is None
+    assert store.get_game(-(10**30)) is None

@@ -23,6 +23,8 @@ from spielwerk.core.errors import SpielwerkError
 log = logging.getLogger("spielwerk.web")
 
 SCHEMA_VERSION = 1
+SQLITE_INT = range(-(2**63), 2**63)
+"""The integers SQLite stores; an id outside it names no row (and would overflow)."""
 
 
 class StoreError(SpielwerkError):
@@ -147,6 +149,8 @@ class Store:
             return int(cur.lastrowid or 0)
 
     def get_game(self, game_id: int) -> dict[str, Any] | None:
+        if game_id not in SQLITE_INT:
+            return None
         with self._lock:
             row = self.db.execute(
                 "SELECT id, table_id, spec, history, seat, players, summary, source, finished "
