@@ -5,6 +5,7 @@ a card the person may not know; tables nobody opens do not pile up in memory."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -88,3 +89,74 @@ def test_huge_ids_in_the_store_are_unknown(app: Any) -> None:
     store = app.state.server.store
     assert store.get_game(10**30) is None
     assert store.get_game(-(10**30)) is None
+
+
+# ----- 3. damaged stored tables -----------------------------------------------------------
+def damage(db: Path, table_id: str, column: str, value: Any) -> None:
+    con = sqlite3.connect(db)
+    con.execute(f"UPDATE tables SET {column}=? WHERE id=?", (value, table_id))
+    con.commit()
+    con.close()
+
+
+def config_without(key: str) -> Any:
+    return lambda cfg: {k: v for k, v in cfg.items() if k != key}
+
+
+CONFIG_DAMAGE = {
+    "no seat": config_without("seat"),
+    "no agents": config_without("agents"),
+    "no seed": config_without("seed"),
+    "no time": config_without("time"),
+    "no spec": config_without("spec"),
+    "seat out of range": lambda cfg: {**cfg, "seat": 7},
+    "seat a string": lambda cfg: {**cfg, "seat": "0"},
+    "agents too short": lambda cfg: {**cfg, "agents": [None]},
+    "agents not a list": lambda cfg: {**cfg, "agents": 3},
+    "an engine at the person's seat": lambda cfg: {**cfg, "agents": ["random", "random"]},
+    "seed a list": lambda cfg: {**cfg, "seed": [1]},
+    "time a string": lambda cfg: {**cfg, "time": "fast"},
+    "spec of another game": lambda cfg: {**cfg, "spec": "chess"},
+    "spec not a string": lambda cfg: {**cfg, "spec": 5},
+}
+
+
+def check_damaged(tmp_path: Path, column: str, change: Any,
+                  caplog: pytest.LogCaptureFixture) -> None:
+    """Store a Kalah table, change one column of its row, restart: the table's routes say
+    it is damaged (409, an error frame), the list of tables still answers."""
+    db = tmp_path / "c.sqlite3"
+    with TestClient(create_app(db, workers=0), raise_server_exceptions=False) as client:
+        tid = new_table(client, game="kalah", opponents=["random"], seed=1)
+    con = sqlite3.connect(db)
+    old = con.execute(f"SELECT {column} FROM tables WHERE id=?", (tid,)).fetchone()[0]
+    con.close()
+    damage(db, tid, column, change(old))
+    with TestClient(create_app(db, workers=0), raise_server_exceptions=False) as client:
+        r = client.get(f"/api/tables/{tid}")
+        assert r.status_code == 409, r.text
+        assert "damaged" in r.json()["error"]
+        assert client.get("/api/tables").status_code == 200
+        with client.websocket_connect(f"/ws/{tid}") as ws:
+            msg = ws.receive_json()
+            assert msg["type"] == "error" and "damaged" in msg["message"], msg
+    no_traceback(caplog)
+
+
+@pytest.mark.parametrize("what", sorted(CONFIG_DAMAGE))
+def test_damaged_table_config_is_409_not_500(tmp_path: Path, what: str,
+                                             caplog: pytest.LogCaptureFixture) -> None:
+    check_damaged(tmp_path, "config", lambda old: json.dumps(CONFIG_DAMAGE[what](
+        json.loads(old))), caplog)
+
+
+@pytest.mark.parametrize("column, value", [
+    ("config", "[1, 2]"), ("config", "{nope"), ("config", '"text"'),
+    ("history", "[1e400]"), ("history", "[99999999999999999999999]"), ("history", '["x"]'),
+    ("history", "{}"), ("deal_no", "many"), ("deal_no", -1), ("series", '[{"deal": 1}]'),
+    ("series", "[1]"), ("series", '[{"sf": "x"}]'),
+])
+def test_damaged_table_row_is_409_not_500(tmp_path: Path, column: str, value: Any,
+                                          caplog: pytest.LogCaptureFixture) -> None:
+    check_damaged(tmp_path, column, lambda old: value, caplog)
+

@@ -140,8 +140,8 @@ def tables_router(server: Server) -> APIRouter:
     async def table_info(table_id: str) -> Any:
         try:
             table = server.get_table(table_id)
-        except SpielwerkError as exc:
-            return error_response(500, str(exc).splitlines()[0])
+        except SpielwerkError as exc:  # a damaged stored table: refused, not a server error
+            return error_response(409, str(exc).splitlines()[0])
         if table is None:
             return error_response(404, f"unknown table {table_id[:64]!r}")
         return table.message(server.thinking.get(table.id))
@@ -159,7 +159,7 @@ def tables_router(server: Server) -> APIRouter:
             table = server.get_table(table_id)
         except SpielwerkError as exc:
             await server.error(ws, table_id[:64], str(exc).splitlines()[0])
-            await ws.close(code=4500)
+            await ws.close(code=4409, reason="table damaged")
             return
         if table is None:
             await server.error(ws, table_id[:64], f"unknown table {table_id[:64]!r}")

@@ -112,13 +112,21 @@ class Store:
             return None
         try:
             config = json.loads(row[0])
-            history = [int(a) for a in json.loads(row[1])]
+            history = json.loads(row[1])
             series = json.loads(row[3])
-            if not isinstance(config, dict) or not isinstance(series, list):
-                raise ValueError("bad types")
+            if not isinstance(config, dict):
+                raise ValueError("its configuration is not an object")
+            if not isinstance(history, list) or not all(
+                    isinstance(a, int) and not isinstance(a, bool) for a in history):
+                raise ValueError("its history is not a list of action ids")
+            if not isinstance(series, list):
+                raise ValueError("its list of deals is not a list")
+            if isinstance(row[2], bool) or not isinstance(row[2], int):
+                raise ValueError("its deal number is not an integer")
         except (ValueError, TypeError) as exc:
-            raise StoreError(f"table {table_id} is damaged in the database ({exc})") from None
-        return {"config": config, "history": history, "deal_no": int(row[2]), "series": series}
+            raise StoreError(f"table {table_id} is damaged in the database ({exc}); start a "
+                             "new table") from None
+        return {"config": config, "history": history, "deal_no": row[2], "series": series}
 
     def list_tables(self, limit: int = 50) -> list[dict[str, Any]]:
         with self._lock:
@@ -131,6 +139,8 @@ class Store:
             try:
                 cfg = json.loads(config)
             except ValueError:
+                continue
+            if not isinstance(cfg, dict):
                 continue
             out.append({"id": tid, "game": cfg.get("game"), "spec": cfg.get("spec"),
                         "opponents": cfg.get("agents"), "deal_no": deal_no, "updated": updated})

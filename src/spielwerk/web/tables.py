@@ -30,15 +30,57 @@ class Table:
                  deal_no: int = 0, series: list[dict[str, Any]] | None = None) -> None:
         self.id = table_id
         self.config = config
-        self.seat = int(config["seat"])
-        self.agents: list[str | None] = list(config["agents"])
-        self.seed = int(config["seed"])
-        self.budget_s = float(config["time"])
         self.deal_no = deal_no
+        self.seat, self.agents, self.seed, self.budget_s = self._check_config(config)
         self.series: list[dict[str, Any]] = list(series or [])
+        self._check_series()
         self.last: dict[str, Any] | None = None
         self.finished_game_id: int | None = None
         self.state = self._replay(history)
+
+    def damaged(self, what: str) -> TableError:
+        return TableError(f"table {self.id} is damaged in the database ({what}); start a "
+                          "new table")
+
+    def _check_config(self, config: dict[str, Any]) -> tuple[int, list[str | None], int,
+                                                              float]:
+        """Seat, agents, seed and time of a stored configuration, checked: a damaged one
+        raises :class:`TableError` naming what is wrong (never a KeyError or TypeError)."""
+        if not isinstance(config, dict):
+            raise self.damaged("its configuration is not an object")
+        missing = [k for k in ("spec", "seat", "agents", "seed", "time") if k not in config]
+        if missing:
+            raise self.damaged(f"its configuration lacks {', '.join(map(repr, missing))}")
+        spec, seat, agents = config["spec"], config["seat"], config["agents"]
+        seed, budget = config["seed"], config["time"]
+        if not isinstance(spec, str):
+            raise self.damaged("its game spec is not a string")
+        try:
+            game = load_game(spec)
+        except SpielwerkError as exc:
+            raise self.damaged(f"its game spec: {str(exc).splitlines()[0]}") from None
+        n = game.num_players
+        if not isinstance(self.deal_no, int) or isinstance(self.deal_no, bool) or (
+                self.deal_no < 0):
+            raise self.damaged("its deal number is not a non-negative integer")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise self.damaged(f"its seat is not a number 0..{n - 1}")
+        if not isinstance(agents, list) or len(agents) != n or agents[seat] is not None or any(
+                not isinstance(a, str) for i, a in enumerate(agents) if i != seat):
+            raise self.damaged(f"its agents are not {n} entries, an agent spec for each "
+                               "engine seat and null for yours")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise self.damaged("its seed is not an integer")
+        if isinstance(budget, bool) or not isinstance(budget, int | float) or not budget > 0:
+            raise self.damaged("its time per engine move is not a positive number")
+        return seat, list(agents), seed, float(budget)
+
+    def _check_series(self) -> None:
+        for entry in self.series:
+            sf = entry.get("sf") if isinstance(entry, dict) else None
+            if not isinstance(sf, list) or len(sf) != len(self.agents) or not all(
+                    isinstance(x, int | float) and not isinstance(x, bool) for x in sf):
+                raise self.damaged("its list of deals is not readable")
 
     # ----- game of the current deal
     def current_spec(self) -> str:
@@ -54,9 +96,9 @@ class Table:
         try:
             for a in history:
                 state.apply(int(a))
-        except SpielwerkError as exc:
-            raise TableError(f"table {self.id}: its stored game cannot be replayed "
-                             f"({str(exc).splitlines()[0]})") from None
+        except (SpielwerkError, ValueError, TypeError, IndexError, OverflowError) as exc:
+            raise self.damaged(f"its stored game cannot be replayed: "
+                               f"{str(exc).splitlines()[0]}") from None
         self._chance(state)
         return state
 

@@ -173,7 +173,9 @@ function connect(id) {
   };
   sock.onclose = (ev) => {
     if (ws !== sock) return;
-    if (ev.code === 4404 || ev.code === 4500) { connEl.textContent = "no such table"; ws = null; return; }
+    if (ev.code === 4404 || ev.code === 4409 || ev.code === 4500) {
+      connEl.textContent = ev.code === 4409 ? "table damaged" : "no such table"; ws = null; return;
+    }
     connEl.textContent = "reconnecting…";
     setTimeout(() => { if (ws === sock && wsTable === id) connect(id); }, 1000);
   };
