@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -160,3 +161,22 @@ def test_damaged_table_row_is_409_not_500(tmp_path: Path, column: str, value: An
                                           caplog: pytest.LogCaptureFixture) -> None:
     check_damaged(tmp_path, column, lambda old: value, caplog)
 
+
+# ----- 7. tables created and never opened -------------------------------------------------
+def test_unopened_tables_do_not_stay_in_memory(client: TestClient, app: Any) -> None:
+    server = app.state.server
+    ids = [new_table(client, game="kalah", params={"pits": 3, "seeds": 2},
+                     opponents=["random"], seed=i) for i in range(300)]
+    for tid in ids[:50]:
+        assert client.get(f"/api/tables/{tid}").json()["table"]["id"] == tid
+    assert len(server.tables) == 0
+    assert client.get("/api/stats").json()["tables_in_memory"] == 0
+    assert len(server.store.list_tables(limit=1000)) == 300  # all kept in the store
+    # opening one loads it; leaving it drops it again after abandon_s
+    with client.websocket_connect(f"/ws/{ids[7]}") as ws:
+        assert ws.receive_json()["view"]["ply"] == 0
+        assert set(server.tables) == {ids[7]}
+    deadline = time.time() + 10
+    while server.tables and time.time() < deadline:
+        time.sleep(0.05)
+    assert not server.tables and not server.locks and not server.abandoners

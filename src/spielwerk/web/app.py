@@ -156,7 +156,7 @@ def tables_router(server: Server) -> APIRouter:
     async def ws_table(ws: WebSocket, table_id: str) -> None:
         await ws.accept()
         try:
-            table = server.get_table(table_id)
+            table = server.get_table(table_id, keep=True)
         except SpielwerkError as exc:
             await server.error(ws, table_id[:64], str(exc).splitlines()[0])
             await ws.close(code=4409, reason="table damaged")

@@ -154,13 +154,18 @@ class Server:
                   "time": float(budget), "seed": int(seed)}
         table_id = secrets.token_hex(12)
         table = Table(table_id, config, [])
-        self.tables[table_id] = table
+        # only in the store: a table enters memory when a browser opens it (get_table with
+        # keep) and leaves it abandon_s after the last one went, so tables created and
+        # never opened cannot pile up in memory
         self.save(table)
         log.info("table %s created: %s, seat %d, opponents %s", table_id, game.spec(), seat,
                  ", ".join(opponents))
         return table
 
-    def get_table(self, table_id: str) -> Table | None:
+    def get_table(self, table_id: str, keep: bool = False) -> Table | None:
+        """The table in memory, else loaded from the store (None: no such table); ``keep``
+        holds a loaded table in memory (a browser opens it and will be connected), else
+        it is a copy for one answer and memory is unchanged."""
         if table_id in self.tables:
             return self.tables[table_id]
         if not (0 < len(table_id) <= 64 and table_id.isalnum()):
@@ -169,7 +174,8 @@ class Server:
         if row is None:
             return None
         table = Table(table_id, row["config"], row["history"], row["deal_no"], row["series"])
-        self.tables[table_id] = table
+        if keep:
+            self.tables[table_id] = table
         return table
 
     def lock(self, table_id: str) -> asyncio.Lock:
