@@ -151,3 +151,78 @@ def test_an_os_error_reaches_the_user_as_one_line(monkeypatch, capsys) -> None:
     assert info.value.code == 1
     err = capsys.readouterr().err
     assert "No space left on device: /tmp/out.jsonl" in err and "Traceback" not in err
+
+
+# ---------------------------------------------------------------- checked number options
+def _main(monkeypatch, capsys, *args: str) -> tuple[int, str]:  # type: ignore[no-untyped-def]
+    """Run the ``spielwerk`` script's main() on ``args``: (exit code, stderr)."""
+    from spielwerk.cli import main as cli_main
+
+    monkeypatch.setattr(sys, "argv", ["spielwerk", *args])
+    monkeypatch.setenv("COLUMNS", "200")
+    with pytest.raises(SystemExit) as info:
+        cli_main.main()
+    return int(info.value.code or 0), capsys.readouterr().err
+
+
+DURAK = ["durak", "tournament", "-a", "random", "greedy", "-n", "2", "--executor", "serial"]
+ARENA = ["arena", "kalah(pits=2,seeds=1)", "random", "greedy", "-n", "2", "-e", "serial"]
+
+
+@pytest.mark.parametrize(("args", "text"), [
+    (["kalah", "split", "--pits", "2", "--seeds", "1", "--stop-after", "-1"],
+     "--stop-after must be at least 0, not -1"),
+    ([*DURAK, "--extend", "-1"], "--extend must be at least 0, not -1"),
+    ([*DURAK, "--max-games", "-3"], "--max-games must be at least 0"),
+    ([*DURAK, "--seed", "-1"], "--seed must be at least 0"),
+    ([*DURAK, "--confidence", "nan"], "--confidence must be a finite number, not nan"),
+    ([*DURAK, "--time-per-move", "nan"], "--time-per-move must be a finite number"),
+    (["serve", "--host", "256.0.0.1", "--abandon", "-5"], "--abandon must be at least 0, not -5"),
+    (["serve", "--host", "256.0.0.1", "--abandon", "nan"], "--abandon must be a finite number"),
+    (["kalah", "analyze", "start", "--time", "nan"], "--time must be a finite number, not nan"),
+    (["kalah", "analyze", "start", "--time", "inf"], "--time must be a finite number, not inf"),
+    ([*ARENA, "--confidence", "nan"], "--confidence must be a finite number"),
+    ([*ARENA, "--games", "0"], "--games must be at least 1, not 0"),
+    (["play", "kalah(pits=2,seeds=1)", "--seed", "-1"], "--seed must be at least 0"),
+    (["durak", "play", "--seed", "-1"], "--seed must be at least 0"),
+    (["kalah", "egdb", "--pits", "2", "--max-seeds", "-1"], "--max-seeds must be in 0..40"),
+    (["kalah", "solve", "--pits", "1.5"], "--pits must be a whole number, not '1.5'"),
+])
+def test_bad_numbers_are_refused_in_one_line_with_exit_code_2(monkeypatch, capsys,
+                                                               args: list[str],
+                                                               text: str) -> None:
+    code, err = _main(monkeypatch, capsys, *args)
+    assert code == 2, err
+    assert text in err and err.count("\n") == 1, err
+
+
+def _commands(command, path=()):  # type: ignore[no-untyped-def]
+    subs = getattr(command, "commands", None)
+    if subs is None:
+        yield path, command
+        return
+    for name, sub in subs.items():
+        yield from _commands(sub, (*path, name))
+
+
+def test_every_number_option_refuses_nan_and_text_and_values_below_its_minimum() -> None:
+    from typer.main import get_command
+
+    from spielwerk.cli.options import OptionValueError
+
+    checked = 0
+    for path, command in _commands(get_command(app)):
+        for param in command.params:
+            annotation = getattr(param.type_descriptor, "annotation", None)
+            if annotation not in (int, float) or not param.opts[0].startswith("-"):
+                continue
+            opt = param.opts[0]
+            bad = ["abc"] + (["nan", "inf"] if annotation is float else [])
+            if getattr(param, "min", None) is not None:
+                bad.append(str(param.min - 1))
+            for value in bad:
+                result = runner.invoke(app, [*path, opt, value])
+                assert isinstance(result.exception, OptionValueError), (path, opt, value)
+                assert opt in str(result.exception)
+                checked += 1
+    assert checked > 60

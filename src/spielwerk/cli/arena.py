@@ -97,14 +97,17 @@ def arena(
         ..., help="Agent specs, e.g. random greedy alphabeta:depth=6 (repeat one to seat it twice)."
     ),
     games: int = typer.Option(
-        20, "--games", "-n", help="Games per pairing: a multiple of the seatings (2 for Kalah)."
+        20, "--games", "-n", min=1,
+        help="Games per pairing: a multiple of the seatings (2 for Kalah)."
     ),
-    seed: int = typer.Option(0, "--seed", "-s", help="Tournament seed: same seed, same games."),
+    seed: int = typer.Option(0, "--seed", "-s", min=0,
+                             help="Tournament seed: same seed, same games."),
     executor: str = typer.Option(
         "local", "--executor", "-e", help="local (process pool), serial or dask://HOST:PORT."
     ),
     workers: int | None = typer.Option(
-        None, "--workers", "-w", help="Worker processes for --executor local (default: all cores)."
+        None, "--workers", "-w", min=1,
+        help="Worker processes for --executor local (default: all cores)."
     ),
     output: Path | None = typer.Option(
         None, "--output", "-o", help="Results file (JSON Lines), appended as games finish."

@@ -23,18 +23,20 @@ err = Console(stderr=True)
 kalah_app = typer.Typer(help="Kalah perfect play: solve, analyse positions, full game graphs.",
                         no_args_is_help=True)
 
-Pits = Annotated[int, typer.Option("--pits", "-m", help="pits per side")]
-Seeds = Annotated[int, typer.Option("--seeds", "-n", help="seeds per pit at the start")]
+Pits = Annotated[int, typer.Option("--pits", "-m", min=1, max=15, help="pits per side")]
+Seeds = Annotated[int, typer.Option("--seeds", "-n", min=1, help="seeds per pit at the start")]
 EmptyCapture = Annotated[bool, typer.Option(
     "--empty-capture", help="capture even when the opposite pit is empty (Irving et al. 2000)")]
 EgdbOpt = Annotated[int | None, typer.Option(
-    "--egdb", help="endgame database: exact values for <= N seeds (default: the largest "
+    "--egdb", min=0, max=egdb_mod.MAX_SEEDS,
+    help="endgame database: exact values for <= N seeds (default: the largest "
                    "cached one that fits in memory; 0: none; built once, cached on disk)")]
 EgdbDir = Annotated[str | None, typer.Option(
     "--egdb-dir", help="folder of endgame database files (default ~/.cache/spielwerk/kalah, "
                        "or $SPIELWERK_CACHE_DIR/kalah)")]
 TtOpt = Annotated[int | None, typer.Option(
-    "--tt", help="transposition table: log2 of the slots, 16 bytes each (default: from the "
+    "--tt", min=TT_LOG2_MIN, max=TT_LOG2_MAX,
+    help="transposition table: log2 of the slots, 16 bytes each (default: from the "
                  "memory available and the instance's size)")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="no progress lines")]
 
@@ -45,21 +47,10 @@ def _progress(quiet: bool):  # type: ignore[no-untyped-def]
     return lambda text: err.print(f"[dim]{text}[/]", highlight=False)
 
 
-def _check(pits: int, seeds: int | None = None) -> None:
-    if not 1 <= pits <= 15:
-        raise SpielwerkError("--pits must be in 1..15")
-    if seeds is not None and seeds < 1:
-        raise SpielwerkError("--seeds must be at least 1")
-
-
 def _make_solver(pits: int, total: int, empty_capture: bool, egdb: int | None,
                  egdb_dir: str | None, tt: int | None, iterative: bool, quiet: bool,
                  depth_max: int | None = None, threads: int = 1) -> Solver:
     """A solver with the database and table asked for, or chosen (and the choice said)."""
-    if egdb is not None and not 0 <= egdb <= egdb_mod.MAX_SEEDS:
-        raise SpielwerkError(f"--egdb must be in 0..{egdb_mod.MAX_SEEDS}")
-    if tt is not None and not TT_LOG2_MIN <= tt <= TT_LOG2_MAX:
-        raise SpielwerkError(f"--tt must be in {TT_LOG2_MIN}..{TT_LOG2_MAX}")
     choice = defaults.choose(pits, total, empty_capture, kernel.END_EITHER_EMPTY, egdb_dir,
                              None if egdb is None else min(egdb, total), tt,
                              threads=threads)
@@ -100,12 +91,14 @@ def solve(
     iterative: Annotated[bool, typer.Option(
         help="iterative deepening 3, 6, ... --depth-max before the exact search")] = True,
     depth_max: Annotated[int | None, typer.Option(
+        min=1, max=200,
         help="deepest depth-limited iteration (default 12, 18 from 48 seeds on: measured "
              "fastest; the seed uses 30)")] = None,
     guess: Annotated[int | None, typer.Option(
         help="first guess of the exact MTD(f) (e.g. a published value): its null-window "
              "tests come first and the depth-limited iterations are skipped")] = None,
     threads: Annotated[int | None, typer.Option(
+        min=1, max=256,
         help="threads of the exact search, split over the first turns (default: the "
              "cores available, at most 8; 1: the serial search)")] = None,
     quiet: Quiet = False,
@@ -113,12 +106,7 @@ def solve(
     """Value of the start of Kalah(pits, seeds) for South (first player), best move and PV.
 
     Progress lines (stderr) show the bounds proven so far; Ctrl-C stops with them."""
-    _check(pits, seeds)
     t0 = time.perf_counter()
-    if depth_max is not None and not 1 <= depth_max <= 200:
-        raise SpielwerkError("--depth-max must be in 1..200")
-    if threads is not None and not 1 <= threads <= 256:
-        raise SpielwerkError("--threads must be in 1..256")
     n_threads = default_threads() if threads is None else threads
     solver = _make_solver(pits, 2 * pits * seeds, empty_capture, egdb, egdb_dir, tt, iterative,
                           quiet, depth_max, n_threads)
@@ -155,14 +143,16 @@ def solve(
 def analyze(
     position: Annotated[str, typer.Argument(
         help="SOUTH|NORTH[|STORES][ S|N], e.g. '4,4,4,4,4,4|4,4,4,4,4,4|0-0 S', or 'start'")],
-    pits: Annotated[int | None, typer.Option("--pits", "-m", help="pits (for 'start')")] = None,
-    seeds: Annotated[int | None, typer.Option("--seeds", "-n", help="seeds (for 'start')")] = None,
+    pits: Annotated[int | None, typer.Option("--pits", "-m", min=1, max=15,
+                                             help="pits (for 'start')")] = None,
+    seeds: Annotated[int | None, typer.Option("--seeds", "-n", min=1,
+                                              help="seeds (for 'start')")] = None,
     empty_capture: EmptyCapture = False,
     egdb: EgdbOpt = None,
     egdb_dir: EgdbDir = None,
     tt: TtOpt = None,
     time_budget: Annotated[float, typer.Option(
-        "--time", "-t", help="seconds to spend (0: no limit, exact values however long it "
+        "--time", "-t", min=0, help="seconds to spend (0: no limit, exact values however long it "
                              "takes); when time runs out the deepest finished estimates are "
                              "shown")] = 0.0,
     quiet: Quiet = False,
@@ -172,8 +162,6 @@ def analyze(
     Positions with many seeds can take hours to solve exactly (the Kalah(6,4)
     start: over 2 billion nodes); --time S gives estimates within S seconds and
     --egdb N (an endgame database) makes exact solving much faster."""
-    if not (time_budget >= 0 and time_budget < float("inf")):
-        raise SpielwerkError(f"--time must be a number of seconds >= 0, not {time_budget}")
     board, mover = parse_position(position, pits, seeds)
     m = (len(board) - 2) // 2
     if not 1 <= m <= 15:
@@ -235,7 +223,6 @@ def graph(
     """Full game graph: reachable, terminal and W/L/D positions, solved bottom-up."""
     from spielwerk.games.kalah.graph import full_graph
 
-    _check(pits, seeds)
     if 2 * pits * seeds > 60:
         raise SpielwerkError("the full graph is for small instances (at most 60 seeds)")
     r = full_graph(pits, seeds, empty_capture, progress=_progress(quiet))
@@ -262,21 +249,18 @@ def graph(
 @kalah_app.command("egdb")
 def egdb_cmd(
     pits: Pits = 6,
-    max_seeds: Annotated[int, typer.Option("--max-seeds", "-N", help="largest seed count")] = 15,
+    max_seeds: Annotated[int, typer.Option("--max-seeds", "-N", min=0, max=egdb_mod.MAX_SEEDS,
+                                           help="largest seed count")] = 15,
     empty_capture: EmptyCapture = False,
     egdb_dir: EgdbDir = None,
-    threads: Annotated[int, typer.Option(help="threads searching each level")] = 1,
+    threads: Annotated[int, typer.Option(min=1, max=256,
+                                         help="threads searching each level")] = 1,
     quiet: Quiet = False,
 ) -> None:
     """Build (or load and verify) an endgame database; print its size and build time.
 
     A build continues from the largest smaller cached database (a prefix of the
     new one) and saves checkpoints, so an interrupted build resumes."""
-    _check(pits)
-    if not 0 <= max_seeds <= egdb_mod.MAX_SEEDS:
-        raise SpielwerkError(f"--max-seeds must be in 0..{egdb_mod.MAX_SEEDS}")
-    if not 1 <= threads <= 256:
-        raise SpielwerkError("--threads must be in 1..256")
     db = egdb_mod.open_egdb(pits, max_seeds, empty_capture, kernel.END_EITHER_EMPTY, egdb_dir,
                             progress=_progress(quiet), threads=threads)
     how = (f"built in {db.build_seconds:.1f} s" if db.build_seconds is not None
@@ -291,17 +275,20 @@ def split_cmd(
     pits: Pits = 6,
     seeds: Seeds = 5,
     empty_capture: EmptyCapture = False,
-    workers: Annotated[int, typer.Option(help="Dask LocalCluster worker processes")] = 2,
+    workers: Annotated[int, typer.Option(min=1, max=256,
+                                         help="Dask LocalCluster worker processes")] = 2,
     scheduler: Annotated[str | None, typer.Option(
         help="address of a running Dask scheduler (instead of a LocalCluster)")] = None,
     egdb: EgdbOpt = None,
     egdb_dir: EgdbDir = None,
     tt: TtOpt = None,
     node_budget: Annotated[int, typer.Option(
+        min=1000,
         help="nodes per task before it reports its bounds and is resubmitted")] = 50_000_000,
     checkpoint: Annotated[str | None, typer.Option(
         help="JSON file of the tasks' bounds: written after every result, resumed from")] = None,
     stop_after: Annotated[float | None, typer.Option(
+        min=0,
         help="seconds after which no task is resubmitted (bounds so far are printed)")] = None,
     strategy: Annotated[str, typer.Option(
         help="next test of a task: mtdf (at the last answer: fastest to the exact value) or "
@@ -315,11 +302,6 @@ def split_cmd(
 
     from spielwerk.games.kalah import distributed
 
-    _check(pits, seeds)
-    if not 1 <= workers <= 256:
-        raise SpielwerkError("--workers must be in 1..256")
-    if node_budget < 1000:
-        raise SpielwerkError("--node-budget must be at least 1000")
     if strategy not in distributed.STRATEGIES:
         raise SpielwerkError(f"--strategy must be one of {', '.join(distributed.STRATEGIES)}")
     try:

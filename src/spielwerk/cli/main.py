@@ -60,8 +60,11 @@ def _build_app(only: str | None = None) -> Any:
     """The typer app with every command module, or with module ``only`` alone."""
     import typer
 
+    from spielwerk.cli.options import CheckedGroup
+
     app = typer.Typer(
         name="spielwerk",
+        cls=CheckedGroup,
         help=HELP,
         no_args_is_help=True,
         pretty_exceptions_enable=False,

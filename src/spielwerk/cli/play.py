@@ -112,8 +112,8 @@ def play_command(
     vs: list[str] | None = typer.Option(
         None, "--vs", help=_VS_HELP
     ),
-    seat: int = typer.Option(0, help="your seat (0 moves first in Kalah)"),
-    seed: int = typer.Option(0, help="seed for agents and chance"),
+    seat: int = typer.Option(0, min=0, help="your seat (0 moves first in Kalah)"),
+    seed: int = typer.Option(0, min=0, help="seed for agents and chance"),
 ) -> None:
     """Play a game in the terminal against agents (type 'q' to quit)."""
     game = load_game(game_spec)

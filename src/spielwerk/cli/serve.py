@@ -13,22 +13,18 @@ from spielwerk.core.errors import SpielwerkError
 
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
-    port: int = typer.Option(8000, "--port", help="port to listen on"),
+    port: int = typer.Option(8000, "--port", min=1, max=65535, help="port to listen on"),
     db: Path | None = typer.Option(
         None, "--db", help="SQLite file for tables and games (default: the user data folder, "
         "$SPIELWERK_DATA_DIR or ~/.local/share/spielwerk/web.sqlite3)"),
     engines: int = typer.Option(
-        max(1, min(4, (os.cpu_count() or 2) - 1)), "--engines",
+        max(1, min(4, (os.cpu_count() or 2) - 1)), "--engines", min=0, max=64,
         help="engine worker processes (0: run engines in a thread of the server)"),
     abandon: float = typer.Option(
-        10.0, "--abandon", help="seconds after the last browser leaves a table before its "
+        10.0, "--abandon", min=0, help="seconds after the last browser leaves a table before its "
         "engine work is cancelled"),
 ) -> None:
     """Start the web table: play Skat, Durak and Kalah in the browser; Ctrl-C stops it."""
-    if not 0 < port < 65536:
-        raise SpielwerkError(f"--port must be 1..65535, not {port}")
-    if engines < 0 or engines > 64:
-        raise SpielwerkError("--engines must be 0..64")
     import socket
 
     import uvicorn
