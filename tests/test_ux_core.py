@@ -226,3 +226,14 @@ def test_every_number_option_refuses_nan_and_text_and_values_below_its_minimum()
                 assert opt in str(result.exception)
                 checked += 1
     assert checked > 60
+
+
+@pytest.mark.parametrize("args", [
+    [*ARENA, "-o", "{tmp}"],
+    [*DURAK, "-o", "{tmp}"],
+    ["serve", "--host", "256.0.0.1", "--db", "{tmp}"],
+])
+def test_an_output_file_that_is_a_folder_is_refused_before_any_work(
+        monkeypatch, capsys, tmp_path: Path, args: list[str]) -> None:
+    code, err = _main(monkeypatch, capsys, *[a.replace("{tmp}", str(tmp_path)) for a in args])
+    assert code == 2 and f"{tmp_path} is a folder; give a file name" in err, err

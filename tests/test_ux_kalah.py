@@ -111,3 +111,72 @@ def test_huge_counts_in_a_position_are_an_error_not_an_overflow() -> None:
         parse_position("99999999999999999999,1|1,1")
     with pytest.raises(NotationError, match="stores: at most"):
         parse_position("1,1|1,1|99999999999-0")
+
+
+# ------------------------------------------------- database folders checked before any work
+def _no_build(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from spielwerk.games.kalah import egdb_build
+
+    def build(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise AssertionError("the database was built")
+
+    monkeypatch.setattr(egdb_build, "build", build)
+
+
+def test_egdb_into_a_place_that_takes_no_file_is_refused_before_building(tmp_path: Path,
+                                                                         monkeypatch) -> None:
+    _no_build(monkeypatch)
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    for target, text in [("/proc/egdb", "cannot write endgame databases in --egdb-dir "
+                                        "/proc/egdb"),
+                         (str(a_file), f"--egdb-dir {a_file} is a file, not a folder")]:
+        result = _run("kalah", "egdb", "--pits", "4", "--max-seeds", "3", "--egdb-dir", target)
+        assert isinstance(result.exception, SpielwerkError), result.exception
+        assert text in str(result.exception)
+        assert "\n" not in str(result.exception)
+
+
+def test_egdb_whose_save_fails_after_building_is_an_error(tmp_path: Path, monkeypatch) -> None:
+    def full_disk(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(egdb, "save", full_disk)
+    result = _run("kalah", "egdb", "--pits", "2", "--max-seeds", "3", "--egdb-dir",
+                  str(tmp_path), "-q")
+    assert result.exit_code != 0
+    assert isinstance(result.exception, SpielwerkError)
+    assert "not saved" in str(result.exception) and "No space left" in str(result.exception)
+    assert "file None" not in result.stdout
+
+
+@pytest.mark.parametrize("command", [["solve", "--pits", "2", "--seeds", "1"],
+                                     ["analyze", "1,1|1,1"],
+                                     ["split", "--pits", "2", "--seeds", "1"]])
+def test_solving_with_a_file_or_missing_folder_as_egdb_dir_is_refused(
+        tmp_path: Path, command: list[str]) -> None:
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    result = _run("kalah", *command, "--egdb-dir", str(a_file))
+    assert f"--egdb-dir {a_file} is a file, not a folder" in str(result.exception)
+    missing = tmp_path / "no-such-folder"
+    result = _run("kalah", *command, "--egdb-dir", str(missing))
+    assert f"--egdb-dir {missing} does not exist" in str(result.exception)
+    assert not missing.exists()
+
+
+def test_solve_builds_an_asked_database_into_a_new_egdb_dir(tmp_path: Path) -> None:
+    folder = tmp_path / "new"
+    result = _run("kalah", "solve", "--pits", "2", "--seeds", "1", "--egdb", "3",
+                  "--egdb-dir", str(folder), "-q")
+    assert result.exit_code == 0, result.exception
+    assert egdb.cached(2, False, path=folder)
+
+
+def test_split_checkpoint_in_an_unwritable_place_is_refused_before_solving(tmp_path: Path) -> None:
+    result = _run("kalah", "split", "--pits", "2", "--seeds", "1", "--checkpoint",
+                  "/proc/k.json")
+    assert "--checkpoint /proc/k.json: cannot write in /proc" in str(result.exception)
+    result = _run("kalah", "split", "--pits", "2", "--seeds", "1", "--checkpoint",
+                  str(tmp_path))
+    assert "is a folder" in str(result.exception)

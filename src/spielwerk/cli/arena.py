@@ -24,6 +24,7 @@ from spielwerk.arena.executors import make_executor
 from spielwerk.arena.match import GameResult
 from spielwerk.arena.stats import Standings, z_value
 from spielwerk.arena.tournament import SEATINGS, TournamentConfig, run_tournament
+from spielwerk.cli.options import file_target
 from spielwerk.core.registry import load_game
 
 HELP = """Play a round-robin tournament between AGENTS in GAME and print the standings.
@@ -123,6 +124,8 @@ def arena(
     ),
 ) -> None:
     z_value(confidence)  # a bad level fails before any game is played
+    if output is not None:
+        file_target("--output", output)
     config = TournamentConfig.create(game, agents, games, seed, seating)
     console = Console(stderr=True)
     out = Console()

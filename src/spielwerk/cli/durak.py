@@ -27,6 +27,7 @@ from spielwerk.arena.results import read_results
 from spielwerk.arena.sequential import Extension, extend_undecided
 from spielwerk.arena.stats import DecisiveRecord, decisive_records, wilson_interval, z_value
 from spielwerk.arena.tournament import TournamentConfig, run_tournament, unique_labels
+from spielwerk.cli.options import file_target
 from spielwerk.cli.play import _ask_move as ask_move
 from spielwerk.cli.play import seat_opponents
 from spielwerk.core.agent import Agent, parse_agent_spec
@@ -179,6 +180,8 @@ def tournament(
     z_value(confidence)
     if heatmap_path is not None:
         heatmap_path = heatmap_target(heatmap_path)  # before hours of games, not after
+    if output is not None:
+        file_target("--output", output)
     game_spec = f"durak(preset={preset},players={players},deck={deck}" + (
         ",open=true)" if open_world else ")")
     game = load_game(game_spec)

@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from spielwerk.cli.options import file_target
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.games.kalah import defaults, kernel
 from spielwerk.games.kalah import egdb as egdb_mod
@@ -47,10 +48,24 @@ def _progress(quiet: bool):  # type: ignore[no-untyped-def]
     return lambda text: err.print(f"[dim]{text}[/]", highlight=False)
 
 
+def _check_egdb_dir(pits: int, total: int, empty_capture: bool, egdb: int | None,
+                    egdb_dir: str | None) -> None:
+    """Refuse, before any work, an ``--egdb-dir`` that is a file or a missing folder (which
+    would mean solving without a database, quietly), or that cannot take the database
+    that will be built (``--egdb N`` with no file of N seeds cached there)."""
+    if egdb_dir is None or egdb == 0:
+        return
+    need = None if egdb is None else min(egdb, total)
+    cached = egdb_mod.cached(pits, empty_capture, kernel.END_EITHER_EMPTY, egdb_dir)
+    builds = need is not None and not any(n >= need for n, _ in cached)
+    egdb_mod.check_folder(egdb_dir, write=builds, name="--egdb-dir")
+
+
 def _make_solver(pits: int, total: int, empty_capture: bool, egdb: int | None,
                  egdb_dir: str | None, tt: int | None, iterative: bool, quiet: bool,
                  depth_max: int | None = None, threads: int = 1) -> Solver:
     """A solver with the database and table asked for, or chosen (and the choice said)."""
+    _check_egdb_dir(pits, total, empty_capture, egdb, egdb_dir)
     choice = defaults.choose(pits, total, empty_capture, kernel.END_EITHER_EMPTY, egdb_dir,
                              None if egdb is None else min(egdb, total), tt,
                              threads=threads)
@@ -261,8 +276,21 @@ def egdb_cmd(
 
     A build continues from the largest smaller cached database (a prefix of the
     new one) and saves checkpoints, so an interrupted build resumes."""
+    folder = egdb_mod.check_folder(egdb_dir, write=True, name="--egdb-dir" if egdb_dir
+                                   else "the endgame database folder")
+    lines: list[str] = []
+
+    def progress(text: str) -> None:
+        lines.append(text)
+        if not quiet:
+            err.print(f"[dim]{text}[/]", highlight=False)
+
     db = egdb_mod.open_egdb(pits, max_seeds, empty_capture, kernel.END_EITHER_EMPTY, egdb_dir,
-                            progress=_progress(quiet), threads=threads)
+                            progress=progress, threads=threads)
+    if db.file is None:  # built, but the save failed (disk full, folder removed meanwhile)
+        why = next((x for x in reversed(lines) if "not saved" in x), "the save failed")
+        raise egdb_mod.EgdbError(f"endgame database built in {db.build_seconds or 0:.1f} s but "
+                                 f"not saved in {folder}: {why}")
     how = (f"built in {db.build_seconds:.1f} s" if db.build_seconds is not None
            else f"loaded and verified in {db.load_seconds:.1f} s")
     console.print(f"endgame database {pits} pits, <= {max_seeds} seeds: "
@@ -309,6 +337,9 @@ def split_cmd(
     except ImportError:
         raise SpielwerkError("kalah split needs Dask: pip install 'spielwerk[dask]'") from None
     total = 2 * pits * seeds
+    _check_egdb_dir(pits, total, empty_capture, egdb, egdb_dir)
+    if checkpoint is not None:
+        file_target("--checkpoint", Path(checkpoint), "k.json")
     choice = defaults.choose(pits, total, empty_capture, kernel.END_EITHER_EMPTY, egdb_dir,
                              egdb, tt if tt is not None else None, tt_cap=24)
     if not quiet:

@@ -21,6 +21,8 @@ top-level ``spielwerk --help`` (answered without typer, see
 from __future__ import annotations
 
 import math
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import click
@@ -71,6 +73,28 @@ def finite(name: str, value: float) -> None:
     """Refuse a ``nan`` or infinite ``value`` of option ``name``."""
     if isinstance(value, float) and not math.isfinite(value):
         raise OptionValueError(f"{name} must be a finite number, not {value}")
+
+
+def file_target(name: str, path: Path, example: str = "out.jsonl") -> None:
+    """Refuse, before any work, a file option (``--output``, ``--checkpoint``, ``--db``) that
+    names a folder, or a new file whose folder (or nearest existing parent folder, for
+    folders made on the way) takes no new file."""
+    if path.is_dir():
+        raise OptionValueError(f"{name} {path} is a folder; give a file name such as "
+                               f"{path / example}")
+    if path.exists():
+        return
+    folder = path.parent if str(path.parent) else Path(".")
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise OptionValueError(f"{name} {path}: {folder} is a file, not a folder")
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".spielwerk-check-"):
+            pass
+    except OSError as exc:
+        raise OptionValueError(f"{name} {path}: cannot write in {folder} "
+                               f"({exc.strerror or exc})") from None
 
 
 try:  # typer >= 0.16 parses with its own copy of click

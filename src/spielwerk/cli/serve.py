@@ -8,6 +8,7 @@ from pathlib import Path
 
 import typer
 
+from spielwerk.cli.options import file_target
 from spielwerk.core.errors import SpielwerkError
 
 
@@ -25,6 +26,8 @@ def serve(
         "engine work is cancelled"),
 ) -> None:
     """Start the web table: play Skat, Durak and Kalah in the browser; Ctrl-C stops it."""
+    if db is not None:
+        file_target("--db", db, "web.sqlite3")
     import socket
 
     import uvicorn

@@ -199,6 +199,34 @@ def cache_dir(path: str | os.PathLike[str] | None = None) -> Path:
     return Path.home() / ".cache" / "spielwerk" / "kalah"
 
 
+def check_folder(path: str | os.PathLike[str] | None, write: bool,
+                 name: str = "the endgame database folder") -> Path:
+    """The database folder (:func:`cache_dir`), checked before any work.
+
+    It must not be a file. With ``write`` (a database may be built and saved) it is
+    created if missing and must take a new file; without, a folder given by the user
+    must exist (a mistyped folder would otherwise mean silently solving without a
+    database). Raises :class:`EgdbError` with one line that says what to do."""
+    folder = cache_dir(path)
+    if folder.exists() and not folder.is_dir():
+        raise EgdbError(f"{name} {folder} is a file, not a folder; give a folder "
+                        f"(default: {cache_dir(None)})")
+    if not write:
+        if path is not None and not folder.exists():
+            raise EgdbError(f"{name} {folder} does not exist (build a database into it "
+                            f"with `spielwerk kalah egdb --egdb-dir {folder}`)")
+        return folder
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".write-check-{os.getpid()}"
+        probe.touch()
+        probe.unlink()
+    except OSError as exc:
+        raise EgdbError(f"cannot write endgame databases in {name} {folder}: "
+                        f"{exc.strerror or exc}") from None
+    return folder
+
+
 def file_name(pits: int, max_seeds: int, empty_capture: bool, end_rule: int) -> str:
     cap = "empty" if empty_capture else "std"
     end = "either" if end_rule == kernel.END_EITHER_EMPTY else "mover"
