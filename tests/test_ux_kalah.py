@@ -180,3 +180,38 @@ def test_split_checkpoint_in_an_unwritable_place_is_refused_before_solving(tmp_p
     result = _run("kalah", "split", "--pits", "2", "--seeds", "1", "--checkpoint",
                   str(tmp_path))
     assert "is a folder" in str(result.exception)
+
+
+# ------------------------------------------------------------- the cost of a solve, up front
+def test_solve_without_a_large_database_says_its_cost_and_the_build_command_up_front(
+        tmp_path: Path, monkeypatch) -> None:
+    from spielwerk.cli import kalah as kalah_cli
+
+    class Stop(Exception):
+        pass
+
+    def no_search(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise Stop  # the warning must come before the search starts
+
+    monkeypatch.setattr(kalah_cli, "ParallelSolver", no_search)
+    for quiet in ([], ["-q"]):
+        result = _run("kalah", "solve", "--pits", "6", "--seeds", "4", "--egdb-dir",
+                      str(tmp_path), "--tt", "16", "--threads", "2", *quiet)
+        assert isinstance(result.exception, Stop)
+        text = " ".join(result.stderr.split())
+        assert "warning: Kalah(6,4) with no endgame database" in text
+        assert "`spielwerk kalah egdb --pits 6 --max-seeds 24`" in text
+        assert " h " in text or "days" in text  # hours at least, not seconds
+
+
+def test_cost_warning_only_for_slow_solves() -> None:
+    from spielwerk.games.kalah.defaults import cost_warning
+
+    text = cost_warning(6, 4, False, 19, threads=2)
+    assert text is not None and "<= 19 seeds" in text and "--max-seeds 24" in text
+    assert "70 M nodes" in text
+    assert cost_warning(6, 4, False, 24, threads=2) is None  # the README's 3 s solve
+    assert cost_warning(6, 3, False, 0, threads=2) is None  # 6 M nodes, seconds
+    assert cost_warning(4, 4, False, 0) is None
+    empty = cost_warning(6, 4, True, 0, threads=1)
+    assert empty is not None and "--empty-capture" in empty

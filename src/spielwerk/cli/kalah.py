@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from spielwerk.cli.options import file_target
@@ -63,15 +64,24 @@ def _check_egdb_dir(pits: int, total: int, empty_capture: bool, egdb: int | None
 
 def _make_solver(pits: int, total: int, empty_capture: bool, egdb: int | None,
                  egdb_dir: str | None, tt: int | None, iterative: bool, quiet: bool,
-                 depth_max: int | None = None, threads: int = 1) -> Solver:
-    """A solver with the database and table asked for, or chosen (and the choice said)."""
+                 depth_max: int | None = None, threads: int = 1,
+                 start_seeds: int | None = None) -> Solver:
+    """A solver with the database and table asked for, or chosen (and the choice said).
+    With ``start_seeds`` (solving the start of Kalah(pits, start_seeds)) a solve estimated
+    to be slow with the chosen database is said up front, with the command that makes it
+    fast (even with --quiet: it is no progress line)."""
     _check_egdb_dir(pits, total, empty_capture, egdb, egdb_dir)
     choice = defaults.choose(pits, total, empty_capture, kernel.END_EITHER_EMPTY, egdb_dir,
                              None if egdb is None else min(egdb, total), tt,
                              threads=threads)
+    warning = None if start_seeds is None else defaults.cost_warning(
+        pits, start_seeds, empty_capture, choice.egdb_seeds, threads)
     if not quiet:
         for note in choice.notes:
-            err.print(f"[dim]{note}[/]", highlight=False)
+            if warning is None or not note.startswith("no endgame database cached"):
+                err.print(f"[dim]{note}[/]", highlight=False)
+    if warning is not None:
+        err.print(f"[yellow]{escape(warning)}[/]", highlight=False)
     return Solver(pits, empty_capture, kernel.END_EITHER_EMPTY, max_seeds=total,
                   egdb_seeds=choice.egdb_seeds, egdb_path=egdb_dir, tt_log2=choice.tt_log2,
                   depth_step=3 if iterative else 0, depth_max=depth_max,
@@ -124,7 +134,7 @@ def solve(
     t0 = time.perf_counter()
     n_threads = default_threads() if threads is None else threads
     solver = _make_solver(pits, 2 * pits * seeds, empty_capture, egdb, egdb_dir, tt, iterative,
-                          quiet, depth_max, n_threads)
+                          quiet, depth_max, n_threads, start_seeds=seeds)
     solver.report_iterations = True
     par = ParallelSolver(solver, n_threads)
     t_db = time.perf_counter() - t0

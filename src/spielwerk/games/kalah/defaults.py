@@ -28,6 +28,100 @@ TT_LOG2_CAP = 28
 over, and an overflowing table costs nodes: docs/kalah.md)."""
 
 
+MEASURED_NODES: dict[tuple[int, int, bool], tuple[tuple[int, float], ...]] = {
+    (6, 4, False): ((15, 410e6), (19, 70.1e6), (20, 49.0e6), (24, 9.25e6), (27, 1.15e6)),
+    (6, 4, True): ((19, 56.6e6), (20, 40.7e6), (27, 0.91e6)),
+    (5, 5, False): ((22, 26.9e6),),
+    (5, 5, True): ((22, 12.3e6),),
+    (6, 5, False): ((27, 563e6),),
+    (6, 5, True): ((27, 189e6),),
+}
+"""(pits, seeds, empty capture) -> (database seeds, nodes of ``kalah solve``) measured here
+(docs/kalah.md: measurements and the results table)."""
+SEEDS_PER_DOUBLING = 1.6
+"""Each 1.6 database seeds fewer about doubles the nodes (Kalah(6,4): 410 M nodes with
+<= 15 seeds, 70 M with <= 19, 9.25 M with <= 24)."""
+NODES_PER_SECOND = (1.0e6, 3.0e6)
+"""Nodes per second and thread of the exact search measured on the 2-core machine (under
+load, and idle)."""
+FAST_SECONDS = 10.0
+"""A solve estimated to take longer than this (slow end) gets a warning up front."""
+FAST_NODES = 10e6
+"""The database suggested in such a warning brings the estimate below this many nodes."""
+
+
+def estimated_nodes(pits: int, seeds: int, empty_capture: bool, db_seeds: int) -> float | None:
+    """Nodes of ``kalah solve`` for the start with a database of ``db_seeds`` seeds,
+    extrapolated from the nearest measured database size; None without a measurement."""
+    anchors = MEASURED_NODES.get((pits, seeds, empty_capture))
+    if not anchors:
+        return None
+    n0, nodes0 = min(anchors, key=lambda a: abs(a[0] - db_seeds))
+    return float(nodes0 * 2.0 ** ((n0 - db_seeds) / SEEDS_PER_DOUBLING))
+
+
+def _count(nodes: float) -> str:
+    return f"{nodes / 1e9:,.0f} G" if nodes >= 1e10 else f"{nodes / 1e6:,.0f} M"
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 2 * 3600:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.0f} h"
+    return f"{seconds / 86400:,.0f} days"
+
+
+def cost_warning(pits: int, seeds: int, empty_capture: bool, db_seeds: int,
+                 threads: int = 1, memory: int | None = None) -> str | None:
+    """What solving the start of Kalah(pits, seeds) with a database of ``db_seeds`` seeds
+    will cost, and the command that makes it fast, when it is estimated to take longer
+    than :data:`FAST_SECONDS`; None when it is fast (or small enough to need no database)."""
+    total = 2 * pits * seeds
+    nodes = estimated_nodes(pits, seeds, empty_capture, db_seeds)
+    rule = " --empty-capture" if empty_capture else ""
+    have = f"the endgame database <= {db_seeds} seeds" if db_seeds else "no endgame database"
+    if nodes is None:
+        if db_seeds or total <= 40:
+            return None
+        cost = ("no measurement for this instance; without a database a start of more than "
+                "40 seeds can take hours")
+    else:
+        slow = nodes / (NODES_PER_SECOND[0] * max(1, threads))
+        if slow <= FAST_SECONDS:
+            return None
+        fast = nodes / (NODES_PER_SECOND[1] * max(1, threads))
+        cost = (f"estimated {_count(nodes)} nodes (extrapolated from measured solves), "
+                f"about {_duration(fast)} to {_duration(slow)} on {max(1, threads)} thread(s)")
+    memory = memory or available_memory_bytes() or (8 << 30)
+    n = db_seeds
+    while n < min(total, egdb_mod.MAX_SEEDS) and egdb_mod.entries(n + 1, pits) <= memory // 2:
+        n += 1
+        est = estimated_nodes(pits, seeds, empty_capture, n)
+        if est is not None and est <= FAST_NODES:
+            break
+        if est is None and egdb_mod.entries(n, pits) >= SUGGESTED_ENTRIES:
+            break
+    if n <= db_seeds:
+        return (f"warning: Kalah({pits},{seeds}) with {have}: {cost}; no larger database fits "
+                f"in memory here. Ctrl-C stops with the bounds proven so far.")
+    size = egdb_mod.entries(n, pits)
+    build = size * BUILD_SECONDS_PER_ENTRY
+    after = estimated_nodes(pits, seeds, empty_capture, n)
+    then = ""
+    if after is not None:
+        then = (f"; then about {_count(after)} nodes, "
+                f"{_duration(after / (NODES_PER_SECOND[1] * max(1, threads)))} to "
+                f"{_duration(after / (NODES_PER_SECOND[0] * max(1, threads)))}")
+    return (f"warning: Kalah({pits},{seeds}) with {have}: {cost}. Build the database once "
+            f"(<= {n} seeds, {size / 1e9:,.2f} GB, about {_duration(build)} of one core): "
+            f"`spielwerk kalah egdb --pits {pits} --max-seeds {n}{rule}`{then}. Estimates "
+            f"within 10 s now: `spielwerk kalah analyze start --pits {pits} --seeds {seeds}"
+            f"{rule} --time 10`. Ctrl-C stops with the bounds proven so far.")
+
+
 @dataclass
 class Choice:
     """The database size (0: none) and table size chosen, and lines that say why."""
