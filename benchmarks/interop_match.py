@@ -46,8 +46,8 @@ def pairings(t: float) -> list[tuple[str, str, str, str]]:
 
 
 def run(args: argparse.Namespace) -> None:
-    from spielwerk.arena.executors import make_executor
     from spielwerk.arena.tournament import TournamentConfig, run_tournament
+    from spielwerk.core.parallel import make_executor
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -219,8 +219,8 @@ def pimc_timing(count: int, worlds: int, values: str, prune: bool = True) -> Non
     from spielwerk.core.agent import make_agent
     from spielwerk.core.game import CHANCE
     from spielwerk.core.registry import load_game
-    from spielwerk.games.skat import pimc_agent  # noqa: F401
     from spielwerk.games.skat.rules import PLAY
+    from spielwerk.games.skat_ai import pimc_agent  # noqa: F401
 
     game = load_game("skat")
     times = []

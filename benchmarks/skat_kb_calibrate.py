@@ -42,13 +42,14 @@ from spielwerk.arena.match import derive_seed
 from spielwerk.core.game import InfoState
 from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
-from spielwerk.games.skat.agents import SkatRuleAgent, best_suit_game
 from spielwerk.games.skat.cards import GRAND
-from spielwerk.games.skat.knn_agent import SkatKnnAgent
-from spielwerk.games.skat.knowledge.features import hand_count
-from spielwerk.games.skat.knowledge.knn import BidDecision
-from spielwerk.games.skat.rules import PASS, PICKUP, SkatInfoState, SkatState
+from spielwerk.games.skat.info import SkatInfoState
+from spielwerk.games.skat.rules import PASS, PICKUP, SkatState
 from spielwerk.games.skat.scoring import parse_contract
+from spielwerk.games.skat_ai.baseline import SkatRuleAgent, best_suit_game
+from spielwerk.games.skat_ai.bidding import BidDecision
+from spielwerk.games.skat_ai.knn_agent import SkatKnnAgent
+from spielwerk.games.skat_ai.knowledge.features import hand_count
 
 GAME_SPEC = "skat(dealer=2,players=3,ramsch=false)"
 MODES = ("pickup", "hand", "rule")
@@ -209,7 +210,7 @@ def cross_check(groups: list[list[dict[str, Any]]], names: list[str], knn_only: 
                 ) -> None:
     """Log-loss on each file of the weights fitted on the other files, against the shipped
     ``WIN_CALIBRATION`` on the same rows (lower is better)."""
-    from spielwerk.games.skat.knowledge.knn import WIN_CALIBRATION
+    from spielwerk.games.skat_ai.params import WIN_CALIBRATION
 
     for stage in ("pickup", "hand"):
         for i, name in enumerate(names):

@@ -31,9 +31,11 @@ from spielwerk.arena.duplicate import SkatMatchConfig, run_skat_task
 from spielwerk.arena.match import _game, derive_seed
 from spielwerk.core.play import play
 from spielwerk.games.skat.cards import NULL
-from spielwerk.games.skat.knowledge.knn import KnnModel, KnnParams, decide_bid
 from spielwerk.games.skat.rules import SkatState
 from spielwerk.games.skat.scoring import parse_contract
+from spielwerk.games.skat_ai.bidding import decide_bid
+from spielwerk.games.skat_ai.knn import KnnModel
+from spielwerk.games.skat_ai.params import KnnParams
 
 MATCH_GAME = "skat(dealer=2,players=3,ramsch=false)"
 

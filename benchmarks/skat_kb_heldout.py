@@ -38,8 +38,13 @@ from pathlib import Path
 
 import numpy as np
 
-from spielwerk.games.skat.knowledge.knn import KnnModel, default_base_dir
-from spielwerk.games.skat.knowledge.store import BaseData, load_base, read_shard
+from spielwerk.games.skat_ai.knn import KnnModel
+from spielwerk.games.skat_ai.knowledge.store import (
+    BaseData,
+    default_base_dir,
+    load_base,
+    read_shard,
+)
 
 GAMES = ("diamonds", "hearts", "spades", "clubs", "grand")
 KINDS = ("hand", "pickup")

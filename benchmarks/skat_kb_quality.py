@@ -32,11 +32,12 @@ from pathlib import Path
 
 import numpy as np
 
-from spielwerk.games.skat.cards import points_of
+from spielwerk.games.skat.cards import GAME_NAMES, points_of
 from spielwerk.games.skat.dds import DealPosition
-from spielwerk.games.skat.knowledge.deals import _solver, make_deal
-from spielwerk.games.skat.knowledge.knn import GAME_KEYS, KnnModel, suit_game_value
-from spielwerk.games.skat.knowledge.store import BaseData, load_base
+from spielwerk.games.skat.scoring import suit_game_value
+from spielwerk.games.skat_ai.knn import KnnModel
+from spielwerk.games.skat_ai.knowledge.deals import _solver, make_deal
+from spielwerk.games.skat_ai.knowledge.store import BaseData, load_base
 
 
 def machine() -> str:
@@ -208,7 +209,7 @@ def evaluate(args: argparse.Namespace) -> None:
     sizes = ([base.deals if x.strip() == "all" else int(x) for x in args.sizes.split(",")]
              if args.sizes else [base.deals])
     sizes = sorted({s for s in sizes if s <= base.deals})
-    header = " ".join(f"{g[:5]:>6}" for g in GAME_KEYS)
+    header = " ".join(f"{g[:5]:>6}" for g in GAME_NAMES)
     for n in sizes:
         model = KnnModel(subset(base, n), k=args.k, scaling=args.scaling)
         mae_h, acc_loo_h = loo_mae(model, "hand", args.k)
@@ -280,7 +281,7 @@ def position_experiment(args: argparse.Namespace) -> None:
     n = model.size
     pos = model.position
     print(f"base {args.base}: {n} deals, k={args.k}; extra feature: w x (forehand, middlehand)")
-    print(f"{'w':>5} " + " ".join(f"{'MAE ' + g[:5]:>11}" for g in GAME_KEYS[:5])
+    print(f"{'w':>5} " + " ".join(f"{'MAE ' + g[:5]:>11}" for g in GAME_NAMES[:5])
           + f" {'mean':>7}   (pick-up stage)")
     for w in [float(x) for x in args.weights.split(",")]:
         extra = w * np.stack([pos == 0, pos == 1], axis=1).astype(float)
@@ -322,7 +323,7 @@ def tune(args: argparse.Namespace) -> None:
           f"the puts of the evaluate run")
     print(f"{'kind':>7} {'scaling':>8} {'k':>4} {'thresh':>6} {'declared':>9} {'won':>6} "
           f"{'score/deal':>10}")
-    from spielwerk.games.skat.agents import best_suit_game
+    from spielwerk.games.skat_ai.baseline import best_suit_game
 
     rule = [best_suit_game(int(h)) for h in decl]  # the rule baseline's game and strength
     choice = np.array([g for g, _ in rule])
@@ -386,7 +387,7 @@ def main() -> None:
     pe.add_argument("--scaling", default="std")
     args = ap.parse_args()
     if args.cmd is None:  # as run by run_all.py: the cheap leave-one-out table of the shipped base
-        from spielwerk.games.skat.knowledge.knn import default_base_dir
+        from spielwerk.games.skat_ai.knowledge.store import default_base_dir
 
         args = ap.parse_args(["loo", "--base", str(default_base_dir())])
     {"label": label, "evaluate": evaluate, "tune": tune, "loo": loo_table,

@@ -22,13 +22,11 @@ import time
 
 import numpy as np
 
-from spielwerk.games.skat.knowledge.knn import (
-    KnnModel,
-    KnnParams,
-    decide_bid,
-    decide_put,
-    default_base_dir,
-)
+from spielwerk.games.skat_ai.bidding import decide_bid
+from spielwerk.games.skat_ai.knn import KnnModel
+from spielwerk.games.skat_ai.knowledge.store import default_base_dir
+from spielwerk.games.skat_ai.params import KnnParams
+from spielwerk.games.skat_ai.putting import decide_put
 
 
 def main() -> None:

@@ -38,7 +38,7 @@ from spielwerk.arena.duplicate import (
     run_skat_match,
     skat_match_stats,
 )
-from spielwerk.arena.executors import LocalProcessExecutor, SerialExecutor
+from spielwerk.core.parallel import LocalProcessExecutor, SerialExecutor
 
 
 def report(config: SkatMatchConfig, stats: SkatMatchStats) -> None:

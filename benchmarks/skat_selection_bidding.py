@@ -23,13 +23,15 @@ import platform
 import statistics
 from pathlib import Path
 
-from spielwerk.games.skat.cards import mask_to_string, points_of
+from spielwerk.games.skat.cards import GAME_NAMES, mask_to_string, points_of
 from spielwerk.games.skat.dds import DealPosition, Solver, SolverConfig
-from spielwerk.games.skat.handstrength import strength_bid
-from spielwerk.games.skat.knowledge.deals import WEAK_ACCEPT, make_deal
-from spielwerk.games.skat.knowledge.knn import KnnModel, KnnParams, decide_bid
-from spielwerk.games.skat.selection import GAME_KEYS, refined_put
-from spielwerk.games.skat.winprob import game_value
+from spielwerk.games.skat_ai.bidding import decide_bid
+from spielwerk.games.skat_ai.handstrength import strength_bid
+from spielwerk.games.skat_ai.knn import KnnModel
+from spielwerk.games.skat_ai.knowledge.deals import WEAK_ACCEPT, make_deal
+from spielwerk.games.skat_ai.params import KnnParams
+from spielwerk.games.skat_ai.selection import refined_put
+from spielwerk.games.skat_ai.winprob import game_value
 
 SYSTEMS = ("knn", "stegen", "kinback")
 
@@ -74,7 +76,7 @@ def main() -> None:
                     solved[g] = solver.exact(DealPosition(g, position, (h[0], h[1], h[2]),
                                                           declarer_points=points_of(put)))
                 row = {"deal": deal, "position": position, "ten": mask_to_string(ten),
-                       "games": {s: (GAME_KEYS[g] if g >= 0 else "pass")
+                       "games": {s: (GAME_NAMES[g] if g >= 0 else "pass")
                                  for s, g in games.items()},
                        "points": {s: solved.get(g, -1) for s, g in games.items()},
                        "seeger": {s: (seeger(solved[g], game_value(twelve, g), g)

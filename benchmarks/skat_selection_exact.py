@@ -31,10 +31,9 @@ from pathlib import Path
 
 from skat_selection_glassbox import SCHNEIDER, WIN, _mask, load, past
 
-from spielwerk.games.skat.cards import points_of
+from spielwerk.games.skat.cards import GAME_NAMES, points_of
 from spielwerk.games.skat.dds import DealPosition, Solver, SolverConfig
-from spielwerk.games.skat.knowledge.deals import WEAK_ACCEPT, make_deal
-from spielwerk.games.skat.selection import GAME_KEYS
+from spielwerk.games.skat_ai.knowledge.deals import WEAK_ACCEPT, make_deal
 
 RELOAD_EVERY = 200  # deals between re-reads of the glassbox file (new PIMC / rule puts)
 
@@ -52,7 +51,7 @@ def position_for(seed: int, row: dict, put: str) -> DealPosition:
     p = _mask(twelve, put)
     h = list(hands)
     h[position] = twelve & ~p
-    return DealPosition(GAME_KEYS.index(row["game"]), position, (h[0], h[1], h[2]),
+    return DealPosition(GAME_NAMES.index(row["game"]), position, (h[0], h[1], h[2]),
                         declarer_points=points_of(p))
 
 

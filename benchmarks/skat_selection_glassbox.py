@@ -9,7 +9,7 @@ the game is reasonable). For each deal every strategy puts two cards:
 
 * ``random`` - two of the twelve at random (seeded by the deal);
 * ``knn`` - the KNN putting for that game (shipped base);
-* ``refined`` - hard rules + soft score (:mod:`spielwerk.games.skat.selection`);
+* ``refined`` - hard rules + soft score (:mod:`spielwerk.games.skat_ai.selection`);
 * ``pimc`` - each plausible put solved over ``--pimc-worlds`` sampled opponent hands
   (only on the first ``--pimc-deals`` kept deals: it is the expensive one);
 * ``rule`` - the rule baseline's own put (:class:`SkatRuleAgent`, which guards the
@@ -50,13 +50,15 @@ from typing import TextIO
 
 import numpy as np
 
-from spielwerk.games.skat.cards import mask_to_string, points_of, string_to_card
+from spielwerk.games.skat.cards import GAME_NAMES, mask_to_string, points_of, string_to_card
 from spielwerk.games.skat.dds import DealPosition, Solver, SolverConfig
 from spielwerk.games.skat.kernel import matadors
-from spielwerk.games.skat.knowledge.deals import WEAK_ACCEPT, make_deal
-from spielwerk.games.skat.knowledge.knn import KnnModel, KnnParams, knn_put
 from spielwerk.games.skat.scoring import Contract, evaluate, seeger_fabian
-from spielwerk.games.skat.selection import GAME_KEYS, pimc_put, random_put, refined_put
+from spielwerk.games.skat_ai.knn import KnnModel
+from spielwerk.games.skat_ai.knowledge.deals import WEAK_ACCEPT, make_deal
+from spielwerk.games.skat_ai.params import KnnParams
+from spielwerk.games.skat_ai.putting import knn_put
+from spielwerk.games.skat_ai.selection import pimc_put, random_put, refined_put
 
 STRATEGIES = ("random", "knn", "refined", "pimc", "rule")
 WIN, SCHNEIDER, LOSE_SCHNEIDER = 61, 90, 30
@@ -186,7 +188,7 @@ def first_pass(args: argparse.Namespace, f: TextIO, done: dict[int, dict], model
         t = time.perf_counter()
         res = {p: outcome(solver, game, position, hands, twelve, p, exact)
                for p in set(puts.values())}
-        row: dict = {"deal": deal, "position": position, "game": GAME_KEYS[game],
+        row: dict = {"deal": deal, "position": position, "game": GAME_NAMES[game],
                      "twelve": mask_to_string(twelve), "candidates": len(sel.candidates),
                      "solve_seconds": round(time.perf_counter() - t, 4)}
         for k, p in puts.items():
@@ -213,7 +215,7 @@ def second_pass(args: argparse.Namespace, f: TextIO, done: dict[int, dict],
     todo = sorted(done)[:max(args.pimc_deals, args.exact_deals, rule_deals)]
     if todo and args.pimc_deals:  # compile the kernels before any decision is timed
         position, hands, skat = make_deal(args.seed, todo[0], WEAK_ACCEPT)
-        pimc_put(hands[position] | skat, GAME_KEYS.index(done[todo[0]]["game"]), position, 1,
+        pimc_put(hands[position] | skat, GAME_NAMES.index(done[todo[0]]["game"]), position, 1,
                  0, None, solver)
     for n, deal in enumerate(todo):
         if past(args.until):
@@ -226,7 +228,7 @@ def second_pass(args: argparse.Namespace, f: TextIO, done: dict[int, dict],
             continue
         position, hands, skat = make_deal(args.seed, deal, WEAK_ACCEPT)
         twelve = hands[position] | skat
-        game = GAME_KEYS.index(row["game"])
+        game = GAME_NAMES.index(row["game"])
         update: dict = {"deal": deal, "update": True}
         puts = {k: _mask(twelve, v) for k, v in row["puts"].items()}
         if want_pimc:

@@ -30,13 +30,12 @@ from pathlib import Path
 
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat.actions import BID_BASE, DECLARATIONS, DECLARE_BASE, HOLD, PASS, PICKUP
-from spielwerk.games.skat.agents import SkatRuleAgent
-from spielwerk.games.skat.cards import string_to_card
-from spielwerk.games.skat.knowledge.deals import WEAK_ACCEPT, make_deal
-from spielwerk.games.skat.pimc_agent import SkatPimcAgent
+from spielwerk.games.skat.cards import GAME_NAMES, string_to_card
 from spielwerk.games.skat.rules import DEAL_ORDER, PLAY, PUT, SKAT_PLACE, SkatState
 from spielwerk.games.skat.scoring import Contract, seeger_fabian
-from spielwerk.games.skat.selection import GAME_KEYS
+from spielwerk.games.skat_ai.baseline import SkatRuleAgent
+from spielwerk.games.skat_ai.knowledge.deals import WEAK_ACCEPT, make_deal
+from spielwerk.games.skat_ai.pimc_agent import SkatPimcAgent
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from skat_selection_glassbox import ci, load, past, repair  # noqa: E402
@@ -129,7 +128,7 @@ def play_strategies(args: argparse.Namespace, g: dict, want: list[str],
     """Each wanted strategy's put of glassbox row ``g`` played out (equal puts once:
     ``by_put`` holds the results of the puts already played on this deal)."""
     position, hands, skat = make_deal(args.seed, g["deal"], WEAK_ACCEPT)
-    game = GAME_KEYS.index(g["game"])
+    game = GAME_NAMES.index(g["game"])
     results: dict[str, dict] = {}
     for s in want:
         text = g["puts"][s]

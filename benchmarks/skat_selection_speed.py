@@ -1,7 +1,7 @@
 """Time per putting decision of the ``knn`` bot, per strategy (median, p90).
 
 One decision = what the bot does after picking up: choose the game and put two
-cards (:func:`spielwerk.games.skat.putting.bot_put`), over random twelve-card
+cards (:func:`spielwerk.games.skat_ai.putting.bot_put`), over random twelve-card
 hands and the shipped knowledge base. Prints the machine and its load; never
 fails on time.
 
@@ -17,8 +17,9 @@ import time
 
 import numpy as np
 
-from spielwerk.games.skat.knowledge.knn import KnnModel, KnnParams
-from spielwerk.games.skat.putting import bot_put
+from spielwerk.games.skat_ai.knn import KnnModel
+from spielwerk.games.skat_ai.params import KnnParams
+from spielwerk.games.skat_ai.putting import bot_put
 
 STRATEGIES = (
     ("knn", "knn", False),

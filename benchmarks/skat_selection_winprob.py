@@ -1,6 +1,6 @@
 """How far the winning-probability tables are off on held-out deals.
 
-The tables (:mod:`spielwerk.games.skat.winprob`) are filled from the pick-up
+The tables (:mod:`spielwerk.games.skat_ai.winprob`) are filled from the pick-up
 stage of the ``--train`` knowledge bases (default: the shipped base) and asked
 about deals they never saw:
 
@@ -41,8 +41,8 @@ from pathlib import Path
 import numpy as np
 
 from spielwerk.games.skat.cards import NULL, string_to_card
-from spielwerk.games.skat.putting import GAME_BY_NAME
-from spielwerk.games.skat.winprob import (
+from spielwerk.games.skat_ai.putting import GAME_BY_NAME
+from spielwerk.games.skat_ai.winprob import (
     Sample,
     add_samples,
     build_table,

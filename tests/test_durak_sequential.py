@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import spielwerk.games  # noqa: F401
-from spielwerk.arena.executors import SerialExecutor
 from spielwerk.arena.results import read_results
 from spielwerk.arena.sequential import Extension, extend_undecided, extension_output
 from spielwerk.arena.stats import DecisiveRecord, decisive_records
+from spielwerk.core.parallel import SerialExecutor
 
 GAME = "durak(preset=classic,players=2,deck=24)"
 

@@ -294,8 +294,8 @@ def test_durak_observation_strings_for_every_seat_through_a_game() -> None:
 def test_openspiel_bot_in_an_arena_tournament(tmp_path: object) -> None:
     from pathlib import Path
 
-    from spielwerk.arena.executors import make_executor
     from spielwerk.arena.tournament import TournamentConfig, run_tournament
+    from spielwerk.core.parallel import make_executor
 
     config = TournamentConfig.create("kalah(pits=3,seeds=2)", ["openspiel:mcts:iters=20", "random"],
                                      4, seed=3)

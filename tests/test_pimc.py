@@ -11,11 +11,11 @@ from spielwerk.core.agent import AgentSpecError, make_agent
 from spielwerk.core.game import CHANCE
 from spielwerk.core.registry import load_game
 from spielwerk.games.kalah.agents import alphabeta_root_values
-from spielwerk.games.skat import pimc_agent  # noqa: F401 - registers "pimc" for skat
 from spielwerk.games.skat.dds import Solver
-from spielwerk.games.skat.pimc_agent import SkatPimcAgent, goal_query
 from spielwerk.games.skat.position import deal_from_state
 from spielwerk.games.skat.rules import PLAY, SkatState
+from spielwerk.games.skat_ai import pimc_agent  # noqa: F401 - registers "pimc" for skat
+from spielwerk.games.skat_ai.pimc_agent import SkatPimcAgent, goal_query
 from spielwerk.mc.pimc import PimcError, choose, pimc_decide, pimc_search
 
 
@@ -174,7 +174,7 @@ def test_bad_pimc_specs_are_rejected() -> None:
 
 
 def test_enumerated_skat_worlds_are_exactly_the_consistent_ones() -> None:
-    from spielwerk.games.skat.pimc_agent import enumerate_deals
+    from spielwerk.games.skat_ai.pimc_agent import enumerate_deals
 
     checked = 0
     for state in _endgames(6, 3):

@@ -152,7 +152,7 @@ def test_rule_put_is_the_rule_agents_put_for_a_game() -> None:
     import numpy as np
 
     from spielwerk.core.registry import load_game
-    from spielwerk.games.skat.agents import SkatRuleAgent, best_suit_game, rule_put
+    from spielwerk.games.skat_ai.baseline import SkatRuleAgent, best_suit_game, rule_put
 
     agent = SkatRuleAgent(load_game("skat(players=3)"), 0)
     rng = np.random.default_rng(11)

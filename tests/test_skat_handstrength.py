@@ -4,15 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from spielwerk.games.skat.cards import string_to_card
-from spielwerk.games.skat.handstrength import (
-    HandError,
-    as_hand,
-    kinback,
-    stegen,
-    strength,
-    strength_bid,
-)
+from spielwerk.games.skat.cards import HandError, as_hand, string_to_card
+from spielwerk.games.skat_ai.handstrength import kinback, stegen, strength, strength_bid
 
 CLUBS, HEARTS, GRAND = 3, 1, 4
 

@@ -16,18 +16,15 @@ from spielwerk.core.agent import AgentSpecError, make_agent
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat import kernel
 from spielwerk.games.skat.cards import JACKS_MASK, mask_of, points_of, string_to_card
-from spielwerk.games.skat.knowledge.deals import make_deal
-from spielwerk.games.skat.knowledge.features import null_features, suit_features
-from spielwerk.games.skat.knowledge.knn import (
-    KnnModel,
-    KnnParams,
-    decide_bid,
-    decide_put,
-    default_base_dir,
-    suit_game_value,
-)
-from spielwerk.games.skat.knowledge.store import BaseData, KnowledgeBaseError
 from spielwerk.games.skat.rules import SkatState
+from spielwerk.games.skat.scoring import suit_game_value
+from spielwerk.games.skat_ai.bidding import decide_bid
+from spielwerk.games.skat_ai.knn import KnnModel
+from spielwerk.games.skat_ai.knowledge.deals import make_deal
+from spielwerk.games.skat_ai.knowledge.features import null_features, suit_features
+from spielwerk.games.skat_ai.knowledge.store import BaseData, KnowledgeBaseError, default_base_dir
+from spielwerk.games.skat_ai.params import KnnParams
+from spielwerk.games.skat_ai.putting import decide_put
 
 N = 400
 
@@ -373,7 +370,7 @@ def test_play_rule_plays_the_cards_exactly_as_the_rule_agent() -> None:
 
 
 def test_hard_put_rules_classify_only_refined_candidates(model: KnnModel) -> None:
-    from spielwerk.games.skat.selection import hard_candidates
+    from spielwerk.games.skat_ai.selection import hard_candidates
 
     twelve = hand("CJ SJ CA CT C9 SA HT H7 D7 D8 DA DT")
     for game in range(5):
@@ -406,7 +403,7 @@ def test_contest_margin_keeps_a_marginal_hand_out_of_the_auction(model: KnnModel
 
 
 def test_game_choice_keeps_the_game_bid_on_within_the_switch_margin() -> None:
-    from spielwerk.games.skat.knowledge.knn import choose_game
+    from spielwerk.games.skat_ai.putting import choose_game
 
     twelve = hand("CJ SJ CA CT C9 C8 HA HT H9 H8 D7 S7")
     per_game = {0: (0, 40.0), 1: (0, 70.0), 2: (0, 45.0), 3: (0, 66.0), 4: (0, 50.0)}

@@ -8,18 +8,18 @@ import pytest
 from spielwerk.core.agent import AgentSpecError, make_agent
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat.cards import GRAND
-from spielwerk.games.skat.knowledge.features import hand_count
-from spielwerk.games.skat.knowledge.knn import (
+from spielwerk.games.skat.scoring import suit_game_value
+from spielwerk.games.skat_ai.bidding import decide_bid
+from spielwerk.games.skat_ai.knn import KnnModel
+from spielwerk.games.skat_ai.knowledge.features import hand_count
+from spielwerk.games.skat_ai.knowledge.store import KnowledgeBaseError
+from spielwerk.games.skat_ai.params import (
     PIMC_WIN_CALIBRATION,
     WIN_CALIBRATION,
-    KnnModel,
     KnnParams,
-    decide_bid,
     expected_score,
-    suit_game_value,
     win_probability,
 )
-from spielwerk.games.skat.knowledge.store import KnowledgeBaseError
 
 
 @pytest.fixture(scope="module")

@@ -9,14 +9,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from spielwerk.arena.executors import SerialExecutor
+from spielwerk.core.parallel import SerialExecutor
 from spielwerk.games.skat.cards import mask_of, points_of, string_to_card
 from spielwerk.games.skat.dds import DealPosition, Solver
-from spielwerk.games.skat.knowledge import store
-from spielwerk.games.skat.knowledge.build import build_base
-from spielwerk.games.skat.knowledge.deals import WEAK_ACCEPT, biddable, label_hand, make_deal
-from spielwerk.games.skat.knowledge.features import null_features, suit_features
-from spielwerk.games.skat.knowledge.store import KnowledgeBaseError, load_base
+from spielwerk.games.skat_ai.knowledge import store
+from spielwerk.games.skat_ai.knowledge.build import build_base
+from spielwerk.games.skat_ai.knowledge.deals import WEAK_ACCEPT, biddable, label_hand, make_deal
+from spielwerk.games.skat_ai.knowledge.features import null_features, suit_features
+from spielwerk.games.skat_ai.knowledge.store import KnowledgeBaseError, load_base
 
 
 def hand(text: str) -> int:
@@ -199,7 +199,7 @@ def test_a_shard_with_a_matching_checksum_but_bad_content_is_refused(
 @pytest.mark.slow
 def test_dask_local_cluster_builds_the_same_base(tiny_base: Path, tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
-    from spielwerk.arena.executors import DaskExecutor
+    from spielwerk.core.parallel import DaskExecutor
 
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster:

@@ -26,9 +26,9 @@ from spielwerk.arena.duplicate import (
     run_skat_match,
     skat_match_stats,
 )
-from spielwerk.arena.executors import LocalProcessExecutor
 from spielwerk.arena.match import GameResult
 from spielwerk.arena.tournament import TournamentConfig, run_tournament
+from spielwerk.core.parallel import LocalProcessExecutor
 
 
 def _outcomes(results: list[GameResult]) -> list[tuple[Any, ...]]:
@@ -207,7 +207,7 @@ CHILD = textwrap.dedent(
     """
     import sys, time
     from spielwerk.core.agent import register_agent
-    from spielwerk.games.skat.agents import SkatRandomAgent
+    from spielwerk.games.skat_ai.baseline import SkatRandomAgent
     from spielwerk.arena import SerialExecutor
     from spielwerk.arena.duplicate import SkatMatchConfig, run_skat_match
 
@@ -291,7 +291,7 @@ def test_pimc_match_is_the_same_on_a_process_pool(pimc_serial: list[tuple[Any, .
 
 def test_pimc_match_is_the_same_on_dask(pimc_serial: list[tuple[Any, ...]]) -> None:
     distributed = pytest.importorskip("distributed")
-    from spielwerk.arena.executors import DaskExecutor
+    from spielwerk.core.parallel import DaskExecutor
 
     config = SkatMatchConfig.create_match(["pimc:worlds=2", "rule"], 1, seed=2)
     with distributed.LocalCluster(

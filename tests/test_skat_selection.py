@@ -10,9 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from spielwerk.cli.main import app
-from spielwerk.games.skat.cards import points_of, string_to_card
-from spielwerk.games.skat.handstrength import HandError
-from spielwerk.games.skat.selection import (
+from spielwerk.games.skat.cards import HandError, points_of, string_to_card
+from spielwerk.games.skat_ai.selection import (
     LAMBDAS,
     Context,
     SelectionError,
@@ -209,12 +208,10 @@ def test_cli_put_with_fixed_game_and_bid_strength() -> None:
 def test_bot_hooks_putting_and_bidding() -> None:
     from spielwerk.core.agent import AgentSpecError, make_agent
     from spielwerk.core.registry import load_game
-    from spielwerk.games.skat.knowledge.knn import (
-        KnnModel,
-        decide_put,
-        highest_bid_at_most,
-        suit_game_value,
-    )
+    from spielwerk.games.skat.bidding import highest_bid_at_most
+    from spielwerk.games.skat.scoring import suit_game_value
+    from spielwerk.games.skat_ai.knn import KnnModel
+    from spielwerk.games.skat_ai.putting import decide_put
 
     model = KnnModel.load()
     twelve = h("CJ SJ HJ CA CT C9 SA S7 HT H8 D7 D8")
@@ -235,8 +232,8 @@ def test_bot_hooks_putting_and_bidding() -> None:
 
 
 def test_bot_put_uses_the_declarers_position() -> None:
-    from spielwerk.games.skat.knowledge.knn import KnnModel
-    from spielwerk.games.skat.selection import bot_put
+    from spielwerk.games.skat_ai.knn import KnnModel
+    from spielwerk.games.skat_ai.putting import bot_put
 
     model = KnnModel.load()
     twelve = h("CJ SJ CA CT C9 C8 SA ST S9 HK H8 D7")

@@ -11,8 +11,8 @@ import pytest
 
 from spielwerk.games.skat.cards import points_of, string_to_card
 from spielwerk.games.skat.dds import DealPosition, Solver, SolverConfig, SolverError
-from spielwerk.games.skat.knowledge.deals import WEAK_ACCEPT, make_deal
 from spielwerk.games.skat.rules import PLAY
+from spielwerk.games.skat_ai.knowledge.deals import WEAK_ACCEPT, make_deal
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import skat_selection_exact as ex  # noqa: E402

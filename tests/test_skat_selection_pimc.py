@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from spielwerk.games.skat.cards import string_to_card
-from spielwerk.games.skat.selection import SelectionError, pimc_put, refined_put
+from spielwerk.games.skat_ai.selection import SelectionError, pimc_put, refined_put
 
 CLUBS, GRAND = 3, 4
 

@@ -8,9 +8,8 @@ import json
 import numpy as np
 import pytest
 
-from spielwerk.games.skat.cards import string_to_card
-from spielwerk.games.skat.handstrength import HandError
-from spielwerk.games.skat.winprob import (
+from spielwerk.games.skat.cards import HandError, string_to_card
+from spielwerk.games.skat_ai.winprob import (
     SHIPPED_SAMPLES,
     WinProbError,
     WinProbTable,
@@ -106,8 +105,7 @@ def test_calibration_and_round_trip(tmp_path) -> None:  # type: ignore[no-untype
     assert c["binned_abs_error"] < 0.03  # calibrated by construction
     c_bad = calibration(np.full(4000, 0.9), y)
     assert c_bad["binned_abs_error"] > 0.3
-    from spielwerk.games.skat.knowledge.knn import default_base_dir
-    from spielwerk.games.skat.knowledge.store import read_manifest
+    from spielwerk.games.skat_ai.knowledge.store import default_base_dir, read_manifest
 
     t = default_table()
     deals = read_manifest(default_base_dir())["counts"]["deals"]  # the shipped base

@@ -8,14 +8,6 @@ Quick use::
     print(result.standings().agents)
 """
 
-from spielwerk.arena.executors import (
-    DaskExecutor,
-    Executor,
-    ExecutorError,
-    LocalProcessExecutor,
-    SerialExecutor,
-    make_executor,
-)
 from spielwerk.arena.match import (
     AgentFailedError,
     ArenaError,
@@ -45,6 +37,14 @@ from spielwerk.arena.tournament import (
     play_match,
     run_tournament,
     seatings,
+)
+from spielwerk.core.parallel import (
+    DaskExecutor,
+    Executor,
+    ExecutorError,
+    LocalProcessExecutor,
+    SerialExecutor,
+    make_executor,
 )
 
 __all__ = [

@@ -47,7 +47,6 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from spielwerk.arena.executors import Executor
 from spielwerk.arena.match import (
     ArenaError,
     GameResult,
@@ -65,6 +64,7 @@ from spielwerk.arena.tournament import (
     unique_labels,
 )
 from spielwerk.core.agent import make_agent
+from spielwerk.core.parallel import Executor
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat.cards import GRAND, NULL
 from spielwerk.games.skat.rules import SkatState

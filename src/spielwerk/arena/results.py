@@ -7,7 +7,7 @@ game (:meth:`GameResult.to_record`). A game that takes :data:`FLUSH_SECONDS`
 collected and written with one ``write`` (:meth:`ResultsFile.append`), and
 everything pending at the end or when the run stops with an error. A run
 killed with ``kill -9`` therefore loses only quickly played games (at most
-about one batch of the process pool, :data:`~spielwerk.arena.executors.BATCH_SECONDS`
+about one batch of the process pool, :data:`~spielwerk.core.parallel.BATCH_SECONDS`
 of play, redone on resume) and at worst leaves a half-written last line. On
 resume:
 

@@ -17,10 +17,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from spielwerk.arena.executors import Executor
 from spielwerk.arena.match import GameResult, derive_seed
 from spielwerk.arena.stats import DecisiveRecord, decisive_records
 from spielwerk.arena.tournament import TournamentConfig, run_tournament
+from spielwerk.core.parallel import Executor
 
 EXTENSION_SEED_TAG = 7  # first part of every extension seed (after the base seed)
 

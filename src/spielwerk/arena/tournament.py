@@ -33,12 +33,12 @@ from typing import Any
 import numpy as np
 
 from spielwerk.arena.batch import BatchResult, Schedule, run_batch, run_each
-from spielwerk.arena.executors import Executor, LocalProcessExecutor
 from spielwerk.arena.match import ArenaError, GameResult, GameTask, run_task
 from spielwerk.arena.results import ResultsFile
 from spielwerk.arena.seeds import AGENT_SALT, derive_seed_array
 from spielwerk.arena.stats import Standings, standings
 from spielwerk.core.agent import make_agent
+from spielwerk.core.parallel import Executor, LocalProcessExecutor
 from spielwerk.core.registry import load_game
 
 SEATINGS = ("rotations", "permutations")

@@ -25,6 +25,7 @@ from spielwerk.core.registry import load_game
 from spielwerk.games.skat import iss
 from spielwerk.games.skat.bidding import POSITION_NAMES
 from spielwerk.games.skat.cards import DISPLAY_ORDER, mask_to_string
+from spielwerk.games.skat.info import SkatInfoState
 from spielwerk.games.skat.rules import (
     BID_BASE,
     CLAIM,
@@ -37,7 +38,6 @@ from spielwerk.games.skat.rules import (
     PUT,
     RESIGN,
     SkatGame,
-    SkatInfoState,
     SkatState,
 )
 

@@ -22,19 +22,12 @@ from rich.table import Table
 
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.games.skat.bidding import POSITION_NAMES
-from spielwerk.games.skat.cards import DISPLAY_ORDER, card_to_string, string_to_card
-from spielwerk.games.skat.handstrength import strength
-from spielwerk.games.skat.knowledge.knn import (
-    CALIBRATIONS,
-    DEFAULT_K,
-    DEFAULT_SCALING,
-    GAME_KEYS,
-    KnnModel,
-    KnnParams,
-    decide_bid,
-    decide_put,
-)
-from spielwerk.games.skat.putting import GAME_BY_NAME, PUTTINGS, put_for_game
+from spielwerk.games.skat.cards import DISPLAY_ORDER, GAME_NAMES, card_to_string, string_to_card
+from spielwerk.games.skat_ai.bidding import decide_bid
+from spielwerk.games.skat_ai.handstrength import strength
+from spielwerk.games.skat_ai.knn import KnnModel
+from spielwerk.games.skat_ai.params import CALIBRATIONS, DEFAULT_K, DEFAULT_SCALING, KnnParams
+from spielwerk.games.skat_ai.putting import GAME_BY_NAME, PUTTINGS, decide_put, put_for_game
 
 
 class CardListError(SpielwerkError, ValueError):
@@ -83,10 +76,10 @@ def bid_result(cards: str, position: str = "forehand", base: Path | None = None,
     d = decide_bid(model, hand, KnnParams(k=k, extensions=extensions, calibration=play), seat)
     values = d.values
     return {
-        "features": {GAME_KEYS[g]: [int(x) for x in d.features[g]] for g in range(5)},
-        "values": {GAME_KEYS[g]: round(float(values[g]), 3) for g in range(6)},
-        "pickup_values": {GAME_KEYS[g]: round(float(d.pickup_values[g]), 3) for g in range(6)},
-        "hand_values": {GAME_KEYS[g]: round(float(d.hand_values[g]), 3) for g in range(6)},
+        "features": {GAME_NAMES[g]: [int(x) for x in d.features[g]] for g in range(5)},
+        "values": {GAME_NAMES[g]: round(float(values[g]), 3) for g in range(6)},
+        "pickup_values": {GAME_NAMES[g]: round(float(d.pickup_values[g]), 3) for g in range(6)},
+        "hand_values": {GAME_NAMES[g]: round(float(d.hand_values[g]), 3) for g in range(6)},
         "game": d.game_name,
         "hand_game": bool(d.hand_game),
         "max_bid": int(d.max_bid),
@@ -101,7 +94,7 @@ def put_result(cards: str, position: str = "forehand", bid: int = 18, base: Path
                k: int = DEFAULT_K, extensions: bool = True, game: str | None = None,
                putting: str = "knn") -> dict[str, Any]:
     """The ``skat put --json`` object (with ``game``: the fixed-game object of
-    :func:`spielwerk.games.skat.selection.put_for_game`)."""
+    :func:`spielwerk.games.skat_ai.selection.put_for_game`)."""
     twelve = parse_cards(cards, 12)
     seat = _position(position)
     if bid < 18 or bid > 264:
@@ -123,7 +116,7 @@ def put_result(cards: str, position: str = "forehand", bid: int = 18, base: Path
         "ouvert": bool(d.ouvert),
         "value": round(float(d.value), 3),
         "candidates": int(d.candidates),
-        "per_game": {GAME_KEYS[g]: {"put": _cards_string(p), "value": round(float(v), 3)}
+        "per_game": {GAME_NAMES[g]: {"put": _cards_string(p), "value": round(float(v), 3)}
                      for g, (p, v) in d.per_game.items()},
     }
 
@@ -133,7 +126,7 @@ def _print_bid(out: dict[str, Any]) -> None:
     console = Console(highlight=False)
     table = Table("game", "hand value", "pick-up value", *[f"f{i}" for i in range(1, 9)])
     for g in range(6):
-        key = GAME_KEYS[g]
+        key = GAME_NAMES[g]
         feats = [str(x) for x in out["features"][key]] if g < 5 else [""] * 8
         table.add_row(key, f"{out['hand_values'][key]:.1f}",
                       f"{out['pickup_values'][key]:.1f}", *feats)
@@ -243,7 +236,7 @@ def register_kb_commands(skat_app: typer.Typer) -> None:
         """Build a knowledge base: every deal solved for each game, hand and after pick-up."""
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-        from spielwerk.games.skat.knowledge.build import build_base, make_build_executor
+        from spielwerk.games.skat_ai.knowledge.build import build_base, make_build_executor
 
         console = Console(highlight=False)
         progress = Progress("[progress.description]{task.description}", BarColumn(),

@@ -34,9 +34,9 @@ from spielwerk.arena.duplicate import (
     skat_match_stats,
     stats_json,
 )
-from spielwerk.arena.executors import make_executor
 from spielwerk.arena.match import ArenaError, GameResult
 from spielwerk.arena.stats import z_value
+from spielwerk.core.parallel import make_executor
 
 HELP = """Play a duplicate-deal Skat match between 2 or 3 AGENTS and print Seeger-Fabian figures.
 

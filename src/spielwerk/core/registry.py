@@ -54,12 +54,10 @@ def register_game(
 
 def _load_builtin(name: str) -> None:
     """Import the built-in game ``name`` alone (all of them for an unknown name)."""
-    from spielwerk.games import BUILTIN_GAMES
+    from spielwerk.games import BUILTIN_GAMES, load_game_packages
 
     if name in BUILTIN_GAMES:
-        import importlib
-
-        importlib.import_module(f"spielwerk.games.{name}")
+        load_game_packages(name)
     else:
         load_builtin_games()
 

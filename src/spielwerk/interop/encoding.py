@@ -115,7 +115,7 @@ def _skat_size(game: Game) -> int:
 
 
 def _skat_encode(info: InfoState, out: np.ndarray) -> None:
-    from spielwerk.games.skat.rules import SkatInfoState
+    from spielwerk.games.skat.info import SkatInfoState
 
     assert isinstance(info, SkatInfoState)
     n = info.sgame.players

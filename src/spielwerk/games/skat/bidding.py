@@ -92,3 +92,9 @@ class Auction:
         """The player to move passes."""
         if not self.move(PASS_MOVE):
             raise ValueError("the bidding is over")
+
+
+def highest_bid_at_most(value: int) -> int:
+    """The highest valid bid not above ``value`` (0 if below 18)."""
+    bids = [b for b in BID_VALUES if b <= value]
+    return bids[-1] if bids else 0

@@ -40,6 +40,10 @@ GRAND = 4
 """Game code of a grand game (only the jacks are trumps)."""
 NULL = 5
 """Game code of a null game (no trumps; the declarer must take no trick)."""
+GAME_NAMES = ("diamonds", "hearts", "spades", "clubs", "grand", "null")
+"""Names of the games by game code."""
+GAME_LETTERS = "DHSCGN"
+"""Letters of the games by game code (as in the ISS records)."""
 
 # Card power order (ISkO 2.3), strongest first.
 JACK_ORDER = (CLUBS * 8 + JACK, SPADES * 8 + JACK, HEARTS * 8 + JACK, DIAMONDS * 8 + JACK)
@@ -165,3 +169,46 @@ def mask_to_string(mask: int) -> str:
     'CJ HJ CA ST D7'
     """
     return " ".join(card_to_string(c) for c in DISPLAY_ORDER if mask >> c & 1)
+
+
+def suit_cards(mask: int, suit: int) -> int:
+    """The cards of ``suit`` in ``mask`` as 7 rank bits: 7 8 9 Q K T A (the jack apart)."""
+    return mask >> (suit * 8) & 0x7F
+
+
+def has_card(mask: int, suit: int, rank: int) -> bool:
+    """Whether ``mask`` holds the card of ``suit`` and ``rank``."""
+    return bool(mask >> (suit * 8 + rank) & 1)
+
+
+def side_suits(game: int) -> list[int]:
+    """The suits that are not trump in ``game`` (all four in grand and null)."""
+    return [s for s in range(4) if s != game] if game < 4 else [0, 1, 2, 3]
+
+
+class HandError(SpielwerkError, ValueError):
+    """A hand that is not the right number of distinct Skat cards."""
+
+
+def as_hand(cards: int | Iterable[int | str], sizes: tuple[int, ...] = (10, 12)) -> int:
+    """A card mask of ``sizes`` distinct cards, from a mask or a list of cards (ints or "CJ")."""
+    if isinstance(cards, bool):
+        raise HandError("a hand is a card mask or a list of cards, not a bool")
+    if isinstance(cards, int):
+        if not 0 <= cards < 1 << 32:
+            raise HandError(f"{cards} is not a card mask (32 bits)")
+        mask = cards
+    else:
+        mask = 0
+        for item in cards:
+            c = string_to_card(item) if isinstance(item, str) else int(item)
+            if not 0 <= c < 32:
+                raise HandError(f"{c} is not a card number (0..31)")
+            if mask >> c & 1:
+                raise HandError(f"card {c} appears twice in the hand")
+            mask |= 1 << c
+    n = mask.bit_count()
+    if n not in sizes:
+        want = " or ".join(str(s) for s in sizes)
+        raise HandError(f"a hand here has {want} distinct cards, not {n}")
+    return mask

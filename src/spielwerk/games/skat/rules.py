@@ -40,18 +40,18 @@ play: ``CJ``), bids 32..94 (``18`` .. ``264``), hold 95 (``y``), pass 96
 defender minus half of it; the dealer of a 4-table gets 0.
 
 Modules: :mod:`actions` (action numbers, notation, phases), :mod:`state` (the
-``State``), :mod:`ramsch`; this module has the ``Game``, the ``InfoState`` with
-its sampling, and re-exports the others' names.
+``State``), :mod:`info` (the ``InfoState`` with its sampling), :mod:`ramsch`;
+this module has the ``Game`` and re-exports the others' names.
 """
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from spielwerk.core.errors import GameParameterError
-from spielwerk.core.game import Game, GameType, InfoState, Playouts
+from spielwerk.core.game import Game, GameType, Playouts
 from spielwerk.core.registry import register_game
 from spielwerk.games.skat.actions import (
     BID_BASE,
@@ -83,16 +83,13 @@ from spielwerk.games.skat.actions import (
     bid_action,
     declaration_action,
 )
+from spielwerk.games.skat.batch import legal_action_masks, random_playouts
 from spielwerk.games.skat.bidding import BID_VALUES, POSITION_NAMES, Auction
 from spielwerk.games.skat.cards import (
-    ALL_CARDS_MASK,
     GRAND,
     NULL,
-    card_to_string,
-    cards_of,
-    mask_to_string,
-    popcount,
 )
+from spielwerk.games.skat.info import SkatInfoState
 from spielwerk.games.skat.ramsch import RamschResult, ramsch_result
 from spielwerk.games.skat.scoring import Contract, DealResult, GameResult
 from spielwerk.games.skat.state import SkatState
@@ -161,14 +158,10 @@ class SkatGame(Game):
     def random_playouts(self, n: int, seed: int, state: SkatState | None = None) -> Playouts:
         """``n`` uniformly random games to the end, from the start or ``state`` (:mod:`batch`:
         all games in one numba loop over the rule kernels the State calls)."""
-        from spielwerk.games.skat.batch import random_playouts
-
         return random_playouts(self, n, seed, state)
 
     def legal_action_masks(self, states: Sequence[SkatState]) -> np.ndarray:
         """``masks[i, a]`` is True when action ``a`` is legal in ``states[i]``."""
-        from spielwerk.games.skat.batch import legal_action_masks
-
         return legal_action_masks(states)
 
     def next_deal(self) -> SkatGame:
@@ -182,301 +175,6 @@ class SkatGame(Game):
     def position_of(self, seat: int) -> int:
         """0 forehand, 1 middlehand, 2 rearhand, -1 for a 4-table dealer."""
         return self.positions.index(seat) if seat in self.positions else -1
-
-
-
-# ----- information states -----------------------------------------------------------------
-class SkatInfoState(InfoState):
-    """What one seat knows: own cards, the public actions, ouvert/claimed cards, and
-    (as declarer) the skat after picking it up and the two cards put."""
-
-    def __init__(self, state: SkatState, player: int) -> None:
-        super().__init__(state.game, player)
-        self.sgame: SkatGame = state.sgame
-        self.phase = state.phase
-        self._current = state.current_player
-        self._legal = state.legal_actions() if self._current == player else []
-        self.deal_index = state.deal_index
-        self.declarer = state.declarer
-        self.contract = state.contract
-        self.is_ramsch = state.is_ramsch
-        self.game_code = state.game_code
-        self.bid = state.auction.value
-        self.picked_up = state.picked_up
-        self.own_dealt = state.dealt[player]
-        self.hand = state.hands[player]
-        knows_skat = (player == state.declarer and state.picked_up) or (
-            state.is_ramsch and state.phase == OVER  # the skat is counted openly
-        )
-        self.skat: int | None = state.skat if knows_skat else None
-        self.put: int | None = state.put if player == state.declarer else None
-        self.played = list(state.played)
-        self.voids = list(state.voids)
-        self.revealed = state.revealed
-        self.trick = list(state.trick)
-        self.leader = state.leader
-        self.trick_history = list(state.trick_history)
-        self.won = list(state.won)
-        self.trick_count = list(state.trick_count)
-        self.result = state.result
-        self.public = tuple(
-            -1 if (is_put and player != state.declarer) else a for a, is_put in state.log
-        )
-        self.puts_done = popcount(state.put)
-
-    @property
-    def current_player(self) -> int:
-        return self._current
-
-    def legal_actions(self) -> list[int]:
-        return list(self._legal)
-
-    def action_to_string(self, action: int) -> str:
-        return action_to_string(action)
-
-    @property
-    def position(self) -> int:
-        """0 forehand, 1 middlehand, 2 rearhand, -1 a 4-table dealer."""
-        return self.sgame.position_of(self.player)
-
-    def fingerprint(self) -> Hashable:
-        return (
-            self.player, self.deal_index, self.own_dealt, self.skat, self.put,
-            self.revealed if self.phase != DEAL else 0, self.public,
-        )
-
-    def declarer_hand_known(self) -> int | None:
-        """The declarer's current hand if it is public (ouvert or claimed), else None."""
-        if self.revealed == 0 or self.declarer < 0:
-            return None
-        return self.revealed & ~self.played[self.declarer]
-
-    def unseen(self) -> int:
-        """Cards whose place this player does not know."""
-        known = self.own_dealt | self.hand
-        for m in self.played:
-            known |= m
-        if self.skat is not None:
-            known |= self.skat
-        if self.put is not None:
-            known |= self.put
-        shown = self.declarer_hand_known()
-        if shown is not None:
-            known |= shown
-        return ALL_CARDS_MASK & ~known
-
-    def hidden_places(self) -> list[tuple[int, int, int]]:
-        """Where the :meth:`unseen` cards can be: ``(seat, count, forbidden mask)`` per other
-        hand not shown, then ``(-1, count, 0)`` for the skat when this player does not know
-        it; ``forbidden`` are the suits the seat has shown void in. Shared by sampling
-        (:meth:`sample_world`) and enumeration (PIMC's ``enumerate_deals``)."""
-        p = self.player
-        d = self.declarer
-        shown = self.declarer_hand_known()
-        places: list[tuple[int, int, int]] = []
-        for s in self.sgame.positions:
-            if s == p or (s == d and shown is not None):
-                continue
-            count = 10 - popcount(self.played[s])
-            if s == d and self.picked_up:
-                count = 12 - self.puts_done - popcount(self.played[s])
-            places.append((s, count, self.voids[s]))
-        if self.skat is None and not (p == d and self.picked_up):
-            count = self.puts_done if self.picked_up else 2
-            if count:
-                places.append((-1, count, 0))
-        return places
-
-    # ----- determinization ------------------------------------------------------------------
-    def sample_world(self, rng: np.random.Generator) -> SkatState:
-        """A full state consistent with this knowledge; hidden cards uniform over the
-        hidden places subject to the voids shown (exact, by counting)."""
-        game = self.sgame
-        p = self.player
-        if self.phase == DEAL and self.deal_index < 32:
-            return self._sample_during_deal(rng)
-        d = self.declarer
-        shown = self.declarer_hand_known()
-        places = self.hidden_places()
-        unseen = self.unseen()
-        fill = _sample_places(cards_of(unseen), [(c, f) for _, c, f in places], rng)
-        hands_now: dict[int, int] = {}
-        skat_place = 0
-        for (seat, _, _), cards in zip(places, fill, strict=True):
-            m = 0
-            for c in cards:
-                m |= 1 << c
-            if seat >= 0:
-                hands_now[seat] = m
-            else:
-                skat_place = m
-        if shown is not None:
-            hands_now[d] = shown
-        hands_now[p] = self.hand
-        # rebuild the deal
-        dealt: dict[int, int] = {}
-        for s in game.positions:
-            dealt[s] = hands_now[s] | self.played[s]
-        if p == d and self.picked_up:
-            assert self.skat is not None and self.put is not None
-            original_skat = self.skat
-            dealt[d] = self.own_dealt
-            put_cards: list[int] = []  # the declarer's own puts are in ``public``
-        elif self.picked_up:
-            twelve = dealt[d] | skat_place
-            cards12 = cards_of(twelve)
-            pick = rng.choice(len(cards12), size=2, replace=False)
-            original_skat = (1 << cards12[int(pick[0])]) | (1 << cards12[int(pick[1])])
-            dealt[d] = twelve & ~original_skat
-            put_cards = cards_of(skat_place)
-            rng.shuffle(put_cards)
-        else:
-            original_skat = skat_place if self.skat is None else self.skat
-            put_cards = []
-        if p != d or not self.picked_up:
-            dealt[p] = self.own_dealt
-        history = _deal_actions(game, dealt, original_skat, rng)
-        state = game.new_initial_state()
-        for a in history:
-            state.apply(a)
-        put_iter = iter(put_cards)
-        for a in self.public:
-            state.apply(next(put_iter) if a == -1 else a)
-        return state
-
-    def _sample_during_deal(self, rng: np.random.Generator) -> SkatState:
-        # only possible while dealing: replay what this seat saw of the deal so far
-        state = self.sgame.new_initial_state()
-        own = cards_of(self.own_dealt)
-        rng.shuffle(own)
-        pool = cards_of(ALL_CARDS_MASK & ~self.own_dealt)
-        rng.shuffle(pool)
-        for i in range(self.deal_index):
-            place = DEAL_ORDER[i]
-            if place != SKAT_PLACE and self.sgame.seat_of(place) == self.player:
-                state.apply(own.pop())
-            else:
-                state.apply(pool.pop())
-        return state
-
-    def __str__(self) -> str:
-        lines = [f"seat {self.player}, phase {PHASE_NAMES[self.phase]}"]
-        lines.append(f"hand: {mask_to_string(self.hand)}")
-        if self.contract is not None:
-            lines.append(f"game: {self.contract} by seat {self.declarer}, bid {self.bid}")
-        if self.trick:
-            lines.append("trick: " + " ".join(card_to_string(c) for c in self.trick))
-        return "\n".join(lines)
-
-
-def _deal_actions(game: SkatGame, dealt: dict[int, int], skat: int,
-                  rng: np.random.Generator) -> list[int]:
-    """Chance actions that deal ``dealt`` and ``skat`` in the dealing order."""
-    pools: dict[int, list[int]] = {}
-    for pos in range(3):
-        cards = cards_of(dealt[game.seat_of(pos)])
-        rng.shuffle(cards)
-        pools[pos] = cards
-    pools[SKAT_PLACE] = cards_of(skat)
-    return [pools[place].pop() for place in DEAL_ORDER]
-
-
-def _sample_places(
-    cards: list[int], places: list[tuple[int, int]], rng: np.random.Generator
-) -> list[list[int]]:
-    """Distribute ``cards`` over places ``(count, forbidden mask)`` uniformly among all
-    assignments that respect the forbidden masks (exact, by counting)."""
-    k = len(places)
-    if sum(c for c, _ in places) != len(cards):
-        raise SkatRuleError("inconsistent information state: hidden card count mismatch")
-    groups: dict[int, list[int]] = {}
-    for c in cards:
-        allowed = 0
-        for i, (_, forbidden) in enumerate(places):
-            if not (forbidden >> c) & 1:
-                allowed |= 1 << i
-        groups.setdefault(allowed, []).append(c)
-    keys = sorted(groups)
-    sizes = [len(groups[g]) for g in keys]
-    from functools import cache
-    from math import comb
-
-    def compositions(n: int, allowed: int, caps: tuple[int, ...]) -> list[tuple[int, ...]]:
-        out: list[tuple[int, ...]] = []
-
-        def rec(i: int, left: int, acc: list[int]) -> None:
-            if i == k:
-                if left == 0:
-                    out.append(tuple(acc))
-                return
-            top = min(left, caps[i]) if (allowed >> i) & 1 else 0
-            for x in range(top + 1):
-                acc.append(x)
-                rec(i + 1, left - x, acc)
-                acc.pop()
-
-        rec(0, n, [])
-        return out
-
-    def ways(n: int, comp: tuple[int, ...]) -> int:
-        total, left = 1, n
-        for x in comp:
-            total *= comb(left, x)
-            left -= x
-        return total
-
-    @cache
-    def count(gi: int, caps: tuple[int, ...]) -> int:
-        if gi == len(keys):
-            return 1 if not any(caps) else 0
-        total = 0
-        for comp in compositions(sizes[gi], keys[gi], caps):
-            rest = tuple(c - x for c, x in zip(caps, comp, strict=True))
-            sub = count(gi + 1, rest)
-            if sub:
-                total += ways(sizes[gi], comp) * sub
-        return total
-
-    caps = tuple(c for c, _ in places)
-    if count(0, caps) == 0:
-        raise SkatRuleError("inconsistent information state: no deal fits the known voids")
-    out: list[list[int]] = [[] for _ in range(k)]
-    for gi, g in enumerate(keys):
-        options = []
-        weights = []
-        for comp in compositions(sizes[gi], g, caps):
-            rest = tuple(c - x for c, x in zip(caps, comp, strict=True))
-            w = ways(sizes[gi], comp) * count(gi + 1, rest)
-            if w:
-                options.append((comp, rest))
-                weights.append(w)
-        total = sum(weights)
-        r = _big_rand(rng, total)
-        acc = 0
-        chosen = options[-1]
-        for option, w in zip(options, weights, strict=True):
-            acc += w
-            if r < acc:
-                chosen = option
-                break
-        comp, rest = chosen
-        cards_g = list(groups[g])
-        rng.shuffle(cards_g)
-        pos = 0
-        for i, x in enumerate(comp):
-            out[i].extend(cards_g[pos : pos + x])
-            pos += x
-        caps = rest
-    return out
-
-
-def _big_rand(rng: np.random.Generator, total: int) -> int:
-    value = 0
-    bits = total.bit_length() + 64
-    while bits > 0:
-        value = (value << 62) | int(rng.integers(0, 2**62))
-        bits -= 62
-    return value % total
 
 
 

@@ -31,8 +31,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from spielwerk.core.errors import SpielwerkError
+from spielwerk.games.skat import kernel
 from spielwerk.games.skat.cards import (
     BASE_VALUES,
+    GAME_LETTERS,
+    GAME_NAMES,
     GRAND,
     LOSE_SCHNEIDER_POINTS,
     NULL,
@@ -48,11 +51,9 @@ __all__ = [
     "GAME_LETTERS", "GAME_NAMES", "BASE_VALUES", "NULL_VALUES", "WIN_POINTS", "SCHNEIDER_POINTS",
     "LOSE_SCHNEIDER_POINTS", "TRICKS", "ScoringError", "Contract", "parse_contract",
     "DealResult", "GameResult", "passed_in", "evaluate", "seeger_fabian", "ListEntry",
-    "SeegerFabianList",
+    "SeegerFabianList", "suit_game_value",
 ]
 
-GAME_LETTERS = "DHSCGN"
-GAME_NAMES = ("diamonds", "hearts", "spades", "clubs", "grand", "null")
 NULL_VALUES = {(h, o): NULL_BASE_VALUES[2 * h + o] for h in (False, True) for o in (False, True)}
 """Null game values by (hand, ouvert)."""
 _declarer_won = declarer_won
@@ -394,3 +395,12 @@ class SeegerFabianList:
         """Seats from first to last: total, then more won games, then fewer lost games."""
         t, w, lo = self.totals(), self.won(), self.lost()
         return sorted(range(self.players), key=lambda s: (-t[s], -w[s], lo[s], s))
+
+
+def suit_game_value(cards: int, game: int, hand: bool = False, schneider: bool = False,
+                    schwarz: bool = False, ouvert: bool = False) -> int:
+    """Value of a won suit/grand game with the matadors of ``cards``, schneider etc. reached
+    and announced as given (announcing schwarz implies schneider)."""
+    m = abs(int(kernel.matadors(cards, game)))
+    mult = m + 1 + int(hand) + 2 * int(schneider or schwarz) + 2 * int(schwarz) + int(ouvert)
+    return BASE_VALUES[game] * mult

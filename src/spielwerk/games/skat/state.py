@@ -45,6 +45,7 @@ from spielwerk.games.skat.actions import (
 )
 from spielwerk.games.skat.bidding import POSITION_NAMES, Auction
 from spielwerk.games.skat.cards import card_to_string, mask_to_string
+from spielwerk.games.skat.info import SkatInfoState
 from spielwerk.games.skat.kernel_deal import (
     CLAIM_OR_RESIGN,
     END_ALL_TRICKS,
@@ -70,7 +71,7 @@ from spielwerk.games.skat.scoring import (
 )
 
 if TYPE_CHECKING:
-    from spielwerk.games.skat.rules import SkatGame, SkatInfoState
+    from spielwerk.games.skat.rules import SkatGame
 
 _SKAT_STEPS = (PICKUP, *HAND_DECLARATIONS)
 _SKAT_SET = frozenset(_SKAT_STEPS)
@@ -664,8 +665,6 @@ class SkatState(State):
         return action_to_string(action)
 
     def info_state(self, player: int) -> SkatInfoState:
-        from spielwerk.games.skat.rules import SkatInfoState
-
         if not 0 <= player < self.game.players:
             raise SkatRuleError(f"seat {player} is not at this table")
         return SkatInfoState(self, player)

@@ -16,7 +16,7 @@ from spielwerk.core.game import InfoState
 from spielwerk.games.skat import kernel
 from spielwerk.games.skat.bidding import BID_VALUES
 from spielwerk.games.skat.cards import ACE, CARD_POINTS, GRAND, JACK, NULL, TEN, popcount
-from spielwerk.games.skat.knowledge.features import hand_count
+from spielwerk.games.skat.info import SkatInfoState
 from spielwerk.games.skat.rules import (
     BID_BASE,
     CLAIM,
@@ -27,9 +27,9 @@ from spielwerk.games.skat.rules import (
     PICKUP,
     PLAY_ON,
     RESIGN,
-    SkatInfoState,
 )
-from spielwerk.games.skat.scoring import BASE_VALUES
+from spielwerk.games.skat.scoring import suit_game_value
+from spielwerk.games.skat_ai.knowledge.features import hand_count
 
 _GIVE_UP = (CLAIM, RESIGN)
 
@@ -71,12 +71,6 @@ def best_suit_game(hand: int) -> tuple[int, float]:
     if jacks >= 3 and _side_aces(hand, GRAND) >= 2 and grand_score >= best_score:
         return GRAND, grand_score
     return best, best_score
-
-
-def hand_value(hand: int, game: int) -> int:
-    """Value of a plain game (no hand, no schneider) judged on these cards only."""
-    m = abs(int(kernel.matadors(hand, game)))
-    return (m + 1) * BASE_VALUES[game]
 
 
 def keep_value(hand: int, card: int, trumps: int) -> float:
@@ -141,7 +135,7 @@ class SkatRuleAgent(Agent):
         game, strength = best_suit_game(info.hand)
         if strength < self.threshold:
             return PASS
-        limit = hand_value(info.hand, game)
+        limit = suit_game_value(info.hand, game)
         if HOLD in legal:
             return HOLD if info.bid <= limit else PASS
         bids = [a for a in legal if BID_BASE <= a < HOLD and BID_VALUES[a - BID_BASE] <= limit]
@@ -162,7 +156,7 @@ class SkatRuleAgent(Agent):
                 options[c.game] = a
         order = [game] + [g for g in (GRAND, 3, 2, 1, 0) if g != game]
         for g in order:
-            if g in options and hand_value(matador_cards, g) >= info.bid:
+            if g in options and suit_game_value(matador_cards, g) >= info.bid:
                 return options[g]
         return options.get(game, legal[0])
 

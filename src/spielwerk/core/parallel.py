@@ -1,4 +1,4 @@
-"""Where games run: one interface, three back ends.
+"""Where long jobs run (arena games, knowledge-base builds): one interface, three back ends.
 
 - :class:`SerialExecutor`: in this process, one task after another.
 - :class:`LocalProcessExecutor` (default): a process pool on all local cores.

@@ -24,10 +24,15 @@ from typing import Any
 
 import numpy as np
 
-from spielwerk.arena.executors import Executor, SerialExecutor
-from spielwerk.games.skat.knowledge import store
-from spielwerk.games.skat.knowledge.deals import WEAK_ACCEPT, label_hand, label_pickup, make_deal
-from spielwerk.games.skat.knowledge.store import KnowledgeBaseError
+from spielwerk.core.parallel import Executor, SerialExecutor
+from spielwerk.games.skat_ai.knowledge import store
+from spielwerk.games.skat_ai.knowledge.deals import (
+    WEAK_ACCEPT,
+    label_hand,
+    label_pickup,
+    make_deal,
+)
+from spielwerk.games.skat_ai.knowledge.store import KnowledgeBaseError
 
 DEFAULT_CHUNK = 50
 DEFAULT_PUT_K = 12
@@ -60,7 +65,7 @@ _PUT_MODELS: dict[tuple[str, int, str], Any] = {}
 def puts_for(seed: int, first: int, count: int, put_base: str, put_k: int,
              put_scaling: str = "none", weak_accept: float = WEAK_ACCEPT) -> list[list[int]]:
     """The KNN puts (6 masks per deal: games 0..5) of a chunk, over the base ``put_base``."""
-    from spielwerk.games.skat.knowledge.knn import KnnModel
+    from spielwerk.games.skat_ai.knn import KnnModel
 
     key = (put_base, put_k, put_scaling)
     if key not in _PUT_MODELS:
@@ -102,7 +107,7 @@ def both_chunk(task: tuple[int, int, int, str, int, str, float]) -> list[dict[st
 def make_build_executor(spec: str = "local", workers: int | None = 1) -> Executor:
     """An arena executor that sends one chunk per task (a chunk is already minutes of
     work), so every finished chunk is saved at once and progress moves per chunk."""
-    from spielwerk.arena.executors import DaskExecutor, LocalProcessExecutor, make_executor
+    from spielwerk.core.parallel import DaskExecutor, LocalProcessExecutor, make_executor
 
     text = spec.strip()
     if text in ("local", "pool", "process"):

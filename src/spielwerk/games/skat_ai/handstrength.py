@@ -42,12 +42,11 @@ The thresholds used by the ``stegen`` / ``kinback`` bidding options are
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
-from spielwerk.core.errors import SpielwerkError
 from spielwerk.games.skat.cards import (
     ACE,
     CLUBS,
+    GAME_NAMES,
     GRAND,
     JACK,
     JACK_ORDER,
@@ -55,10 +54,12 @@ from spielwerk.games.skat.cards import (
     PLAIN_ORDER,
     SPADES,
     TEN,
-    string_to_card,
+    HandError,
+    as_hand,
+    has_card,
+    side_suits,
 )
 
-GAME_NAMES = ("diamonds", "hearts", "spades", "clubs", "grand")
 STEGEN_LOW_BID = 20
 STEGEN_THRESHOLD = {"suit": 10.0, "grand": 11.0}
 """Points from which the ``stegen`` bidding option plays a game (our choice)."""
@@ -66,41 +67,11 @@ KINBACK_THRESHOLD = {"suit": 6.0, "grand": 6.0}
 """Tricks going home from which the ``kinback`` bidding option plays a game (our choice)."""
 
 
-class HandError(SpielwerkError, ValueError):
-    """A hand that is not the right number of distinct Skat cards."""
-
-
-def as_hand(cards: int | Iterable[int | str], sizes: tuple[int, ...] = (10, 12)) -> int:
-    """A card mask of ``sizes`` distinct cards, from a mask or a list of cards (ints or "CJ")."""
-    if isinstance(cards, bool):
-        raise HandError("a hand is a card mask or a list of cards, not a bool")
-    if isinstance(cards, int):
-        if not 0 <= cards < 1 << 32:
-            raise HandError(f"{cards} is not a card mask (32 bits)")
-        mask = cards
-    else:
-        mask = 0
-        for item in cards:
-            c = string_to_card(item) if isinstance(item, str) else int(item)
-            if not 0 <= c < 32:
-                raise HandError(f"{c} is not a card number (0..31)")
-            if mask >> c & 1:
-                raise HandError(f"card {c} appears twice in the hand")
-            mask |= 1 << c
-    n = mask.bit_count()
-    if n not in sizes:
-        want = " or ".join(str(s) for s in sizes)
-        raise HandError(f"a hand here has {want} distinct cards, not {n}")
-    return mask
-
-
 def _check_game(game: int) -> None:
     if game not in range(5):
         raise HandError(f"hand strength is for suit games 0..3 and grand 4, not game {game}")
 
 
-def _has(mask: int, suit: int, rank: int) -> bool:
-    return bool(mask >> (suit * 8 + rank) & 1)
 
 
 def _trump_order(game: int) -> list[int]:
@@ -110,8 +81,6 @@ def _trump_order(game: int) -> list[int]:
     return order
 
 
-def _side_suits(game: int) -> list[int]:
-    return [s for s in range(4) if s != game] if game < 4 else [0, 1, 2, 3]
 
 
 def _suit_length(mask: int, suit: int) -> int:
@@ -122,14 +91,14 @@ def stegen(cards: int | Iterable[int | str], game: int, bid: int = 18) -> float:
     """von Stegen's points for ``game`` (0..3 a suit, 4 grand); see the module docstring."""
     mask = as_hand(cards)
     _check_game(game)
-    jacks = sum(_has(mask, s, JACK) for s in range(4))
+    jacks = sum(has_card(mask, s, JACK) for s in range(4))
     points = 2.0 * jacks
     if game < 4:
         points += _suit_length(mask, game)  # non-jack trumps
-    points += sum(_has(mask, s, ACE) + _has(mask, s, TEN) for s in range(4))
-    if _has(mask, CLUBS, JACK):
+    points += sum(has_card(mask, s, ACE) + has_card(mask, s, TEN) for s in range(4))
+    if has_card(mask, CLUBS, JACK):
         points += 1
-        if _has(mask, SPADES, JACK):
+        if has_card(mask, SPADES, JACK):
             points += 1
     if bid <= STEGEN_LOW_BID:
         points += 1
@@ -157,8 +126,8 @@ def kinback(cards: int | Iterable[int | str], game: int, position: int = 0) -> f
             tricks += 0.5
     if game < 4:
         tricks += max(0, len(held) - 5)
-    for s in _side_suits(game):
-        a, t, k = _has(mask, s, ACE), _has(mask, s, TEN), _has(mask, s, KING)
+    for s in side_suits(game):
+        a, t, k = has_card(mask, s, ACE), has_card(mask, s, TEN), has_card(mask, s, KING)
         if a and t and k:
             tricks += 2.5
         elif a and t:
@@ -170,7 +139,7 @@ def kinback(cards: int | Iterable[int | str], game: int, position: int = 0) -> f
         if game == GRAND and a and t:
             tricks += max(0, _suit_length(mask, s) - 4)
     if game < 4 and len(held) >= 5:
-        voids = sum(_suit_length(mask, s) == 0 for s in _side_suits(game))
+        voids = sum(_suit_length(mask, s) == 0 for s in side_suits(game))
         tricks += min(1.0, 0.5 * voids)
     if position == 0:
         tricks += 1.0 if game == GRAND else 0.5
@@ -208,17 +177,3 @@ def strength_bid(cards: int | Iterable[int | str], system: str, position: int = 
         if scores[g] >= limits["grand" if g == GRAND else "suit"] and (scores[g], g) > best_key:
             best, best_key = g, (scores[g], g)
     return best
-
-
-def apply_strength_bidding(decision: Any, hand: int, system: str, position: int = 0) -> None:
-    """Replace a KNN :class:`~spielwerk.games.skat.knowledge.knn.BidDecision`'s game and
-    highest bid by the ``stegen`` / ``kinback`` choice (always a game with the skat, no
-    announcements, no null); the KNN values stay for display."""
-    from spielwerk.games.skat.knowledge.knn import highest_bid_at_most, suit_game_value
-
-    game = strength_bid(hand, system, position)
-    decision.game = game
-    decision.hand_game = False
-    decision.schneider = decision.schwarz = decision.ouvert = False
-    decision.null_bid = 0
-    decision.max_bid = highest_bid_at_most(suit_game_value(hand, game)) if game >= 0 else 0

@@ -1,7 +1,7 @@
 """The ``knn`` Skat agent: KNN bidding, hand/pick-up, putting and declaring; PIMC card play.
 
 Bidding, the hand-or-pick-up choice, the skat putting and the declaration
-come from :mod:`spielwerk.games.skat.knowledge.knn` over a knowledge base
+come from :mod:`spielwerk.games.skat_ai.knn` over a knowledge base
 (the one shipped in ``spielwerk/data/skat_kb`` unless ``base=DIR``); the
 cards are played, as declarer and as defender, by the PIMC agent
 (:mod:`pimc_agent`, ``worlds`` per decision), or with ``play=rule`` by the
@@ -24,11 +24,27 @@ from typing import Any
 
 from spielwerk.core.agent import Agent, AgentSpecError, register_agent
 from spielwerk.core.game import Game, InfoState
-from spielwerk.games.skat.agents import SkatRuleAgent, rule_put
 from spielwerk.games.skat.bidding import BID_VALUES
 from spielwerk.games.skat.cards import CARD_POINTS, NULL, cards_of
-from spielwerk.games.skat.handstrength import apply_strength_bidding
-from spielwerk.games.skat.knowledge.knn import (
+from spielwerk.games.skat.info import SkatInfoState
+from spielwerk.games.skat.rules import (
+    BID_BASE,
+    DECLARE_BASE,
+    HOLD,
+    PASS,
+    PICKUP,
+    PLAY_ON,
+    PUT,
+    SKAT,
+    SkatGame,
+    declaration_action,
+)
+from spielwerk.games.skat.scoring import NULL_VALUES, Contract, suit_game_value
+from spielwerk.games.skat_ai.baseline import SkatRuleAgent, rule_put
+from spielwerk.games.skat_ai.bidding import BidDecision, apply_strength_bidding, decide_bid
+from spielwerk.games.skat_ai.knn import KnnModel
+from spielwerk.games.skat_ai.knowledge.store import base_fingerprint, default_base_dir
+from spielwerk.games.skat_ai.params import (
     DECISIONS,
     DEFAULT_CONTEST_MARGIN,
     DEFAULT_CONTEST_SHIFT,
@@ -44,38 +60,14 @@ from spielwerk.games.skat.knowledge.knn import (
     DEFAULT_SCALING,
     GAME_CHOICES,
     PUT_RULES,
-    PUTTING_STRATEGIES,
     SCALINGS,
-    BidDecision,
-    KnnModel,
     KnnParams,
-    PutDecision,
-    choose_game,
-    decide_bid,
-    default_base_dir,
-    knn_put,
-    suit_game_value,
 )
-from spielwerk.games.skat.knowledge.store import base_fingerprint
-from spielwerk.games.skat.pimc_agent import SkatPimcAgent
-from spielwerk.games.skat.putting import bot_put
-from spielwerk.games.skat.rules import (
-    BID_BASE,
-    DECLARE_BASE,
-    HOLD,
-    PASS,
-    PICKUP,
-    PLAY_ON,
-    PUT,
-    SKAT,
-    SkatGame,
-    SkatInfoState,
-    declaration_action,
-)
-from spielwerk.games.skat.scoring import NULL_VALUES, Contract
+from spielwerk.games.skat_ai.pimc_agent import SkatPimcAgent
+from spielwerk.games.skat_ai.putting import PUTTINGS, PutDecision, bot_put, choose_game, knn_put
 
 _MODELS: dict[tuple[str, int, str], KnnModel] = {}
-AGENT_PUTTINGS = (*PUTTING_STRATEGIES, "rule")
+AGENT_PUTTINGS = (*PUTTINGS, "rule")
 """The bot's putting: the strategies of :mod:`putting`, and ``rule`` - each game's put by the
 rule agent's keep order (:func:`agents.rule_put`), the games compared by the neighbours'
 values of those puts."""

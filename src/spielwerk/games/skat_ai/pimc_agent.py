@@ -29,7 +29,6 @@ from typing import Any
 
 from spielwerk.core.agent import Agent, AgentSpecError, register_agent
 from spielwerk.core.game import Game, InfoState
-from spielwerk.games.skat.agents import SkatRuleAgent
 from spielwerk.games.skat.cards import NULL, TOTAL_POINTS, cards_of, points_of
 from spielwerk.games.skat.dds import (
     MODE_DEFENDER_TRICKS,
@@ -38,8 +37,10 @@ from spielwerk.games.skat.dds import (
     Solver,
     SolverConfig,
 )
+from spielwerk.games.skat.info import SkatInfoState
 from spielwerk.games.skat.position import deal_from_state
-from spielwerk.games.skat.rules import PLAY, PLAY_ON, SkatInfoState
+from spielwerk.games.skat.rules import PLAY, PLAY_ON
+from spielwerk.games.skat_ai.baseline import SkatRuleAgent
 from spielwerk.mc.pimc import PimcResult, pimc_search
 
 

@@ -76,6 +76,7 @@ from spielwerk.games.skat.cards import (
     ACE,
     CLUBS,
     EIGHT,
+    GAME_NAMES,
     GRAND,
     JACK,
     KING,
@@ -84,17 +85,21 @@ from spielwerk.games.skat.cards import (
     SEVEN,
     SPADES,
     TEN,
+    HandError,
+    as_hand,
+    has_card,
     points_of,
+    side_suits,
+    suit_cards,
 )
-from spielwerk.games.skat.handstrength import HandError, as_hand
-from spielwerk.games.skat.winprob import (
+from spielwerk.games.skat_ai.winprob import (
     WinProbTable,
     default_table,
     estimated_losers,
+    expected_score,
     game_value,
 )
 
-GAME_KEYS = ("diamonds", "hearts", "spades", "clubs", "grand", "null")
 LOW = (SEVEN, EIGHT, NINE)
 
 Range = float | tuple[float, float]
@@ -118,31 +123,25 @@ class SelectionError(HandError):
 
 
 # --------------------------------------------------------------------------- context
-def _suit_cards(mask: int, suit: int) -> int:
-    return mask >> (suit * 8) & 0x7F
 
 
-def _has(mask: int, suit: int, rank: int) -> bool:
-    return bool(mask >> (suit * 8 + rank) & 1)
 
 
-def side_suits(game: int) -> list[int]:
-    return [s for s in range(4) if s != game] if game < 4 else [0, 1, 2, 3]
 
 
 def subtype(twelve: int, game: int) -> str:
     """The game sub-type that picks the rules and the lambda table (module docstring)."""
-    jacks = sum(_has(twelve, s, JACK) for s in range(4))
+    jacks = sum(has_card(twelve, s, JACK) for s in range(4))
     if game == NULL:
         return "null"
     if game == GRAND:
-        aces = sum(_has(twelve, s, ACE) for s in range(4))
+        aces = sum(has_card(twelve, s, ACE) for s in range(4))
         if jacks >= 3:
             return "standard_grand"
         if jacks == 2 and aces <= 2:
             return "two_jack_grand"
         return "high_card_grand"
-    top = _has(twelve, CLUBS, JACK) or _has(twelve, SPADES, JACK)
+    top = has_card(twelve, CLUBS, JACK) or has_card(twelve, SPADES, JACK)
     return "high_trump_suit" if top and jacks >= 2 else "low_trump_suit"
 
 
@@ -166,7 +165,7 @@ def no_trump_put(ctx: Context, put: int) -> bool:
 
 def blank_tens(cards: int, game: int) -> list[int]:
     """Tens that are the only non-jack card of their side suit."""
-    return [s * 8 + TEN for s in side_suits(game) if _suit_cards(cards, s) == 1 << TEN]
+    return [s * 8 + TEN for s in side_suits(game) if suit_cards(cards, s) == 1 << TEN]
 
 
 def blank_tens_put(ctx: Context, put: int) -> bool:
@@ -190,7 +189,7 @@ def no_ace_put(ctx: Context, put: int) -> bool:
 def prefer_ace_to_ten(ctx: Context, put: int) -> bool:
     """Of ace and ten of one suit, the ace is put, not the ten alone."""
     for s in side_suits(ctx.game):
-        if _has(put, s, TEN) and _has(ctx.twelve, s, ACE) and not _has(put, s, ACE):
+        if has_card(put, s, TEN) and has_card(ctx.twelve, s, ACE) and not has_card(put, s, ACE):
             return False
     return True
 
@@ -198,8 +197,8 @@ def prefer_ace_to_ten(ctx: Context, put: int) -> bool:
 def ace_ten_need_king(ctx: Context, put: int) -> bool:
     """No A + T of one suit put when that suit is three cards without the king."""
     for s in side_suits(ctx.game):
-        if _has(put, s, ACE) and _has(put, s, TEN):
-            cards = _suit_cards(ctx.twelve, s)
+        if has_card(put, s, ACE) and has_card(put, s, TEN):
+            cards = suit_cards(ctx.twelve, s)
             if cards.bit_count() == 3 and not cards >> KING & 1:
                 return False
     return True
@@ -209,20 +208,21 @@ def low_card_equivalence(ctx: Context, put: int) -> bool:
     """No 9 put while the 8 of its suit stays, no 8 put while the 7 stays."""
     for s in side_suits(ctx.game):
         for high, low in ((NINE, EIGHT), (EIGHT, SEVEN)):
-            if _has(put, s, high) and _has(ctx.twelve, s, low) and not _has(put, s, low):
+            if (has_card(put, s, high) and has_card(ctx.twelve, s, low)
+                    and not has_card(put, s, low)):
                 return False
     return True
 
 
 def ten_with_blank_low(ctx: Context, put: int) -> bool:
     """No ten + low card put while a blank low card of another suit stays in hand."""
-    tens = [s for s in side_suits(ctx.game) if _has(put, s, TEN)]
-    lows = [s for s in side_suits(ctx.game) for r in LOW if _has(put, s, r)]
+    tens = [s for s in side_suits(ctx.game) if has_card(put, s, TEN)]
+    lows = [s for s in side_suits(ctx.game) for r in LOW if has_card(put, s, r)]
     if not tens or not lows:
         return True
     rest = ctx.twelve & ~put
     for s in side_suits(ctx.game):
-        cards = _suit_cards(rest, s)
+        cards = suit_cards(rest, s)
         if s not in tens and s not in lows and cards.bit_count() == 1 and (
                 cards & sum(1 << r for r in LOW)):
             return False
@@ -234,8 +234,8 @@ def guarded_ten_stays(ctx: Context, put: int) -> bool:
     suits (below the ten: K, Q, 9, 8, 7) are put."""
     rest = ctx.twelve & ~put
     guarded = [s for s in side_suits(ctx.game)
-               if _suit_cards(rest, s).bit_count() == 2 and _has(rest, s, TEN)
-               and not _has(rest, s, ACE)]
+               if suit_cards(rest, s).bit_count() == 2 and has_card(rest, s, TEN)
+               and not has_card(rest, s, ACE)]
     if not guarded:
         return True
     put_suits = {c >> 3 for c in range(32) if put >> c & 1}
@@ -293,9 +293,9 @@ def secured_high_cards(ten: int, put: int, game: int) -> int:
     """High cards the declarer secures: side aces kept, tens kept with their ace, A/T put."""
     n = 0
     for s in side_suits(game):
-        if _has(ten, s, ACE):
-            n += 1 + int(_has(ten, s, TEN))
-        n += int(_has(put, s, ACE)) + int(_has(put, s, TEN))
+        if has_card(ten, s, ACE):
+            n += 1 + int(has_card(ten, s, TEN))
+        n += int(has_card(put, s, ACE)) + int(has_card(put, s, TEN))
     return n
 
 
@@ -371,16 +371,16 @@ def features(twelve: int, put: int, game: int, position: int, bid: int = 18,
     table = table or default_table()
     f1 = 100.0 * table.probability(ten, put, game, position, max(bid, 18))
     sides = side_suits(game)
-    jacks = sum(_has(ten, s, JACK) for s in range(4))
+    jacks = sum(has_card(ten, s, JACK) for s in range(4))
     trumps = (ten & int(kernel.trump_mask(game))).bit_count()
     retake = jacks >= 2 or (game < 4 and trumps >= 5)
-    f2 = sum(_suit_cards(ten, s) == 0 for s in sides)
+    f2 = sum(suit_cards(ten, s) == 0 for s in sides)
     f3 = points_of(put)
-    f4 = sum(_has(ten, s, ACE) and _has(ten, s, TEN) for s in sides)
-    f5 = sum(_has(ten, s, TEN) and not _has(ten, s, ACE) for s in sides)
+    f4 = sum(has_card(ten, s, ACE) and has_card(ten, s, TEN) for s in sides)
+    f5 = sum(has_card(ten, s, TEN) and not has_card(ten, s, ACE) for s in sides)
     f6 = f7 = f8 = 0
     for s in sides:
-        own, gone = _suit_cards(ten, s), _suit_cards(put, s)
+        own, gone = suit_cards(ten, s), suit_cards(put, s)
         top = _top_sequence(own, gone)
         later = max(0, _later_winners(own, gone) - top)
         f6 += top
@@ -388,7 +388,8 @@ def features(twelve: int, put: int, game: int, position: int, bid: int = 18,
             f7 += later
         else:
             f8 += later
-    f9 = sum(_has(ten, s, ACE) or (_has(ten, s, TEN) and _has(ten, s, KING)) for s in sides)
+    f9 = sum(has_card(ten, s, ACE) or (has_card(ten, s, TEN) and has_card(ten, s, KING))
+             for s in sides)
     return (f1, float(f2), float(f3), float(f4), float(f5), float(f6), float(f7), float(f8),
             float(f9))
 
@@ -425,7 +426,7 @@ class Selection:
 
     @property
     def game_name(self) -> str:
-        return GAME_KEYS[self.game]
+        return GAME_NAMES[self.game]
 
 
 def refined_put(twelve: int | Any, game: int, position: int = 0, bid: int = 18,
@@ -439,7 +440,7 @@ def refined_put(twelve: int | Any, game: int, position: int = 0, bid: int = 18,
     feats: dict[int, tuple[float, ...]] = {}
     for p in candidates:
         if game == NULL:
-            from spielwerk.games.skat.knowledge.features import null_features
+            from spielwerk.games.skat_ai.knowledge.features import null_features
 
             risk = float(null_features(twelve & ~p)[0, 0::2].sum())
             scores[p] = 100.0 * table.null_probability(twelve & ~p) - 1e-3 * risk
@@ -551,8 +552,6 @@ def game_expected_scores(twelve: int | Any, position: int = 0, bid: int = 18,
                          table: WinProbTable | None = None) -> dict[str, dict[str, float]]:
     """Per suit/grand game: the refined put's winning probability, game value and
     expected extended-Seeger score (the seed's expected-cost comparison of games)."""
-    from spielwerk.games.skat.winprob import expected_score
-
     twelve = _check(twelve, 0, position)
     table = table or default_table()
     out = {}
@@ -560,15 +559,6 @@ def game_expected_scores(twelve: int | Any, position: int = 0, bid: int = 18,
         s = refined_put(twelve, g, position, bid, table)
         p = table.probability(twelve & ~s.put, s.put, g, position, max(bid, 18))
         v = game_value(twelve, g)
-        out[GAME_KEYS[g]] = {"probability": p, "value": float(v),
+        out[GAME_NAMES[g]] = {"probability": p, "value": float(v),
                              "expected": expected_score(p, v)}
     return out
-
-
-def __getattr__(name: str) -> Any:
-    """The bot's putting glue moved to :mod:`spielwerk.games.skat.putting`; old imports work."""
-    if name in ("bot_put", "put_for_game", "PUTTINGS", "GAME_BY_NAME", "PIMC_PUT_WORLDS"):
-        from spielwerk.games.skat import putting
-
-        return getattr(putting, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

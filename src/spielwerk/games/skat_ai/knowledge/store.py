@@ -43,6 +43,11 @@ class KnowledgeBaseError(SpielwerkError, ValueError):
     """A knowledge base that is missing, damaged, of another format, or cannot be built."""
 
 
+def default_base_dir() -> Path:
+    """The base shipped with the package (``spielwerk/data/skat_kb``)."""
+    return Path(__file__).resolve().parents[3] / "data" / "skat_kb"
+
+
 def rebuild_hint(directory: Path | str) -> str:
     return f"rebuild it with: spielwerk skat kb build --deals N --out {directory}"
 

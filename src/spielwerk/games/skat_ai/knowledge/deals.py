@@ -28,7 +28,7 @@ Labels (all by :mod:`spielwerk.games.skat.dds`, forehand leads):
   and, when that is 120, whether he can take every trick (schwarz); for null,
   whether he can avoid every trick.
 * **pick-up** stage: the declarer takes the skat and puts two cards chosen by
-  the KNN putting over a hand base (:func:`spielwerk.games.skat.knowledge.knn.best_put`),
+  the KNN putting over a hand base (:func:`spielwerk.games.skat_ai.knn.best_put`),
   one put per game; the points of the put cards count for him.
 """
 
@@ -57,7 +57,7 @@ WEAK_ACCEPT = 0.25
 
 def biddable(hand: int) -> bool:
     """A hand worth a closer look: jacks + longest suit + aces >= 7, or low null risk."""
-    from spielwerk.games.skat.knowledge.features import null_features
+    from spielwerk.games.skat_ai.knowledge.features import null_features
 
     jacks = sum(hand >> (s * 8 + 7) & 1 for s in range(4))
     longest = max(bin(hand >> (s * 8) & 0x7F).count("1") for s in range(4))

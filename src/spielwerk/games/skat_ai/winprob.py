@@ -68,10 +68,13 @@ from spielwerk.games.skat.cards import (
     NULL,
     SPADES,
     TEN,
+    HandError,
+    as_hand,
     points_of,
+    side_suits,
+    suit_cards,
 )
-from spielwerk.games.skat.handstrength import HandError, as_hand
-from spielwerk.games.skat.scoring import BASE_VALUES
+from spielwerk.games.skat.scoring import NULL_VALUES, suit_game_value
 
 MIN_FOREGROUND = 10
 MIN_BACKGROUND = 5
@@ -96,12 +99,8 @@ def _kind(game: int) -> str:
     raise WinProbError(f"winning parameters are for suit games 0..3 and grand 4, not {game}")
 
 
-def _side_suits(game: int) -> list[int]:
-    return [s for s in range(4) if s != game] if game < 4 else [0, 1, 2, 3]
 
 
-def _suit_cards(mask: int, suit: int) -> int:
-    return mask >> (suit * 8) & 0x7F  # ranks 7 8 9 Q K T A (jack apart)
 
 
 def estimated_losers(ten: int, game: int) -> int:
@@ -113,8 +112,8 @@ def estimated_losers(ten: int, game: int) -> int:
     (the opponents' higher trumps take tricks). A bridge-like count, our reading.
     """
     losers = 0
-    for s in _side_suits(game):
-        cards = _suit_cards(ten, s)
+    for s in side_suits(game):
+        cards = suit_cards(ten, s)
         n = cards.bit_count()
         rounds = min(n, 3)
         covered = 0
@@ -160,7 +159,7 @@ def winning_parameters(ten: int, put: int, game: int, position: int, bid: int = 
         raise HandError("the put is two cards that are not among the ten kept")
     if position not in (0, 1, 2):
         raise WinProbError(f"position is 0, 1 or 2, not {position}")
-    w1 = sum(_suit_cards(ten, s) == 0 for s in _side_suits(game))
+    w1 = sum(suit_cards(ten, s) == 0 for s in side_suits(game))
     w2 = _group(points_of(put), (3, 10, 19))
     w3 = _group(bid, (23, 35, 59))
     trumps = (ten & int(kernel.trump_mask(game))).bit_count()
@@ -175,7 +174,7 @@ def background_key(w: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _null_cells(ten: int) -> list[tuple[int, int]]:
-    from spielwerk.games.skat.knowledge.features import null_features
+    from spielwerk.games.skat_ai.knowledge.features import null_features
 
     f = null_features(ten)[0]
     return [(int(f[2 * i]), int(f[2 * i + 1])) for i in range(4)]
@@ -316,18 +315,14 @@ class WinProbTable:
 
 
 def game_value(cards: int, game: int) -> int:
-    """Plain value of a won suit/grand game with the matadors of ``cards`` (null: 23)."""
-    if game == NULL:
-        return 23
-    base = BASE_VALUES[game]
-    return base * (abs(int(kernel.matadors(cards, game))) + 1)
+    """Plain value of a won game with the matadors of ``cards`` (null: 23)."""
+    return NULL_VALUES[(False, False)] if game == NULL else suit_game_value(cards, game)
 
 
 def pickup_samples(directory: Path | str | None = None) -> Iterable[Sample]:
     """(game, ten, put, position, bid, won) for every pick-up-stage game of a base; null
     samples have game 5, put 0 (null ignores the put's points)."""
-    from spielwerk.games.skat.knowledge.knn import default_base_dir
-    from spielwerk.games.skat.knowledge.store import load_base
+    from spielwerk.games.skat_ai.knowledge.store import default_base_dir, load_base
 
     base = load_base(directory or default_base_dir(), need_pickup=True)
     hand, pick = base.hand, base.pickup

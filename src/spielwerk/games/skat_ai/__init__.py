@@ -1,0 +1,15 @@
+"""The Skat AI, beside the rules in :mod:`spielwerk.games.skat` and built on them only.
+
+Layers, lowest first (no module imports one above it):
+
+* :mod:`knowledge` - knowledge bases of solved deals: features, deals, storage, building;
+* :mod:`handstrength`, :mod:`winprob`, :mod:`params` - hand-strength counts, the winning
+  probability tables of refined selection, the ``knn`` bot's parameters and win chances;
+* :mod:`selection` - refined skat selection (hard rules, soft scores, PIMC putting);
+* :mod:`knn` - the neighbour model over a knowledge base;
+* :mod:`bidding`, :mod:`putting` - the bot's decisions before the first card;
+* :mod:`baseline`, :mod:`pimc_agent`, :mod:`knn_agent` - the agents ``random``, ``rule``,
+  ``pimc`` and ``knn``, registered when this package is imported.
+"""
+
+from spielwerk.games.skat_ai import baseline, knn_agent, pimc_agent  # noqa: F401 - registers

@@ -1,0 +1,136 @@
+"""The ``knn`` bot's tuning parameters, declared once: defaults, allowed values, the win-chance
+calibrations, and :class:`KnnParams`, which holds one setting of them.
+
+Where each default was tuned is said beside it (docs/skat-bidding.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from spielwerk.games.skat.cards import GRAND
+from spielwerk.games.skat_ai.knowledge.store import KnowledgeBaseError
+
+# k tuned on held-out deals; thresholds and the contest margin on 600 duplicate deals against
+# rule (seed 21, docs/skat-bidding.md, "Why knn lost to rule").
+DEFAULT_K = 12
+DEFAULT_HAND_THRESHOLD = 64.0
+DEFAULT_PICKUP_THRESHOLD = 52.0
+DEFAULT_CONTEST_MARGIN = 6.0
+DEFAULT_NULL_THRESHOLD = 0.8
+DEFAULT_SCALING = "std"
+DEFAULT_PUT_RULES = "seed"
+DEFAULT_DECISION = "ev"
+DEFAULT_LOSS_BONUS = 40.0
+# ev_margin and contest_shift tuned on 600 duplicate deals each of seeds 21 and 22 against
+# rule with rule's card play (docs/skat-bidding.md, "Expected-score bidding").
+DEFAULT_EV_MARGIN = 0.0
+DEFAULT_GAME_CHOICE = "value"
+DEFAULT_CONTEST_SHIFT = 1.0
+SCALINGS = ("none", "std")
+PUT_RULES = ("seed", "hard")
+DECISIONS = ("ev", "threshold")
+GAME_CHOICES = ("value", "ev")
+"""How a game is called winnable: ``ev`` - its expected Seeger-Fabian score (a calibrated
+win probability, :data:`WIN_CALIBRATION`) beats passing by ``ev_margin``; ``threshold`` -
+its value reaches ``hand_threshold`` / ``pickup_threshold`` (the seed's rule)."""
+WIN_CALIBRATION: dict[str, tuple[float, ...]] = {
+    "pickup": (0.0402, 0.4449, 0.8438, 0.3791, 0.7041, 0.8192),
+    "hand": (0.0393, 0.7461, 1.8413, -0.5843, -0.4452, -0.2775),
+}
+"""P(win) = 1 / (1 + exp(-z)), z = w_value (value - 55) + w_count (count - 7) + w_grand
+[grand] + bias[position], the weights (w_value, w_count, w_grand, bias forehand,
+middlehand, rearhand) per stage: value = the game's KNN value (card points), count =
+:func:`features.hand_count` of the ten cards (trumps + side aces + jacks / 2). Fitted by
+logistic regression on forced declarations under the rule agent's card play, the seat
+hands of tuning seeds 21 and 22 (``benchmarks/skat_kb_calibrate.py --summary``,
+docs/skat-bidding.md): the neighbours' results are double-dummy, the cards are not played
+so well, the count adds to the neighbours' value, and a forehand declarer wins less."""
+PIMC_WIN_CALIBRATION: dict[str, tuple[float, ...]] = {
+    "pickup": (0.0458, 0.4157, 1.5954, 1.2504, 1.3695, 1.6764),
+    "hand": (0.0739, 0.8443, 1.9976, 0.0657, 0.0862, 0.2769),
+}
+"""The same fit with the knn declarer playing the cards by PIMC (4 worlds) against the
+rule agent's defence (``benchmarks/skat_kb_calibrate.py --worlds 4``, seeds 21 and 22,
+``--summary --knn-only``: the pick-up stage from the knn agent's own pick-up games, since
+rule's keep rule's play). PIMC wins more of the games it declares, so the same value is
+worth more: the ``knn`` agent uses these weights when it plays the cards with PIMC."""
+CALIBRATIONS: dict[str, dict[str, tuple[float, ...]]] = {
+    "pimc": PIMC_WIN_CALIBRATION, "rule": WIN_CALIBRATION,
+}
+"""The win-chance calibrations by the declarer's card play (``KnnParams.calibration``)."""
+
+"""Puts the KNN putting classifies: ``seed`` - no jacks, no trumps (the seed's pruning);
+``hard`` - those left by refined selection's hard rules (:func:`selection.hard_candidates`:
+no trumps, blank tens first, no aces in low-trump games, equivalent low cards, ...), from the
+declarer's position."""
+"""Feature scaling: ``none`` is the seed's plain Euclidean distance; ``std`` divides each
+feature by its standard deviation in the base (the card points, 0-92, otherwise outweigh
+the jacks, 0-4)."""
+
+
+@dataclass(frozen=True)
+class KnnParams:
+    k: int = DEFAULT_K
+    hand_threshold: float = DEFAULT_HAND_THRESHOLD
+    pickup_threshold: float = DEFAULT_PICKUP_THRESHOLD
+    null_threshold: float = DEFAULT_NULL_THRESHOLD
+    extensions: bool = True
+    put_rules: str = DEFAULT_PUT_RULES
+    switch_margin: float = 0.0
+    contest_margin: float = DEFAULT_CONTEST_MARGIN
+    """A suit/grand hand whose value is below its threshold + this bids and holds only 18:
+    it plays when nobody else wants to, but does not compete in the auction (an opponent
+    bidding on signals strength against it). With ``decision="ev"``: whose value less this
+    margin would not be winnable."""
+    decision: str = DEFAULT_DECISION
+    loss_bonus: float = DEFAULT_LOSS_BONUS
+    """Expected score of a game: p (v + 50) - (1 - p) (2 v + 50 + loss_bonus): a lost game
+    also gives each opponent 40, so relative to them it costs that much more."""
+    ev_margin: float = DEFAULT_EV_MARGIN
+    """Expected score a game needs to be declared (passing scores 0)."""
+    contest_shift: float = DEFAULT_CONTEST_SHIFT
+    """``ev``: a game bids beyond 18 only when it stays winnable with its log-odds lowered
+    by this much (an opponent who bids on holds cards against it)."""
+    game_choice: str = DEFAULT_GAME_CHOICE
+    """After picking up: the game with the best put ``value``, or the best expected score
+    (``ev``: the put value's calibrated win chance and the game's value)."""
+    calibration: str = "rule"
+    """``ev``: the win chances of :data:`CALIBRATIONS` for this card play (rule / pimc)."""
+
+    def __post_init__(self) -> None:
+        if self.k < 1:
+            raise KnowledgeBaseError(f"k must be at least 1, not {self.k}")
+        if self.decision not in DECISIONS:
+            raise KnowledgeBaseError(f"decision must be one of {', '.join(DECISIONS)}, "
+                                     f"not {self.decision!r}")
+        if self.game_choice not in GAME_CHOICES:
+            raise KnowledgeBaseError(f"game_choice must be one of {', '.join(GAME_CHOICES)}, "
+                                     f"not {self.game_choice!r}")
+        if self.put_rules not in PUT_RULES:
+            raise KnowledgeBaseError(f"put_rules must be one of {', '.join(PUT_RULES)}, "
+                                     f"not {self.put_rules!r}")
+        if self.calibration not in CALIBRATIONS:
+            raise KnowledgeBaseError(f"calibration must be one of {', '.join(CALIBRATIONS)}, "
+                                     f"not {self.calibration!r}")
+
+
+def win_probability(value: float, stage: str, position: int, count: float = 7.0,
+                    game: int = 0, shift: float = 0.0, calibration: str = "rule") -> float:
+    """Calibrated chance that a game of this KNN value and hand count is won
+    (:data:`WIN_CALIBRATION`, or another of :data:`CALIBRATIONS`); ``shift`` lowers the
+    log-odds (a contested auction)."""
+    w_value, w_count, w_grand, *bias = CALIBRATIONS[calibration][stage]
+    z = (w_value * (value - 55.0) + w_count * (count - 7.0) + w_grand * (game == GRAND)
+         + bias[max(0, min(2, position))] - shift)
+    return float(1.0 / (1.0 + np.exp(-z)))
+
+
+def expected_score(p_win: float, game_value: int, loss_bonus: float = DEFAULT_LOSS_BONUS
+                   ) -> float:
+    """Seeger-Fabian expectation of declaring: won v + 50, lost -2 v - 50 - loss_bonus."""
+    return p_win * (game_value + 50) - (1.0 - p_win) * (2 * game_value + 50 + loss_bonus)
+
+
