@@ -116,3 +116,20 @@ def test_partial_of_a_file_that_is_not_ours_is_an_error_not_an_empty_table(
     notes.write_text("one line, no newline")
     result = _run("--partial", "-o", str(notes))
     assert "not a spielwerk results file" in str(result.exception)
+
+
+def test_an_interrupted_tournament_without_output_prints_what_finished(monkeypatch) -> None:
+    calls = []
+
+    def interrupt_third(self, result) -> None:  # type: ignore[no-untyped-def]
+        calls.append(result)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(durak_cli._Progress, "result", interrupt_third)
+    result = _run("--games", "4")  # the last --games counts
+    assert result.exit_code == 130, result.exception
+    assert "n=" in result.stdout and "3 games in" in result.stdout  # the table of 3 games
+    text = " ".join(result.stderr.split())
+    assert "interrupted: the table above has the 3 games finished" in text
+    assert "add -o FILE" in text
