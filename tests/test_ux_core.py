@@ -237,3 +237,50 @@ def test_an_output_file_that_is_a_folder_is_refused_before_any_work(
         monkeypatch, capsys, tmp_path: Path, args: list[str]) -> None:
     code, err = _main(monkeypatch, capsys, *[a.replace("{tmp}", str(tmp_path)) for a in args])
     assert code == 2 and f"{tmp_path} is a folder; give a file name" in err, err
+
+
+# --------------------------------------------------------------------------- one help style
+MY_COMMANDS = ("games", "play", "arena", "fuzz", "serve", "kalah", "durak", "warmup", "bench")
+
+
+def _help(*path: str) -> str:
+    result = runner.invoke(app, [*path, "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.exception
+    return result.stdout
+
+
+def test_help_looks_the_same_everywhere() -> None:
+    from typer.main import get_command
+
+    from spielwerk.cli.main import top_level_help
+
+    assert "╭─ Commands" in top_level_help("spielwerk")  # boxes, as every command's help
+    for path, command in _commands(get_command(app)):
+        if path[0] not in MY_COMMANDS:
+            continue
+        text = _help(*path)
+        assert "<bool>" not in text, path  # flags take no value
+        usage = next(line for line in text.splitlines() if "Usage:" in line)
+        assert "{" not in usage, (path, usage)  # GAME, not {game} or {GAME}
+        for param in command.params:
+            if param.name.upper() in usage.split():
+                continue
+            words = (param.help or "x").split()
+            first = words[0]
+            assert not (first[0].isupper() and first[1:].islower()), (path, param.help)
+            assert not param.help or not param.help.endswith("."), (path, param.help)
+
+
+def test_defaults_agree_between_commands() -> None:
+    from typer.main import get_command
+
+    group = get_command(app)
+
+    def default(path: tuple[str, ...], name: str) -> object:
+        command = dict(_commands(group))[path]
+        return next(p.default for p in command.params if p.name == name)
+
+    assert default(("kalah", "split"), "seeds") == default(("kalah", "solve"), "seeds")
+    game_default = spielwerk.load_game("durak").spec()
+    assert default(("durak", "tournament"), "preset") in game_default
+    assert default(("durak", "play"), "preset") in game_default

@@ -20,11 +20,11 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from spielwerk.arena.executors import make_executor
 from spielwerk.arena.match import GameResult
 from spielwerk.arena.stats import Standings, z_value
 from spielwerk.arena.tournament import SEATINGS, TournamentConfig, run_tournament
 from spielwerk.cli.options import file_target
-from spielwerk.core.parallel import make_executor
 from spielwerk.core.registry import load_game
 
 HELP = """Play a round-robin tournament between AGENTS in GAME and print the standings.
@@ -93,34 +93,34 @@ def standings_tables(st: Standings, title: str, value: str = "margin") -> tuple[
 
 
 def arena(
-    game: str = typer.Argument(..., help="Game spec, e.g. kalah or 'kalah(pits=4,seeds=3)'."),
+    game: str = typer.Argument(..., help="game spec, e.g. kalah or 'kalah(pits=4,seeds=3)'"),
     agents: list[str] = typer.Argument(
-        ..., help="Agent specs, e.g. random greedy alphabeta:depth=6 (repeat one to seat it twice)."
+        ..., help="agent specs, e.g. random greedy alphabeta:depth=6 (repeat one to seat it twice)"
     ),
     games: int = typer.Option(
         20, "--games", "-n", min=1,
-        help="Games per pairing: a multiple of the seatings (2 for Kalah)."
+        help="games per pairing: a multiple of the seatings (2 for Kalah)"
     ),
     seed: int = typer.Option(0, "--seed", "-s", min=0,
-                             help="Tournament seed: same seed, same games."),
+                             help="tournament seed: same seed, same games"),
     executor: str = typer.Option(
-        "local", "--executor", "-e", help="local (process pool), serial or dask://HOST:PORT."
+        "local", "--executor", "-e", help="local (process pool), serial or dask://HOST:PORT"
     ),
     workers: int | None = typer.Option(
         None, "--workers", "-w", min=1,
-        help="Worker processes for --executor local (default: all cores)."
+        help="worker processes for --executor local (default: all cores)"
     ),
     output: Path | None = typer.Option(
-        None, "--output", "-o", help="Results file (JSON Lines), appended as games finish."
+        None, "--output", "-o", help="results file (JSON Lines), appended as games finish"
     ),
-    resume: bool = typer.Option(False, "--resume", help="Continue the games in --output."),
-    fresh: bool = typer.Option(False, "--fresh", help="Overwrite --output if it exists."),
-    as_json: bool = typer.Option(False, "--json", help="Print machine-readable results only."),
+    resume: bool = typer.Option(False, "--resume", help="continue the games in --output"),
+    fresh: bool = typer.Option(False, "--fresh", help="overwrite --output if it exists"),
+    as_json: bool = typer.Option(False, "--json", help="print machine-readable results only"),
     confidence: float = typer.Option(
-        0.95, "--confidence", help="Confidence level of the Wilson intervals, e.g. 0.98."
+        0.95, "--confidence", help="confidence level of the Wilson intervals, e.g. 0.98"
     ),
     seating: str = typer.Option(
-        "rotations", "--seating", help=f"How each deal is reseated: {', '.join(SEATINGS)}."
+        "rotations", "--seating", help=f"how each deal is reseated: {', '.join(SEATINGS)}"
     ),
 ) -> None:
     z_value(confidence)  # a bad level fails before any game is played

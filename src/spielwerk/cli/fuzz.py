@@ -20,18 +20,18 @@ from spielwerk.core.registry import load_game
 
 def fuzz(
     game: str = typer.Argument(
-        ..., help='Game spec as for load_game, e.g. "kalah(pits=4,seeds=3)".'
+        ..., help='game spec as for load_game, e.g. "kalah(pits=4,seeds=3)"'
     ),
-    games: int = typer.Option(1000, "--games", "-n", min=1, help="Number of random games."),
-    seed: int = typer.Option(0, "--seed", "-s", min=0, help="Game i uses seed SEED+i."),
+    games: int = typer.Option(1000, "--games", "-n", min=1, help="number of random games"),
+    seed: int = typer.Option(0, "--seed", "-s", min=0, help="game i uses seed SEED+i"),
     workers: int = typer.Option(
-        0, "--workers", "-w", min=0, help="Processes (0: all cores; 1: run in this process)."
+        0, "--workers", "-w", min=0, help="processes (0: all cores; 1: run in this process)"
     ),
     max_moves: int = typer.Option(
-        10_000, "--max-moves", min=1, help="A game not over after this many actions fails."
+        10_000, "--max-moves", min=1, help="a game not over after this many actions fails"
     ),
     max_failures: int = typer.Option(
-        10, "--max-failures", min=1, help="Stop after this many failing games."
+        10, "--max-failures", min=1, help="stop after this many failing games"
     ),
 ) -> None:
     """Play N seeded random games and check every invariant of check_game after every move.

@@ -311,10 +311,10 @@ def egdb_cmd(
 @kalah_app.command("split")
 def split_cmd(
     pits: Pits = 6,
-    seeds: Seeds = 5,
+    seeds: Seeds = 4,
     empty_capture: EmptyCapture = False,
     workers: Annotated[int, typer.Option(min=1, max=256,
-                                         help="Dask LocalCluster worker processes")] = 2,
+                                         help="worker processes of the Dask LocalCluster")] = 2,
     scheduler: Annotated[str | None, typer.Option(
         help="address of a running Dask scheduler (instead of a LocalCluster)")] = None,
     egdb: EgdbOpt = None,
@@ -324,7 +324,7 @@ def split_cmd(
         min=1000,
         help="nodes per task before it reports its bounds and is resubmitted")] = 50_000_000,
     checkpoint: Annotated[str | None, typer.Option(
-        help="JSON file of the tasks' bounds: written after every result, resumed from")] = None,
+        help="file of the tasks' bounds (JSON): written after every result, resumed from")] = None,
     stop_after: Annotated[float | None, typer.Option(
         min=0,
         help="seconds after which no task is resubmitted (bounds so far are printed)")] = None,

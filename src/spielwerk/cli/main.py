@@ -104,13 +104,36 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-def top_level_help(prog: str) -> str:
-    """The answer to ``spielwerk --help``, from :data:`COMMAND_HELP` alone."""
-    width = max(len(n) for n in COMMAND_HELP)
-    lines = [f"Usage: {prog} [OPTIONS] COMMAND [ARGS]...", "", f"  {HELP}", "",
-             "Options:", f"  {'--help':{width}s}  Show this message and exit.", "", "Commands:"]
-    lines += [f"  {name:{width}s}  {text}" for name, text in COMMAND_HELP.items()]
-    lines += ["", f"Run '{prog} COMMAND --help' for a command's options."]
+def _box(title: str, rows: list[tuple[str, str]], width: int) -> list[str]:
+    """A titled box of (name, text) rows, texts wrapped, drawn as typer draws the commands'
+    help (so ``spielwerk --help`` looks like every ``spielwerk COMMAND --help``)."""
+    import textwrap
+
+    inner = width - 4
+    name_width = max(len(name) for name, _ in rows)
+    text_width = max(20, inner - name_width - 2)
+    lines = ["╭─ " + title + " " + "─" * max(0, width - len(title) - 5) + "╮"]
+    for name, text in rows:
+        wrapped = textwrap.wrap(text, text_width) or [""]
+        for i, part in enumerate(wrapped):
+            cell = f"{name if i == 0 else '':{name_width}s}  {part}"
+            lines.append(f"│ {cell:{inner}s} │")
+    lines.append("╰" + "─" * (width - 2) + "╯")
+    return lines
+
+
+def top_level_help(prog: str, width: int | None = None) -> str:
+    """The answer to ``spielwerk --help``, from :data:`COMMAND_HELP` alone (no typer, no
+    rich), in the boxes of the commands' own help."""
+    import shutil
+
+    if width is None:
+        width = shutil.get_terminal_size((80, 24)).columns
+    width = max(60, min(width, 160))
+    lines = ["", f" Usage: {prog} [OPTIONS] COMMAND [ARGS]...", "", f" {HELP}", ""]
+    lines += _box("Options", [("--help", "Show this message and exit.")], width)
+    lines += _box("Commands", list(COMMAND_HELP.items()), width)
+    lines += ["", f" Run '{prog} COMMAND --help' for a command's options."]
     return "\n".join(lines) + "\n"
 
 

@@ -16,7 +16,7 @@ def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
     port: int = typer.Option(8000, "--port", min=1, max=65535, help="port to listen on"),
     db: Path | None = typer.Option(
-        None, "--db", help="SQLite file for tables and games (default: the user data folder, "
+        None, "--db", help="the SQLite file for tables and games (default: the user data folder, "
         "$SPIELWERK_DATA_DIR or ~/.local/share/spielwerk/web.sqlite3)"),
     engines: int = typer.Option(
         max(1, min(4, (os.cpu_count() or 2) - 1)), "--engines", min=0, max=64,
