@@ -21,7 +21,6 @@ class AnalysisError(SpielwerkError, ValueError):
     """A record that cannot be analysed (passed in, Ramsch, no such game id)."""
 
 
-
 @dataclass
 class CardAnalysis:
     """One card of a replayed game with the double-dummy view before and after it."""

@@ -325,4 +325,3 @@ def _big_rand(rng: np.random.Generator, total: int) -> int:
     return value % total
 
 
-

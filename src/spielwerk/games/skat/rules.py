@@ -177,7 +177,6 @@ class SkatGame(Game):
         return self.positions.index(seat) if seat in self.positions else -1
 
 
-
 def _make(params: dict[str, Any]) -> SkatGame:
     return SkatGame(params)
 

@@ -72,15 +72,11 @@ def _check_game(game: int) -> None:
         raise HandError(f"hand strength is for suit games 0..3 and grand 4, not game {game}")
 
 
-
-
 def _trump_order(game: int) -> list[int]:
     order = list(JACK_ORDER)
     if game < GRAND:
         order += [game * 8 + r for r in PLAIN_ORDER]
     return order
-
-
 
 
 def _suit_length(mask: int, suit: int) -> int:

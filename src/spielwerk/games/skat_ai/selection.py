@@ -123,12 +123,6 @@ class SelectionError(HandError):
 
 
 # --------------------------------------------------------------------------- context
-
-
-
-
-
-
 def subtype(twelve: int, game: int) -> str:
     """The game sub-type that picks the rules and the lambda table (module docstring)."""
     jacks = sum(has_card(twelve, s, JACK) for s in range(4))

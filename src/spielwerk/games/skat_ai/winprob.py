@@ -99,10 +99,6 @@ def _kind(game: int) -> str:
     raise WinProbError(f"winning parameters are for suit games 0..3 and grand 4, not {game}")
 
 
-
-
-
-
 def estimated_losers(ten: int, game: int) -> int:
     """Tricks the declarer expects to lose, capped at 6 (w8).
 
