@@ -20,11 +20,11 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from spielwerk.arena.executors import make_executor
 from spielwerk.arena.match import GameResult
 from spielwerk.arena.stats import Standings, z_value
 from spielwerk.arena.tournament import SEATINGS, TournamentConfig, run_tournament
 from spielwerk.cli.options import file_target
+from spielwerk.core.parallel import make_executor
 from spielwerk.core.registry import load_game
 
 HELP = """Play a round-robin tournament between AGENTS in GAME and print the standings.

@@ -21,7 +21,6 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from spielwerk.arena.executors import make_executor
 from spielwerk.arena.match import GameResult
 from spielwerk.arena.results import read_results
 from spielwerk.arena.sequential import Extension, extend_undecided
@@ -33,6 +32,7 @@ from spielwerk.cli.play import seat_opponents
 from spielwerk.core.agent import Agent, parse_agent_spec
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.game import State
+from spielwerk.core.parallel import make_executor
 from spielwerk.core.play import Chooser
 from spielwerk.core.play import play as play_loop
 from spielwerk.core.registry import load_game
