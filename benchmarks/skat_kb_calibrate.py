@@ -5,11 +5,16 @@ at 18 (the two others pass) and plays each of:
 
 * ``pickup``: the ``knn`` agent picks up, puts and declares as it does in a match;
 * ``hand``: the ``knn`` agent declares a hand game in the game of its highest hand value;
-* ``rule``: the ``rule`` agent picks up, puts and declares.
+* ``rule``: the ``rule`` agent picks up, puts and declares;
+* ``grand`` / ``null``: the ``knn`` agent picks up, puts its put for that game and
+  declares it (the win chance of each game type, whatever the bot would choose).
 
 All cards are played by the rule agent's play (``knn:play=rule``), as in the
 ``knn:play=rule rule`` match, so the outcome is what the decision yields
 under that card play - not the double-dummy result the knowledge base holds.
+``--worlds W`` has the knn declarer play by PIMC with W worlds; ``--defence pimc``
+has the two defenders play by PIMC with as many worlds (strong defence) instead of
+rule's play. ``--modes`` picks the forced declarations (default pickup,hand,rule).
 Each row records the seat's KNN values (hand and pick-up stage), whether rule
 would have bid, the game played and its outcome; ``--summary`` prints the win
 rate and mean Seeger-Fabian points by value band. The deals are those of
@@ -21,6 +26,8 @@ evaluation seed.
     python benchmarks/skat_kb_calibrate.py --deals 800 --seed 21 --base DIR -o cal21-big.jsonl
     python benchmarks/skat_kb_calibrate.py --deals 800 --seed 21 --worlds 4 -o pimc21.jsonl
     python benchmarks/skat_kb_calibrate.py --summary pimc21.jsonl pimc22.jsonl --knn-only
+    python benchmarks/skat_kb_calibrate.py --deals 400 --seed 23 --worlds 4 --defence pimc \
+        --modes pickup,hand,grand,null -o strong23.jsonl
 
 The rows do not record the base: use one results file per base.
 """
@@ -42,7 +49,7 @@ from spielwerk.arena.match import derive_seed
 from spielwerk.core.game import InfoState
 from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
-from spielwerk.games.skat.cards import GRAND
+from spielwerk.games.skat.cards import GRAND, NULL
 from spielwerk.games.skat.info import SkatInfoState
 from spielwerk.games.skat.rules import PASS, PICKUP, SkatState
 from spielwerk.games.skat.scoring import parse_contract
@@ -50,13 +57,26 @@ from spielwerk.games.skat_ai.baseline import SkatRuleAgent, best_suit_game
 from spielwerk.games.skat_ai.bidding import BidDecision
 from spielwerk.games.skat_ai.knn_agent import SkatKnnAgent
 from spielwerk.games.skat_ai.knowledge.features import hand_count
+from spielwerk.games.skat_ai.pimc_agent import SkatPimcAgent
+from spielwerk.games.skat_ai.putting import PutDecision
 
 GAME_SPEC = "skat(dealer=2,players=3,ramsch=false)"
-MODES = ("pickup", "hand", "rule")
+MODES = ("pickup", "hand", "rule", "grand", "null")
+FORCED_GAME = {"grand": GRAND, "null": NULL}
 
 
 class Passer(SkatRuleAgent):
     """Passes every bid; otherwise the rule agent (defence)."""
+
+    def act(self, info_state: InfoState) -> int:
+        legal = info_state.legal_actions()
+        if PASS in legal:
+            return PASS
+        return super().act(info_state)
+
+
+class PimcPasser(SkatPimcAgent):
+    """Passes every bid; defends with PIMC."""
 
     def act(self, info_state: InfoState) -> int:
         legal = info_state.legal_actions()
@@ -73,6 +93,18 @@ class ForcedKnn(SkatKnnAgent):
         super().__init__(game, 0, play="pimc" if worlds else "rule", worlds=max(worlds, 1),
                          base=base)
         self.mode = mode
+        self.last: PutDecision | None = None
+        self.twelve = 0
+
+    def _put_decision(self, info: SkatInfoState) -> PutDecision:
+        d = super()._put_decision(info)
+        self.twelve = info.hand | (info.put or 0)
+        if self.mode in FORCED_GAME:  # the put of that game, declared whatever knn prefers
+            g = FORCED_GAME[self.mode]
+            put, value = d.per_game[g]
+            d = PutDecision(put, g, value, d.candidates, d.per_game, False)
+        self.last = d
+        return d
 
     def bid_decision(self, hand: int, position: int = 0) -> BidDecision:
         d = super().bid_decision(hand, position)
@@ -95,19 +127,26 @@ class ForcedRule(SkatRuleAgent):
         return super().act(info_state)
 
 
-def forced_game(deal_seed: int, seat: int, mode: str, base: str = "", worlds: int = 0
-                ) -> dict[str, Any]:
+def forced_game(deal_seed: int, seat: int, mode: str, base: str = "", worlds: int = 0,
+                defence: str = "rule") -> dict[str, Any]:
     game = load_game(GAME_SPEC)
     forced = ForcedRule(game, 0) if mode == "rule" else ForcedKnn(game, mode, base, worlds)
-    seats = [forced if s == seat else Passer(game, 0) for s in range(3)]
+    seats = [forced if s == seat else
+             (PimcPasser(game, deal_seed + s, worlds=max(worlds, 1)) if defence == "pimc"
+              else Passer(game, 0)) for s in range(3)]
     state = game.new_initial_state()
     play(state, seats, np.random.default_rng(deal_seed))
     assert isinstance(state, SkatState)
-    return skat_details(state)
+    details = skat_details(state)
+    if isinstance(forced, ForcedKnn) and forced.last is not None:  # the put and its values
+        details["put"] = forced.last.put
+        details["twelve"] = forced.twelve
+        details["per_game"] = {g: round(v, 3) for g, (_, v) in forced.last.per_game.items()}
+    return details
 
 
-def seat_row(deal: int, deal_seed: int, seat: int, knn: SkatKnnAgent, worlds: int = 0
-             ) -> dict[str, Any]:
+def seat_row(deal: int, deal_seed: int, seat: int, knn: SkatKnnAgent, worlds: int = 0,
+             defence: str = "rule", modes: tuple[str, ...] = MODES[:3]) -> dict[str, Any]:
     game = load_game(GAME_SPEC)
     state = game.new_initial_state()
     rng = np.random.default_rng(deal_seed)
@@ -129,15 +168,19 @@ def seat_row(deal: int, deal_seed: int, seat: int, knn: SkatKnnAgent, worlds: in
         "knn_game": d.game, "knn_hand": d.hand_game, "knn_max_bid": d.max_bid,
         "rule_bids": strength >= 7.0, "rule_game": rule_game,
     }
-    for mode in MODES:
-        det = forced_game(deal_seed, seat, mode, knn.base, worlds)
+    for mode in modes:
+        det = forced_game(deal_seed, seat, mode, knn.base, worlds, defence)
         c = parse_contract(str(det["contract"]))
         row[mode] = {"game": c.game, "hand": c.hand, "won": det["won"], "value": det["value"],
                      "points": det["declarer_points"], "sf": det["seeger"][seat]}
+        for key in ("put", "twelve", "per_game"):
+            if key in det:
+                row[mode][key] = det[key]
     return row
 
 
-def run(deals: int, seed: int, out: Path, base: str = "", worlds: int = 0) -> None:
+def run(deals: int, seed: int, out: Path, base: str = "", worlds: int = 0,
+        defence: str = "rule", modes: tuple[str, ...] = MODES[:3]) -> None:
     done = set()
     if out.exists():
         for line in out.read_text().splitlines():
@@ -150,10 +193,10 @@ def run(deals: int, seed: int, out: Path, base: str = "", worlds: int = 0) -> No
             if deal in done:
                 continue
             deal_seed = derive_seed(seed, 1, deal)
-            rows = [seat_row(deal, deal_seed, s, knn, worlds) for s in range(3)]
+            rows = [seat_row(deal, deal_seed, s, knn, worlds, defence, modes) for s in range(3)]
             f.write("".join(json.dumps(r) + "\n" for r in rows))
             f.flush()
-            if deal % 50 == 0:
+            if deal % 10 == 0:
                 print(f"deal {deal} {time.perf_counter() - start:.0f} s", file=sys.stderr,
                       flush=True)
 
@@ -256,6 +299,11 @@ def main() -> None:
     ap.add_argument("--worlds", type=int, default=0,
                     help="the knn declarer's card play: 0 the rule agent's (default), else PIMC "
                          "with this many worlds (the rule modes keep rule's play)")
+    ap.add_argument("--defence", choices=("rule", "pimc"), default="rule",
+                    help="the defenders' card play: rule's (default) or PIMC with --worlds "
+                         "worlds")
+    ap.add_argument("--modes", default="pickup,hand,rule",
+                    help=f"forced declarations, comma-separated, of {', '.join(MODES)}")
     ap.add_argument("--knn-only", action="store_true",
                     help="--summary: fit the pick-up stage on the knn games alone")
     a = ap.parse_args()
@@ -264,7 +312,12 @@ def main() -> None:
         return
     if a.out is None:
         ap.error("-o FILE is needed to run")
-    run(a.deals, a.seed, a.out, a.base, a.worlds)
+    modes = tuple(m for m in a.modes.split(",") if m)
+    if not modes or set(modes) - set(MODES):
+        ap.error(f"--modes must name some of {', '.join(MODES)}")
+    if a.defence == "pimc" and a.worlds < 1:
+        ap.error("--defence pimc needs --worlds W (the worlds of every PIMC player)")
+    run(a.deals, a.seed, a.out, a.base, a.worlds, a.defence, modes)
 
 
 if __name__ == "__main__":
