@@ -3,9 +3,11 @@ broken records, clear errors, the terminal table's defaults, skat and help text.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 from typer.testing import CliRunner
 
 import spielwerk
@@ -21,6 +23,22 @@ runner = CliRunner()
 
 def _run(*args: str):  # type: ignore[no-untyped-def]
     return runner.invoke(app, list(args), env={"COLUMNS": "200"})
+
+
+def _main(monkeypatch, capsys, *args: str) -> tuple[int, str, str]:  # type: ignore[no-untyped-def]
+    """Run the ``spielwerk`` script's main() on ``args``: (exit code, stdout, stderr)."""
+    from spielwerk.cli import main as cli_main
+
+    monkeypatch.setattr(sys, "argv", ["spielwerk", *args])
+    monkeypatch.setenv("COLUMNS", "200")
+    with pytest.raises(SystemExit) as info:
+        cli_main.main()
+    out = capsys.readouterr()
+    return int(info.value.code or 0), out.out, out.err
+
+
+HAND = "CJ SJ CA CT C9 SA HT H7 D7 D8".split()
+TWELVE = [*HAND, "HA", "HK"]
 
 
 def test_a_truncated_record_does_not_swallow_the_next_one(tmp_path: Path) -> None:
@@ -159,3 +177,20 @@ def test_replay_of_a_folder_or_an_empty_file_is_an_error(tmp_path: Path) -> None
     empty.write_text("\n")
     result = _run("skat", "replay", str(empty))
     assert "holds no ISS records" in str(result.exception)
+
+
+# --------------------------------------------------------------------------- issue 12: skat CLI
+@pytest.mark.parametrize("bid", ["19", "-5", "265", "0"])
+def test_put_refuses_a_bid_that_is_no_bid_value(monkeypatch, capsys, bid: str) -> None:
+    code, out, err = _main(monkeypatch, capsys, "skat", "put", *TWELVE, "--bid", bid)
+    assert code == 2 and out == "", out
+    assert "--bid must be a bid value (18, 20, 22, 23, 24, 27," in err and f"not {bid}" in err
+    assert len(err.strip().splitlines()) == 1, err
+    if bid == "19":
+        assert "the nearest are 18 and 20" in err
+
+
+def test_put_with_a_fixed_game_refuses_a_bid_that_is_no_bid_value(monkeypatch, capsys) -> None:
+    code, _, err = _main(monkeypatch, capsys, "skat", "put", *TWELVE, "--game", "grand",
+                         "--putting", "refined", "--bid", "25")
+    assert code == 2 and "--bid must be a bid value" in err and "not 25" in err

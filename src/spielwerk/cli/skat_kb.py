@@ -20,8 +20,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from spielwerk.cli.options import OptionValueError
 from spielwerk.core.errors import SpielwerkError
-from spielwerk.games.skat.bidding import POSITION_NAMES
+from spielwerk.games.skat.bidding import BID_VALUES, POSITION_NAMES
 from spielwerk.games.skat.cards import DISPLAY_ORDER, GAME_NAMES, card_to_string, string_to_card
 from spielwerk.games.skat_ai.bidding import decide_bid
 from spielwerk.games.skat_ai.handstrength import strength
@@ -53,6 +54,20 @@ def _position(text: str) -> int:
     if t not in POSITION_NAMES:
         raise SpielwerkError(f"--position must be forehand, middlehand or rearhand, not {text!r}")
     return POSITION_NAMES.index(t)
+
+
+def check_bid(value: int, name: str = "--bid") -> int:
+    """``value`` if it is a bid value (the Reiztabelle, :data:`BID_VALUES`), else a one-line
+    :class:`OptionValueError` naming the nearest bid values."""
+    if value in BID_VALUES:
+        return value
+    below = [b for b in BID_VALUES if b < value]
+    above = [b for b in BID_VALUES if b > value]
+    near = " and ".join(str(b) for b in (below[-1:] + above[:1]))
+    listed = ", ".join(str(b) for b in BID_VALUES[:8]) + ", ... " + ", ".join(
+        str(b) for b in BID_VALUES[-3:])
+    raise OptionValueError(f"{name} must be a bid value ({listed}), not {value}"
+                           + (f"; the nearest are {near}" if below and above else ""))
 
 
 def _load(base: Path | None, k: int) -> KnnModel:
@@ -97,8 +112,7 @@ def put_result(cards: str, position: str = "forehand", bid: int = 18, base: Path
     :func:`spielwerk.games.skat_ai.selection.put_for_game`)."""
     twelve = parse_cards(cards, 12)
     seat = _position(position)
-    if bid < 18 or bid > 264:
-        raise SpielwerkError(f"--bid must be a bid value 18..264, not {bid}")
+    check_bid(bid)
     if putting not in PUTTINGS:
         raise SpielwerkError(f"--putting must be one of {', '.join(PUTTINGS)}, not {putting!r}")
     if game is not None:
