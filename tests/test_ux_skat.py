@@ -194,3 +194,36 @@ def test_put_with_a_fixed_game_refuses_a_bid_that_is_no_bid_value(monkeypatch, c
     code, _, err = _main(monkeypatch, capsys, "skat", "put", *TWELVE, "--game", "grand",
                          "--putting", "refined", "--bid", "25")
     assert code == 2 and "--bid must be a bid value" in err and "not 25" in err
+
+
+@pytest.mark.parametrize("command", [["bid", *HAND], ["put", *TWELVE]])
+def test_k_is_at_most_the_hands_in_the_knowledge_base(monkeypatch, capsys,
+                                                      command: list[str]) -> None:
+    from spielwerk.games.skat_ai.knowledge.store import default_base_dir, read_manifest
+
+    hands = read_manifest(default_base_dir())["counts"]["deals"]
+    code, out, err = _main(monkeypatch, capsys, "skat", *command, "--k", "1000000")
+    assert code == 2 and out == ""
+    assert err.strip() == (f"error: --k must be at most {hands} (the hands in the shipped "
+                           f"knowledge base), not 1000000"), err
+    code, _, err = _main(monkeypatch, capsys, "skat", *command, "--k", "0")
+    assert code == 2 and "--k must be at least 1, not 0" in err, err
+
+
+@pytest.mark.parametrize(("args", "text"), [
+    (["play", "--seed", "-3"], "--seed must be at least 0, not -3"),
+    (["play", "--dealer", "3"], "--dealer must be in 0..2, not 3"),
+    (["kb", "build", "--deals", "5", "--out", "{tmp}", "--seed", "-1"],
+     "--seed must be at least 0, not -1"),
+    (["kb", "build", "--deals", "5", "--out", "{tmp}", "--put-k", "0"],
+     "--put-k must be at least 1, not 0"),
+    (["match", "knn", "rule", "--confidence", "1.5"],
+     "--confidence must be greater than 0 and less than 1 (e.g. 0.95), not 1.5"),
+])
+def test_skat_number_options_are_refused_in_one_line_before_any_work(
+        monkeypatch, capsys, tmp_path: Path, args: list[str], text: str) -> None:
+    out_dir = tmp_path / "kb"
+    code, out, err = _main(monkeypatch, capsys, "skat",
+                           *[a.replace("{tmp}", str(out_dir)) for a in args])
+    assert code == 2 and text in err and len(err.strip().splitlines()) == 1, err
+    assert not out_dir.exists()  # nothing written

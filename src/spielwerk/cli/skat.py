@@ -103,9 +103,10 @@ def play_command(
     vs: list[str] = typer.Option(
         ["rule"], "--vs", help="agent spec for the other seats (repeatable)"
     ),
-    seat: int = typer.Option(0, help="your seat (0 is forehand with the default dealer)"),
-    seed: int = typer.Option(0, help="seed of the deal and the agents"),
-    dealer: int = typer.Option(2, help="the dealer's seat"),
+    seat: int = typer.Option(0, min=0, max=2,
+                             help="your seat (0 is forehand with the default dealer)"),
+    seed: int = typer.Option(0, min=0, help="seed of the deal and the agents"),
+    dealer: int = typer.Option(2, min=0, max=2, help="the dealer's seat"),
     ramsch: bool = typer.Option(False, help="play Ramsch when all pass (house rule)"),
 ) -> None:
     """Play one deal of Skat against two agents (bidding, skat and declaration prompts)."""

@@ -27,6 +27,7 @@ from spielwerk.games.skat.cards import DISPLAY_ORDER, GAME_NAMES, card_to_string
 from spielwerk.games.skat_ai.bidding import decide_bid
 from spielwerk.games.skat_ai.handstrength import strength
 from spielwerk.games.skat_ai.knn import KnnModel
+from spielwerk.games.skat_ai.knowledge.build import DEFAULT_CHUNK, DEFAULT_PUT_K, MAX_DEALS
 from spielwerk.games.skat_ai.params import CALIBRATIONS, DEFAULT_K, DEFAULT_SCALING, KnnParams
 from spielwerk.games.skat_ai.putting import GAME_BY_NAME, PUTTINGS, decide_put, put_for_game
 
@@ -71,7 +72,16 @@ def check_bid(value: int, name: str = "--bid") -> int:
 
 
 def _load(base: Path | None, k: int) -> KnnModel:
-    return KnnModel.load(base, k=k, scaling=DEFAULT_SCALING)
+    """The model over ``base``; ``k`` (--k) must be at least 1 and at most its hands (more
+    neighbours than hands would quietly average the whole base)."""
+    if k < 1:
+        raise OptionValueError(f"--k must be at least 1, not {k}")
+    model = KnnModel.load(base, k=k, scaling=DEFAULT_SCALING)
+    if k > model.size:
+        where = "the shipped knowledge base" if base is None else f"the knowledge base {base}"
+        raise OptionValueError(f"--k must be at most {model.size} (the hands in {where}), "
+                               f"not {k}")
+    return model
 
 
 def _cards_string(mask: int) -> list[str]:
@@ -194,7 +204,8 @@ def register_kb_commands(skat_app: typer.Typer) -> None:
         position: str = typer.Option("forehand", "--position",
                                      help="forehand | middlehand | rearhand"),
         base: Path | None = base_opt,
-        k: int = typer.Option(DEFAULT_K, "--k", help="neighbours per classification"),
+        k: int = typer.Option(DEFAULT_K, "--k", min=1, help="neighbours per classification (at "
+                             "most the hands in the knowledge base)"),
         play: str = typer.Option("pimc", "--play", help="the card play the win chances are "
                                  "calibrated for: pimc (the knn agent's) | rule"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
@@ -213,7 +224,8 @@ def register_kb_commands(skat_app: typer.Typer) -> None:
                                      help="forehand | middlehand | rearhand"),
         bid: int = typer.Option(18, "--bid", help="the bid the game must reach"),
         base: Path | None = base_opt,
-        k: int = typer.Option(DEFAULT_K, "--k", help="neighbours per classification"),
+        k: int = typer.Option(DEFAULT_K, "--k", min=1, help="neighbours per classification (at "
+                             "most the hands in the knowledge base)"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
         game: str | None = typer.Option(None, "--game", help="fix the game: clubs | spades | "
                                         "hearts | diamonds | grand (default: KNN chooses)"),
@@ -228,19 +240,23 @@ def register_kb_commands(skat_app: typer.Typer) -> None:
 
     @kb_app.command("build")
     def build_command(
-        deals: int = typer.Option(..., "--deals", help="number of deals"),
+        deals: int = typer.Option(..., "--deals", min=1, max=MAX_DEALS,
+                                   help="number of deals (the time and disk they need are "
+                                   "estimated first)"),
         out: Path = typer.Option(..., "--out", help="directory of the base"),
-        seed: int = typer.Option(0, "--seed", help="seed of the deals"),
+        seed: int = typer.Option(0, "--seed", min=0, help="seed of the deals"),
         executor: str = typer.Option("local", "--executor",
                                      help="local | serial | dask://HOST:PORT"),
-        workers: int = typer.Option(1, "--workers", help="local processes"),
-        chunk: int = typer.Option(50, "--chunk", help="deals per task and per shard"),
+        workers: int = typer.Option(1, "--workers", min=1, help="local processes"),
+        chunk: int = typer.Option(DEFAULT_CHUNK, "--chunk", min=1,
+                                  help="deals per task and per shard"),
         resume: bool = typer.Option(False, "--resume", help="finish (or extend / cut back) "
                                     "an interrupted build in --out"),
         put_base: Path | None = typer.Option(
             None, "--put-base", help="hand base for the putting of the pick-up stage "
             "(default: this base's own hand stage, built first)"),
-        put_k: int = typer.Option(12, "--put-k", help="neighbours for the putting"),
+        put_k: int = typer.Option(DEFAULT_PUT_K, "--put-k", min=1,
+                                  help="neighbours for the putting"),
         put_scaling: str = typer.Option("none", "--put-scaling",
                                         help="distance of the putting: none | std"),
         weak_accept: float = typer.Option(0.25, "--weak-accept",

@@ -36,6 +36,7 @@ from spielwerk.arena.duplicate import (
 )
 from spielwerk.arena.match import ArenaError, GameResult
 from spielwerk.arena.stats import z_value
+from spielwerk.cli.options import OptionValueError, range_text
 from spielwerk.core.parallel import make_executor
 
 HELP = """Play a duplicate-deal Skat match between 2 or 3 AGENTS and print Seeger-Fabian figures.
@@ -132,9 +133,9 @@ def match_command(
     agents: list[str] | None = typer.Argument(
         None, help="2 or 3 agent specs, e.g. knn rule or 'pimc:worlds=16' rule."
     ),
-    deals: int = typer.Option(100, "--deals", "-n", help="Number of deals (each is played "
+    deals: int = typer.Option(100, "--deals", "-n", min=1, help="Number of deals (each is played "
                               "once per seating)."),
-    seed: int = typer.Option(0, "--seed", "-s", help="Match seed: same seed, same deals."),
+    seed: int = typer.Option(0, "--seed", "-s", min=0, help="Match seed: same seed, same deals."),
     seating: str | None = typer.Option(
         None, "--seating", help="pairs (2 agents, the default), rotations (3 agents, the "
         "default) or permutations (3 agents)."
@@ -143,7 +144,8 @@ def match_command(
         "local", "--executor", "-e", help="local (process pool), serial or dask://HOST:PORT."
     ),
     workers: int | None = typer.Option(
-        None, "--workers", "-w", help="Worker processes for --executor local (default: all cores)."
+        None, "--workers", "-w", min=1,
+        help="Worker processes for --executor local (default: all cores)."
     ),
     output: Path | None = typer.Option(
         None, "--output", "-o", help="Results file (JSON Lines), appended as games finish."
@@ -156,7 +158,10 @@ def match_command(
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable results only."),
     confidence: float = typer.Option(0.95, "--confidence", help="Level of the intervals."),
 ) -> None:
-    z_value(confidence)  # a bad level fails before any game is played
+    if not 0.0 < confidence < 1.0:  # a bad level fails before any game is played
+        raise OptionValueError(f"--confidence must be {range_text(0, 1, True, True)} "
+                               f"(e.g. 0.95), not {confidence:g}")
+    z_value(confidence)
     if summarize is not None:
         if agents:
             raise ArenaError("--summarize reads a results file: give no agents with it")

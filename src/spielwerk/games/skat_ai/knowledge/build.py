@@ -36,6 +36,8 @@ from spielwerk.games.skat_ai.knowledge.store import KnowledgeBaseError
 
 DEFAULT_CHUNK = 50
 DEFAULT_PUT_K = 12
+MAX_DEALS = int(np.iinfo(store.HAND_FIELDS["deal_id"]).max)
+"""Deal ids are stored as int32: at most 2**31 - 1 deals."""
 
 Progress = Callable[[str, int, int], None]
 
