@@ -3,6 +3,7 @@ broken records, clear errors, the terminal table's defaults, skat and help text.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -227,3 +228,60 @@ def test_skat_number_options_are_refused_in_one_line_before_any_work(
                            *[a.replace("{tmp}", str(out_dir)) for a in args])
     assert code == 2 and text in err and len(err.strip().splitlines()) == 1, err
     assert not out_dir.exists()  # nothing written
+
+
+def test_a_huge_kb_build_is_refused_at_once_with_an_estimate(tmp_path: Path) -> None:
+    import subprocess
+
+    out_dir = tmp_path / "kb"
+    script = ("import resource, sys\n"
+              "from spielwerk.cli.main import main\n"
+              "try:\n    main()\nfinally:\n"
+              "    print('maxrss', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,"
+              " file=sys.stderr)\n")
+    for deals, text in (("1000000000", "--deals 1000000000 cannot be built here: solving "
+                                       "takes about 26 years on 1 worker"),
+                        ("10000000000000", "--deals must be in 1..2147483647")):
+        run = subprocess.run(
+            [sys.executable, "-c", script, "skat", "kb", "build", "--deals", deals, "--out",
+             str(out_dir)], capture_output=True, text=True, timeout=120,
+            env={**os.environ, "COLUMNS": "1000"})
+        err = run.stderr
+        assert run.returncode == 2 and text in err, err
+        assert "at most about" in err or "must be in" in err
+        maxrss_kb = int(err.split("maxrss")[1])
+        assert maxrss_kb < 600_000, maxrss_kb  # nothing big: the interpreter and its imports
+        assert not out_dir.exists()
+
+
+def test_kb_build_streams_its_chunks(monkeypatch, tmp_path: Path) -> None:
+    import tracemalloc
+
+    from spielwerk.core.parallel import SerialExecutor
+    from spielwerk.games.skat_ai.knowledge import build
+
+    seen: list[int] = []
+    calls: list[tuple[str, int, int]] = []
+
+    class Stop(Exception):
+        pass
+
+    class Recording(SerialExecutor):
+        def map_unordered(self, fn, tasks):  # type: ignore[no-untyped-def]
+            seen.append(len(tasks))
+            raise Stop
+
+    # this machine's memory must not refuse the build: the test is about the task lists
+    monkeypatch.setattr(build, "physical_memory", lambda: None, raising=False)
+    deals = 2_000_000
+    tracemalloc.start()
+    try:
+        with pytest.raises(Stop):
+            build.build_base(tmp_path / "kb", deals, chunk=1, executor=Recording(),
+                             progress=lambda *a: calls.append(a))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert calls == [("hand", 0, deals)]  # progress before the first chunk is solved
+    assert seen and seen[0] <= 4096, seen  # a window of tasks, not two million
+    assert peak < 30_000_000, peak

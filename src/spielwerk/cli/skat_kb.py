@@ -266,7 +266,11 @@ def register_kb_commands(skat_app: typer.Typer) -> None:
         """Build a knowledge base: every deal solved for each game, hand and after pick-up."""
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-        from spielwerk.games.skat_ai.knowledge.build import build_base, make_build_executor
+        from spielwerk.games.skat_ai.knowledge.build import (
+            BuildEstimate,
+            build_base,
+            make_build_executor,
+        )
 
         console = Console(highlight=False)
         progress = Progress("[progress.description]{task.description}", BarColumn(),
@@ -279,10 +283,14 @@ def register_kb_commands(skat_app: typer.Typer) -> None:
                 tasks[stage] = progress.add_task(f"{stage} deals", total=total)
             progress.update(tasks[stage], completed=done, total=total)
 
+        def plan(est: BuildEstimate) -> None:
+            done = f" ({est.deals - est.todo} built already)" if est.todo < est.deals else ""
+            console.print(f"building {est.deals} deals{done} into {out}: {est.describe()}")
+
         with make_build_executor(executor, workers) as ex, progress:
             manifest = build_base(out, deals, seed, chunk, ex, resume, put_k=put_k,
                                   put_base=put_base, progress=report, put_scaling=put_scaling,
-                                  weak_accept=weak_accept)
+                                  weak_accept=weak_accept, on_estimate=plan)
         stages = manifest["stages"]
         cpu = sum(s["cpu_seconds"] for s in stages.values())
         n = manifest["counts"]["deals"]

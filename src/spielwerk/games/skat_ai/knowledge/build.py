@@ -16,9 +16,13 @@ result is the same on any executor and after any number of interruptions.
 from __future__ import annotations
 
 import datetime
+import itertools
+import os
 import platform
+import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +42,17 @@ DEFAULT_CHUNK = 50
 DEFAULT_PUT_K = 12
 MAX_DEALS = int(np.iinfo(store.HAND_FIELDS["deal_id"]).max)
 """Deal ids are stored as int32: at most 2**31 - 1 deals."""
+MAX_BUILD_SECONDS = 365 * 86400.0
+"""A build estimated to take longer than a year (wall clock) is refused."""
+WINDOW = 1024
+"""Chunks handed to the executor at a time: the task lists never grow with --deals."""
+CPU_PER_DEAL = 0.83
+"""CPU seconds per deal, both stages (the shipped base's measure, when it cannot be read)."""
+DISK_PER_DEAL = 141.0
+"""Bytes on disk per deal, both stages' shards (the shipped base's measure)."""
+MEMORY_PER_DEAL = 1200.0
+"""Bytes of memory per deal when a base is used (:class:`~spielwerk.games.skat_ai.knn.
+KnnModel`: features, trees and labels; measured on the shipped base)."""
 
 Progress = Callable[[str, int, int], None]
 
@@ -140,35 +155,172 @@ def _new_manifest(deals: int, seed: int, chunk: int, put_k: int, put_base: str |
     }
 
 
-def _chunks(deals: int, chunk: int) -> list[tuple[int, int]]:
-    return [(f, min(chunk, deals - f)) for f in range(0, deals, chunk)]
+def _chunks(deals: int, chunk: int) -> Iterator[tuple[int, int]]:
+    """(first deal, count) of every chunk, generated: 10**9 deals are no list of tuples."""
+    return ((f, min(chunk, deals - f)) for f in range(0, deals, chunk))
+
+
+@dataclass(frozen=True)
+class BuildEstimate:
+    """What building ``deals`` (``todo`` of them not built yet) takes, from measures."""
+
+    deals: int
+    todo: int
+    workers: int
+    cpu_per_deal: float
+    disk_per_deal: float
+
+    @property
+    def cpu_seconds(self) -> float:
+        return self.todo * self.cpu_per_deal
+
+    @property
+    def wall_seconds(self) -> float:
+        return self.cpu_seconds / self.workers
+
+    @property
+    def disk_bytes(self) -> float:
+        return self.todo * self.disk_per_deal
+
+    @property
+    def memory_bytes(self) -> float:
+        """Memory to use the finished base (a KNN model over all its deals)."""
+        return self.deals * MEMORY_PER_DEAL
+
+    def describe(self) -> str:
+        return (f"about {duration(self.wall_seconds)} of solving on {self.workers} "
+                f"worker{'s' if self.workers != 1 else ''} ({self.cpu_per_deal:.2f} CPU s "
+                f"per deal), {size(self.disk_bytes)} on disk; using the base takes about "
+                f"{size(self.memory_bytes)} of memory")
+
+
+def duration(seconds: float) -> str:
+    """``"40 s"``, ``"12 min"``, ``"3.5 h"``, ``"9.6 days"``, ``"26 years"``."""
+    for unit, length in (("years", 365 * 86400.0), ("days", 86400.0), ("h", 3600.0),
+                         ("min", 60.0)):
+        if seconds >= 2 * length if unit != "min" else seconds >= 120:
+            value = seconds / length
+            return f"{value:.{0 if value >= 10 else 1}f} {unit}"
+    return f"{seconds:.0f} s"
+
+
+def size(n: float) -> str:
+    """``"141 kB"``, ``"1.4 GB"`` (powers of 1000)."""
+    for unit, length in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= length:
+            value = n / length
+            return f"{value:.{0 if value >= 10 else 1}f} {unit}"
+    return f"{n:.0f} B"
+
+
+def _measures() -> tuple[float, float]:
+    """(CPU seconds, bytes on disk) per deal of the shipped base, or the stored defaults."""
+    directory = store.default_base_dir()
+    try:
+        manifest = store.read_manifest(directory)
+        deals = int(manifest["parameters"]["deals"])
+        cpu = sum(float(s["cpu_seconds"]) for s in manifest["stages"].values())
+        disk = sum(p.stat().st_size for p in directory.glob("*.npz"))
+        if deals > 0 and cpu > 0 and disk > 0:
+            return cpu / deals, disk / deals
+    except (KnowledgeBaseError, OSError, KeyError, TypeError, ValueError):
+        pass
+    return CPU_PER_DEAL, DISK_PER_DEAL
+
+
+def _workers_of(executor: Executor) -> int:
+    workers = getattr(executor, "workers", None)
+    if workers is None and hasattr(executor, "_workers"):  # Dask: the cluster's threads
+        try:
+            workers = executor._workers()
+        except Exception:  # noqa: BLE001 - an unreachable cluster fails later, clearly
+            workers = None
+    return max(1, int(workers or 1))
+
+
+def physical_memory() -> int | None:
+    """Bytes of memory of this machine (None where it cannot be asked)."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def free_disk(directory: Path) -> int | None:
+    """Free bytes where ``directory`` is (or would be made)."""
+    folder = directory
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    try:
+        return int(shutil.disk_usage(folder).free)
+    except OSError:
+        return None
+
+
+def estimate_build(deals: int, done: int = 0, workers: int = 1) -> BuildEstimate:
+    """What building ``deals`` takes, ``done`` of them already built."""
+    cpu, disk = _measures()
+    return BuildEstimate(deals, max(0, deals - done), max(1, workers), cpu, disk)
+
+
+def check_feasible(est: BuildEstimate, directory: Path) -> None:
+    """Refuse, with the estimate, a build that cannot be done here: over a year of solving,
+    more shards than the free disk takes, or a base too big for this machine's memory."""
+    problems = []
+    if est.wall_seconds > MAX_BUILD_SECONDS:
+        problems.append(f"solving takes about {duration(est.wall_seconds)} on {est.workers} "
+                        f"worker{'s' if est.workers != 1 else ''} ({est.cpu_per_deal:.2f} CPU s "
+                        f"per deal, measured; at most a year is accepted)")
+    free = free_disk(directory)
+    if free is not None and est.disk_bytes > free:
+        problems.append(f"the shards need about {size(est.disk_bytes)} on disk "
+                        f"({size(free)} free for {directory})")
+    memory = physical_memory()
+    if memory is not None and est.memory_bytes > memory:
+        problems.append(f"using the base needs about {size(est.memory_bytes)} of memory "
+                        f"(this machine has {size(memory)})")
+    if not problems:
+        return
+    fits = [MAX_DEALS]
+    fits.append(int(MAX_BUILD_SECONDS * est.workers / est.cpu_per_deal) + est.deals - est.todo)
+    if free is not None:
+        fits.append(int(free / est.disk_per_deal) + est.deals - est.todo)
+    if memory is not None:
+        fits.append(int(memory / MEMORY_PER_DEAL))
+    raise KnowledgeBaseError(f"--deals {est.deals} cannot be built here: "
+                             + "; ".join(problems)
+                             + f"; at most about {max(1, min(fits)):,} deals can be")
 
 
 def _run_tasks(directory: Path, manifest: dict[str, Any], stages: tuple[str, ...],
-               tasks: list[Any], fn: Callable[[Any], Any], executor: Executor,
+               tasks: Iterable[Any], fn: Callable[[Any], Any], executor: Executor,
                progress: Progress | None, total: int) -> None:
-    """Run tasks; each result (or list of results) is one shard per stage, saved at once."""
+    """Run tasks; each result (or list of results) is one shard per stage, saved at once.
+    The tasks are handed to the executor :data:`WINDOW` at a time, so neither they nor the
+    executor's lists of them grow with the number of deals."""
     infos = [manifest["stages"][s] for s in stages]
     label = "+".join(stages)
     done = sum(e["count"] for e in infos[-1]["shards"].values())
     if progress:
         progress(label, done, total)
     t0 = time.perf_counter()
-    for out in executor.map_unordered(fn, tasks):
-        results = out if isinstance(out, list) else [out]
-        wall = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        for result in results:
-            info = manifest["stages"][result["stage"]]
-            entry = store.write_shard(directory, result["stage"], result["first"],
-                                      result["arrays"])
-            info["shards"][store.shard_name(result["stage"], result["first"])] = entry
-            info["cpu_seconds"] = round(info["cpu_seconds"] + result["cpu"], 3)
-            info["wall_seconds"] = round(info["wall_seconds"] + wall / len(results), 3)
-        store.write_manifest(directory, manifest)
-        done += results[-1]["arrays"]["deal_id"].shape[0]
-        if progress:
-            progress(label, done, total)
+    pending = iter(tasks)
+    while window := list(itertools.islice(pending, WINDOW)):
+        for out in executor.map_unordered(fn, window):
+            results = out if isinstance(out, list) else [out]
+            wall = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            for result in results:
+                info = manifest["stages"][result["stage"]]
+                entry = store.write_shard(directory, result["stage"], result["first"],
+                                          result["arrays"])
+                info["shards"][store.shard_name(result["stage"], result["first"])] = entry
+                info["cpu_seconds"] = round(info["cpu_seconds"] + result["cpu"], 3)
+                info["wall_seconds"] = round(info["wall_seconds"] + wall / len(results), 3)
+            store.write_manifest(directory, manifest)
+            done += results[-1]["arrays"]["deal_id"].shape[0]
+            if progress:
+                progress(label, done, total)
     for info in infos:
         info["complete"] = True
     store.write_manifest(directory, manifest)
@@ -199,10 +351,18 @@ def build_base(
     progress: Progress | None = None,
     put_scaling: str = "none",
     weak_accept: float = WEAK_ACCEPT,
+    on_estimate: Callable[[BuildEstimate], None] | None = None,
 ) -> dict[str, Any]:
-    """Build (or finish, with ``resume``) a base of ``deals`` deals in ``out``; the manifest."""
+    """Build (or finish, with ``resume``) a base of ``deals`` deals in ``out``; the manifest.
+
+    Before anything is written the work is estimated (``on_estimate`` gets it) and a build
+    that cannot be done here is refused (:func:`check_feasible`); the work is then streamed
+    chunk by chunk, so memory does not grow with ``deals``."""
     if deals < 1:
         raise KnowledgeBaseError(f"--deals must be at least 1, not {deals}")
+    if deals > MAX_DEALS:
+        raise KnowledgeBaseError(f"--deals must be at most {MAX_DEALS} (deal ids are 32-bit), "
+                                 f"not {deals}")
     if chunk < 1:
         raise KnowledgeBaseError(f"--chunk must be at least 1, not {chunk}")
     if put_scaling not in ("none", "std"):
@@ -220,6 +380,10 @@ def build_base(
                                      f"to finish it or choose another --out")
         old = store.read_manifest(directory)
         _check_resume(old, manifest, directory)
+        done = sum(e["count"] for e in old["stages"]["pickup"]["shards"].values()
+                   if e["first"] + e["count"] <= deals)
+        est = estimate_build(deals, done, _workers_of(executor or SerialExecutor()))
+        check_feasible(est, directory)
         manifest = old
         manifest["parameters"]["deals"] = deals  # a base may be extended or cut back
         manifest["parameters"]["card_floor"] = deals // 32
@@ -235,48 +399,92 @@ def build_base(
                 manifest["stages"][stage]["complete"] = False
     elif directory.exists() and not directory.is_dir():
         raise KnowledgeBaseError(f"--out {directory} is a file, not a directory")
+    else:
+        est = estimate_build(deals, 0, _workers_of(executor or SerialExecutor()))
+        check_feasible(est, directory)
+    if on_estimate is not None:
+        on_estimate(est)
     directory.mkdir(parents=True, exist_ok=True)
     store.write_manifest(directory, manifest)
     executor = executor or SerialExecutor()
 
-    chunks = _chunks(deals, chunk)
-
-    def missing(stage: str) -> list[tuple[int, int]]:
-        return [(f, n) for f, n in chunks
-                if store.shard_name(stage, f) not in manifest["stages"][stage]["shards"]]
+    def missing(*stages: str) -> Iterator[tuple[int, int]]:
+        """The chunks not yet built in every one of ``stages`` (generated, in order)."""
+        shards = [manifest["stages"][stage]["shards"] for stage in stages]
+        return ((f, n) for f, n in _chunks(deals, chunk)
+                if all(store.shard_name(stage, f) not in built
+                       for stage, built in zip(stages, shards, strict=True)))
 
     if put_base is not None:  # both stages chunk by chunk: a cut-back base is usable at once
         where = str(Path(put_base).resolve())
         store.read_manifest(Path(where))  # a clear error now rather than in a worker
-        todo = [c for c in missing("pickup") if c in missing("hand")]
         _run_tasks(directory, manifest, ("hand", "pickup"),
-                   [(seed, f, n, where, put_k, put_scaling, weak_accept) for f, n in todo],
+                   ((seed, f, n, where, put_k, put_scaling, weak_accept)
+                    for f, n in missing("hand", "pickup")),
                    both_chunk,
                    executor, progress, deals)
     _run_tasks(directory, manifest, ("hand",),
-               [(seed, f, n, weak_accept) for f, n in missing("hand")],
+               ((seed, f, n, weak_accept) for f, n in missing("hand")),
                hand_chunk, executor, progress, deals)
     where = str(Path(put_base or directory).resolve())
     _run_tasks(directory, manifest, ("pickup",),
-               [(seed, f, n, where, put_k, put_scaling, weak_accept)
-                for f, n in missing("pickup")],
+               ((seed, f, n, where, put_k, put_scaling, weak_accept)
+                for f, n in missing("pickup")),
                pickup_chunk,
                executor, progress, deals)
     manifest["stages"]["pickup"]["complete"] = True
     store.write_manifest(directory, manifest)
 
-    data = store.load_base(directory)
-    manifest["counts"] = base_counts(data.hand, data.pickup, seed)
+    manifest["counts"] = stream_counts(directory, manifest)
     store.write_manifest(directory, manifest)
     return manifest
+
+
+def stream_counts(directory: Path, manifest: dict[str, Any]) -> dict[str, Any]:
+    """:func:`base_counts` of a finished base, read shard by shard (each one checked) so
+    memory does not grow with the base; the deal ids of both stages must agree."""
+    stages = manifest["stages"]
+    hand_entries = sorted(stages["hand"]["shards"].values(), key=lambda e: e["first"])
+    pick_entries = {e["first"]: e for e in stages["pickup"]["shards"].values()}
+    total: dict[str, Any] = {}
+    for entry in hand_entries:
+        hand = store.read_shard(directory, "hand", entry)
+        pick_entry = pick_entries.get(entry["first"])
+        if pick_entry is None:
+            raise KnowledgeBaseError(f"knowledge base {directory}: pick-up and hand stages "
+                                     f"hold different deals; {store.rebuild_hint(directory)}")
+        pickup = store.read_shard(directory, "pickup", pick_entry)
+        if not np.array_equal(pickup["deal_id"], hand["deal_id"]):
+            raise KnowledgeBaseError(f"knowledge base {directory}: pick-up and hand stages "
+                                     f"hold different deals; {store.rebuild_hint(directory)}")
+        part = base_counts(hand, pickup, 0)
+        part["per_card"] = _per_card(hand)
+        del part["card_in_declarer_hand_min"], part["card_in_declarer_hand_max"]
+        for key, value in part.items():
+            if key not in total:
+                total[key] = value
+            elif isinstance(value, list):
+                total[key] = [x + y for x, y in zip(total[key], value, strict=True)]
+            else:
+                total[key] += value
+    per_card = total.pop("per_card", [0] * 32)
+    total["card_in_declarer_hand_min"] = min(per_card)
+    total["card_in_declarer_hand_max"] = max(per_card)
+    return total
+
+
+def _per_card(hand: dict[str, np.ndarray]) -> list[int]:
+    """How often each card is in the declarer's hand."""
+    pos = hand["position"].astype(np.int64)
+    decl = hand["hands"].astype(np.int64)[np.arange(len(pos)), pos]
+    return [int(((decl >> c) & 1).sum()) for c in range(32)]
 
 
 def base_counts(hand: dict[str, np.ndarray], pickup: dict[str, np.ndarray] | None,
                 seed: int) -> dict[str, Any]:
     """Counts written to the manifest: deals, card appearances, wins per game."""
     pos = hand["position"].astype(np.int64)
-    decl = hand["hands"].astype(np.int64)[np.arange(len(pos)), pos]
-    per_card = [int(((decl >> c) & 1).sum()) for c in range(32)]
+    per_card = _per_card(hand)
     pts = hand["points"].astype(np.int64)
     out: dict[str, Any] = {
         "deals": int(len(pos)),
