@@ -285,3 +285,29 @@ def test_kb_build_streams_its_chunks(monkeypatch, tmp_path: Path) -> None:
     assert calls == [("hand", 0, deals)]  # progress before the first chunk is solved
     assert seen and seen[0] <= 4096, seen  # a window of tasks, not two million
     assert peak < 30_000_000, peak
+
+
+@pytest.mark.parametrize("putting", ["refined", "random"])
+def test_put_table_and_decision_agree_on_one_scale(monkeypatch, capsys, putting: str) -> None:
+    import json
+    import re
+
+    from spielwerk.games.skat.cards import GAME_NAMES, string_to_card
+    from spielwerk.games.skat_ai.knn import KnnModel
+
+    code, out, _ = _main(monkeypatch, capsys, "skat", "put", *TWELVE, "--putting", putting)
+    assert code == 0
+    decision = next(line for line in out.splitlines() if line.startswith("decision:"))
+    found = re.match(r"decision: put (\S+ \S+) .*declare (\w+).*, value ([\d.]+)$", decision)
+    assert found, decision
+    put, game, value = found.groups()
+    rows = [line for line in out.splitlines() if put in line and game in line]
+    assert any(line.split("│")[-2].strip() == value for line in rows), (decision, out)
+    assert "expected card points" in out  # what the value means is said
+    code, out, _ = _main(monkeypatch, capsys, "skat", "put", *TWELVE, "--putting", putting,
+                         "--json")
+    d = json.loads(out)
+    twelve = sum(1 << string_to_card(c) for c in TWELVE)
+    mask = sum(1 << string_to_card(c) for c in d["put"])
+    knn = KnnModel.load().put_values(twelve, GAME_NAMES.index(d["game"]), [mask])[0]
+    assert d["value"] == pytest.approx(knn, abs=1e-3)  # the neighbours' value of the put made

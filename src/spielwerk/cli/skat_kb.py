@@ -134,15 +134,26 @@ def put_result(cards: str, position: str = "forehand", bid: int = 18, base: Path
                             model)
     model = _load(base, k)
     d = decide_put(model, twelve, bid, KnnParams(k=k, extensions=extensions), putting)
+    knn_put, knn_value = d.per_game[d.game]
+    # one scale for the table and the decision: the neighbours' value of the put made (the
+    # strategy's own score, e.g. refined's, is on a scale of its own and is not shown)
+    value = (knn_value if d.put == knn_put
+             else float(model.put_values(twelve, d.game, [d.put], k)[0]))
     return {
         "put": _cards_string(d.put),
         "game": d.game_name,
         "ouvert": bool(d.ouvert),
-        "value": round(float(d.value), 3),
+        "value": round(float(value), 3),
+        "putting": putting,
         "candidates": int(d.candidates),
         "per_game": {GAME_NAMES[g]: {"put": _cards_string(p), "value": round(float(v), 3)}
                      for g, (p, v) in d.per_game.items()},
     }
+
+
+VALUE_MEANING = ("value: the declarer's expected card points (of 120) after the put, the mean "
+                 "of the nearest hands in the knowledge base with the put's points counted; "
+                 "null: the share of them that took no trick")
 
 
 def _print_bid(out: dict[str, Any]) -> None:
@@ -180,17 +191,25 @@ def _print_put(out: dict[str, Any], fixed_game: bool, as_json: bool) -> None:
                       f"{out['game']} ({out['candidates']} candidates)")
         return
     if as_json:
-        print(json.dumps({key: out[key] for key in ("put", "game", "value", "candidates")}
+        print(json.dumps({key: out[key] for key in ("put", "game", "value", "putting",
+                                                    "candidates")}
                          | {"ouvert": out["ouvert"]}))
         return
     console = Console(highlight=False)
-    table = Table("game", "best put", "value")
+    table = Table("game", "best put (knn)", "value")
     for key, row in out["per_game"].items():
         table.add_row(key, " ".join(row["put"]), f"{row['value']:.2f}")
+    chosen = out["per_game"][out["game"]]
+    other = out["put"] != chosen["put"]
+    if other:  # the put made by another strategy, valued the same way
+        table.add_row(f"{out['game']} ({out['putting']})", " ".join(out["put"]),
+                      f"{out['value']:.2f}")
     console.print(table)
-    console.print(f"decision: put {' '.join(out['put'])}, declare {out['game']}"
-                  f"{' ouvert' if out['ouvert'] else ''} (value {out['value']:.1f}, "
-                  f"{out['candidates']} puts classified)")
+    console.print(VALUE_MEANING)
+    how = (f" ({out['candidates']} puts classified)" if out["putting"] == "knn"
+           else f" ({out['putting']}, of {out['candidates']} candidates)")
+    console.print(f"decision: put {' '.join(out['put'])}{how}, declare {out['game']}"
+                  f"{' ouvert' if out['ouvert'] else ''}, value {out['value']:.2f}")
 
 
 def register_kb_commands(skat_app: typer.Typer) -> None:
