@@ -240,7 +240,8 @@ def test_an_output_file_that_is_a_folder_is_refused_before_any_work(
 
 
 # --------------------------------------------------------------------------- one help style
-MY_COMMANDS = ("games", "play", "arena", "fuzz", "serve", "kalah", "durak", "warmup", "bench")
+MY_COMMANDS = ("games", "play", "arena", "fuzz", "serve", "kalah", "durak", "warmup", "bench",
+               "skat")
 
 
 def _help(*path: str) -> str:

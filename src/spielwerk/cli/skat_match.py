@@ -131,32 +131,33 @@ def _print_stats(config: SkatMatchConfig, stats: SkatMatchStats, footer: str) ->
 
 def match_command(
     agents: list[str] | None = typer.Argument(
-        None, help="2 or 3 agent specs, e.g. knn rule or 'pimc:worlds=16' rule."
+        None, help="2 or 3 agent specs, e.g. knn rule or 'pimc:worlds=16' rule"
     ),
-    deals: int = typer.Option(100, "--deals", "-n", min=1, help="Number of deals (each is played "
-                              "once per seating)."),
-    seed: int = typer.Option(0, "--seed", "-s", min=0, help="Match seed: same seed, same deals."),
+    deals: int = typer.Option(100, "--deals", "-n", min=1, help="number of deals (each is played "
+                              "once per seating)"),
+    seed: int = typer.Option(0, "--seed", "-s", min=0, help="match seed: same seed, same deals"),
     seating: str | None = typer.Option(
         None, "--seating", help="pairs (2 agents, the default), rotations (3 agents, the "
-        "default) or permutations (3 agents)."
+        "default) or permutations (3 agents)"
     ),
     executor: str = typer.Option(
-        "local", "--executor", "-e", help="local (process pool), serial or dask://HOST:PORT."
+        "local", "--executor", "-e", help="local (process pool), serial or dask://HOST:PORT"
     ),
     workers: int | None = typer.Option(
         None, "--workers", "-w", min=1,
-        help="Worker processes for --executor local (default: all cores)."
+        help="worker processes for --executor local (default: all cores)"
     ),
     output: Path | None = typer.Option(
-        None, "--output", "-o", help="Results file (JSON Lines), appended as games finish."
+        None, "--output", "-o", help="results file (JSON Lines), appended as games finish"
     ),
-    resume: bool = typer.Option(False, "--resume", help="Continue the games in --output."),
-    fresh: bool = typer.Option(False, "--fresh", help="Overwrite --output if it is ours."),
+    resume: bool = typer.Option(False, "--resume", help="continue the games in --output"),
+    fresh: bool = typer.Option(False, "--fresh", help="overwrite --output if it is ours"),
     summarize: Path | None = typer.Option(
-        None, "--summarize", help="Only print the figures of this results file."
+        None, "--summarize", help="only print the figures of this results file"
     ),
-    as_json: bool = typer.Option(False, "--json", help="Print machine-readable results only."),
-    confidence: float = typer.Option(0.95, "--confidence", help="Level of the intervals."),
+    as_json: bool = typer.Option(False, "--json", help="print machine-readable results only"),
+    confidence: float = typer.Option(0.95, "--confidence",
+                                     help="level of the intervals (between 0 and 1)"),
 ) -> None:
     if not 0.0 < confidence < 1.0:  # a bad level fails before any game is played
         raise OptionValueError(f"--confidence must be {range_text(0, 1, True, True)} "
