@@ -265,6 +265,117 @@ def cross_check(groups: list[list[dict[str, Any]]], names: list[str], knn_only: 
                   f"{log_loss(w, x, y):.4f}, shipped WIN_CALIBRATION {log_loss(shipped, x, y):.4f}")
 
 
+TYPED_MODES = {"pickup": ("pickup", "grand", "null"), "hand": ("hand",),
+               "put": ("pickup", "grand", "null")}
+CENTERS = {"suit": 55.0, "grand": 55.0, "null": 0.5}
+
+
+def typed_design(rows: list[dict[str, Any]], stage: str, kind: str
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Inputs (value - centre, count - 7, position one-hot) and outcomes of one stage and game
+    type: ``pickup`` / ``hand`` the ten cards' neighbour value of the game played, ``put``
+    the value of its put after picking up; null has no count."""
+    from spielwerk.games.skat_ai.params import game_type
+
+    x, won = [], []
+    for r in rows:
+        for mode in TYPED_MODES[stage]:
+            m = r.get(mode)
+            if m is None or game_type(m["game"]) != kind:
+                continue
+            g = m["game"]
+            if stage == "put":
+                if "per_game" not in m:
+                    continue
+                value = m["per_game"][str(g)]
+                count = hand_count(m["twelve"] & ~m["put"], g) if g != NULL else 7.0
+            else:
+                value = r["vh" if stage == "hand" else "vp"][g]
+                count = hand_count(r["cards"], g) if g != NULL else 7.0
+            x.append([value - CENTERS[kind], count - 7.0]
+                     + [float(r["position"] == q) for q in range(3)])
+            won.append(float(m["won"]))
+    return np.array(x).reshape(-1, 5), np.array(won)
+
+
+def typed_fit(rows: list[dict[str, Any]]) -> tuple[dict[str, dict[str, list[float]]],
+                                                   dict[str, dict[str, int]]]:
+    """Weights (w_value, w_count, biases by position) per stage and game type; where a
+    stage has fewer than 60 games of a type (grand and null hand games), the pick-up
+    weights of that type stand in."""
+    weights: dict[str, dict[str, list[float]]] = {}
+    counts: dict[str, dict[str, int]] = {}
+    for stage in TYPED_MODES:
+        weights[stage], counts[stage] = {}, {}
+        for kind in ("suit", "grand", "null"):
+            x, y = typed_design(rows, stage, kind)
+            counts[stage][kind] = len(y)
+            if len(y) < 60:
+                continue
+            if kind == "null":
+                x = x.copy()
+                x[:, 1] = 0.0
+            w = logistic_fit(x, y)
+            weights[stage][kind] = [round(float(v), 4) for v in w]
+        for kind in ("suit", "grand", "null"):
+            weights[stage].setdefault(kind, weights["pickup"][kind])
+    return weights, counts
+
+
+def typed_summary(paths: list[Path], write: Path | None) -> None:
+    """Fit the per-type calibration, report the cross-file log-loss (fitted on the other
+    files) against the ``pimc`` calibration on the same games, and write it as data."""
+    from spielwerk.games.skat_ai.params import CALIBRATION_FORMAT, win_probability
+
+    groups = [[json.loads(line) for line in path.read_text().splitlines()] for path in paths]
+    rows = [r for g in groups for r in g]
+    weights, counts = typed_fit(rows)
+    losses: dict[str, Any] = {}
+    for stage in TYPED_MODES:
+        for kind in ("suit", "grand", "null"):
+            for i, path in enumerate(paths):
+                rest = [r for j, g in enumerate(groups) if j != i for r in g]
+                if len(groups) < 2 or counts[stage][kind] < 60:
+                    continue
+                w = np.array(typed_fit(rest)[0][stage][kind])
+                x, y = typed_design(groups[i], stage, kind)
+                if not len(y):
+                    continue
+                ours = log_loss(w, x, y)
+                old = float("nan")
+                if kind != "null":  # the shipped pimc weights on the same games
+                    g = 4 if kind == "grand" else 0
+                    p = np.array([win_probability(v[0] + 55.0, "pickup" if stage == "put"
+                                                  else stage, int(np.argmax(v[2:])),
+                                                  v[1] + 7.0, g, 0.0, "pimc") for v in x])
+                    p = np.clip(p, 1e-9, 1 - 1e-9)
+                    old = float(-(y * np.log(p) + (1 - y) * np.log(1 - p)).mean())
+                losses.setdefault(stage, {}).setdefault(kind, {})[path.name] = {
+                    "games": len(y), "fitted_on_the_others": round(ours, 4),
+                    "pimc_calibration": round(old, 4)}
+                print(f"{stage:6s} {kind:5s} on {path.name} ({len(y)} games): log-loss fitted "
+                      f"on the other files {ours:.4f}, pimc calibration {old:.4f}")
+    for stage in TYPED_MODES:
+        for kind in ("suit", "grand", "null"):
+            print(f"{stage:6s} {kind:5s} {counts[stage][kind]:5d} games  "
+                  f"weights {weights[stage][kind]}")
+    if write is not None:
+        data = {
+            "format": CALIBRATION_FORMAT, "version": 1, "name": write.stem,
+            "made_by": "python benchmarks/skat_kb_calibrate.py --summary "
+                       + " ".join(p.name for p in paths) + f" --typed --write {write.name}",
+            "files": {p.name: len(g) for p, g in zip(paths, groups, strict=True)},
+            "games": counts, "centers": CENTERS, "stages": weights, "log_loss": losses,
+            "weights": "w_value, w_count, bias forehand, middlehand, rearhand; "
+                       "z = w_value (value - centre) + w_count (count - 7) + bias",
+        }
+        write.parent.mkdir(parents=True, exist_ok=True)
+        tmp = write.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, indent=1) + "\n")
+        tmp.replace(write)
+        print(f"wrote {write}")
+
+
 def summary(paths: list[Path], knn_only: bool = False) -> None:
     groups = [[json.loads(line) for line in path.read_text().splitlines()] for path in paths]
     rows = [r for g in groups for r in g]
@@ -304,11 +415,21 @@ def main() -> None:
                          "worlds")
     ap.add_argument("--modes", default="pickup,hand,rule",
                     help=f"forced declarations, comma-separated, of {', '.join(MODES)}")
+    ap.add_argument("--typed", action="store_true",
+                    help="--summary: fit win chances per stage (pickup, hand, put) and game "
+                         "type (suit, grand, null), from files made with --modes "
+                         "pickup,hand,grand,null")
+    ap.add_argument("--write", type=Path,
+                    help="--typed: write the calibration there (src/spielwerk/data/"
+                         "skat_calibration/NAME.json ships as calibration=NAME)")
     ap.add_argument("--knn-only", action="store_true",
                     help="--summary: fit the pick-up stage on the knn games alone")
     a = ap.parse_args()
     if a.summary:
-        summary(a.summary, a.knn_only)
+        if a.typed:
+            typed_summary(a.summary, a.write)
+        else:
+            summary(a.summary, a.knn_only)
         return
     if a.out is None:
         ap.error("-o FILE is needed to run")

@@ -23,6 +23,7 @@ CHEAP = {
     "minimax": "minimax:worlds=2:depth=1",
     "pimc": "pimc:worlds=2",
     "knn": "knn:worlds=2",
+    "knn1": "knn1:worlds=2",
     "perfect": "perfect:time=0.02:egdb=0",
     "alphabeta": "alphabeta:depth=2",
 }

@@ -272,6 +272,28 @@ class CategoryCount:
     won: int
     seeger: int
     seeger_per_list: float
+    value: int = 0
+    """The game values of these games, summed (lost ones included)."""
+    of_declared: int = 0
+    """All games the agent declared (the denominator of :attr:`share`)."""
+
+    @property
+    def share(self) -> float:
+        """These games' share of the agent's declared games."""
+        return self.declared / self.of_declared if self.of_declared else math.nan
+
+    @property
+    def win_rate(self) -> float:
+        return self.won / self.declared if self.declared else math.nan
+
+    @property
+    def mean_value(self) -> float:
+        return self.value / self.declared if self.declared else math.nan
+
+    @property
+    def seeger_per_game(self) -> float:
+        """The declarer's Seeger-Fabian points per game of this category."""
+        return self.seeger / self.declared if self.declared else math.nan
 
 
 @dataclass(frozen=True)
@@ -378,7 +400,7 @@ def skat_match_stats(
     values: dict[str, list[int]] = {label: [] for label in labels}
     scores: dict[str, list[int]] = {label: [] for label in labels}
     cats: dict[str, dict[str, list[int]]] = {
-        label: {c: [0, 0, 0] for c in GAME_CATEGORIES} for label in labels
+        label: {c: [0, 0, 0, 0] for c in GAME_CATEGORIES} for label in labels
     }
     per_deal: dict[str, list[float]] = {label: [] for label in labels}
     passed_games = 0
@@ -411,6 +433,7 @@ def skat_match_stats(
                 counts[0] += 1
                 counts[1] += bool(d["won"])
                 counts[2] += seeger[decl]
+                counts[3] += int(d["value"])
         for label in labels:
             if deal_seats[label]:
                 per_deal[label].append(LIST_GAMES * deal_points[label] / deal_seats[label])
@@ -435,7 +458,8 @@ def skat_match_stats(
                 seeger_low=sf_lo,
                 seeger_high=sf_hi,
                 categories={
-                    c: CategoryCount(v[0], v[1], v[2], LIST_GAMES * v[2] / n if n else math.nan)
+                    c: CategoryCount(v[0], v[1], v[2], LIST_GAMES * v[2] / n if n else math.nan,
+                                     v[3], declared[label])
                     for c, v in cats[label].items()
                 },
             )

@@ -57,6 +57,10 @@ Example: spielwerk skat match knn rule --deals 2000 --seed 1 -o knn-rule.jsonl -
 """
 
 
+EXPERT_MIX = {"grand": "28-30%", "null": "7-8%"}
+"""The declared mix of expert players (Edelkamp's 50,000 expert games, via the seed): grand
+about 28-30% of declared games, null 7-8%."""
+
 def _f(x: float, spec: str = ".1f", signed: bool = False) -> str:
     if isinstance(x, float) and math.isnan(x):
         return "-"
@@ -105,6 +109,20 @@ def stats_tables(stats: SkatMatchStats, title: str) -> list[Table]:
             f"({_f(a.categories[c].seeger_per_list, '.0f', True)})"
             for c in GAME_CATEGORIES
         ))
+    mix = Table(title="Declared mix: share of the agent's declared games, win rate, mean "
+                "value, declarer's SF points per declared game", title_justify="left",
+                box=box.SIMPLE_HEAVY, pad_edge=False)
+    mix.add_column("agent", no_wrap=True)
+    for c in GAME_CATEGORIES:
+        mix.add_column(c, justify="right", no_wrap=True)
+    for a in stats.agents:
+        mix.add_row(short[a.label], *(
+            "-" if not a.categories[c].declared else
+            f"{100 * a.categories[c].share:.1f}% {a.categories[c].win_rate:.2f} "
+            f"{a.categories[c].mean_value:.0f} {_f(a.categories[c].seeger_per_game, '.0f', True)}"
+            for c in GAME_CATEGORIES
+        ))
+    mix.add_row("experts", *(EXPERT_MIX.get(c, "") for c in GAME_CATEGORIES))
     diffs = Table(title="Paired difference on the same deals (SF points per 36 games)",
                   title_justify="left", box=box.SIMPLE_HEAVY, pad_edge=False)
     for name in ("agent", "minus", "deals", "difference", f"{level} CI"):
@@ -112,7 +130,7 @@ def stats_tables(stats: SkatMatchStats, title: str) -> list[Table]:
     for d in stats.differences:
         diffs.add_row(short[d.a], short[d.b], str(d.deals), _f(d.mean, ".0f", True),
                       _ci(d.low, d.high, ".0f"))
-    return [agents, kinds, diffs]
+    return [agents, kinds, mix, diffs]
 
 
 def _print_stats(config: SkatMatchConfig, stats: SkatMatchStats, footer: str) -> None:

@@ -74,6 +74,8 @@ def decide_bid(model: KnnModel, hand: int, params: KnnParams | None = None,
     vh = model.values_from(idx, "hand")[0]
     vp = model.values_from(idx, "pickup")[0]
     feats = suit_features_from_bits(card_bits([hand]))[0]
+    if p.decision == "score":
+        return _score_bid(model, hand, p, position, idx, BidDecision(feats, vh, vp, -1, False, 0))
 
     def best(values: np.ndarray, is_hand: bool) -> tuple[int, float, int, float]:
         found = (-1, -1.0, 0, 0.0)
@@ -116,6 +118,51 @@ def decide_bid(model: KnnModel, hand: int, params: KnnParams | None = None,
             else:
                 decision.null_bid = highest_bid_at_most(value)
                 decision.max_bid = max(decision.max_bid, decision.null_bid)
+    return decision
+
+
+def _options(hand: int, p: KnnParams, position: int, d: BidDecision, shift: float = 0.0
+             ) -> list[tuple[float, int, bool, int]]:
+    """(expected score, game, hand game, game value) of every game with and without the
+    skat, from the calibrated win chance of its neighbours' value."""
+    out = []
+    for is_hand, values, stage in ((False, d.pickup_values, "pickup"),
+                                   (True, d.hand_values, "hand")):
+        for g in range(6 if p.extensions else 5):
+            if g == NULL:
+                value, count = NULL_VALUES[(is_hand, False)], 7.0
+            else:
+                value, count = suit_game_value(hand, g, hand=is_hand), hand_count(hand, g)
+            chance = win_probability(float(values[g]), stage, position, count, g, shift,
+                                     p.calibration)
+            out.append((expected_score(chance, value, p.loss_bonus), g, is_hand, value))
+    return out
+
+
+def _score_bid(model: KnnModel, hand: int, p: KnnParams, position: int,
+               idx: list[np.ndarray], decision: BidDecision) -> BidDecision:
+    """``decision="score"``: the game with the highest expected score, hand or with the skat,
+    null included; bid up to the highest value of a game whose expected score beats passing
+    (by ``ev_margin``) - beyond 18 with the log-odds lowered by ``contest_shift`` (an
+    opponent who bids on holds cards against it)."""
+    good = [o for o in _options(hand, p, position, decision) if o[0] > p.ev_margin]
+    if not good:
+        return decision
+    _, game, is_hand, value = max(good, key=lambda o: (o[0], o[3]))
+    decision.game, decision.hand_game = game, is_hand
+    if is_hand and game == NULL:
+        decision.ouvert = bool(decision.hand_values[NULL] >= 1.0)
+        value = NULL_VALUES[(True, decision.ouvert)]
+    elif is_hand:
+        _announcements(model, hand, game, idx[game][0], p, decision)
+        value = suit_game_value(hand, game, True, decision.schneider, decision.schwarz,
+                                decision.ouvert)
+    contested = good
+    if p.contest_shift > 0:
+        contested = [o for o in _options(hand, p, position, decision, p.contest_shift)
+                     if o[0] > p.ev_margin]
+    top = max([o[3] for o in contested] + ([value] if contested else []), default=0)
+    decision.max_bid = highest_bid_at_most(top) if contested else BID_VALUES[0]
     return decision
 
 

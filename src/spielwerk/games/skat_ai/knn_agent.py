@@ -45,6 +45,7 @@ from spielwerk.games.skat_ai.bidding import BidDecision, apply_strength_bidding,
 from spielwerk.games.skat_ai.knn import KnnModel
 from spielwerk.games.skat_ai.knowledge.store import base_fingerprint, default_base_dir
 from spielwerk.games.skat_ai.params import (
+    CALIBRATION_NAMES,
     DECISIONS,
     DEFAULT_CONTEST_MARGIN,
     DEFAULT_CONTEST_SHIFT,
@@ -76,8 +77,9 @@ CARD_PLAY = ("pimc", "rule")
 """Card play: PIMC (``worlds`` per decision), or the ``rule`` agent's highest-lowest play -
 cheap, and identical to ``rule``'s, so a match against ``rule`` compares the decisions before
 the first card alone."""
-AGENT_CALIBRATIONS = ("auto", "pimc", "rule")
-"""Win-chance calibration of the ``ev`` decision: that of ``play`` (auto) or a named one."""
+AGENT_CALIBRATIONS = ("auto", *CALIBRATION_NAMES)
+"""Win-chance calibration of the ``ev`` / ``score`` decisions: that of ``play`` (auto) or a
+named one (``strong``: PIMC card play on every side)."""
 
 
 def shared_model(base: str, k: int, scaling: str = DEFAULT_SCALING) -> KnnModel:
@@ -122,6 +124,7 @@ class SkatKnnAgent(Agent):
         game_choice: str = DEFAULT_GAME_CHOICE,
         contest_shift: float = DEFAULT_CONTEST_SHIFT,
         calibration: str = "auto",
+        time: float = 0.0,
     ) -> None:
         super().__init__(game, seed)
         _check_choice("bidding", bidding, BIDDING_SYSTEMS)
@@ -147,8 +150,10 @@ class SkatKnnAgent(Agent):
         self.scaling = scaling
         self.base = base
         self.play = play
-        self.player: Agent = (SkatPimcAgent(game, seed, worlds=worlds) if play == "pimc"
-                              else SkatRuleAgent(game, seed))
+        if not time >= 0:
+            raise AgentSpecError(f"knn: time must be >= 0 seconds, not {time}")
+        self.player: Agent = (SkatPimcAgent(game, seed, worlds=worlds, time=time)
+                              if play == "pimc" else SkatRuleAgent(game, seed))
         self._bid_cache: dict[tuple[int, int], BidDecision] = {}
         self._put: PutDecision | None = None
         self._put_key: tuple[int, int, int] = (0, 0, 0)
@@ -306,25 +311,29 @@ register_agent(
      "switch_margin": 0.0, "contest_margin": DEFAULT_CONTEST_MARGIN,
      "decision": DEFAULT_DECISION, "loss_bonus": DEFAULT_LOSS_BONUS,
      "ev_margin": DEFAULT_EV_MARGIN, "game_choice": DEFAULT_GAME_CHOICE,
-     "contest_shift": DEFAULT_CONTEST_SHIFT, "calibration": "auto"},
+     "contest_shift": DEFAULT_CONTEST_SHIFT, "calibration": "auto", "time": 0.0},
     "KNN bidding, hand/pick-up, skat putting and declaring over solved deals; PIMC card play",
     games=("skat",),
     parameter_help={
         "worlds": "PIMC worlds per card decision (declarer and defence)",
+        "time": "seconds per card decision: PIMC stops sampling worlds when they are spent "
+                "(at least one world; 0: all worlds); bidding and putting take milliseconds",
         "play": "card play: pimc (worlds per decision) or rule (the rule agent's play)",
         "choose_by_put": "after picking up, compare the games by the values of the refined "
                          "put of each (putting=refined)",
         "switch_margin": "keep the game bid on unless another is this many points better",
         "contest_margin": "points above the threshold a hand needs to bid beyond 18",
         "decision": "when a game is winnable: ev (calibrated expected Seeger-Fabian score, "
-                    "by position) or threshold (hand_threshold / pickup_threshold)",
+                    "by position), threshold (hand_threshold / pickup_threshold), or score "
+                    "(every choice by expected score, null included)",
         "loss_bonus": "ev: extra cost of a lost game (the opponents' 40 each)",
         "ev_margin": "ev: expected score a game needs over passing",
         "contest_shift": "ev: log-odds a game must spare to bid beyond 18 (contested)",
         "game_choice": "after picking up, the game with the best put value (value) or the "
                        "best calibrated expected score (ev)",
-        "calibration": "ev: win chances measured under rule's or PIMC's card play (auto: "
-                       "those of play)",
+        "calibration": "ev/score: win chances measured under rule's or PIMC's card play "
+                       "against rule's defence (auto: those of play), or strong: PIMC on "
+                       "every side, per game type",
         "put_rules": "puts the KNN putting classifies: seed (no jacks/trumps) or hard "
                      "(refined selection's hard rules)",
         "k": "neighbours per classification",
@@ -343,5 +352,53 @@ register_agent(
             "pickup_threshold": (0, 120), "scaling": SCALINGS, "bidding": BIDDING_SYSTEMS,
             "play": CARD_PLAY, "put_rules": PUT_RULES, "decision": DECISIONS,
             "ev_margin": (-1000, 1000), "loss_bonus": (0, 1000),
-            "game_choice": GAME_CHOICES, "calibration": AGENT_CALIBRATIONS},
+            "game_choice": GAME_CHOICES, "calibration": AGENT_CALIBRATIONS,
+            "time": (0, None)},
 )
+
+
+FROZEN: dict[str, tuple[dict[str, Any], str]] = {
+    "knn1": (
+        {"k": 12, "extensions": True, "putting": "refined", "base": "",
+         "hand_threshold": 64.0, "pickup_threshold": 52.0, "null_threshold": 0.8,
+         "scaling": "std", "bidding": "knn", "play": "pimc", "put_rules": "seed",
+         "choose_by_put": True, "switch_margin": 0.0, "contest_margin": 6.0, "decision": "ev",
+         "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value", "contest_shift": 1.0,
+         "calibration": "pimc"},
+        "474dc2f6fc4fc5fa7463bd90505fbd7f18795fba6c551877283119244af3aa1d",
+    ),
+}
+"""Frozen bots to measure against: every decision parameter pinned, and the SHA-256 of the
+manifest of the knowledge base they decide with (the shipped base at the time). ``knn1`` is
+the ``knn`` bot as it shipped before expected-score decisions (``decision=ev``, game chosen
+by put value, win chances fitted against rule's defence)."""
+
+
+def _frozen(name: str) -> Any:
+    params, manifest_sha = FROZEN[name]
+
+    def make(game: Game, seed: int | None = None, worlds: int = 32, time: float = 0.0,
+             base: str = "") -> SkatKnnAgent:
+        directory = Path(base) if base else default_base_dir()
+        found = base_fingerprint(directory)["manifest_sha256"]
+        if found != manifest_sha:
+            raise AgentSpecError(
+                f"{name}: the knowledge base {directory} is not the one this frozen bot decides "
+                f"with (manifest SHA-256 {manifest_sha[:12]}..., found {found[:12]}...); give "
+                f"base=DIR of that base")
+        return SkatKnnAgent(game, seed, worlds=worlds, time=time, **{**params, "base": base})
+
+    return make
+
+
+for _name in FROZEN:
+    register_agent(
+        _name, _frozen(_name), {"worlds": 32, "time": 0.0, "base": ""},
+        "a frozen knn bot (decisions and knowledge base pinned) to measure against",
+        games=("skat",),
+        parameter_help={"worlds": "PIMC worlds per card decision",
+                        "time": "seconds per card decision (0: all worlds)",
+                        "base": "the directory of its knowledge base (default: the shipped "
+                                "one; refused unless its manifest is the pinned one)"},
+        limits={"worlds": (1, None), "time": (0, None)},
+    )

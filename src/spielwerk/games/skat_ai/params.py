@@ -6,11 +6,14 @@ Where each default was tuned is said beside it (docs/skat-bidding.md).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from spielwerk.games.skat.cards import GRAND
+from spielwerk.games.skat.cards import GRAND, NULL
 from spielwerk.games.skat_ai.knowledge.store import KnowledgeBaseError
 
 # k tuned on held-out deals; thresholds and the contest margin on 600 duplicate deals against
@@ -31,11 +34,14 @@ DEFAULT_GAME_CHOICE = "value"
 DEFAULT_CONTEST_SHIFT = 1.0
 SCALINGS = ("none", "std")
 PUT_RULES = ("seed", "hard")
-DECISIONS = ("ev", "threshold")
+DECISIONS = ("ev", "threshold", "score")
 GAME_CHOICES = ("value", "ev")
 """How a game is called winnable: ``ev`` - its expected Seeger-Fabian score (a calibrated
 win probability, :data:`WIN_CALIBRATION`) beats passing by ``ev_margin``; ``threshold`` -
-its value reaches ``hand_threshold`` / ``pickup_threshold`` (the seed's rule)."""
+its value reaches ``hand_threshold`` / ``pickup_threshold`` (the seed's rule); ``score`` -
+every choice before the first card by expected score: the game (null included) with the
+highest expected score when bidding, hand or pick-up, and again after picking up (a win
+chance per game type, :func:`win_probability`)."""
 WIN_CALIBRATION: dict[str, tuple[float, ...]] = {
     "pickup": (0.0402, 0.4449, 0.8438, 0.3791, 0.7041, 0.8192),
     "hand": (0.0393, 0.7461, 1.8413, -0.5843, -0.4452, -0.2775),
@@ -61,6 +67,44 @@ CALIBRATIONS: dict[str, dict[str, tuple[float, ...]]] = {
     "pimc": PIMC_WIN_CALIBRATION, "rule": WIN_CALIBRATION,
 }
 """The win-chance calibrations by the declarer's card play (``KnnParams.calibration``)."""
+TYPED_CALIBRATIONS = ("strong",)
+"""Calibrations with weights per stage and game type, shipped as data
+(``spielwerk/data/skat_calibration/NAME.json`` with how they were made): ``strong`` - the
+knn declarer and both defenders play by PIMC (:func:`typed_calibration`)."""
+CALIBRATION_NAMES = (*CALIBRATIONS, *TYPED_CALIBRATIONS)
+CALIBRATION_DIR = Path(__file__).resolve().parents[2] / "data" / "skat_calibration"
+CALIBRATION_FORMAT = "spielwerk-skat-calibration"
+GAME_TYPES = ("suit", "grand", "null")
+STAGES = ("pickup", "hand", "put")
+"""Where a win chance is asked: ``pickup`` / ``hand`` - bidding on the ten cards (the
+neighbours' value of a game with or without the skat); ``put`` - after picking up, the
+value of each game's put."""
+_TYPED: dict[str, dict[str, Any]] = {}
+
+
+def game_type(game: int) -> str:
+    """``suit``, ``grand`` or ``null`` of a game code."""
+    return "null" if game == NULL else "grand" if game == GRAND else "suit"
+
+
+def typed_calibration(name: str) -> dict[str, Any]:
+    """The per-type calibration ``name`` (:data:`TYPED_CALIBRATIONS`), read once: ``stages``
+    maps stage -> type -> (w_value, w_count, bias forehand, middlehand, rearhand) and
+    ``centers`` type -> the value the weights are centred on."""
+    if name not in _TYPED:
+        path = CALIBRATION_DIR / f"{name}.json"
+        try:
+            data = json.loads(path.read_text())
+        except (OSError, ValueError) as e:
+            raise KnowledgeBaseError(
+                f"cannot read the win-chance calibration {path}: {e}; it is made by "
+                f"benchmarks/skat_kb_calibrate.py --summary ... --write {path}") from None
+        if data.get("format") != CALIBRATION_FORMAT or set(data.get("stages", {})) != set(
+                STAGES) or any(set(data["stages"][s]) != set(GAME_TYPES) for s in STAGES):
+            raise KnowledgeBaseError(f"{path} is not a {CALIBRATION_FORMAT} file with the "
+                                     f"stages {', '.join(STAGES)} per game type")
+        _TYPED[name] = data
+    return _TYPED[name]
 
 """Puts the KNN putting classifies: ``seed`` - no jacks, no trumps (the seed's pruning);
 ``hard`` - those left by refined selection's hard rules (:func:`selection.hard_candidates`:
@@ -98,7 +142,8 @@ class KnnParams:
     """After picking up: the game with the best put ``value``, or the best expected score
     (``ev``: the put value's calibrated win chance and the game's value)."""
     calibration: str = "rule"
-    """``ev``: the win chances of :data:`CALIBRATIONS` for this card play (rule / pimc)."""
+    """``ev`` / ``score``: the win chances of :data:`CALIBRATION_NAMES` (rule / pimc: the
+    declarer's card play against rule's defence; strong: PIMC on every side)."""
 
     def __post_init__(self) -> None:
         if self.k < 1:
@@ -112,17 +157,26 @@ class KnnParams:
         if self.put_rules not in PUT_RULES:
             raise KnowledgeBaseError(f"put_rules must be one of {', '.join(PUT_RULES)}, "
                                      f"not {self.put_rules!r}")
-        if self.calibration not in CALIBRATIONS:
-            raise KnowledgeBaseError(f"calibration must be one of {', '.join(CALIBRATIONS)}, "
-                                     f"not {self.calibration!r}")
+        if self.calibration not in CALIBRATION_NAMES:
+            raise KnowledgeBaseError(f"calibration must be one of "
+                                     f"{', '.join(CALIBRATION_NAMES)}, not {self.calibration!r}")
 
 
 def win_probability(value: float, stage: str, position: int, count: float = 7.0,
                     game: int = 0, shift: float = 0.0, calibration: str = "rule") -> float:
     """Calibrated chance that a game of this KNN value and hand count is won
-    (:data:`WIN_CALIBRATION`, or another of :data:`CALIBRATIONS`); ``shift`` lowers the
-    log-odds (a contested auction)."""
-    w_value, w_count, w_grand, *bias = CALIBRATIONS[calibration][stage]
+    (:data:`WIN_CALIBRATION`, or another of :data:`CALIBRATION_NAMES`); ``shift`` lowers the
+    log-odds (a contested auction). The per-type calibrations answer each game type and the
+    ``put`` stage with weights of their own; the others use the ``pickup`` weights there."""
+    if calibration in TYPED_CALIBRATIONS:
+        table = typed_calibration(calibration)
+        kind = game_type(game)
+        w_value, w_count, *bias = table["stages"][stage][kind]
+        z = (w_value * (value - table["centers"][kind]) + w_count * (count - 7.0)
+             + bias[max(0, min(2, position))] - shift)
+        return float(1.0 / (1.0 + np.exp(-z)))
+    weights = CALIBRATIONS[calibration]
+    w_value, w_count, w_grand, *bias = weights["pickup" if stage == "put" else stage]
     z = (w_value * (value - 55.0) + w_count * (count - 7.0) + w_grand * (game == GRAND)
          + bias[max(0, min(2, position))] - shift)
     return float(1.0 / (1.0 + np.exp(-z)))

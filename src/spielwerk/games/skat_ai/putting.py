@@ -100,14 +100,27 @@ def choose_game(per_game: dict[int, tuple[int, float]], twelve: int, bid: int, p
     null_ok = NULL in per_game and per_game[NULL][1] >= p.null_threshold
     choice: int
     pool = safe or possible
+
+    def expected(g: int) -> float:
+        value = max(plain_value(g), bid)
+        if g == NULL:
+            value = plain_value(g) if plain_value(g) >= bid else max_value(g)
+        chance = win_probability(per_game[g][1], "put", position,
+                                 hand_count(twelve & ~per_game[g][0], g), g,
+                                 calibration=p.calibration)
+        return expected_score(chance, value, p.loss_bonus)
+
     def merit(g: int) -> tuple[float, int]:
         if p.game_choice == "ev":
-            chance = win_probability(per_game[g][1], "pickup", position,
-                                     hand_count(twelve & ~per_game[g][0], g), g,
-                                     calibration=p.calibration)
-            return expected_score(chance, max(plain_value(g), bid), p.loss_bonus), g
+            return expected(g), g
         return per_game[g][1], plain_value(g)
 
+    if p.decision == "score":  # every game that is not certainly overbid, null included
+        scored = pool + ([NULL] if NULL in per_game and max_value(NULL) >= bid else [])
+        if scored:
+            choice = max(scored, key=lambda g: (expected(g), g))
+            ouvert = choice == NULL and (plain_value(NULL) < bid or per_game[NULL][1] >= 1.0)
+            return choice, ouvert
     if pool:
         choice = max(pool, key=merit)
         if (p.game_choice == "value" and prefer in pool

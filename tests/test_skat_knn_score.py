@@ -1,0 +1,203 @@
+"""Every decision before the first card by expected Seeger-Fabian score (``decision=score``)
+with win chances per game type measured under strong defence (``calibration=strong``)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import numpy as np
+import pytest
+
+from spielwerk.core.agent import make_agent
+from spielwerk.core.registry import load_game
+from spielwerk.games.skat.cards import GRAND, NULL
+from spielwerk.games.skat.scoring import NULL_VALUES, suit_game_value
+from spielwerk.games.skat_ai import params
+from spielwerk.games.skat_ai.bidding import decide_bid
+from spielwerk.games.skat_ai.knn import KnnModel
+from spielwerk.games.skat_ai.knowledge.features import hand_count
+from spielwerk.games.skat_ai.knowledge.store import KnowledgeBaseError
+from spielwerk.games.skat_ai.params import (
+    CALIBRATION_DIR,
+    KnnParams,
+    expected_score,
+    typed_calibration,
+    win_probability,
+)
+from spielwerk.games.skat_ai.putting import choose_game, knn_put
+
+SCORE = KnnParams(decision="score", calibration="strong")
+
+
+@pytest.fixture(scope="module")
+def model() -> KnnModel:
+    return KnnModel.load()  # the shipped base
+
+
+def random_hands(n: int, seed: int, size: int = 10) -> list[int]:
+    rng = np.random.default_rng(seed)
+    return [int(sum(1 << int(c) for c in rng.choice(32, size, replace=False)))
+            for _ in range(n)]
+
+
+def test_the_shipped_calibration_says_how_it_was_made() -> None:
+    data = json.loads((CALIBRATION_DIR / "strong.json").read_text())
+    assert data["format"] == params.CALIBRATION_FORMAT
+    assert "skat_kb_calibrate.py" in data["made_by"] and "--typed" in data["made_by"]
+    for stage in params.STAGES:
+        for kind in params.GAME_TYPES:
+            assert len(data["stages"][stage][kind]) == 5
+
+
+def test_win_probability_per_game_type() -> None:
+    table = typed_calibration("strong")
+    for stage in params.STAGES:
+        for game, kind in ((0, "suit"), (3, "suit"), (GRAND, "grand"), (NULL, "null")):
+            w_value, w_count, *bias = table["stages"][stage][kind]
+            value = 0.6 if game == NULL else 60.0
+            for position in range(3):
+                z = (w_value * (value - table["centers"][kind]) + w_count * (8 - 7)
+                     + bias[position])
+                assert win_probability(value, stage, position, 8, game,
+                                       calibration="strong") == pytest.approx(1 / (1 + np.exp(-z)))
+            more = 0.9 if game == NULL else 75.0
+            assert win_probability(more, stage, 1, 7, game, calibration="strong") > \
+                win_probability(value, stage, 1, 7, game, calibration="strong")
+
+
+def test_a_damaged_calibration_is_refused_with_the_command_that_makes_it(
+        tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(params, "CALIBRATION_DIR", tmp_path)
+    monkeypatch.setattr(params, "_TYPED", {})
+    with pytest.raises(KnowledgeBaseError, match="skat_kb_calibrate.py"):
+        typed_calibration("strong")
+    (tmp_path / "strong.json").write_text('{"format": "other"}')
+    with pytest.raises(KnowledgeBaseError, match="stages"):
+        typed_calibration("strong")
+
+
+def _options(model: KnnModel, hand: int, position: int) -> list[tuple[float, int, bool, int]]:
+    d = decide_bid(model, hand, KnnParams(decision="ev", calibration="strong"), position)
+    out = []
+    for is_hand, values, stage in ((False, d.pickup_values, "pickup"),
+                                   (True, d.hand_values, "hand")):
+        for g in range(6):
+            value = (NULL_VALUES[(is_hand, False)] if g == NULL
+                     else suit_game_value(hand, g, hand=is_hand))
+            count = 7.0 if g == NULL else hand_count(hand, g)
+            p = win_probability(float(values[g]), stage, position, count, g,
+                                calibration="strong")
+            out.append((expected_score(p, value), g, is_hand, value))
+    return out
+
+
+def test_bidding_plays_the_game_with_the_best_expected_score(model: KnnModel) -> None:
+    declared = passed = 0
+    for i, hand in enumerate(random_hands(60, 5)):
+        d = decide_bid(model, hand, SCORE, i % 3)
+        options = _options(model, hand, i % 3)
+        best = max(options, key=lambda o: (o[0], o[3]))
+        if best[0] <= 0:
+            assert d.game == -1 and d.max_bid == 0
+            passed += 1
+            continue
+        declared += 1
+        assert (d.game, d.hand_game) == (best[1], best[2])
+        assert 18 <= d.max_bid  # at least 18 whenever some game beats passing
+    assert declared and passed
+
+
+def test_after_picking_up_the_game_with_the_best_expected_score_null_included(
+        model: KnnModel) -> None:
+    chose = set()
+    for i, twelve in enumerate(random_hands(80, 6, 12)):
+        d = knn_put(model, twelve, 18, SCORE, i % 3)
+        choice, _ = choose_game(d.per_game, twelve, 18, SCORE, position=i % 3)
+        assert choice == d.game
+        chose.add(d.game)
+        scores = {}
+        for g, (put, value) in d.per_game.items():
+            count = hand_count(twelve & ~put, g)
+            p = win_probability(value, "put", i % 3, count, g, calibration="strong")
+            v = NULL_VALUES[(False, False)] if g == NULL else suit_game_value(twelve, g)
+            scores[g] = expected_score(p, v)
+        assert scores[d.game] == pytest.approx(max(scores.values()))
+    assert len(chose) >= 3  # more than one kind of game comes out
+
+
+def test_a_certainly_overbid_game_is_not_chosen(model: KnnModel) -> None:
+    ouvert = 0
+    for i, twelve in enumerate(random_hands(40, 7, 12)):
+        d = knn_put(model, twelve, 60, SCORE, i % 3)  # null (at most 46) is overbid at 60
+        assert d.game != NULL
+        assert suit_game_value(twelve, d.game, schneider=True, schwarz=True) >= 60 or all(
+            suit_game_value(twelve, g, schneider=True, schwarz=True) < 60 for g in range(5))
+        d = knn_put(model, twelve, 30, SCORE, i % 3)  # null 23 is overbid, ouvert 46 is not
+        if d.game == NULL:
+            assert d.ouvert
+            ouvert += 1
+
+
+def test_the_agent_takes_the_new_decision_and_plays_whole_games() -> None:
+    game = load_game("skat")
+    agent = make_agent("knn:worlds=1:decision=score:calibration=strong", game, seed=1)
+    assert agent.params.decision == "score"  # type: ignore[attr-defined]
+    from spielwerk.core.testing_agents import check_agent
+
+    report = check_agent(game, "knn:worlds=1:decision=score:calibration=strong", n_games=2,
+                         seed=3)
+    assert report.deterministic > 0
+
+
+def test_decisions_stay_fast(model: KnnModel) -> None:
+    hands = random_hands(30, 8)
+    decide_bid(model, hands[0], SCORE, 0)
+    start = time.perf_counter()
+    for h in hands:
+        decide_bid(model, h, SCORE, 1)
+    bid_ms = (time.perf_counter() - start) / len(hands) * 1000
+    assert bid_ms < 100  # the issue's bar is 10 ms; a loaded CI machine gets room
+
+
+def test_the_knn_bot_keeps_to_its_time_budget() -> None:
+    """``knn:time=T``: PIMC stops sampling when T is spent (the web table passes its budget)."""
+    game = load_game("skat")
+    seats = [make_agent("knn:worlds=64:time=0.001", game, seed=s) for s in range(3)]
+    state = game.new_initial_state()
+    rng = np.random.default_rng(4)
+    from spielwerk.core.game import sample_chance
+
+    sampled = []
+    while not state.is_terminal():
+        p = state.current_player
+        if p < 0:
+            state.apply(sample_chance(state, rng))
+            continue
+        action = seats[p].act(state.info_state(p))
+        last = seats[p].player.last  # type: ignore[attr-defined]
+        if last is not None and not last.exhaustive:
+            sampled.append(last.worlds)
+            seats[p].player.last = None  # type: ignore[attr-defined]
+        state.apply(action)
+    assert sampled and max(sampled) < 64  # the budget, not the worlds, ended the sampling
+
+
+def test_the_frozen_bot_decides_as_the_knn_bot_did_and_pins_its_base(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from spielwerk.core.agent import AgentSpecError
+
+    game = load_game("skat")
+    frozen = make_agent("knn1:worlds=2", game, seed=0)
+    knn = make_agent("knn:worlds=2:calibration=pimc:decision=ev:game_choice=value", game,
+                     seed=0)
+    for i, hand in enumerate(random_hands(40, 9)):
+        a = frozen.bid_decision(hand, i % 3)  # type: ignore[attr-defined]
+        b = knn.bid_decision(hand, i % 3)  # type: ignore[attr-defined]
+        assert (a.game, a.hand_game, a.max_bid) == (b.game, b.hand_game, b.max_bid)
+    with pytest.raises(AgentSpecError, match="not the one this frozen bot"):
+        import shutil
+
+        shutil.copytree(CALIBRATION_DIR.parent / "skat_kb", tmp_path / "kb")
+        manifest = tmp_path / "kb" / "manifest.json"
+        manifest.write_text(manifest.read_text() + " ")
+        make_agent(f"knn1:base={tmp_path / 'kb'}", game, seed=0)
