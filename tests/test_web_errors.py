@@ -5,11 +5,13 @@ a card the person may not know; tables nobody opens do not pile up in memory."""
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
@@ -180,3 +182,92 @@ def test_unopened_tables_do_not_stay_in_memory(client: TestClient, app: Any) -> 
     while server.tables and time.time() < deadline:
         time.sleep(0.05)
     assert not server.tables and not server.locks and not server.abandoners
+
+
+# ----- 6. error texts never name a hidden card ---------------------------------------------
+CARD_RE = re.compile(r"(?<![A-Za-z0-9])([CDHS][2-9TJQKA])(?![A-Za-z0-9])")
+
+
+def engine_to_play_a_card(spec: str, seat: int, seed: int) -> tuple[list[int], Any]:
+    """A history (deal included) that ends with an engine seat to play cards, and the
+    state there: random legal moves until the player to move is not ``seat`` and its
+    legal moves are cards of its hand."""
+    from spielwerk.core.game import CHANCE, sample_chance
+    from spielwerk.core.registry import load_game
+
+    rng = np.random.default_rng(seed)
+    state: Any = load_game(spec).new_initial_state()
+    while not state.is_terminal():
+        if state.current_player == CHANCE:
+            state.apply(sample_chance(state, rng))
+            continue
+        legal = state.legal_actions()
+        if state.current_player != seat and len(CARD_RE.findall(
+                " ".join(state.action_to_string(a) for a in legal))) >= 2:
+            return list(state.history), state
+        state.apply(int(rng.choice(legal)))
+    raise AssertionError("no engine card play found")
+
+
+@pytest.mark.parametrize("game, params", [("skat", {}), ("durak", {"deck": 36})])
+def test_damaged_history_error_names_no_hidden_card(tmp_path: Path, game: str,
+                                                    params: dict[str, Any]) -> None:
+    db = tmp_path / "h.sqlite3"
+    with TestClient(create_app(db, workers=0), raise_server_exceptions=False) as client:
+        tid = new_table(client, game=game, params=params, seed=3,
+                        opponents=["random"] * (2 if game == "skat" else 1))
+        spec = client.get(f"/api/tables/{tid}").json()["view"]["spec"]
+    history, state = engine_to_play_a_card(spec, 0, 5)
+    hidden = set(CARD_RE.findall(" ".join(state.action_to_string(a)
+                                          for a in state.legal_actions())))
+    assert hidden
+    illegal = next(a for a in range(1000) if a not in state.legal_actions())
+    damage(db, tid, "history", json.dumps([*history, illegal]))
+    with TestClient(create_app(db, workers=0), raise_server_exceptions=False) as client:
+        r = client.get(f"/api/tables/{tid}")
+        assert r.status_code == 409 and "damaged" in r.json()["error"]
+        texts = [r.json()["error"]]
+        with client.websocket_connect(f"/ws/{tid}") as ws:
+            msg = ws.receive_json()
+            assert msg["type"] == "error"
+            texts.append(msg["message"])
+    for text in texts:
+        assert "cannot be replayed" in text
+        assert not CARD_RE.findall(text), text
+
+
+def test_engine_failure_notice_names_no_hidden_card(client: TestClient, app: Any,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failing engine's own error text (which may name its cards) stays in the log."""
+    import spielwerk.web.work  # noqa: F401 - registers the real tasks before the patch
+    from spielwerk.core.errors import SpielwerkError
+    from spielwerk.web import engines
+
+    def failing(**kwargs: Any) -> int:
+        raise SpielwerkError("the engine's hand is CJ SJ HA; legal: CJ, SJ")
+
+    monkeypatch.setitem(engines.TASKS, "engine_move", failing)
+    tid = new_table(client, game="kalah", seat=1, opponents=["random"], seed=2, time=0.1)
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        for _ in range(10):  # view, thinking, notice, view
+            msg = ws.receive_json()
+            if msg["type"] == "notice":
+                break
+    assert msg["type"] == "notice", msg
+    assert "failed" in msg["message"] and "random legal move" in msg["message"]
+    assert not CARD_RE.findall(msg["message"]), msg["message"]
+
+
+@pytest.mark.parametrize("route", ["review", "record.json", "record.sgf", "analysis"])
+def test_damaged_finished_game_is_409_naming_no_card(client: TestClient, app: Any,
+                                                     route: str) -> None:
+    from spielwerk.core.registry import load_game
+
+    spec = load_game("skat").spec()
+    history, state = engine_to_play_a_card(spec, 0, 5)
+    illegal = next(a for a in range(1000) if a not in state.legal_actions())
+    gid = app.state.server.store.add_game(spec, [*history, illegal], 0, ["you", "a", "b"],
+                                          "won")
+    r = client.request("POST" if route == "analysis" else "GET", f"/api/games/{gid}/{route}")
+    assert r.status_code == 409, r.text
+    assert "damaged" in r.json()["error"] and not CARD_RE.findall(r.json()["error"])

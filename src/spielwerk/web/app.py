@@ -32,7 +32,13 @@ from spielwerk.core.agent import AgentSpecError, list_agents
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.registry import list_games
 from spielwerk.web.engines import EnginePool
-from spielwerk.web.records import RecordNotFound, all_hands, records_router, review_steps
+from spielwerk.web.records import (
+    RecordDamaged,
+    RecordNotFound,
+    all_hands,
+    records_router,
+    review_steps,
+)
 from spielwerk.web.server import (
     DEFAULT_OPPONENT,
     MAX_MESSAGE,
@@ -77,6 +83,10 @@ def create_app(db_path: str | Path, workers: int = 1, abandon_s: float = 10.0) -
     @app.exception_handler(SpielwerkError)
     async def spielwerk_error(request: Request, exc: SpielwerkError) -> JSONResponse:
         return error_response(400, str(exc).splitlines()[0])
+
+    @app.exception_handler(RecordDamaged)
+    async def damaged(request: Request, exc: RecordDamaged) -> JSONResponse:
+        return error_response(409, str(exc).splitlines()[0])
 
     @app.exception_handler(RecordNotFound)
     async def not_found(request: Request, exc: RecordNotFound) -> JSONResponse:

@@ -19,13 +19,19 @@ from spielwerk.web.server import (
     ClientJSONError,
     Server,
     error_response,
+    log,
     parse_client_json,
 )
+from spielwerk.web.store import StoreError
 from spielwerk.web.views import final_reveal, seat_view
 
 
 class RecordNotFound(SpielwerkError, LookupError):
     """A finished-game id the store does not hold (answered with 404)."""
+
+
+class RecordDamaged(SpielwerkError):
+    """A stored finished game that cannot be read or replayed (answered with 409)."""
 
 
 class UploadError(SpielwerkError, ValueError):
@@ -68,13 +74,24 @@ def records_router(server: Server) -> APIRouter:
     router = APIRouter()
 
     def load_record(game_id: int) -> tuple[dict[str, Any], Any]:
-        row = server.store.get_game(game_id)
+        try:
+            row = server.store.get_game(game_id)
+        except StoreError as exc:
+            raise RecordDamaged(str(exc)) from None
         if row is None:
             raise RecordNotFound(f"unknown game {game_id}")
-        game = load_game(row["spec"])
-        state = game.new_initial_state()
-        for a in row["history"]:
-            state.apply(a)
+        try:
+            state = load_game(row["spec"]).new_initial_state()
+            for a in row["history"]:
+                state.apply(a)
+            if not isinstance(row["players"], list) or not isinstance(row["seat"], int) or (
+                    not 0 <= row["seat"] < state.game.num_players):
+                raise ValueError("players or seat")
+        except (SpielwerkError, ValueError, TypeError, IndexError, OverflowError) as exc:
+            # the rules' message may name hidden cards: the log has it, the answer not
+            log.warning("game %d cannot be replayed: %s", game_id, exc)
+            raise RecordDamaged(f"game {game_id} is damaged in the database (its record "
+                                "cannot be replayed)") from None
         return row, state
 
     @router.get("/api/games/finished")

@@ -271,8 +271,10 @@ class Server:
                 log.warning("table %s: engine %s for seat %d: %s", table.id, agent, seat, exc)
                 legal = table.state.legal_actions()
                 action = legal[int(np.random.default_rng(seed).integers(len(legal)))]
-                notice = (f"seat {seat}'s engine ({agent}) failed: {exc}; a random legal move "
-                          "was played for it")
+                # the engine's error text may name its cards: the log has it, not the notice
+                what = "did not answer in time" if isinstance(exc, EngineTimeout) else "failed"
+                notice = (f"seat {seat}'s engine ({agent}) {what}; a random legal move was "
+                          "played for it")
             async with self.lock(table.id):
                 self.thinking[table.id] = None
                 if len(table.history) != ply or table.engine_seat() != seat:

@@ -9,6 +9,7 @@ deal number and the ply, so a restarted server replays the same game.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import numpy as np
@@ -17,6 +18,8 @@ from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.game import CHANCE, State, sample_chance
 from spielwerk.core.registry import load_game
 from spielwerk.web.views import action_label, seat_view
+
+log = logging.getLogger("spielwerk.web")
 
 
 class TableError(SpielwerkError):
@@ -93,12 +96,16 @@ class Table:
 
     def _replay(self, history: list[int]) -> State:
         state = load_game(self.current_spec()).new_initial_state()
-        try:
-            for a in history:
+        for ply, a in enumerate(history):
+            try:
                 state.apply(int(a))
-        except (SpielwerkError, ValueError, TypeError, IndexError, OverflowError) as exc:
-            raise self.damaged(f"its stored game cannot be replayed: "
-                               f"{str(exc).splitlines()[0]}") from None
+            except (SpielwerkError, ValueError, TypeError, IndexError, OverflowError) as exc:
+                # the rules' message names the legal moves of the player to move (maybe
+                # an engine's cards): it goes to the server log only, never to a browser
+                log.warning("table %s: stored game cannot be replayed at ply %d: %s",
+                            self.id, ply, str(exc).splitlines()[0] if str(exc) else exc)
+                raise self.damaged(f"its stored game cannot be replayed: action {ply + 1} "
+                                   f"of {len(history)} is not legal there") from None
         self._chance(state)
         return state
 
