@@ -271,3 +271,27 @@ def test_damaged_finished_game_is_409_naming_no_card(client: TestClient, app: An
     r = client.request("POST" if route == "analysis" else "GET", f"/api/games/{gid}/{route}")
     assert r.status_code == 409, r.text
     assert "damaged" in r.json()["error"] and not CARD_RE.findall(r.json()["error"])
+
+
+# ----- 4. an uploaded ISS record whose stated result is not the replayed one --------------
+ISS_SAMPLE = Path(__file__).parent / "data" / "iss_sample.sgf"
+
+
+def test_upload_says_when_the_stated_result_disagrees(client: TestClient) -> None:
+    line = ISS_SAMPLE.read_text().splitlines()[0]
+    assert "d:2 loss v:-54" in line
+    honest = client.post("/api/games/upload", content=line.encode())
+    assert honest.status_code == 200 and honest.json()["notes"] == []
+    assert client.get(f"/api/games/{honest.json()['id']}/review").json()["summary"] == "uploaded"
+
+    edited = line.replace("d:2 loss v:-54", "d:2 win v:54")
+    r = client.post("/api/games/upload", content=edited.encode())
+    assert r.status_code == 200
+    notes = r.json()["notes"]
+    assert len(notes) == 1 and "stated result disagrees" in notes[0]
+    assert "outcome: record win, replay loss" in notes[0] and "v: record 54, replay -54" in notes[0]
+    gid = r.json()["id"]
+    review = client.get(f"/api/games/{gid}/review").json()
+    assert "stated result disagrees" in review["summary"]
+    listed = {g["id"]: g for g in client.get("/api/games/finished").json()["games"]}
+    assert "stated result disagrees" in listed[gid]["summary"]

@@ -38,8 +38,10 @@ class UploadError(SpielwerkError, ValueError):
     """An uploaded file that is no game record the review can show."""
 
 
-def parse_upload(text: str) -> State:
-    """The game of an uploaded record: a spielwerk JSON record or an ISS Skat record line."""
+def parse_upload(text: str) -> tuple[State, list[str]]:
+    """The game of an uploaded record (a spielwerk JSON record or an ISS Skat record line)
+    and notes for the person: an ISS record whose stated result is not the one its moves
+    give, a file with more than one record."""
     if text.startswith(("{", "[")):
         try:
             record = parse_client_json(text, "upload")
@@ -59,14 +61,27 @@ def parse_upload(text: str) -> State:
         if game.name not in WEB_GAMES:
             raise UploadError(f"the review shows {', '.join(WEB_GAMES)}, not {game.name}")
         # the spec may be written short ("kalah"): replay under the full spec
-        return game.deserialize_state(json.dumps({"game": game.spec(), "history": history}))
+        return game.deserialize_state(json.dumps({"game": game.spec(), "history": history})), []
     from spielwerk.games.skat import iss
 
     records = list(iss.iter_records(io.StringIO(text)))
     if not records:
         raise UploadError("no game record found (expected a JSON record or an ISS record line)")
-    state: State = iss.replay(records[0]).state
-    return state
+    cmp = iss.compare(records[0])
+    if cmp.replay is None:
+        raise UploadError(cmp.error.splitlines()[0])
+    notes = []
+    # fields the record states and the replay contradicts (a record without a result
+    # block states nothing)
+    stated = [m.replace("server ", "record ").replace("engine ", "replay ")
+              for m in cmp.mismatches if "missing in the server's result" not in m]
+    if stated:
+        notes.append("the record's stated result disagrees with the replayed game ("
+                     + "; ".join(stated) + ")")
+    if len(records) > 1:
+        notes.append(f"the file holds {len(records)} records; only the first is shown")
+    state: State = cmp.replay.state
+    return state, notes
 
 
 def records_router(server: Server) -> APIRouter:
@@ -133,17 +148,19 @@ def records_router(server: Server) -> APIRouter:
         if not text:
             return error_response(400, "empty upload")
         try:
-            state = parse_upload(text)
+            state, notes = parse_upload(text)
         except UploadError as exc:
             return error_response(400, str(exc))
         except SpielwerkError as exc:
             return error_response(400, str(exc).splitlines()[0])
         seat = 0
         players = [f"seat {s}" for s in range(state.game.num_players)]
-        summary = "uploaded" + ("" if state.is_terminal() else " (unfinished)")
+        # the summary is what the list of games and the review show: the notes go there
+        summary = "; ".join(["uploaded" + ("" if state.is_terminal() else " (unfinished)"),
+                             *notes])
         gid = server.store.add_game(state.game.spec(), state.history, seat, players, summary,
                                     source="upload")
-        return {"id": gid}
+        return {"id": gid, "notes": notes}
 
     @router.get("/api/games/{game_id}/review")
     async def review(game_id: int) -> Any:

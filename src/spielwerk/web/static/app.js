@@ -523,6 +523,7 @@ async function openGames() {
       const text = await file.files[0].text();
       const r = await api("/api/games/upload", { method: "POST", body: text });
       location.hash = "review=" + r.id;
+      if (r.notes && r.notes.length) showMessage(r.notes.join("; "), true);
     } catch (e) { showMessage(e.message, true); }
   });
   main.replaceChildren(h("fieldset", {}, h("legend", { text: "Upload a game for review (JSON record or ISS record)" }), file),
