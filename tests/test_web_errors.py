@@ -295,3 +295,39 @@ def test_upload_says_when_the_stated_result_disagrees(client: TestClient) -> Non
     assert "stated result disagrees" in review["summary"]
     listed = {g["id"]: g for g in client.get("/api/games/finished").json()["games"]}
     assert "stated result disagrees" in listed[gid]["summary"]
+
+
+# ----- 5. the lobby offers only Kalah sizes the opponent plays ----------------------------
+def test_lobby_offers_only_kalah_sizes_the_opponents_play(client: TestClient) -> None:
+    from spielwerk.core.errors import SpielwerkError
+    from spielwerk.core.registry import load_game
+
+    info = client.get("/api/games").json()["games"]["kalah"]
+    default = info["default_opponent"]
+    assert set(info["limits"]) == {a["name"] for a in info["agents"]}
+    lim = info["limits"][default]
+    top = lim["pits"]["max"]
+    by_pits = lim["seeds"]["max_by_pits"]
+    assert lim["pits"]["min"] == 1 and set(by_pits) == {str(m) for m in range(1, top + 1)}
+    for m in range(1, top + 1):  # every size offered is played by the default opponent
+        r = client.post("/api/tables", json={"game": "kalah", "params": {
+            "pits": m, "seeds": by_pits[str(m)]}, "seed": 1})
+        assert r.status_code == 200, (m, r.text)
+    # one more pit or one more seed is refused with the reason
+    r = client.post("/api/tables", json={"game": "kalah", "params": {"pits": top + 1,
+                                                                     "seeds": 1}})
+    assert r.status_code == 400
+    if top < 16:  # the rules allow 16: the opponent is what refuses
+        load_game("kalah", pits=top + 1, seeds=1)
+        assert f"the opponent '{default}' cannot play" in r.json()["error"]
+    r = client.post("/api/tables", json={"game": "kalah", "params": {
+        "pits": 6, "seeds": by_pits["6"] + 1}})
+    assert r.status_code == 400
+    # an agent without the solver's limit is offered what the rules allow
+    rules_top = info["limits"]["random"]["pits"]["max"]
+    load_game("kalah", pits=rules_top, seeds=1)
+    with pytest.raises(SpielwerkError):
+        load_game("kalah", pits=rules_top + 1, seeds=1)
+    # and the lobby takes its ranges from these limits, not from numbers of its own
+    js = client.get("/static/app.js").text
+    assert "info.limits" in js and '"opt-pits", 6, 1, 16' not in js

@@ -18,6 +18,7 @@ the table is unchanged and everybody else keeps playing.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -49,6 +50,7 @@ from spielwerk.web.server import (
     _static_dir,
     default_opponent,
     error_response,
+    lobby_limits,
     log,
     parse_client_json,
 )
@@ -122,6 +124,8 @@ def tables_router(server: Server) -> APIRouter:
                 "agents": [{"name": a.name, "usage": a.usage(), "description": a.description}
                            for a in list_agents(entry.name)],
                 "default_opponent": default_opponent(entry.name),
+                # probed once per process (seconds for a solver agent), off the event loop
+                "limits": await asyncio.to_thread(lobby_limits, entry.name),
             }
         return {"games": out}
 

@@ -8,9 +8,11 @@ engine pool off the event loop, and broadcasts each seat's view.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import secrets
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ from fastapi import WebSocket
 from fastapi.responses import JSONResponse
 
 from spielwerk.core.agent import list_agents, make_agent
+from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.registry import load_game
 from spielwerk.web.engines import EngineCancelled, EngineFailed, EnginePool, EngineTimeout
 from spielwerk.web.store import Store
@@ -80,6 +83,60 @@ def parse_client_json(raw: str | bytes, what: str = "message") -> Any:
     return value
 
 
+LIMIT_PROBE_MAX = 1 << 20
+"""Probing a parameter's limit stops here (a parameter allowed beyond it is unbounded)."""
+
+
+def plays(game_name: str, agent: str, **params: int) -> bool:
+    """Whether ``game_name(**params)`` loads and ``agent`` accepts it: the game's and the
+    agent's own checks decide, so the lobby offers exactly what the engines play."""
+    try:
+        make_agent(agent, load_game(game_name, **{k: str(v) for k, v in params.items()}),
+                   seed=0)
+    except SpielwerkError:
+        return False
+    return True
+
+
+def largest(ok: Callable[[int], bool], lo: int) -> int:
+    """The largest ``n >= lo`` with ``ok(n)`` (``lo - 1`` if none) for an ``ok`` that holds
+    up to some limit and fails beyond it: doubling, then bisection."""
+    if not ok(lo):
+        return lo - 1
+    good, bad = lo, 2 * lo
+    while ok(bad):
+        good, bad = bad, 2 * bad
+        if bad > LIMIT_PROBE_MAX:
+            return good
+    while bad - good > 1:
+        mid = (good + bad) // 2
+        good, bad = (mid, bad) if ok(mid) else (good, mid)
+    return good
+
+
+def _kalah_plays_seeds(agent: str, pits: int, seeds: int) -> bool:
+    return plays("kalah", agent, pits=pits, seeds=seeds)
+
+
+@functools.cache
+def kalah_limits(agent: str) -> dict[str, Any]:
+    """The pits (1..max) and, for each number of pits, the most seeds per pit with which
+    Kalah loads and ``agent`` plays it, probed on the game and agent code (so a limit of
+    the rules or of the solver behind an agent is never written down twice)."""
+    pits = largest(lambda m: plays("kalah", agent, pits=m, seeds=1), 1)
+    seeds = {str(m): largest(functools.partial(_kalah_plays_seeds, agent, m), 1)
+             for m in range(1, pits + 1)}
+    return {"pits": {"min": 1, "max": pits}, "seeds": {"min": 1, "max_by_pits": seeds}}
+
+
+def lobby_limits(game: str) -> dict[str, Any] | None:
+    """Limits of the lobby's number fields for ``game``, per agent name (None: no
+    field to limit)."""
+    if game != "kalah":
+        return None
+    return {e.name: kalah_limits(e.name) for e in list_agents(game)}
+
+
 def _static_dir() -> Path:
     return Path(str(resources.files("spielwerk.web") / "static"))
 
@@ -136,7 +193,11 @@ class Server:
                 or not all(isinstance(o, str) and 0 < len(o) <= 200 for o in opponents)):
             raise TableError(f"{game.name} needs {n - 1} opponent agent spec(s)")
         for spec in opponents:
-            make_agent(spec, game, seed=0)  # validates name and parameters (one-line error)
+            try:  # validates name and parameters, and that the agent plays this game
+                make_agent(spec, game, seed=0)
+            except SpielwerkError as exc:
+                raise TableError(f"the opponent {spec!r} cannot play {game.name} "
+                                 f"{game.spec()}: {str(exc).splitlines()[0]}") from None
         budget = body.get("time", 2.0)
         if isinstance(budget, bool) or not isinstance(budget, int | float) or not (
                 0.05 <= float(budget) <= 60):

@@ -98,8 +98,9 @@ function renderGameOptions(box, game) {
   const info = gamesInfo[game];
   const parts = [];
   if (game === "kalah") {
-    parts.push(h("label", {}, "pits ", numInput("opt-pits", 6, 1, 16)),
-               h("label", {}, "seeds ", numInput("opt-seeds", 4, 1, 20)),
+    // the ranges come from the server (probed on the rules and the chosen opponent)
+    parts.push(h("label", {}, "pits ", numInput("opt-pits", 6, 1, 6)),
+               h("label", {}, "seeds ", numInput("opt-seeds", 4, 1, 4)),
                h("label", {}, h("input", { id: "opt-empty_capture", type: "checkbox" }), " empty capture"));
   } else if (game === "durak") {
     const sel = h("select", { id: "opt-preset" });
@@ -131,6 +132,27 @@ function renderGameOptions(box, game) {
   drawOpp();
   const pl = document.getElementById("opt-players");
   if (pl) pl.addEventListener("change", drawOpp);
+  if (info.limits) {
+    const apply = () => applyLimits(info);
+    box.addEventListener("change", apply);
+    box.addEventListener("input", apply);
+    apply();
+  }
+}
+// Keep the number fields within what the chosen opponent plays (info.limits, per agent).
+function applyLimits(info) {
+  const sel = document.getElementById("opp-0"), spec = document.getElementById("oppspec-0");
+  const name = ((spec && spec.value.trim()) || (sel && sel.value) || info.default_opponent).split(":")[0];
+  const lim = info.limits[name] || info.limits[info.default_opponent];
+  const pits = document.getElementById("opt-pits"), seeds = document.getElementById("opt-seeds");
+  if (!lim || !pits || !seeds) return;
+  const clamp = (el, lo, hi) => {
+    el.min = lo; el.max = hi;
+    const v = Number(el.value);
+    if (el.value !== "" && (v < lo || v > hi)) el.value = Math.max(lo, Math.min(hi, v));
+  };
+  clamp(pits, lim.pits.min, lim.pits.max);
+  clamp(seeds, lim.seeds.min, lim.seeds.max_by_pits[String(Number(pits.value))] || lim.seeds.min);
 }
 function collectOptions(game) {
   const val = (id) => document.getElementById(id);
