@@ -331,3 +331,21 @@ def test_lobby_offers_only_kalah_sizes_the_opponents_play(client: TestClient) ->
     # and the lobby takes its ranges from these limits, not from numbers of its own
     js = client.get("/static/app.js").text
     assert "info.limits" in js and '"opt-pits", 6, 1, 16' not in js
+
+
+# ----- sweep: the thread pool (workers=0) times out with EngineTimeout, as the processes do
+def test_thread_pool_timeout_is_an_engine_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+
+    import spielwerk.web.work  # noqa: F401 - registers the real tasks before the patch
+    from spielwerk.web import engines
+
+    monkeypatch.setitem(engines.TASKS, "slow", lambda: time.sleep(1.0))
+
+    async def run() -> None:
+        pool = engines.EnginePool(0)
+        await pool.start()
+        with pytest.raises(engines.EngineTimeout):
+            await pool.run("slow", {}, 0.1)
+
+    asyncio.run(run())

@@ -150,7 +150,12 @@ class EnginePool:
         """Run task ``name``; raises EngineTimeout, EngineCancelled or EngineFailed."""
         self.tasks_run += 1
         if self.size == 0:
-            ok, value = await asyncio.wait_for(asyncio.to_thread(_run, name, kwargs), limit_s)
+            try:
+                ok, value = await asyncio.wait_for(asyncio.to_thread(_run, name, kwargs),
+                                                   limit_s)
+            except TimeoutError:  # the callers handle EngineTimeout (was: a 500 / a crash)
+                raise EngineTimeout(f"the engine did not answer within {limit_s:.0f} s "
+                                    "(its thread runs on: workers=0 cannot stop it)") from None
             if not ok:
                 raise EngineFailed(value)
             return value

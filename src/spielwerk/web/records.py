@@ -121,11 +121,11 @@ def records_router(server: Server) -> APIRouter:
 
     @router.get("/api/games/{game_id}/record.sgf")
     async def record_iss(game_id: int) -> Any:
-        from spielwerk.games.skat import iss
-
         row, state = load_record(game_id)
         if state.game.name != "skat":
             return error_response(400, "ISS records exist for Skat only; download the JSON record")
+        from spielwerk.games.skat import iss
+
         pos_names = []
         for p in range(3):
             seat = state.sgame.seat_of(p)
