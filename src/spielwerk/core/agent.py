@@ -12,7 +12,7 @@ import importlib
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields, is_dataclass
 from typing import TYPE_CHECKING, Any
 
 from spielwerk.core.errors import SpielwerkError
@@ -212,6 +212,45 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, str]]:
         k, v = item.split("=", 1)
         raw[k.strip()] = v.strip()
     return parts[0], raw
+
+
+def param(default: Any, help: str, limits: Limit | None = None) -> Any:
+    """One agent parameter, declared once: a dataclass field carrying its default, its help
+    line and its limits (as for :func:`register_agent`; None: a number must be >= 0)."""
+    return field(default=default, metadata={"help": help, "limits": limits})
+
+
+def declared(params: type) -> tuple[dict[str, Any], dict[str, str], dict[str, Limit]]:
+    """(defaults, help, limits) of a dataclass of :func:`param` fields."""
+    if not is_dataclass(params):
+        raise TypeError(f"{params!r} is not a dataclass of agent parameters")
+    defaults, helps, limits = {}, {}, {}
+    for f in fields(params):
+        if f.default is MISSING or "help" not in f.metadata:
+            raise TypeError(f"{params.__name__}.{f.name} is not declared with param()")
+        defaults[f.name] = f.default
+        helps[f.name] = f.metadata["help"]
+        if f.metadata["limits"] is not None:
+            limits[f.name] = f.metadata["limits"]
+    return defaults, helps, limits
+
+
+def register_declared(name: str, factory: Callable[..., Agent], params: type,
+                      description: str, games: tuple[str, ...] | None = None) -> None:
+    """:func:`register_agent` with the defaults, help and limits of the dataclass ``params``
+    (its fields made with :func:`param`): each parameter is written in one place."""
+    defaults, helps, limits = declared(params)
+    register_agent(name, factory, defaults, description, games, helps, limits)
+
+
+def check_declared(name: str, settings: Any) -> None:
+    """Check every field of a dataclass of :func:`param` fields against its limits, with the
+    registry's one-line error: the same check for an agent built from a spec and one built
+    directly."""
+    defaults, helps, limits = declared(type(settings))
+    entry = AgentEntry(name, RandomAgent, defaults, "", None, helps, limits)
+    for key in defaults:
+        check_agent_parameter(entry, key, getattr(settings, key))
 
 
 def make_agent(spec: str, game: Game, seed: int | None = None) -> Agent:

@@ -19,10 +19,18 @@ seeded like every agent.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from spielwerk.core.agent import Agent, AgentSpecError, register_agent
+from spielwerk.core.agent import (
+    Agent,
+    AgentSpecError,
+    check_declared,
+    param,
+    register_agent,
+    register_declared,
+)
 from spielwerk.core.game import Game, InfoState
 from spielwerk.games.skat.bidding import BID_VALUES
 from spielwerk.games.skat.cards import CARD_POINTS, NULL, cards_of
@@ -91,69 +99,83 @@ def shared_model(base: str, k: int, scaling: str = DEFAULT_SCALING) -> KnnModel:
     return _MODELS[key]
 
 
-def _check_choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
-        raise AgentSpecError(f"knn: {name} must be one of {', '.join(allowed)}, not {value!r}")
+@dataclass(frozen=True)
+class KnnSettings:
+    """The ``knn`` agent's parameters, each declared once (default, help, limits): the
+    registry's spec parsing, validation and help come from here (:func:`register_declared`),
+    and an agent built directly is checked the same way."""
+
+    worlds: int = param(32, "PIMC worlds per card decision (declarer and defence)", (1, None))
+    time: float = param(0.0, "seconds per card decision: PIMC stops sampling worlds when they "
+                             "are spent (at least one world; 0: all worlds); bidding and "
+                             "putting take milliseconds", (0, None))
+    k: int = param(DEFAULT_K, "neighbours per classification", (1, None))
+    extensions: bool = param(True, "null, schneider/schwarz/ouvert announcements beyond the "
+                                   "seed")
+    putting: str = param("refined", "skat putting strategy: knn, refined, random, pimc "
+                                     "(docs/skat-selection.md), or rule (the rule agent's put "
+                                     "for each game, compared by KNN values)", AGENT_PUTTINGS)
+    base: str = param("", "knowledge base directory (empty: the shipped base)")
+    hand_threshold: float = param(DEFAULT_HAND_THRESHOLD, "hand-game value (card points) "
+                                  "needed to call a game winnable", (0, 120))
+    pickup_threshold: float = param(DEFAULT_PICKUP_THRESHOLD, "pick-up value (card points) "
+                                    "needed to call a game winnable", (0, 120))
+    null_threshold: float = param(DEFAULT_NULL_THRESHOLD, "share of neighbours without a "
+                                  "trick needed to bid null", (0, 1))
+    scaling: str = param(DEFAULT_SCALING, "feature scaling of the distance: none (the seed) or "
+                                          "std", SCALINGS)
+    bidding: str = param("knn", "bidding: knn, or the hand-strength counts stegen / kinback",
+                         BIDDING_SYSTEMS)
+    play: str = param("pimc", "card play: pimc (worlds per decision) or rule (the rule "
+                              "agent's play)", CARD_PLAY)
+    put_rules: str = param(DEFAULT_PUT_RULES, "puts the KNN putting classifies: seed (no "
+                           "jacks/trumps) or hard (refined selection's hard rules)", PUT_RULES)
+    choose_by_put: bool = param(True, "after picking up, compare the games by the values of "
+                                      "the refined put of each (putting=refined)")
+    switch_margin: float = param(0.0, "keep the game bid on unless another is this many "
+                                      "points better")
+    contest_margin: float = param(DEFAULT_CONTEST_MARGIN, "points above the threshold a hand "
+                                  "needs to bid beyond 18")
+    decision: str = param(DEFAULT_DECISION, "when a game is winnable: ev (calibrated expected "
+                          "Seeger-Fabian score, by position), threshold (hand_threshold / "
+                          "pickup_threshold), or score (every choice by expected score, null "
+                          "included)", DECISIONS)
+    loss_bonus: float = param(DEFAULT_LOSS_BONUS, "ev/score: extra cost of a lost game (the "
+                              "opponents' 40 each)", (0, 1000))
+    ev_margin: float = param(DEFAULT_EV_MARGIN, "ev/score: expected score a game needs over "
+                             "passing", (-1000, 1000))
+    game_choice: str = param(DEFAULT_GAME_CHOICE, "after picking up, the game with the best put "
+                             "value (value) or the best calibrated expected score (ev)",
+                             GAME_CHOICES)
+    contest_shift: float = param(DEFAULT_CONTEST_SHIFT, "ev/score: log-odds a game must spare "
+                                 "to bid beyond 18 (contested)")
+    calibration: str = param("auto", "ev/score: win chances measured under rule's or PIMC's "
+                             "card play against rule's defence (auto: those of play), or "
+                             "strong: PIMC on every side, per game type", AGENT_CALIBRATIONS)
+
+    def __post_init__(self) -> None:
+        check_declared("knn", self)
+
+    def decision_params(self) -> KnnParams:
+        """The parameters of the decisions before the first card (:class:`KnnParams`); the
+        ``auto`` calibration is that of the card play."""
+        shared = {f.name: getattr(self, f.name) for f in fields(KnnParams)}
+        if self.calibration == "auto":  # the win chances measured under this card play
+            shared["calibration"] = self.play
+        return KnnParams(**shared)
 
 
 class SkatKnnAgent(Agent):
     """KNN for everything before the first card, PIMC for the cards."""
 
-    def __init__(
-        self,
-        game: Game,
-        seed: int | None = None,
-        worlds: int = 32,
-        k: int = DEFAULT_K,
-        extensions: bool = True,
-        putting: str = "refined",
-        base: str = "",
-        hand_threshold: float = DEFAULT_HAND_THRESHOLD,
-        pickup_threshold: float = DEFAULT_PICKUP_THRESHOLD,
-        null_threshold: float = DEFAULT_NULL_THRESHOLD,
-        scaling: str = DEFAULT_SCALING,
-        bidding: str = "knn",
-        play: str = "pimc",
-        put_rules: str = DEFAULT_PUT_RULES,
-        choose_by_put: bool = True,
-        switch_margin: float = 0.0,
-        contest_margin: float = DEFAULT_CONTEST_MARGIN,
-        decision: str = DEFAULT_DECISION,
-        loss_bonus: float = DEFAULT_LOSS_BONUS,
-        ev_margin: float = DEFAULT_EV_MARGIN,
-        game_choice: str = DEFAULT_GAME_CHOICE,
-        contest_shift: float = DEFAULT_CONTEST_SHIFT,
-        calibration: str = "auto",
-        time: float = 0.0,
-    ) -> None:
+    def __init__(self, game: Game, seed: int | None = None, **settings: Any) -> None:
         super().__init__(game, seed)
-        _check_choice("bidding", bidding, BIDDING_SYSTEMS)
-        self.bidding = bidding
-        if k < 1:
-            raise AgentSpecError(f"knn: k must be at least 1, not {k}")
-        _check_choice("putting", putting, AGENT_PUTTINGS)
-        _check_choice("put_rules", put_rules, PUT_RULES)
-        _check_choice("game_choice", game_choice, GAME_CHOICES)
-        _check_choice("decision", decision, DECISIONS)
-        _check_choice("calibration", calibration, AGENT_CALIBRATIONS)
-        _check_choice("play", play, CARD_PLAY)
-        if calibration == "auto":  # the win chances measured under this agent's card play
-            calibration = play
-        self.params = KnnParams(k, hand_threshold, pickup_threshold, null_threshold, extensions,
-                                put_rules, switch_margin, contest_margin, decision=decision,
-                                loss_bonus=loss_bonus, ev_margin=ev_margin,
-                                game_choice=game_choice, contest_shift=contest_shift,
-                                calibration=calibration)
-        self.choose_by_put = choose_by_put
-        _check_choice("scaling", scaling, SCALINGS)
-        self.putting = putting
-        self.scaling = scaling
-        self.base = base
-        self.play = play
-        if not time >= 0:
-            raise AgentSpecError(f"knn: time must be >= 0 seconds, not {time}")
-        self.player: Agent = (SkatPimcAgent(game, seed, worlds=worlds, time=time)
-                              if play == "pimc" else SkatRuleAgent(game, seed))
+        s = self.settings = KnnSettings(**settings)
+        self.params = s.decision_params()
+        self.bidding, self.choose_by_put, self.putting = s.bidding, s.choose_by_put, s.putting
+        self.scaling, self.base, self.play = s.scaling, s.base, s.play
+        self.player: Agent = (SkatPimcAgent(game, seed, worlds=s.worlds, time=s.time)
+                              if s.play == "pimc" else SkatRuleAgent(game, seed))
         self._bid_cache: dict[tuple[int, int], BidDecision] = {}
         self._put: PutDecision | None = None
         self._put_key: tuple[int, int, int] = (0, 0, 0)
@@ -301,61 +323,11 @@ class SkatKnnAgent(Agent):
         return action if action in legal else self.player.act(info)
 
 
-register_agent(
-    "knn",
-    SkatKnnAgent,
-    {"worlds": 32, "k": DEFAULT_K, "extensions": True, "putting": "refined", "base": "",
-     "hand_threshold": DEFAULT_HAND_THRESHOLD, "pickup_threshold": DEFAULT_PICKUP_THRESHOLD,
-     "null_threshold": DEFAULT_NULL_THRESHOLD, "scaling": DEFAULT_SCALING, "bidding": "knn",
-     "play": "pimc", "put_rules": DEFAULT_PUT_RULES, "choose_by_put": True,
-     "switch_margin": 0.0, "contest_margin": DEFAULT_CONTEST_MARGIN,
-     "decision": DEFAULT_DECISION, "loss_bonus": DEFAULT_LOSS_BONUS,
-     "ev_margin": DEFAULT_EV_MARGIN, "game_choice": DEFAULT_GAME_CHOICE,
-     "contest_shift": DEFAULT_CONTEST_SHIFT, "calibration": "auto", "time": 0.0},
+register_declared(
+    "knn", SkatKnnAgent, KnnSettings,
     "KNN bidding, hand/pick-up, skat putting and declaring over solved deals; PIMC card play",
     games=("skat",),
-    parameter_help={
-        "worlds": "PIMC worlds per card decision (declarer and defence)",
-        "time": "seconds per card decision: PIMC stops sampling worlds when they are spent "
-                "(at least one world; 0: all worlds); bidding and putting take milliseconds",
-        "play": "card play: pimc (worlds per decision) or rule (the rule agent's play)",
-        "choose_by_put": "after picking up, compare the games by the values of the refined "
-                         "put of each (putting=refined)",
-        "switch_margin": "keep the game bid on unless another is this many points better",
-        "contest_margin": "points above the threshold a hand needs to bid beyond 18",
-        "decision": "when a game is winnable: ev (calibrated expected Seeger-Fabian score, "
-                    "by position), threshold (hand_threshold / pickup_threshold), or score "
-                    "(every choice by expected score, null included)",
-        "loss_bonus": "ev: extra cost of a lost game (the opponents' 40 each)",
-        "ev_margin": "ev: expected score a game needs over passing",
-        "contest_shift": "ev: log-odds a game must spare to bid beyond 18 (contested)",
-        "game_choice": "after picking up, the game with the best put value (value) or the "
-                       "best calibrated expected score (ev)",
-        "calibration": "ev/score: win chances measured under rule's or PIMC's card play "
-                       "against rule's defence (auto: those of play), or strong: PIMC on "
-                       "every side, per game type",
-        "put_rules": "puts the KNN putting classifies: seed (no jacks/trumps) or hard "
-                     "(refined selection's hard rules)",
-        "k": "neighbours per classification",
-        "extensions": "null, schneider/schwarz/ouvert announcements beyond the seed",
-        "putting": "skat putting strategy: knn, refined, random, pimc (docs/skat-selection.md), "
-                   "or rule (the rule agent's put for each game, compared by KNN values)",
-        "bidding": "bidding: knn, or the hand-strength counts stegen / kinback",
-        "base": "knowledge base directory (empty: the shipped base)",
-        "hand_threshold": "hand-game value (card points) needed to call a game winnable",
-        "pickup_threshold": "pick-up value (card points) needed to call a game winnable",
-        "null_threshold": "share of neighbours without a trick needed to bid null",
-        "scaling": "feature scaling of the distance: none (the seed) or std",
-    },
-    limits={"worlds": (1, None), "k": (1, None), "putting": AGENT_PUTTINGS,
-            "null_threshold": (0, 1), "hand_threshold": (0, 120),
-            "pickup_threshold": (0, 120), "scaling": SCALINGS, "bidding": BIDDING_SYSTEMS,
-            "play": CARD_PLAY, "put_rules": PUT_RULES, "decision": DECISIONS,
-            "ev_margin": (-1000, 1000), "loss_bonus": (0, 1000),
-            "game_choice": GAME_CHOICES, "calibration": AGENT_CALIBRATIONS,
-            "time": (0, None)},
 )
-
 
 FROZEN: dict[str, tuple[dict[str, Any], str]] = {
     "knn1": (
