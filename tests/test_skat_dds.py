@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from numba import njit
 
+from spielwerk.games.skat.cards import CLUBS, GRAND, points_of
 from spielwerk.games.skat.dds import (
     MODE_DECLARER_TRICKS,
     MODE_DEFENDER_TRICKS,
@@ -28,6 +29,7 @@ from spielwerk.games.skat.dds import (
     best_cards,
 )
 from spielwerk.games.skat.kernel import legal_cards, trick_winner
+from spielwerk.games.skat_ai.knowledge.deals import WEAK_ACCEPT, make_deal
 
 POINTS = np.array([(0, 0, 0, 3, 4, 10, 11, 2)[c & 7] for c in range(32)], dtype=np.int64)
 
@@ -309,3 +311,38 @@ def test_node_limit_gives_up_cleanly() -> None:
     small = [p for p in _positions(51, (4,), 12) if p.tricks_left <= 3]
     for p in small:  # afterwards the same solver still answers correctly
         assert limited._run_moves(p, MODE_POINTS, 0, 0) == brute_moves(p, MODE_POINTS)
+
+
+# final card points left possible by the answers won (61) and schneider (90, or 30 when lost)
+BOUNDS = {(True, False): (61, 89), (True, True): (90, 120),
+          (False, False): (31, 60), (False, True): (0, 30)}
+
+
+def test_exact_within_the_threshold_bounds_equals_the_exact_solve() -> None:
+    """MTD-bi started inside the bounds that threshold answers leave (won without
+    schneider: 61..89, ...; experiments/skat_selection_exact.py relies on it) finds the
+    value of the unbounded exact solve."""
+    plain, bounded = Solver(SolverConfig(tt_log2=16)), Solver(SolverConfig(tt_log2=16))
+    seen = set()
+    for deal in range(4):
+        position, hands, skat = make_deal(7, deal, WEAK_ACCEPT)
+        twelve = hands[position] | skat
+        cards = sorted(c for c in range(32) if twelve >> c & 1)
+        for game, put in ((CLUBS, (1 << cards[0]) | (1 << cards[1])),
+                          (GRAND, (1 << cards[-1]) | (1 << cards[-3]))):
+            h3 = list(hands)
+            h3[position] = twelve & ~put
+            pos = DealPosition(game, position, (h3[0], h3[1], h3[2]),
+                               declarer_points=points_of(put))
+            v = plain.exact(pos)
+            won = plain.reaches(pos, 61)
+            schneider = plain.reaches(pos, 90) if won else not plain.reaches(pos, 31)
+            lo, hi = BOUNDS[won, schneider]
+            assert lo <= v <= hi
+            assert bounded.exact_within(pos, lo, hi) == v
+            assert bounded.exact_within(pos, 0, 120) == v
+            assert bounded.exact_within(pos, v, v) == v
+            seen.add((won, schneider))
+    assert len(seen) >= 2  # more than one kind of bound was used
+    with pytest.raises(SolverError, match="empty bounds"):
+        bounded.exact_within(pos, 70, 60)

@@ -51,7 +51,7 @@ WIN_CALIBRATION: dict[str, tuple[float, ...]] = {
 middlehand, rearhand) per stage: value = the game's KNN value (card points), count =
 :func:`features.hand_count` of the ten cards (trumps + side aces + jacks / 2). Fitted by
 logistic regression on forced declarations under the rule agent's card play, the seat
-hands of tuning seeds 21 and 22 (``benchmarks/skat_kb_calibrate.py --summary``,
+hands of tuning seeds 21 and 22 (``experiments/skat_kb_calibrate.py --summary``,
 docs/skat-bidding.md): the neighbours' results are double-dummy, the cards are not played
 so well, the count adds to the neighbours' value, and a forehand declarer wins less."""
 PIMC_WIN_CALIBRATION: dict[str, tuple[float, ...]] = {
@@ -59,7 +59,7 @@ PIMC_WIN_CALIBRATION: dict[str, tuple[float, ...]] = {
     "hand": (0.0739, 0.8443, 1.9976, 0.0657, 0.0862, 0.2769),
 }
 """The same fit with the knn declarer playing the cards by PIMC (4 worlds) against the
-rule agent's defence (``benchmarks/skat_kb_calibrate.py --worlds 4``, seeds 21 and 22,
+rule agent's defence (``experiments/skat_kb_calibrate.py --worlds 4``, seeds 21 and 22,
 ``--summary --knn-only``: the pick-up stage from the knn agent's own pick-up games, since
 rule's keep rule's play). PIMC wins more of the games it declares, so the same value is
 worth more: the ``knn`` agent uses these weights when it plays the cards with PIMC."""
@@ -98,7 +98,7 @@ def typed_calibration(name: str) -> dict[str, Any]:
         except (OSError, ValueError) as e:
             raise KnowledgeBaseError(
                 f"cannot read the win-chance calibration {path}: {e}; it is made by "
-                f"benchmarks/skat_kb_calibrate.py --summary ... --write {path}") from None
+                f"experiments/skat_kb_calibrate.py --summary ... --write {path}") from None
         if data.get("format") != CALIBRATION_FORMAT or set(data.get("stages", {})) != set(
                 STAGES) or any(set(data["stages"][s]) != set(GAME_TYPES) for s in STAGES):
             raise KnowledgeBaseError(f"{path} is not a {CALIBRATION_FORMAT} file with the "

@@ -12,9 +12,9 @@ Printed per agent: games declared, declarer win rate (95% Wilson interval),
 Seeger-Fabian points per 36 games (95% interval, deals as units) and the
 paired difference on the same deals, plus the machine, wall time and rate.
 
-    python benchmarks/skat_pimc_match.py                         # 10 deals, 8 worlds
-    python benchmarks/skat_pimc_match.py --deals 2000 --worlds 64 --workers 2 --log m.jsonl
-    python benchmarks/skat_pimc_match.py --summarize m.jsonl     # figures so far
+    python experiments/skat_pimc_match.py                         # 10 deals, 8 worlds
+    python experiments/skat_pimc_match.py --deals 2000 --worlds 64 --workers 2 --log m.jsonl
+    python experiments/skat_pimc_match.py --summarize m.jsonl     # figures so far
 
 (Until commit 2acce4a this script fixed the contract by the baseline's bidding
 and compared three ways of playing it; the figures in docs/skat-dds.md from

@@ -10,7 +10,7 @@ pick-up), and the category's effect is the seat's Seeger-Fabian points with A
 minus with B (``--table`` effect: the whole table's A-minus-B score change,
 the 40 points the defenders get for a lost game included).
 
-    python benchmarks/skat_kb_breakdown.py results.jsonl
+    python experiments/skat_kb_breakdown.py results.jsonl
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ difference to ``knn`` and to ``refined``.
 Results go to a JSON Lines file, one line per deal; a rerun with the same
 file continues (resumable). Never fails on time.
 
-    nice -n 5 .venv/bin/python benchmarks/skat_selection_selfplay.py \\
+    nice -n 5 .venv/bin/python experiments/skat_selection_selfplay.py \\
         --glassbox /tmp/glassbox.jsonl --deals 200 --worlds 4 --out /tmp/selfplay.jsonl
 """
 
@@ -28,73 +28,12 @@ import sys
 import time
 from pathlib import Path
 
-from spielwerk.core.registry import load_game
-from spielwerk.games.skat.actions import BID_BASE, DECLARATIONS, DECLARE_BASE, HOLD, PASS, PICKUP
-from spielwerk.games.skat.cards import GAME_NAMES, string_to_card
-from spielwerk.games.skat.rules import DEAL_ORDER, PLAY, PUT, SKAT_PLACE, SkatState
-from spielwerk.games.skat.scoring import Contract, seeger_fabian
-from spielwerk.games.skat_ai.baseline import SkatRuleAgent
+from common import STRATEGIES, cards_mask, ci, load, load_rows, past, repair, start
+from spielwerk.games.skat.cards import GAME_NAMES
+from spielwerk.games.skat.rules import SkatState
+from spielwerk.games.skat.scoring import seeger_fabian
 from spielwerk.games.skat_ai.knowledge.deals import WEAK_ACCEPT, make_deal
 from spielwerk.games.skat_ai.pimc_agent import SkatPimcAgent
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from skat_selection_glassbox import ci, load, past, repair  # noqa: E402
-
-STRATEGIES = ("random", "knn", "refined", "pimc", "rule")
-
-
-def _mask(text: str) -> int:
-    return sum(1 << string_to_card(t) for t in text.split())
-
-
-def _set_up(hands: tuple[int, int, int], skat: int, position: int, game: int,
-            put: int | None) -> SkatState:
-    """The deal dealt, the declarer at ``position`` holding 18 against two passes and
-    picking up the skat; then ``put`` put and ``game`` declared (the state before the
-    first card), or with ``put`` None the state where the declarer puts."""
-    state = load_game("skat").new_initial_state()
-    assert isinstance(state, SkatState)
-    pools = {p: [c for c in range(32) if hands[p] >> c & 1] for p in range(3)}
-    pools[SKAT_PLACE] = [c for c in range(32) if skat >> c & 1]
-    state.deal_cards([pools[place].pop(0) for place in DEAL_ORDER])
-    declarer = state.sgame.seat_of(position)
-    contract = DECLARE_BASE + DECLARATIONS.index(Contract(game))
-    put_cards = [c for c in range(32) if (put or 0) >> c & 1]
-    while state.phase != PLAY and not (put is None and state.phase == PUT):
-        legal = state.legal_actions()
-        if state.current_player != declarer:
-            action = PASS
-        elif BID_BASE in legal:
-            action = BID_BASE  # 18
-        elif HOLD in legal:
-            action = HOLD
-        elif PICKUP in legal:
-            action = PICKUP
-        elif contract in legal:
-            action = contract
-        else:
-            action = put_cards.pop()
-        state.apply(action)
-    assert state.declarer == declarer, "the set-up did not take"
-    return state
-
-
-def start(hands: tuple[int, int, int], skat: int, position: int, game: int,
-          put: int) -> SkatState:
-    """The state before the first card: ``position`` declares ``game`` at 18 with ``put``."""
-    state = _set_up(hands, skat, position, game, put)
-    assert state.put == put, "the put did not take"
-    return state
-
-
-def rule_put(hands: tuple[int, int, int], skat: int, position: int) -> int:
-    """The rule baseline's own put of the twelve cards (two :class:`SkatRuleAgent`
-    decisions; it guards the trumps of the game it would choose itself)."""
-    state = _set_up(hands, skat, position, 0, None)
-    agent = SkatRuleAgent(state.game, seed=0)
-    while state.phase == PUT:
-        state.apply(agent.act(state.info_state(state.current_player)))
-    return state.put
 
 
 def play_out(state: SkatState, worlds: int, seed: int) -> SkatState:
@@ -105,22 +44,6 @@ def play_out(state: SkatState, worlds: int, seed: int) -> SkatState:
         p = state.current_player
         state.apply(agents[p].act(state.info_state(p)))
     return state
-
-
-def load_rows(out: Path) -> dict[int, dict]:
-    """Rows by deal; update lines (strategies played later) merged into their row."""
-    rows: dict[int, dict] = {}
-    if not out.exists():
-        return rows
-    for line in out.read_text().splitlines():
-        if not line.strip():
-            continue
-        r = json.loads(line)
-        if r.pop("update", False):
-            rows[r["deal"]]["results"].update(r["results"])
-        else:
-            rows[r["deal"]] = r
-    return rows
 
 
 def play_strategies(args: argparse.Namespace, g: dict, want: list[str],
@@ -134,7 +57,7 @@ def play_strategies(args: argparse.Namespace, g: dict, want: list[str],
         text = g["puts"][s]
         if text not in by_put:
             t = time.perf_counter()
-            st = play_out(start(hands, skat, position, game, _mask(text)), args.worlds,
+            st = play_out(start(hands, skat, position, game, cards_mask(text)), args.worlds,
                           g["deal"])
             res = st.result
             assert res is not None and res.contract is not None

@@ -1,6 +1,6 @@
 """Full game graph of Kalah(m, n): counts, time and peak memory, both capture rules.
 
-    .venv/bin/python benchmarks/kalah_graph.py --pits 4 --seeds 3
+    .venv/bin/python experiments/kalah_graph.py --pits 4 --seeds 3
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ the knn - rule difference (over all N deals: the other deals add exactly 0).
 ``--check N`` also replays N deals where nothing differs and checks that they are
 identical.
 
-    python benchmarks/skat_kb_extensions.py --deals 2000 --seed 1 [--base DIR] \\
+    python experiments/skat_kb_extensions.py --deals 2000 --seed 1 [--base DIR] \\
         [--contribution] [--check 5]
 """
 

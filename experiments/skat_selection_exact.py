@@ -12,10 +12,10 @@ file; ``skat_selection_glassbox.py --report-only --exact-out FILE`` merges
 them. Resumable: a rerun skips the puts already solved, and picks up puts the
 glassbox file gained since (the PIMC and rule puts of its second pass).
 
-    nice -n 10 .venv/bin/python benchmarks/skat_selection_exact.py \\
+    nice -n 10 .venv/bin/python experiments/skat_selection_exact.py \\
         --glassbox /tmp/S/run/glassbox.jsonl --exact-out /tmp/S/run/exact.jsonl --deals 10000
     # the rate and the check against the unbounded exact solve, on deals that have both
-    .venv/bin/python benchmarks/skat_selection_exact.py --check 50 \\
+    .venv/bin/python experiments/skat_selection_exact.py --check 50 \\
         --glassbox /tmp/S/run/glassbox.jsonl
 
 Prints progress and the machine; never fails on time.
@@ -29,8 +29,7 @@ import platform
 import time
 from pathlib import Path
 
-from skat_selection_glassbox import SCHNEIDER, WIN, _mask, load, past
-
+from common import bounds, load, missing, past, put_mask
 from spielwerk.games.skat.cards import GAME_NAMES, points_of
 from spielwerk.games.skat.dds import DealPosition, Solver, SolverConfig
 from spielwerk.games.skat_ai.knowledge.deals import WEAK_ACCEPT, make_deal
@@ -38,28 +37,14 @@ from spielwerk.games.skat_ai.knowledge.deals import WEAK_ACCEPT, make_deal
 RELOAD_EVERY = 200  # deals between re-reads of the glassbox file (new PIMC / rule puts)
 
 
-def bounds(won: bool, schneider: bool) -> tuple[int, int]:
-    """The final card points the threshold answers leave possible."""
-    if won:
-        return (SCHNEIDER, 120) if schneider else (WIN, SCHNEIDER - 1)
-    return (0, 120 - SCHNEIDER) if schneider else (120 - SCHNEIDER + 1, WIN - 1)
-
-
 def position_for(seed: int, row: dict, put: str) -> DealPosition:
     position, hands, skat = make_deal(seed, row["deal"], WEAK_ACCEPT)
     twelve = hands[position] | skat
-    p = _mask(twelve, put)
+    p = put_mask(twelve, put)
     h = list(hands)
     h[position] = twelve & ~p
     return DealPosition(GAME_NAMES.index(row["game"]), position, (h[0], h[1], h[2]),
                         declarer_points=points_of(p))
-
-
-def missing(row: dict, have: dict) -> dict[str, str]:
-    """Strategy -> put of the puts of one deal without exact points in either file."""
-    solved = {**row.get("points", {}), **have.get("points", {})}
-    return {k: p for k, p in row["puts"].items()
-            if k not in solved or have.get("puts", {}).get(k, p) != p}
 
 
 def solve_row(solver: Solver, seed: int, row: dict, want: dict[str, str]) -> dict[str, int]:
@@ -150,7 +135,7 @@ def check(args: argparse.Namespace) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--glassbox", required=True, help="the glassbox benchmark's JSON Lines file")
+    ap.add_argument("--glassbox", required=True, help="the glassbox study's JSON Lines file")
     ap.add_argument("--exact-out", default="skat_selection_exact.jsonl")
     ap.add_argument("--deals", type=int, default=10000, help="the first N deals of the file")
     ap.add_argument("--seed", type=int, default=7, help="the glassbox run's --seed")

@@ -1,7 +1,7 @@
 """Measure the Kalah solver's search ideas one by one (nodes are machine independent; the
 time depends on the machine's load).
 
-    .venv/bin/python benchmarks/kalah_ideas.py [--pits 5 --seeds 4] [--egdb 12]
+    .venv/bin/python experiments/kalah_ideas.py [--pits 5 --seeds 4] [--egdb 12]
 
 For one instance and both capture rules, each line changes one thing against the
 baseline (iterative deepening 3..12, ETC from 30 seeds, table 2^22, the database

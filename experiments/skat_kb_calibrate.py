@@ -21,12 +21,12 @@ rate and mean Seeger-Fabian points by value band. The deals are those of
 ``skat match --seed S`` (same chance seeds), so use a tuning seed, not the
 evaluation seed.
 
-    python benchmarks/skat_kb_calibrate.py --deals 600 --seed 21 -o cal21.jsonl
-    python benchmarks/skat_kb_calibrate.py --summary cal21.jsonl
-    python benchmarks/skat_kb_calibrate.py --deals 800 --seed 21 --base DIR -o cal21-big.jsonl
-    python benchmarks/skat_kb_calibrate.py --deals 800 --seed 21 --worlds 4 -o pimc21.jsonl
-    python benchmarks/skat_kb_calibrate.py --summary pimc21.jsonl pimc22.jsonl --knn-only
-    python benchmarks/skat_kb_calibrate.py --deals 400 --seed 23 --worlds 4 --defence pimc \
+    python experiments/skat_kb_calibrate.py --deals 600 --seed 21 -o cal21.jsonl
+    python experiments/skat_kb_calibrate.py --summary cal21.jsonl
+    python experiments/skat_kb_calibrate.py --deals 800 --seed 21 --base DIR -o cal21-big.jsonl
+    python experiments/skat_kb_calibrate.py --deals 800 --seed 21 --worlds 4 -o pimc21.jsonl
+    python experiments/skat_kb_calibrate.py --summary pimc21.jsonl pimc22.jsonl --knn-only
+    python experiments/skat_kb_calibrate.py --deals 400 --seed 23 --worlds 4 --defence pimc \
         --modes pickup,hand,grand,null -o strong23.jsonl
 
 The rows do not record the base: use one results file per base.
@@ -362,7 +362,7 @@ def typed_summary(paths: list[Path], write: Path | None) -> None:
     if write is not None:
         data = {
             "format": CALIBRATION_FORMAT, "version": 1, "name": write.stem,
-            "made_by": "python benchmarks/skat_kb_calibrate.py --summary "
+            "made_by": "python experiments/skat_kb_calibrate.py --summary "
                        + " ".join(p.name for p in paths) + f" --typed --write {write.name}",
             "files": {p.name: len(g) for p, g in zip(paths, groups, strict=True)},
             "games": counts, "centers": CENTERS, "stages": weights, "log_loss": losses,

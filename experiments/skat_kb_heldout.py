@@ -22,9 +22,9 @@ scaling) of the hand stage (the ten dealt cards, skat counted) and the pick-up s
 skat taken and two cards put), per game and their mean, and the accuracy of "winnable"
 (value and truth >= 61).
 
-    python benchmarks/skat_kb_heldout.py --base BIG --holdout 1000 --sizes 1125,2000,4000,all
-    python benchmarks/skat_kb_heldout.py --base BIG --heldout-base HELD --sizes 1125,2000,4000,all
-    python benchmarks/skat_kb_heldout.py CONTINUED [--k 12] [--sizes 100,200,400,725,1125]
+    python experiments/skat_kb_heldout.py --base BIG --holdout 1000 --sizes 1125,2000,4000,all
+    python experiments/skat_kb_heldout.py --base BIG --heldout-base HELD --sizes 1125,2000,4000,all
+    python experiments/skat_kb_heldout.py CONTINUED [--k 12] [--sizes 100,200,400,725,1125]
 """
 
 from __future__ import annotations

@@ -16,10 +16,10 @@ Two kinds of held-out evaluation (docs/skat-bidding.md, "Prediction quality"):
 * ``tune``: k and thresholds by the declaring score on held-out deals (see
   the docs for the score proxy).
 
-    python benchmarks/skat_kb_quality.py label --deals 10000 --seed 2 --out heldout [--workers 2]
-    python benchmarks/skat_kb_quality.py evaluate --base src/spielwerk/data/skat_kb \
+    python experiments/skat_kb_quality.py label --deals 10000 --seed 2 --out heldout [--workers 2]
+    python experiments/skat_kb_quality.py evaluate --base src/spielwerk/data/skat_kb \
         --heldout heldout --sizes 100,200,400,725,all --k 8 --scaling std --pickup 2000
-    python benchmarks/skat_kb_quality.py          # no arguments: the leave-one-out table
+    python experiments/skat_kb_quality.py          # no arguments: the leave-one-out table
 """
 
 from __future__ import annotations

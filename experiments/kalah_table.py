@@ -1,11 +1,11 @@
 """The seed's Kalah results table: value, best first move, nodes and time of every Kalah(m, n)
 with m = 1..6 and n = 1..5 (m * n <= 30), both capture rules, written into docs/kalah.md.
 
-    .venv/bin/python benchmarks/kalah_table.py [--budget 600] [--row-limit 600] [--only 6,5]
+    .venv/bin/python experiments/kalah_table.py [--budget 600] [--row-limit 600] [--only 6,5]
                                                [--skip 6,5] [--redo]
                                                [--threads 2]
 
-Resumable: every finished row is kept in benchmarks/kalah_table_rows.json (with the
+Resumable: every finished row is kept in experiments/kalah_table_rows.json (with the
 machine and command that produced it) and not recomputed (``--redo`` recomputes);
 rows that did not finish within ``--row-limit`` seconds are retried on the next run.
 ``--budget`` bounds the seconds of new searching per run, smallest instances first,
@@ -120,7 +120,7 @@ def render(rows: dict[str, dict[str, object]]) -> str:
     out += ["", "Machine: " + "; ".join(machines) + ". Each row: "
             "`" + "spielwerk kalah solve --pits M --seeds N [--empty-capture] --egdb E --tt T "
             "--threads H"
-            + "` (the exact command of each row is in `benchmarks/kalah_table_rows.json`), "
+            + "` (the exact command of each row is in `experiments/kalah_table_rows.json`), "
             "value for South (first player), a best first move (pit 1..m from South's left), "
             "time including loading the database, in a fresh solver.", "", END]
     return "\n".join(out)

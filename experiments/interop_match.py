@@ -12,9 +12,9 @@ UCT constants: OpenSpiel's bots use raw returns, ours scale returns to [0, 1];
 the OpenSpiel bots get our constant times the game's utility span (Durak 2,
 Kalah(6,4) 96), so both explore alike.
 
-    nice -n 10 .venv/bin/python benchmarks/interop_match.py --time 0.02 --games 200 \
+    nice -n 10 .venv/bin/python experiments/interop_match.py --time 0.02 --games 200 \
         --out results/interop --workers 2
-    .venv/bin/python benchmarks/interop_match.py --summary --out results/interop
+    .venv/bin/python experiments/interop_match.py --summary --out results/interop
 """
 
 from __future__ import annotations

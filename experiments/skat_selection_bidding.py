@@ -11,7 +11,7 @@ played games, and the declarer's extended-Seeger points per 36 deals (passes
 count 0; won: value + 50, lost: -(2 value + 50); no overbidding since there
 is no auction). Resumable JSON Lines output; never fails on time.
 
-    nice -n 15 .venv/bin/python benchmarks/skat_selection_bidding.py --deals 100 \\
+    nice -n 15 .venv/bin/python experiments/skat_selection_bidding.py --deals 100 \\
         --out /tmp/bidding.jsonl
 """
 

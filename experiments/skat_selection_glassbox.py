@@ -34,7 +34,7 @@ refined; then the PIMC put and the exact points on the first deals, written as
 update lines (``"update": true``) that are merged into the deal's row. A rerun
 with the same file continues where it stopped (resumable). Never fails on time.
 
-    nice -n 5 .venv/bin/python benchmarks/skat_selection_glassbox.py --deals 10000 \\
+    nice -n 5 .venv/bin/python experiments/skat_selection_glassbox.py --deals 10000 \\
         --pimc-deals 1000 --exact-deals 1000 --out /tmp/glassbox.jsonl
 """
 
@@ -50,29 +50,26 @@ from typing import TextIO
 
 import numpy as np
 
-from spielwerk.games.skat.cards import GAME_NAMES, mask_to_string, points_of, string_to_card
+from common import (
+    LOSE_SCHNEIDER,
+    SCHNEIDER,
+    STRATEGIES,
+    WIN,
+    ci,
+    load,
+    merge_exact,
+    past,
+    put_mask,
+    rule_put,
+    seeger,
+)
+from spielwerk.games.skat.cards import GAME_NAMES, mask_to_string, points_of
 from spielwerk.games.skat.dds import DealPosition, Solver, SolverConfig
-from spielwerk.games.skat.kernel import matadors
-from spielwerk.games.skat.scoring import Contract, evaluate, seeger_fabian
 from spielwerk.games.skat_ai.knn import KnnModel
 from spielwerk.games.skat_ai.knowledge.deals import WEAK_ACCEPT, make_deal
 from spielwerk.games.skat_ai.params import KnnParams
 from spielwerk.games.skat_ai.putting import knn_put
 from spielwerk.games.skat_ai.selection import pimc_put, random_put, refined_put
-
-STRATEGIES = ("random", "knn", "refined", "pimc", "rule")
-WIN, SCHNEIDER, LOSE_SCHNEIDER = 61, 90, 30
-
-
-def seeger(twelve: int, game: int, won: bool, schneider: bool) -> int:
-    """Declarer's extended-Seeger points of a suit/grand game won or lost, with or
-    without schneider (bid 18, not schwarz), through :func:`scoring.evaluate`."""
-    if won:
-        points = SCHNEIDER if schneider else WIN
-    else:
-        points = LOSE_SCHNEIDER if schneider else WIN - 1
-    result = evaluate(Contract(game), 18, int(matadors(twelve, game)), points, 5)
-    return seeger_fabian(result, 3, 0)[0]
 
 
 def outcome(solver: Solver, game: int, position: int, hands: tuple[int, int, int],
@@ -90,59 +87,6 @@ def outcome(solver: Solver, game: int, position: int, hands: tuple[int, int, int
     schneider = solver.reaches(pos, SCHNEIDER) if won else not solver.reaches(
         pos, LOSE_SCHNEIDER + 1)
     return {"won": won, "schneider": schneider}
-
-
-def repair(out: Path) -> None:
-    """Cut a last line left half-written by a killed run, so appending stays valid."""
-    if out.exists():
-        data = out.read_bytes()
-        if data and not data.endswith(b"\n"):
-            out.write_bytes(data[: data.rfind(b"\n") + 1])
-
-
-def past(until: str | None) -> bool:
-    """Is the wall clock (UTC, ``HH:MM``) past ``until``? Lets a run stop at a time."""
-    return until is not None and time.strftime("%H:%M", time.gmtime()) >= until
-
-
-def load(out: Path, fix: bool = True) -> dict[int, dict]:
-    """Rows by deal, update lines merged into their deal's row. ``fix=False`` reads
-    only (a half-written last line is skipped, not cut: another run may be writing)."""
-    rows: dict[int, dict] = {}
-    if fix:
-        repair(out)
-    if not out.exists():
-        return rows
-    text = out.read_text()
-    if not fix and not text.endswith("\n"):
-        text = text[: text.rfind("\n") + 1]
-    for line in text.splitlines():
-        if not line.strip():
-            continue
-        r = json.loads(line)
-        if r.pop("update", False):
-            row = rows[r["deal"]]
-            for k, v in r.items():
-                if isinstance(v, dict):
-                    row.setdefault(k, {}).update(v)
-                else:
-                    row[k] = v
-        else:
-            rows[r["deal"]] = r
-    return rows
-
-
-def merge_exact(rows: dict[int, dict], path: Path) -> None:
-    """Merge the exact card points written by ``skat_selection_exact.py`` (a separate
-    file, so that run never races this one's appends); a point counts only for the
-    put it was solved for."""
-    for deal, line in load(path, fix=False).items():
-        row = rows.get(deal)
-        if row is None:
-            continue
-        for k, pts in line["points"].items():
-            if row["puts"].get(k) == line["puts"][k]:
-                row.setdefault("points", {})[k] = pts
 
 
 def record(row: dict, name: str, put: int, res: dict[str, int | bool], twelve: int,
@@ -208,8 +152,6 @@ def first_pass(args: argparse.Namespace, f: TextIO, done: dict[int, dict], model
 def second_pass(args: argparse.Namespace, f: TextIO, done: dict[int, dict],
                 solver: Solver) -> None:
     """The PIMC put on the first ``--pimc-deals``, exact points on the first ``--exact-deals``."""
-    from skat_selection_selfplay import rule_put  # the rule agent's own put (set-up shared)
-
     t_start = time.perf_counter()
     rule_deals = args.pimc_deals if args.rule_deals is None else args.rule_deals
     todo = sorted(done)[:max(args.pimc_deals, args.exact_deals, rule_deals)]
@@ -230,7 +172,7 @@ def second_pass(args: argparse.Namespace, f: TextIO, done: dict[int, dict],
         twelve = hands[position] | skat
         game = GAME_NAMES.index(row["game"])
         update: dict = {"deal": deal, "update": True}
-        puts = {k: _mask(twelve, v) for k, v in row["puts"].items()}
+        puts = {k: put_mask(twelve, v) for k, v in row["puts"].items()}
         if want_pimc:
             t = time.perf_counter()
             sel = refined_put(twelve, game, position)
@@ -260,12 +202,6 @@ def second_pass(args: argparse.Namespace, f: TextIO, done: dict[int, dict],
                   f"{time.perf_counter() - t_start:.0f} s this run", flush=True)
 
 
-def _mask(twelve: int, text: str) -> int:
-    m = sum(1 << string_to_card(t) for t in text.split())
-    assert m & twelve == m
-    return m
-
-
 def run(args: argparse.Namespace) -> None:
     out = Path(args.out)
     done = load(out)
@@ -275,12 +211,6 @@ def run(args: argparse.Namespace) -> None:
         first_pass(args, f, done, model, solver)
         second_pass(args, f, done, solver)
     report(list(load(out).values()))
-
-
-def ci(xs: list[float]) -> tuple[float, float]:
-    m = statistics.fmean(xs)
-    h = 1.96 * statistics.stdev(xs) / len(xs) ** 0.5 if len(xs) > 1 else float("nan")
-    return m, h
 
 
 def table(rows: list[dict]) -> None:

@@ -25,9 +25,9 @@ A glassbox deal gives one sample per distinct put of ``random``, ``knn`` and
 those samples of all deals of ``--glassbox`` as the compact data file that
 :func:`default_table` ships (``data/skat_winprob/``).
 
-    .venv/bin/python benchmarks/skat_selection_winprob.py --test /path/to/base \\
+    .venv/bin/python experiments/skat_selection_winprob.py --test /path/to/base \\
         --glassbox /tmp/glassbox.jsonl
-    .venv/bin/python benchmarks/skat_selection_winprob.py --glassbox /tmp/S/run/glassbox.jsonl \\
+    .venv/bin/python experiments/skat_selection_winprob.py --glassbox /tmp/S/run/glassbox.jsonl \\
         --write-samples src/spielwerk/data/skat_winprob/glassbox-seed7.jsonl.gz
 """
 
@@ -35,11 +35,11 @@ from __future__ import annotations
 
 import argparse
 import platform
-import sys
 from pathlib import Path
 
 import numpy as np
 
+from common import load  # merges the second pass's lines
 from spielwerk.games.skat.cards import NULL, string_to_card
 from spielwerk.games.skat_ai.putting import GAME_BY_NAME
 from spielwerk.games.skat_ai.winprob import (
@@ -53,9 +53,6 @@ from spielwerk.games.skat_ai.winprob import (
     winning_parameters,
     write_samples,
 )
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from skat_selection_glassbox import load  # noqa: E402  (merges the second pass's lines)
 
 SAMPLE_STRATEGIES = ("random", "knn", "refined")
 
@@ -91,7 +88,7 @@ def write(path: str, source: str, seed: int, rows: list[dict]) -> None:
               "suit": sum(s[0] < 4 for s in samples), "grand": sum(s[0] == 4 for s in samples),
               "won": sum(s[5] for s in samples)}
     write_samples(path, {
-        "source": "glassbox deals of benchmarks/skat_selection_glassbox.py (KNN game with a "
+        "source": "glassbox deals of experiments/skat_selection_glassbox.py (KNN game with a "
                   "pick-up value >= 55, declarer as dealt), one sample per distinct put of "
                   "random / knn / refined, won = double-dummy >= 61 (threshold solve)",
         "seed": seed, "from": source, "counts": counts,
