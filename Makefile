@@ -1,7 +1,8 @@
 # Two commands on a fresh machine with Python >= 3.11 and make:
 #   make run   - set up .venv and start the web table (prints the URL; Ctrl-C stops it)
 #   make arena - the Kalah arena tournament (results/make-run.jsonl)
-#   make test  - set up .venv with dev extras; ruff, mypy --strict on src/, pytest
+#   make test  - set up .venv with dev extras; ruff, mypy --strict on src/, pytest (tests/, experiments/)
+#   make bench - benchmarks/run_all.py: `spielwerk bench`, then every speed check in benchmarks/
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -41,7 +42,7 @@ arena: $(VENV)/.installed
 		alphabeta:depth=8 --games 100 --seed 1 --output results/make-run.jsonl --fresh
 
 lint: $(VENV)/.installed-dev
-	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/ruff check src tests benchmarks experiments
 
 typecheck: $(VENV)/.installed-dev
 	$(VENV)/bin/mypy --strict src

@@ -1,6 +1,7 @@
 """Mean and maximum seconds per decision of Durak agents (one core), for the tournament notes.
 
-Positions come from greedy-vs-greedy games (all phases, forced moves skipped).
+Positions come from greedy-vs-greedy games (all phases, forced moves skipped). Prints
+the machine and one line per agent; never fails on time.
 
     .venv/bin/python benchmarks/durak_time_per_move.py --agents greedy smart minimax \
         mcts:time=0.1 ismcts:time=0.1 [--positions 30]
@@ -9,6 +10,8 @@ Positions come from greedy-vs-greedy games (all phases, forced moves skipped).
 from __future__ import annotations
 
 import argparse
+import os
+import platform
 import time
 
 import numpy as np
@@ -44,6 +47,8 @@ def main() -> None:
     game = load_game(args.game)
     assert isinstance(game, DurakGame)
     infos = positions(game, args.positions, 3)
+    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
+          f"load {os.getloadavg()[0]:.1f}; Python {platform.python_version()}")
     for spec in args.agents:
         agent = make_agent(spec, game, seed=0)
         agent.act(infos[0])  # warm-up (numba cache load)

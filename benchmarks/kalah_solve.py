@@ -3,12 +3,15 @@
     .venv/bin/python benchmarks/kalah_solve.py --pits 6 --seeds 4 --egdb 20 [--empty-capture]
 
 Numba kernels are compiled (or loaded from the cache) by a small warm-up solve
-first, so the timing covers only the database (build or load) and the search.
+first, so the timing covers only the database (build or load) and the search. Prints the
+machine; never fails on time.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import platform
 import resource
 import time
 
@@ -31,6 +34,8 @@ def main() -> None:
     ap.add_argument("--time-limit", type=float, default=None, help="give up after this many s")
     args = ap.parse_args()
 
+    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
+          f"load {os.getloadavg()[0]:.1f}; Python {platform.python_version()}")
     warm = Solver(3, args.empty_capture, max_seeds=18, tt_log2=10)
     warm.value(kernel.initial_board(3, 3))
 
