@@ -1,5 +1,6 @@
-"""Issue 11 (Kalah): analyze within a time budget, clear notation errors, tables sized to
-the instance, databases: limits, no leftover temporary files, progress per level."""
+"""Kalah commands and their errors: analyze within a time budget, clear notation errors,
+tables sized to the instance, databases: limits, no leftover temporary files, progress
+per level."""
 
 from __future__ import annotations
 

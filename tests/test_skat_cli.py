@@ -1,5 +1,6 @@
-"""Issue 11 (Skat): every ISS record is replayed or reported, ``analyze --game`` gets past
-broken records, clear errors, the terminal table's defaults, skat and help text."""
+"""Skat commands and their errors: every ISS record is replayed or reported,
+``analyze --game`` gets past broken records, clear errors, the terminal table's defaults,
+skat and help text."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Issue 11 (Durak): the heat-map path and matplotlib are checked before any game is
-played, --time-per-move is validated, empty cells show no nan, bouts that end on their
-own are announced."""
+"""Durak command-line errors: the heat-map path and matplotlib are checked before any game
+is played, --time-per-move is validated, empty cells show no nan, bouts that end on
+their own are announced."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 11: results files that are not ours are never overwritten, a full disk gives a
+"""Arena errors: results files that are not ours are never overwritten, a full disk gives a
 clear message, pool workers exit when the arena process is killed, a script without a
 main guard is told so, 3-player W/D/L is explained."""
 

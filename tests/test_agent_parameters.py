@@ -1,4 +1,4 @@
-"""Issue 11: every agent parameter is validated in one place, with the registry's one-line
+"""Agent parameters: every one is validated in one place, with the registry's one-line
 error; info states refuse bad seats; ``act`` on a finished game refuses."""
 
 from __future__ import annotations

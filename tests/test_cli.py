@@ -1,5 +1,6 @@
-"""Issue 11: seats, finished games, illegal-action text, damaged numba caches, the
-``games`` listing and the terminal Kalah table."""
+"""The command line and the core API in a user's hands: seats, finished games,
+illegal-action text, damaged numba caches, the ``games`` listing and the terminal Kalah
+table."""
 
 from __future__ import annotations
 
