@@ -254,7 +254,10 @@ def test_engine_failure_notice_names_no_hidden_card(client: TestClient, app: Any
             if msg["type"] == "notice":
                 break
     assert msg["type"] == "notice", msg
-    assert "failed" in msg["message"] and "random legal move" in msg["message"]
+    # the engine and its fallback both fail here: the game's rule baseline moves, never a
+    # random move
+    assert "failed" in msg["message"] and "greedy baseline played" in msg["message"]
+    assert "random legal move" not in msg["message"]
     assert not CARD_RE.findall(msg["message"]), msg["message"]
 
 
@@ -349,3 +352,39 @@ def test_thread_pool_timeout_is_an_engine_timeout(monkeypatch: pytest.MonkeyPatc
             await pool.run("slow", {}, 0.1)
 
     asyncio.run(run())
+
+
+def test_fallback_spec_is_the_same_agent_with_the_smallest_search() -> None:
+    from spielwerk.web.work import fallback_spec
+
+    assert fallback_spec("knn", "skat") == "knn:worlds=1:time=0.05"
+    assert fallback_spec("knn:worlds=8:k=10", "skat") == "knn:worlds=1:k=10:time=0.05"
+    assert fallback_spec("mcts:iters=500", "kalah") == "mcts:iters=20:worlds=1:time=0.05"
+    assert fallback_spec("perfect:time=5", "kalah") == "perfect:time=0.05"
+    assert fallback_spec("random", "kalah") == "random"
+
+
+def test_an_engine_that_fails_is_answered_by_its_own_fallback(
+        client: TestClient, app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Engines off the clock: the agent with fewer worlds moves, not a random move."""
+    import spielwerk.web.work as work
+    from spielwerk.web import engines
+
+    asked: list[str] = []
+
+    def slow_unless_small(**kwargs: Any) -> int:
+        asked.append(kwargs["agent"])
+        if kwargs["agent"] == "mcts:worlds=2":
+            raise engines.EngineTimeout("ran past its limit")
+        return int(work.engine_move(**kwargs))
+
+    monkeypatch.setitem(engines.TASKS, "engine_move", slow_unless_small)
+    tid = new_table(client, game="kalah", seat=1, opponents=["mcts:worlds=2"], seed=2, time=0.1)
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        for _ in range(10):
+            msg = ws.receive_json()
+            if msg["type"] == "notice":
+                break
+    assert msg["type"] == "notice", msg
+    assert "its fallback (mcts:worlds=1:iters=20:time=0.05) played" in msg["message"]
+    assert asked[:2] == ["mcts:worlds=2", "mcts:worlds=1:iters=20:time=0.05"]

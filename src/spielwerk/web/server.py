@@ -330,12 +330,14 @@ class Server:
             except (EngineTimeout, EngineFailed) as exc:
                 self.stats["fallbacks"] += 1
                 log.warning("table %s: engine %s for seat %d: %s", table.id, agent, seat, exc)
-                legal = table.state.legal_actions()
-                action = legal[int(np.random.default_rng(seed).integers(len(legal)))]
+                fell = await self._fallback(table, spec, history, seat, agent, seed, limit,
+                                            cancel)
+                if fell is None:
+                    return
+                action, by = fell
                 # the engine's error text may name its cards: the log has it, not the notice
                 what = "did not answer in time" if isinstance(exc, EngineTimeout) else "failed"
-                notice = (f"seat {seat}'s engine ({agent}) {what}; a random legal move was "
-                          "played for it")
+                notice = f"seat {seat}'s engine ({agent}) {what}; {by} played for it"
             async with self.lock(table.id):
                 self.thinking[table.id] = None
                 if len(table.history) != ply or table.engine_seat() != seat:
@@ -346,6 +348,31 @@ class Server:
                 await self.broadcast(table, {"type": "notice", "message": notice})
             await self.broadcast(table)
         self.thinking[table.id] = None
+
+    async def _fallback(self, table: Table, spec: str, history: list[int], seat: int,
+                        agent: str, seed: int, limit: float, cancel: asyncio.Event
+                        ) -> tuple[int, str] | None:
+        """The move for an engine that did not answer in time or failed: the same agent with
+        its smallest search (``work.fallback_spec``), else the game's rule baseline - never a
+        random move. None: cancelled (no browser)."""
+        from spielwerk.web.work import baseline_move, fallback_spec
+
+        small = fallback_spec(agent, table.state.game.name)
+        try:
+            action = await self.pool.run(
+                "engine_move", {"spec": spec, "history": history, "seat": seat,
+                                "agent": small, "seed": seed, "budget_s": table.budget_s},
+                limit, cancel)
+            log.warning("table %s: seat %d played by the fallback %s", table.id, seat, small)
+            return int(action), f"its fallback ({small})"
+        except EngineCancelled:
+            self.thinking[table.id] = None
+            return None
+        except (EngineTimeout, EngineFailed) as exc:
+            log.warning("table %s: fallback %s for seat %d: %s", table.id, small, seat, exc)
+        action, name = baseline_move(table.state, seat, seed)
+        log.warning("table %s: seat %d played by the baseline %s", table.id, seat, name)
+        return action, f"the {name} baseline"
 
     def connect(self, table: Table, ws: WebSocket) -> None:
         self.conns.setdefault(table.id, set()).add(ws)

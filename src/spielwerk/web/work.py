@@ -31,6 +31,39 @@ def timed_spec(spec: str, game_name: str, budget_s: float) -> str:
     return f"{spec}:time={budget_s:g}"
 
 
+# the search-size parameters an agent's own fallback turns down: fewer worlds, iterations,
+# playouts, plies, and little time - the same agent, quickly
+_SMALLER = {"worlds": 1, "iters": 20, "playouts": 1, "depth": 2, "time": 0.05}
+
+
+def fallback_spec(spec: str, game_name: str) -> str:
+    """The agent of ``spec`` with the smallest search (:data:`_SMALLER` for each parameter it
+    has): what answers for an engine that did not answer in time or failed."""
+    name, raw = parse_agent_spec(spec)
+    entry = next((e for e in list_agents(game_name) if e.name == name), None)
+    if entry is None:
+        return spec
+    params = dict(raw)
+    for key, small in _SMALLER.items():
+        if key in entry.defaults:
+            current = float(raw.get(key, entry.defaults[key]))
+            params[key] = f"{min(current, small):g}" if current > 0 else f"{small:g}"
+    return ":".join([name, *(f"{k}={v}" for k, v in params.items())])
+
+
+BASELINES = ("rule", "greedy")
+"""The last resort when an engine and its fallback both failed: the game's deterministic
+baseline agent (rules only, milliseconds), never a random move."""
+
+
+def baseline_move(state: State, seat: int, seed: int) -> tuple[int, str]:
+    """(action, agent) of the first of :data:`BASELINES` registered for the game."""
+    names = {e.name for e in list_agents(state.game.name)}
+    name = next(b for b in BASELINES if b in names)
+    bot = make_agent(name, state.game, seed=seed)
+    return int(bot.act(state.info_state(seat))), name
+
+
 @task
 def engine_move(spec: str, history: list[int], seat: int, agent: str, seed: int,
                 budget_s: float) -> int:
