@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import dataclass
 from typing import Any
 
-from spielwerk.core.agent import Agent, AgentSpecError, register_agent
+from spielwerk.core.agent import Agent, check_declared, param, register_declared
 from spielwerk.core.game import Game, InfoState
 from spielwerk.games.skat.cards import NULL, TOTAL_POINTS, cards_of, points_of
 from spielwerk.games.skat.dds import (
@@ -51,29 +52,32 @@ def goal_query(info: SkatInfoState) -> str:
     return contract.goal()
 
 
+@dataclass(frozen=True)
+class PimcSettings:
+    """The ``pimc`` agent's parameters, each declared once (default, help, limits)."""
+
+    worlds: int = param(64, "worlds sampled per card decision", (1, None))
+    time: float = param(0.0, "seconds per decision (0: no limit; stops sampling early)",
+                        (0, None))
+    values: str = param("win", "win (goal reached 1/0, fast) or points (final card points, as "
+                               "the seed)", ("win", "points"))
+    prune: bool = param(True, "win values: stop solving cards that can no longer win the vote "
+                              "(same choice)")
+
+    def __post_init__(self) -> None:
+        check_declared("pimc", self)
+
+
 class SkatPimcAgent(Agent):
     """PIMC card play with the double-dummy solver; rule baseline elsewhere."""
 
-    def __init__(
-        self,
-        game: Game,
-        seed: int | None = None,
-        worlds: int = 64,
-        time: float = 0.0,
-        values: str = "win",
-        prune: bool = True,
-    ) -> None:
+    def __init__(self, game: Game, seed: int | None = None, **settings: Any) -> None:
         super().__init__(game, seed)
-        if worlds < 1:
-            raise AgentSpecError(f"pimc: worlds must be at least 1, not {worlds}")
-        if time < 0:
-            raise AgentSpecError(f"pimc: time must be >= 0 seconds, not {time}")
-        if values not in ("points", "win"):
-            raise AgentSpecError(f"pimc: values must be 'points' or 'win', not {values!r}")
-        self.worlds = worlds
-        self.time_limit = time if time > 0 else None
-        self.values = values
-        self.prune = prune
+        s = self.settings = PimcSettings(**settings)
+        self.worlds = s.worlds
+        self.time_limit = s.time if s.time > 0 else None
+        self.values = s.values
+        self.prune = s.prune
         self.solver = Solver(SolverConfig(tt_log2=20))
         self.fallback = SkatRuleAgent(game, seed)
         self.last: PimcResult | None = None
@@ -146,19 +150,10 @@ class SkatPimcAgent(Agent):
         return {c: float(v if me_declarer else TOTAL_POINTS - v) for c, v in final.items()}
 
 
-register_agent(
-    "pimc",
-    SkatPimcAgent,
-    {"worlds": 64, "time": 0.0, "values": "win", "prune": True},
+register_declared(
+    "pimc", SkatPimcAgent, PimcSettings,
     "PIMC card play: sampled worlds solved double-dummy, the card best in most worlds",
     games=("skat",),
-    parameter_help={
-        "worlds": "worlds sampled per card decision",
-        "time": "seconds per decision (0: no limit; stops sampling early)",
-        "values": "win (goal reached 1/0, fast) or points (final card points, as the seed)",
-        "prune": "win values: stop solving cards that can no longer win the vote (same choice)",
-    },
-    limits={"worlds": (1, None), "values": ("win", "points")},
 )
 
 
