@@ -20,7 +20,7 @@ from spielwerk.arena.match import play_game  # noqa: E402
 from spielwerk.core.agent import AgentSpecError  # noqa: E402
 from spielwerk.core.game import CHANCE  # noqa: E402
 from spielwerk.games.kalah.graph import full_graph  # noqa: E402
-from spielwerk.games.kalah.solver import solver_for  # noqa: E402
+from spielwerk.games.kalah.perfect import solver_for  # noqa: E402
 from spielwerk.interop import encoding  # noqa: E402
 from spielwerk.interop import openspiel as adapter  # noqa: E402
 

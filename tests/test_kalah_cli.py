@@ -15,7 +15,8 @@ from spielwerk.cli.main import app
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.games.kalah import egdb
 from spielwerk.games.kalah.notation import NotationError, parse_position
-from spielwerk.games.kalah.solver import Solver, analyze_within, table_log2
+from spielwerk.games.kalah.perfect import analyze_within
+from spielwerk.games.kalah.solver import Solver, table_log2
 
 runner = CliRunner()
 

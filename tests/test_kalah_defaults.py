@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from spielwerk.cli.main import app
 from spielwerk.core.agent import make_agent
 from spielwerk.core.registry import load_game
-from spielwerk.games.kalah import defaults, distributed, egdb, egdb_build, kernel
+from spielwerk.games.kalah import defaults, distributed, egdb, egdb_build, egdb_index, kernel
 from spielwerk.games.kalah.solver import Solver, SolverError
 
 runner = CliRunner()
@@ -28,7 +28,7 @@ def test_a_larger_database_serves_a_smaller_one_as_its_prefix(tmp_path: Path) ->
     big = egdb.open_egdb(3, 10, False, path=tmp_path)
     small = egdb.open_egdb(3, 7, False, path=tmp_path)
     assert small.build_seconds is None  # loaded from the N = 10 file, not built
-    assert small.values.size == egdb.entries(7, 3)
+    assert small.values.size == egdb_index.entries(7, 3)
     assert np.array_equal(small.values, big.values[: small.values.size])
     assert np.array_equal(small.values, egdb.build(3, 7, False))
 
@@ -54,7 +54,7 @@ def test_a_corrupt_block_beyond_the_prefix_does_not_block_the_prefix(tmp_path: P
     raw = bytearray(big.file.read_bytes())
     raw[egdb.HEADER_SIZE + big.values.size - 1] ^= 1  # last entry, in the last block
     big.file.write_bytes(bytes(raw))
-    with pytest.raises(egdb.EgdbError, match="checksum"):
+    with pytest.raises(egdb_index.EgdbError, match="checksum"):
         egdb.load(big.file, 2, 20, False, kernel.END_EITHER_EMPTY)
 
 

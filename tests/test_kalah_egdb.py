@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spielwerk.games.kalah import egdb, kernel
+from spielwerk.games.kalah import egdb, egdb_index, kernel
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_kalah_solver_oracle import Oracle  # noqa: E402
@@ -21,16 +21,16 @@ from test_kalah_solver_oracle import Oracle  # noqa: E402
 @given(st.lists(st.integers(0, 9), min_size=8, max_size=8))
 def test_rank_is_a_bijection_ordered_by_seed_count(pits: list[int]) -> None:
     m = 4
-    binom = egdb.binomials(80, m)
+    binom = egdb_index.binomials(80, m)
     board = np.zeros(2 * m + 2, np.int32)
     board[:m] = pits[:m]
     board[m + 1 : 2 * m + 1] = pits[m:]
     board[m] = 7  # stores do not matter
-    r = egdb.rank(board, m, binom)
+    r = egdb_index.rank(board, m, binom)
     s = sum(pits)
     assert comb(s - 1 + 2 * m, 2 * m) <= r < comb(s + 2 * m, 2 * m)
     back = np.zeros_like(board)
-    egdb.unrank(r, m, binom, back)
+    egdb_index.unrank(r, m, binom, back)
     board[m] = 0
     assert back.tolist() == board.tolist()
 
@@ -43,10 +43,10 @@ def test_every_entry_matches_brute_force(pits: int, max_seeds: int, empty_captur
     db = egdb.build(pits, max_seeds, empty_capture, end_rule)
     assert db.size == comb(max_seeds + 2 * pits, 2 * pits)
     oracle = Oracle(pits, empty_capture, end_rule)
-    binom = egdb.binomials(max_seeds, pits)
+    binom = egdb_index.binomials(max_seeds, pits)
     board = np.zeros(2 * pits + 2, np.int32)
     for r in range(db.size):
-        egdb.unrank(r, pits, binom, board)
+        egdb_index.unrank(r, pits, binom, board)
         side0 = int(board[:pits].sum())
         side1 = int(board[pits + 1 : 2 * pits + 1].sum())
         over = side0 == 0 or (end_rule == kernel.END_EITHER_EMPTY and side1 == 0)
@@ -56,10 +56,10 @@ def test_every_entry_matches_brute_force(pits: int, max_seeds: int, empty_captur
 
 def test_values_have_the_parity_of_the_seeds_and_stay_in_range() -> None:
     db = egdb.build(3, 9, False)
-    binom = egdb.binomials(9, 3)
+    binom = egdb_index.binomials(9, 3)
     board = np.zeros(8, np.int32)
     for r in range(0, db.size, 7):
-        egdb.unrank(r, 3, binom, board)
+        egdb_index.unrank(r, 3, binom, board)
         s = int(board.sum())
         assert -s <= db[r] <= s
         assert (int(db[r]) - s) % 2 == 0
@@ -83,7 +83,7 @@ def test_corrupt_payload_is_detected_and_rebuilt(tmp_path: Path) -> None:
     good = egdb.open_egdb(3, 8, True, path=tmp_path)
     assert good.file is not None
     _corrupt(good.file, egdb.HEADER_SIZE + 100)
-    with pytest.raises(egdb.EgdbError, match="checksum"):
+    with pytest.raises(egdb_index.EgdbError, match="checksum"):
         egdb.load(good.file, 3, 8, True, kernel.END_EITHER_EMPTY)
     messages: list[str] = []
     again = egdb.open_egdb(3, 8, True, path=tmp_path, progress=messages.append)
@@ -96,19 +96,19 @@ def test_corrupt_payload_is_detected_and_rebuilt(tmp_path: Path) -> None:
 def test_mismatched_or_truncated_files_are_rejected(tmp_path: Path) -> None:
     db = egdb.open_egdb(2, 6, False, path=tmp_path)
     assert db.file is not None
-    with pytest.raises(egdb.EgdbError, match="header"):
+    with pytest.raises(egdb_index.EgdbError, match="header"):
         egdb.load(db.file, 2, 6, True, kernel.END_EITHER_EMPTY)  # other capture rule
     _corrupt(db.file, 8)  # the format version
-    with pytest.raises(egdb.EgdbError, match="header"):
+    with pytest.raises(egdb_index.EgdbError, match="header"):
         egdb.load(db.file, 2, 6, False, kernel.END_EITHER_EMPTY)
     db = egdb.open_egdb(2, 6, False, path=tmp_path)
     assert db.build_seconds is not None
     assert db.file is not None
     db.file.write_bytes(db.file.read_bytes()[:-5])
-    with pytest.raises(egdb.EgdbError):
+    with pytest.raises(egdb_index.EgdbError):
         egdb.load(db.file, 2, 6, False, kernel.END_EITHER_EMPTY)
     db.file.write_bytes(b"short")
-    with pytest.raises(egdb.EgdbError, match="truncated"):
+    with pytest.raises(egdb_index.EgdbError, match="truncated"):
         egdb.load(db.file, 2, 6, False, kernel.END_EITHER_EMPTY)
 
 
@@ -122,7 +122,7 @@ def test_cache_folder_follows_the_environment(tmp_path: Path, monkeypatch: pytes
 
 
 def test_bad_sizes_raise_clear_errors() -> None:
-    with pytest.raises(egdb.EgdbError):
+    with pytest.raises(egdb_index.EgdbError):
         egdb.build(0, 5, False)
-    with pytest.raises(egdb.EgdbError, match="64 bits"):
-        egdb.binomials(10_000, 15)
+    with pytest.raises(egdb_index.EgdbError, match="64 bits"):
+        egdb_index.binomials(10_000, 15)

@@ -12,7 +12,8 @@ from spielwerk.core.agent import make_agent
 from spielwerk.core.registry import load_game
 from spielwerk.games.kalah import kernel
 from spielwerk.games.kalah.notation import NotationError, format_position, parse_position
-from spielwerk.games.kalah.solver import Solver, SolverError, search_move
+from spielwerk.games.kalah.perfect import search_move
+from spielwerk.games.kalah.solver import Solver, SolverError
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_kalah_solver_oracle import Oracle  # noqa: E402

@@ -241,12 +241,12 @@ def test_engine_failure_notice_names_no_hidden_card(client: TestClient, app: Any
     """A failing engine's own error text (which may name its cards) stays in the log."""
     import spielwerk.web.work  # noqa: F401 - registers the real tasks before the patch
     from spielwerk.core.errors import SpielwerkError
-    from spielwerk.web import engines
+    from spielwerk.web import tasks
 
     def failing(**kwargs: Any) -> int:
         raise SpielwerkError("the engine's hand is CJ SJ HA; legal: CJ, SJ")
 
-    monkeypatch.setitem(engines.TASKS, "engine_move", failing)
+    monkeypatch.setitem(tasks.TASKS, "engine_move", failing)
     tid = new_table(client, game="kalah", seat=1, opponents=["random"], seed=2, time=0.1)
     with client.websocket_connect(f"/ws/{tid}") as ws:
         for _ in range(10):  # view, thinking, notice, view
@@ -341,9 +341,9 @@ def test_thread_pool_timeout_is_an_engine_timeout(monkeypatch: pytest.MonkeyPatc
     import asyncio
 
     import spielwerk.web.work  # noqa: F401 - registers the real tasks before the patch
-    from spielwerk.web import engines
+    from spielwerk.web import engines, tasks
 
-    monkeypatch.setitem(engines.TASKS, "slow", lambda: time.sleep(1.0))
+    monkeypatch.setitem(tasks.TASKS, "slow", lambda: time.sleep(1.0))
 
     async def run() -> None:
         pool = engines.EnginePool(0)
@@ -368,7 +368,7 @@ def test_an_engine_that_fails_is_answered_by_its_own_fallback(
         client: TestClient, app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Engines off the clock: the agent with fewer worlds moves, not a random move."""
     import spielwerk.web.work as work
-    from spielwerk.web import engines
+    from spielwerk.web import engines, tasks
 
     asked: list[str] = []
 
@@ -378,7 +378,7 @@ def test_an_engine_that_fails_is_answered_by_its_own_fallback(
             raise engines.EngineTimeout("ran past its limit")
         return int(work.engine_move(**kwargs))
 
-    monkeypatch.setitem(engines.TASKS, "engine_move", slow_unless_small)
+    monkeypatch.setitem(tasks.TASKS, "engine_move", slow_unless_small)
     tid = new_table(client, game="kalah", seat=1, opponents=["mcts:worlds=2"], seed=2, time=0.1)
     with client.websocket_connect(f"/ws/{tid}") as ws:
         for _ in range(10):

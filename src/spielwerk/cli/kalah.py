@@ -12,11 +12,12 @@ from rich.table import Table
 
 from spielwerk.cli.options import file_target
 from spielwerk.core.errors import SpielwerkError
-from spielwerk.games.kalah import defaults, kernel
+from spielwerk.games.kalah import defaults, egdb_index, kernel
 from spielwerk.games.kalah import egdb as egdb_mod
 from spielwerk.games.kalah.notation import format_position, parse_position
 from spielwerk.games.kalah.parallel import ParallelSolver, default_threads
-from spielwerk.games.kalah.solver import TT_LOG2_MAX, TT_LOG2_MIN, Solver, analyze_within
+from spielwerk.games.kalah.perfect import analyze_within
+from spielwerk.games.kalah.solver import TT_LOG2_MAX, TT_LOG2_MIN, Solver
 from spielwerk.search.tt import DEPTH_INF
 
 console = Console()
@@ -299,7 +300,7 @@ def egdb_cmd(
                             progress=progress, threads=threads)
     if db.file is None:  # built, but the save failed (disk full, folder removed meanwhile)
         why = next((x for x in reversed(lines) if "not saved" in x), "the save failed")
-        raise egdb_mod.EgdbError(f"endgame database built in {db.build_seconds or 0:.1f} s but "
+        raise egdb_index.EgdbError(f"endgame database built in {db.build_seconds or 0:.1f} s but "
                                  f"not saved in {folder}: {why}")
     how = (f"built in {db.build_seconds:.1f} s" if db.build_seconds is not None
            else f"loaded and verified in {db.load_seconds:.1f} s")

@@ -18,12 +18,12 @@ import logging
 import multiprocessing as mp
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
 from spielwerk.core.errors import SpielwerkError
+from spielwerk.web.tasks import TASKS
 
 log = logging.getLogger("spielwerk.web")
 
@@ -38,15 +38,6 @@ class EngineCancelled(SpielwerkError):
 
 class EngineFailed(SpielwerkError):
     """An engine task raised an error in the worker."""
-
-
-TASKS: dict[str, Callable[..., Any]] = {}
-
-
-def task(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Register a function that workers may run by name."""
-    TASKS[fn.__name__] = fn
-    return fn
 
 
 def _run(name: str, kwargs: dict[str, Any]) -> tuple[bool, Any]:

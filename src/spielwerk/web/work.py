@@ -11,7 +11,7 @@ from typing import Any
 from spielwerk.core.agent import list_agents, make_agent, parse_agent_spec
 from spielwerk.core.game import State
 from spielwerk.core.registry import load_game
-from spielwerk.web.engines import task
+from spielwerk.web.tasks import task
 
 
 def replay(spec: str, history: list[int]) -> State:
@@ -121,7 +121,8 @@ def kalah_review(spec: str, history: list[int]) -> list[dict[str, Any]]:
     every position of the game: exact with few enough seeds left in the pits, else the
     deepest estimate found in ``KALAH_ESTIMATE_SECONDS`` (``exact`` false, ``depth``)."""
     from spielwerk.games.kalah import kernel
-    from spielwerk.games.kalah.solver import Solver, analyze_within
+    from spielwerk.games.kalah.perfect import analyze_within
+    from spielwerk.games.kalah.solver import Solver
 
     game: Any = load_game(spec)
     state: Any = game.new_initial_state()

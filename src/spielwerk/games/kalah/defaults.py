@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spielwerk.games.kalah import egdb as egdb_mod
+from spielwerk.games.kalah import egdb_index
 
 BUILD_SECONDS_PER_ENTRY = 0.67e-6
 """Measured single-core build cost of an entry (6 pits, N = 20: 225.8 M entries in 152 s
@@ -97,17 +98,17 @@ def cost_warning(pits: int, seeds: int, empty_capture: bool, db_seeds: int,
                 f"about {_duration(fast)} to {_duration(slow)} on {max(1, threads)} thread(s)")
     memory = memory or available_memory_bytes() or (8 << 30)
     n = db_seeds
-    while n < min(total, egdb_mod.MAX_SEEDS) and egdb_mod.entries(n + 1, pits) <= memory // 2:
+    while n < min(total, egdb_mod.MAX_SEEDS) and egdb_index.entries(n + 1, pits) <= memory // 2:
         n += 1
         est = estimated_nodes(pits, seeds, empty_capture, n)
         if est is not None and est <= FAST_NODES:
             break
-        if est is None and egdb_mod.entries(n, pits) >= SUGGESTED_ENTRIES:
+        if est is None and egdb_index.entries(n, pits) >= SUGGESTED_ENTRIES:
             break
     if n <= db_seeds:
         return (f"warning: Kalah({pits},{seeds}) with {have}: {cost}; no larger database fits "
                 f"in memory here. Ctrl-C stops with the bounds proven so far.")
-    size = egdb_mod.entries(n, pits)
+    size = egdb_index.entries(n, pits)
     build = size * BUILD_SECONDS_PER_ENTRY
     after = estimated_nodes(pits, seeds, empty_capture, n)
     then = ""
@@ -147,7 +148,7 @@ def available_memory_bytes() -> int:
 def suggested_seeds(pits: int, total: int) -> int:
     """The database size suggested for building: the largest up to ``SUGGESTED_ENTRIES``."""
     n = 0
-    while n + 1 < total and egdb_mod.entries(n + 1, pits) <= SUGGESTED_ENTRIES \
+    while n + 1 < total and egdb_index.entries(n + 1, pits) <= SUGGESTED_ENTRIES \
             and n + 1 <= egdb_mod.MAX_SEEDS:
         n += 1
     return n
@@ -160,7 +161,7 @@ def _database(pits: int, total: int, empty_capture: bool, end_rule: int,
         choice = Choice(0, None, 0)
         if total > NEEDS_DATABASE_SEEDS:
             n = suggested_seeds(pits, total)
-            size = egdb_mod.entries(n, pits)
+            size = egdb_index.entries(n, pits)
             minutes = size * BUILD_SECONDS_PER_ENTRY / 60
             rule = " --empty-capture" if empty_capture else ""
             choice.notes.append(
@@ -172,12 +173,12 @@ def _database(pits: int, total: int, empty_capture: bool, end_rule: int,
         return choice
     n, file = files[-1]
     fit = min(n, total, egdb_mod.MAX_SEEDS)
-    while fit > 0 and egdb_mod.entries(fit, pits) > memory // 2:
+    while fit > 0 and egdb_index.entries(fit, pits) > memory // 2:
         fit -= 1
     why = "the largest cached" if fit == n else f"a prefix of the cached <= {n} that fits"
     if fit == total and n >= total:
         why = "the instance's own seed count (the cached file is larger)"
-    size = egdb_mod.entries(fit, pits)
+    size = egdb_index.entries(fit, pits)
     return Choice(fit, file, 0, [f"endgame database: <= {fit} seeds, {size / 1e6:,.0f} MB, "
                                  f"{why} ({file})"])
 
@@ -198,7 +199,7 @@ def choose(pits: int, total: int, empty_capture: bool, end_rule: int,
     if tt_log2 is not None:
         choice.tt_log2 = tt_log2
         return choice
-    db_bytes = egdb_mod.entries(choice.egdb_seeds, pits) if choice.egdb_seeds else 0
+    db_bytes = egdb_index.entries(choice.egdb_seeds, pits) if choice.egdb_seeds else 0
     budget = max(1 << 24, (memory - db_bytes) // (2 * max(1, threads)))
     by_seeds = 8 + total // 3  # filling a table costs time: small instances need little
     want = max(TT_LOG2_MIN, min(tt_cap, by_seeds, (budget // 16).bit_length() - 1))

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from spielwerk.games.kalah import kernel
-from spielwerk.games.kalah.egdb import rank
+from spielwerk.games.kalah.egdb_index import rank
 from spielwerk.games.kalah.solver import SearchTimeout, Solver, SolverError
 from spielwerk.search.nullwindow import narrow, next_beta
 from spielwerk.search.tt import DEPTH_INF

@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 from spielwerk.games.kalah import kernel
-from spielwerk.games.kalah.egdb import (
+from spielwerk.games.kalah.egdb_index import (
     UNKNOWN,
     EgdbError,
     binomials,

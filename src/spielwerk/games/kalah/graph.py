@@ -34,8 +34,7 @@ import numpy as np
 from numba import njit
 
 from spielwerk.core.errors import SpielwerkError
-from spielwerk.games.kalah import egdb as egdb_mod
-from spielwerk.games.kalah import kernel
+from spielwerk.games.kalah import egdb_index, kernel
 
 EMPTY = -1
 RUNNING, DONE, OVERFLOW, GROW = 0, 1, 2, 3
@@ -59,7 +58,7 @@ def _rank_all(board: np.ndarray, binom: np.ndarray) -> int:
 
 @njit(cache=True)
 def _unrank_all(r: int, binom: np.ndarray, board: np.ndarray) -> None:
-    egdb_mod.unrank_cells(r, board.shape[0], board.shape[0], binom, board)
+    egdb_index.unrank_cells(r, board.shape[0], board.shape[0], binom, board)
 
 
 @njit(cache=True, inline="always")
@@ -210,7 +209,7 @@ def _pit_positions(keys: np.ndarray, binom_all: np.ndarray, binom_pits: np.ndarr
         if k == EMPTY or k % 3 == TERMINAL_CODE:
             continue
         _unrank_all(k // 3, binom_all, board)
-        pk = egdb_mod.rank(board, m, binom_pits) * 2 + k % 3
+        pk = egdb_index.rank(board, m, binom_pits) * 2 + k % 3
         slot = _find(set_keys, pk)
         if set_keys[slot] == EMPTY:
             set_keys[slot] = pk
@@ -318,7 +317,7 @@ def full_graph(
     start_value = int(vals[_find(keys, start_key)])
     tally = np.zeros(6, np.int64)
     _tally(keys, vals, tally)
-    binom_pits = egdb_mod.binomials(total, pits)
+    binom_pits = egdb_index.binomials(total, pits)
     set_size = 1 << max(4, int(int(tally[:3].sum()) * 2 - 1).bit_length())
     set_keys = np.full(set_size, EMPTY, dtype=np.int64)
     n_pits = _pit_positions(keys, binom, binom_pits, pits, cells, set_keys)

@@ -29,7 +29,7 @@ from collections.abc import Callable
 import numpy as np
 
 from spielwerk.games.kalah.distributed import Split, Turn, split_root
-from spielwerk.games.kalah.egdb import rank
+from spielwerk.games.kalah.egdb_index import rank
 from spielwerk.games.kalah.solver import SearchTimeout, Solver, SolverError
 from spielwerk.games.kalah.solver_kernel import C_NODES
 from spielwerk.search import tt

@@ -38,8 +38,8 @@ import numpy as np
 
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.games.kalah import egdb as egdb_mod
-from spielwerk.games.kalah import kernel
-from spielwerk.games.kalah.egdb import rank, swap_sides
+from spielwerk.games.kalah import egdb_index, kernel
+from spielwerk.games.kalah.egdb_index import rank, swap_sides
 from spielwerk.games.kalah.solver_kernel import (
     C_EGDB,
     C_ETC_CUTS,
@@ -78,7 +78,7 @@ def table_log2(tt_log2: int, pits: int, max_seeds: int) -> tuple[int, str]:
     gets more than a quarter of the machine's memory. Tables of 2**20 slots
     (16 MB) or less are used as asked.
     """
-    positions = egdb_mod.entries(max_seeds, pits)
+    positions = egdb_index.entries(max_seeds, pits)
     by_instance = max(20, (8 * positions - 1).bit_length())
     memory = egdb_mod.machine_memory_bytes()
     by_memory = max(20, ((memory // 4) // 16).bit_length() - 1) if memory else 64
@@ -168,8 +168,8 @@ class Solver:
         self.end_rule = int(end_rule)
         self.max_seeds = max(int(max_seeds), egdb_seeds)
         try:
-            self.binom = egdb_mod.binomials(self.max_seeds, pits)
-        except egdb_mod.EgdbError as exc:
+            self.binom = egdb_index.binomials(self.max_seeds, pits)
+        except egdb_index.EgdbError as exc:
             raise SolverError(str(exc)) from None
         self.progress = progress
         self.progress_nodes = progress_nodes
@@ -254,7 +254,7 @@ class Solver:
         return b
 
     def is_over(self, rel: np.ndarray) -> bool:
-        return bool(egdb_mod.is_over(rel, self.m, self.end_rule))
+        return bool(egdb_index.is_over(rel, self.m, self.end_rule))
 
     def children(self, rel: np.ndarray) -> list[tuple[int, int, int, np.ndarray]]:
         """(pit, gain, next mover 0/1 or -1 when over, child seen from its mover) per move."""
@@ -416,7 +416,7 @@ class Solver:
         """
         m = self.m
         if self.is_over(rel):
-            return int(egdb_mod.over_value(rel, m))
+            return int(egdb_index.over_value(rel, m))
         s = int(rel[:m].sum() + rel[m + 1 : 2 * m + 1].sum())
         if s <= self.db_n:
             return int(self.db[rank(rel, m, self.binom)])
@@ -516,13 +516,4 @@ class Solver:
         return Analysis(v, best, values, self.principal_variation(rel, v, pv_limit))
 
 
-# the time-bounded searches and the agent live in ``perfect``; re-exported for old imports
-from spielwerk.games.kalah.perfect import (  # noqa: E402
-    TimedAnalysis,
-    analyze_within,
-    search_move,
-    solver_for,
-)
-
-__all__ = ["Analysis", "SearchStats", "SearchTimeout", "Solver", "SolverError", "TimedAnalysis",
-           "analyze_within", "search_move", "solver_for", "table_log2"]
+__all__ = ["Analysis", "SearchStats", "SearchTimeout", "Solver", "SolverError", "table_log2"]

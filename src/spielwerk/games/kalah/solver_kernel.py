@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from spielwerk.games.kalah import kernel
-from spielwerk.games.kalah.egdb import rank, swap_sides
+from spielwerk.games.kalah.egdb_index import rank, swap_sides
 from spielwerk.search import tt
 from spielwerk.search.tt import DEPTH_INF, VALUE_INF
 
