@@ -61,8 +61,14 @@ from spielwerk.games.skat_ai.pimc_agent import SkatPimcAgent
 from spielwerk.games.skat_ai.putting import PutDecision
 
 GAME_SPEC = "skat(dealer=2,players=3,ramsch=false)"
-MODES = ("pickup", "hand", "rule", "grand", "null")
-FORCED_GAME = {"grand": GRAND, "null": NULL}
+MODES = ("pickup", "hand", "rule", "grand", "null", "nullhand", "nullouvert",
+         "nullouverthand")
+FORCED_GAME = {"grand": GRAND, "null": NULL, "nullouvert": NULL}
+NULL_MODES = ("nullhand", "nullouvert", "nullouverthand")
+"""Null hand, null ouvert (after picking up) and null ouvert hand: played only by seats
+whose neighbours' null share reaches :data:`NULL_MODES_MIN` with or without the skat (the
+others would lose them all and teach nothing)."""
+NULL_MODES_MIN = 0.25
 
 
 class Passer(SkatRuleAgent):
@@ -102,7 +108,7 @@ class ForcedKnn(SkatKnnAgent):
         if self.mode in FORCED_GAME:  # the put of that game, declared whatever knn prefers
             g = FORCED_GAME[self.mode]
             put, value = d.per_game[g]
-            d = PutDecision(put, g, value, d.candidates, d.per_game, False)
+            d = PutDecision(put, g, value, d.candidates, d.per_game, self.mode == "nullouvert")
         self.last = d
         return d
 
@@ -112,6 +118,9 @@ class ForcedKnn(SkatKnnAgent):
         if self.mode == "hand":
             g = int(max(range(5), key=lambda x: d.hand_values[x]))
             forced.game, forced.hand_game = g, True
+        elif self.mode in ("nullhand", "nullouverthand"):
+            forced.game, forced.hand_game = NULL, True
+            forced.ouvert = self.mode == "nullouverthand"
         return forced
 
 
@@ -169,9 +178,13 @@ def seat_row(deal: int, deal_seed: int, seat: int, knn: SkatKnnAgent, worlds: in
         "rule_bids": strength >= 7.0, "rule_game": rule_game,
     }
     for mode in modes:
+        if mode in NULL_MODES and max(d.pickup_values[NULL], d.hand_values[NULL]) < \
+                NULL_MODES_MIN:
+            continue
         det = forced_game(deal_seed, seat, mode, knn.base, worlds, defence)
         c = parse_contract(str(det["contract"]))
-        row[mode] = {"game": c.game, "hand": c.hand, "won": det["won"], "value": det["value"],
+        row[mode] = {"game": c.game, "hand": c.hand, "ouvert": c.ouvert, "won": det["won"],
+                     "value": det["value"],
                      "points": det["declarer_points"], "sf": det["seeger"][seat]}
         for key in ("put", "twelve", "per_game"):
             if key in det:
