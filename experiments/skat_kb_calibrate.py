@@ -278,9 +278,19 @@ def cross_check(groups: list[list[dict[str, Any]]], names: list[str], knn_only: 
                   f"{log_loss(w, x, y):.4f}, shipped WIN_CALIBRATION {log_loss(shipped, x, y):.4f}")
 
 
-TYPED_MODES = {"pickup": ("pickup", "grand", "null"), "hand": ("hand",),
-               "put": ("pickup", "grand", "null")}
-CENTERS = {"suit": 55.0, "grand": 55.0, "null": 0.5}
+TYPED_MODES = {"pickup": ("pickup", "grand", "null", "nullouvert"),
+               "hand": ("hand", "nullhand", "nullouverthand"),
+               "put": ("pickup", "grand", "null", "nullouvert")}
+CENTERS = {"suit": 55.0, "grand": 55.0, "null": 0.5, "ouvert": 0.5}
+KINDS = ("suit", "grand", "null", "ouvert")
+"""Game types fitted; ``ouvert`` (null ouvert) only where its forced games were played."""
+
+
+def _kind(m: dict[str, Any]) -> str:
+    from spielwerk.games.skat_ai.params import game_type
+
+    kind = game_type(m["game"])
+    return "ouvert" if kind == "null" and m.get("ouvert") else kind
 
 
 def typed_design(rows: list[dict[str, Any]], stage: str, kind: str
@@ -288,13 +298,11 @@ def typed_design(rows: list[dict[str, Any]], stage: str, kind: str
     """Inputs (value - centre, count - 7, position one-hot) and outcomes of one stage and game
     type: ``pickup`` / ``hand`` the ten cards' neighbour value of the game played, ``put``
     the value of its put after picking up; null has no count."""
-    from spielwerk.games.skat_ai.params import game_type
-
     x, won = [], []
     for r in rows:
         for mode in TYPED_MODES[stage]:
             m = r.get(mode)
-            if m is None or game_type(m["game"]) != kind:
+            if m is None or _kind(m) != kind:
                 continue
             g = m["game"]
             if stage == "put":
@@ -320,18 +328,23 @@ def typed_fit(rows: list[dict[str, Any]]) -> tuple[dict[str, dict[str, list[floa
     counts: dict[str, dict[str, int]] = {}
     for stage in TYPED_MODES:
         weights[stage], counts[stage] = {}, {}
-        for kind in ("suit", "grand", "null"):
+        for kind in KINDS:
             x, y = typed_design(rows, stage, kind)
             counts[stage][kind] = len(y)
             if len(y) < 60:
                 continue
-            if kind == "null":
+            if kind in ("null", "ouvert"):
                 x = x.copy()
                 x[:, 1] = 0.0
             w = logistic_fit(x, y)
             weights[stage][kind] = [round(float(v), 4) for v in w]
         for kind in ("suit", "grand", "null"):
             weights[stage].setdefault(kind, weights["pickup"][kind])
+        if "ouvert" in weights["pickup"]:
+            weights[stage].setdefault("ouvert", weights["pickup"]["ouvert"])
+    if any("ouvert" not in w for w in weights.values()):  # all stages or none
+        for w in weights.values():
+            w.pop("ouvert", None)
     return weights, counts
 
 
@@ -345,18 +358,21 @@ def typed_summary(paths: list[Path], write: Path | None) -> None:
     weights, counts = typed_fit(rows)
     losses: dict[str, Any] = {}
     for stage in TYPED_MODES:
-        for kind in ("suit", "grand", "null"):
+        for kind in weights[stage]:
             for i, path in enumerate(paths):
                 rest = [r for j, g in enumerate(groups) if j != i for r in g]
                 if len(groups) < 2 or counts[stage][kind] < 60:
                     continue
-                w = np.array(typed_fit(rest)[0][stage][kind])
+                fitted = typed_fit(rest)[0][stage]
+                if kind not in fitted:
+                    continue
+                w = np.array(fitted[kind])
                 x, y = typed_design(groups[i], stage, kind)
                 if not len(y):
                     continue
                 ours = log_loss(w, x, y)
                 old = float("nan")
-                if kind != "null":  # the shipped pimc weights on the same games
+                if kind not in ("null", "ouvert"):  # the shipped pimc weights, same games
                     g = 4 if kind == "grand" else 0
                     p = np.array([win_probability(v[0] + 55.0, "pickup" if stage == "put"
                                                   else stage, int(np.argmax(v[2:])),
@@ -369,7 +385,7 @@ def typed_summary(paths: list[Path], write: Path | None) -> None:
                 print(f"{stage:6s} {kind:5s} on {path.name} ({len(y)} games): log-loss fitted "
                       f"on the other files {ours:.4f}, pimc calibration {old:.4f}")
     for stage in TYPED_MODES:
-        for kind in ("suit", "grand", "null"):
+        for kind in weights[stage]:
             print(f"{stage:6s} {kind:5s} {counts[stage][kind]:5d} games  "
                   f"weights {weights[stage][kind]}")
     if write is not None:

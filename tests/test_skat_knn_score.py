@@ -201,3 +201,31 @@ def test_the_frozen_bot_decides_as_the_knn_bot_did_and_pins_its_base(tmp_path) -
         manifest = tmp_path / "kb" / "manifest.json"
         manifest.write_text(manifest.read_text() + " ")
         make_agent(f"knn1:base={tmp_path / 'kb'}", game, seed=0)
+
+
+def test_a_calibration_with_null_ouvert_offers_it_by_its_own_win_chances(
+        model: KnnModel, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The shipped calibration has no null ouvert weights (null ouvert only when the bid
+    needs it); one that has them lets the expected score choose null ouvert."""
+    data = json.loads((CALIBRATION_DIR / "strong.json").read_text())
+    assert not params.has_ouvert("strong")
+    for stage in params.STAGES:  # null ouvert as sure as null: 46 beats 23
+        data["stages"][stage]["ouvert"] = data["stages"][stage]["null"]
+    data["centers"]["ouvert"] = 0.5
+    (tmp_path / "strong.json").write_text(json.dumps(data))
+    monkeypatch.setattr(params, "CALIBRATION_DIR", tmp_path)
+    monkeypatch.setattr(params, "_TYPED", {})
+    assert params.has_ouvert("strong")
+    ouverts = plain = 0
+    for i, twelve in enumerate(random_hands(400, 11, 12)):
+        d = knn_put(model, twelve, 18, SCORE, i % 3)
+        if d.game != NULL:
+            continue
+        chance = win_probability(d.per_game[NULL][1], "put", i % 3, 7.0, NULL,
+                                 calibration="strong")
+        # the same chance: ouvert (46) pays when it is likely enough, else plain null (23)
+        better = expected_score(chance, 46) > expected_score(chance, 23)
+        assert d.ouvert == better
+        ouverts += d.ouvert
+        plain += not d.ouvert
+    assert ouverts + plain > 0

@@ -25,7 +25,12 @@ from spielwerk.games.skat_ai.knowledge.features import (
     hand_count,
     suit_features_from_bits,
 )
-from spielwerk.games.skat_ai.params import KnnParams, expected_score, win_probability
+from spielwerk.games.skat_ai.params import (
+    KnnParams,
+    expected_score,
+    has_ouvert,
+    win_probability,
+)
 
 
 @dataclass
@@ -122,20 +127,24 @@ def decide_bid(model: KnnModel, hand: int, params: KnnParams | None = None,
 
 
 def _options(hand: int, p: KnnParams, position: int, d: BidDecision, shift: float = 0.0
-             ) -> list[tuple[float, int, bool, int]]:
-    """(expected score, game, hand game, game value) of every game with and without the
-    skat, from the calibrated win chance of its neighbours' value."""
+             ) -> list[tuple[float, int, bool, int, bool]]:
+    """(expected score, game, hand game, game value, null ouvert) of every game with and
+    without the skat, from the calibrated win chance of its neighbours' value; null ouvert
+    too where the calibration has its own win chances (:func:`params.has_ouvert`)."""
+    ouverts = (False, True) if has_ouvert(p.calibration) else (False,)
     out = []
     for is_hand, values, stage in ((False, d.pickup_values, "pickup"),
                                    (True, d.hand_values, "hand")):
         for g in range(6 if p.extensions else 5):
-            if g == NULL:
-                value, count = NULL_VALUES[(is_hand, False)], 7.0
-            else:
-                value, count = suit_game_value(hand, g, hand=is_hand), hand_count(hand, g)
-            chance = win_probability(float(values[g]), stage, position, count, g, shift,
-                                     p.calibration)
-            out.append((expected_score(chance, value, p.loss_bonus), g, is_hand, value))
+            for ouvert in ouverts if g == NULL else (False,):
+                if g == NULL:
+                    value, count = NULL_VALUES[(is_hand, ouvert)], 7.0
+                else:
+                    value, count = suit_game_value(hand, g, hand=is_hand), hand_count(hand, g)
+                chance = win_probability(float(values[g]), stage, position, count, g, shift,
+                                         p.calibration, ouvert)
+                out.append((expected_score(chance, value, p.loss_bonus), g, is_hand, value,
+                            ouvert))
     return out
 
 
@@ -148,10 +157,11 @@ def _score_bid(model: KnnModel, hand: int, p: KnnParams, position: int,
     good = [o for o in _options(hand, p, position, decision) if o[0] > p.ev_margin]
     if not good:
         return decision
-    _, game, is_hand, value = max(good, key=lambda o: (o[0], o[3]))
+    _, game, is_hand, value, ouvert = max(good, key=lambda o: (o[0], o[3]))
     decision.game, decision.hand_game = game, is_hand
     if is_hand and game == NULL:
-        decision.ouvert = bool(decision.hand_values[NULL] >= 1.0)
+        decision.ouvert = ouvert or (not has_ouvert(p.calibration)
+                                     and bool(decision.hand_values[NULL] >= 1.0))
         value = NULL_VALUES[(True, decision.ouvert)]
     elif is_hand:
         _announcements(model, hand, game, idx[game][0], p, decision)

@@ -70,11 +70,17 @@ CALIBRATIONS: dict[str, dict[str, tuple[float, ...]]] = {
 TYPED_CALIBRATIONS = ("strong",)
 """Calibrations with weights per stage and game type, shipped as data
 (``spielwerk/data/skat_calibration/NAME.json`` with how they were made): ``strong`` - the
-knn declarer and both defenders play by PIMC (:func:`typed_calibration`)."""
+knn declarer and both defenders play by PIMC (:func:`typed_calibration`). A calibration
+may also carry the type ``ouvert`` (null ouvert, fitted on forced null ouvert games of its
+own: ``skat_kb_calibrate.py --modes nullhand,nullouvert,nullouverthand``); then
+``decision=score`` offers null ouvert by those win chances."""
 CALIBRATION_NAMES = (*CALIBRATIONS, *TYPED_CALIBRATIONS)
 CALIBRATION_DIR = Path(__file__).resolve().parents[2] / "data" / "skat_calibration"
 CALIBRATION_FORMAT = "spielwerk-skat-calibration"
 GAME_TYPES = ("suit", "grand", "null")
+OUVERT = "ouvert"
+"""The optional game type of null ouvert: a calibration that has it offers null ouvert to
+``decision=score``."""
 STAGES = ("pickup", "hand", "put")
 """Where a win chance is asked: ``pickup`` / ``hand`` - bidding on the ten cards (the
 neighbours' value of a game with or without the skat); ``put`` - after picking up, the
@@ -100,7 +106,8 @@ def typed_calibration(name: str) -> dict[str, Any]:
                 f"cannot read the win-chance calibration {path}: {e}; it is made by "
                 f"experiments/skat_kb_calibrate.py --summary ... --write {path}") from None
         if data.get("format") != CALIBRATION_FORMAT or set(data.get("stages", {})) != set(
-                STAGES) or any(set(data["stages"][s]) != set(GAME_TYPES) for s in STAGES):
+                STAGES) or any(set(data["stages"][s]) - {OUVERT} != set(GAME_TYPES)
+                               for s in STAGES):
             raise KnowledgeBaseError(f"{path} is not a {CALIBRATION_FORMAT} file with the "
                                      f"stages {', '.join(STAGES)} per game type")
         _TYPED[name] = data
@@ -162,8 +169,15 @@ class KnnParams:
                                      f"{', '.join(CALIBRATION_NAMES)}, not {self.calibration!r}")
 
 
+def has_ouvert(calibration: str) -> bool:
+    """Whether ``calibration`` has win chances of null ouvert of its own."""
+    return calibration in TYPED_CALIBRATIONS and all(
+        OUVERT in stages for stages in typed_calibration(calibration)["stages"].values())
+
+
 def win_probability(value: float, stage: str, position: int, count: float = 7.0,
-                    game: int = 0, shift: float = 0.0, calibration: str = "rule") -> float:
+                    game: int = 0, shift: float = 0.0, calibration: str = "rule",
+                    ouvert: bool = False) -> float:
     """Calibrated chance that a game of this KNN value and hand count is won
     (:data:`WIN_CALIBRATION`, or another of :data:`CALIBRATION_NAMES`); ``shift`` lowers the
     log-odds (a contested auction). The per-type calibrations answer each game type and the
@@ -171,6 +185,8 @@ def win_probability(value: float, stage: str, position: int, count: float = 7.0,
     if calibration in TYPED_CALIBRATIONS:
         table = typed_calibration(calibration)
         kind = game_type(game)
+        if ouvert and kind == "null" and OUVERT in table["stages"][stage]:
+            kind = OUVERT
         w_value, w_count, *bias = table["stages"][stage][kind]
         z = (w_value * (value - table["centers"][kind]) + w_count * (count - 7.0)
              + bias[max(0, min(2, position))] - shift)

@@ -24,7 +24,12 @@ from spielwerk.games.skat.scoring import BASE_VALUES, NULL_VALUES, suit_game_val
 from spielwerk.games.skat_ai.knn import KnnModel
 from spielwerk.games.skat_ai.knowledge.features import hand_count
 from spielwerk.games.skat_ai.knowledge.store import KnowledgeBaseError
-from spielwerk.games.skat_ai.params import KnnParams, expected_score, win_probability
+from spielwerk.games.skat_ai.params import (
+    KnnParams,
+    expected_score,
+    has_ouvert,
+    win_probability,
+)
 from spielwerk.games.skat_ai.selection import (
     SelectionError,
     _check,
@@ -101,13 +106,14 @@ def choose_game(per_game: dict[int, tuple[int, float]], twelve: int, bid: int, p
     choice: int
     pool = safe or possible
 
-    def expected(g: int) -> float:
+    def expected(g: int, ouvert: bool = False) -> float:
         value = max(plain_value(g), bid)
         if g == NULL:
-            value = plain_value(g) if plain_value(g) >= bid else max_value(g)
+            value = NULL_VALUES[(False, ouvert)] if ouvert else (
+                plain_value(g) if plain_value(g) >= bid else max_value(g))
         chance = win_probability(per_game[g][1], "put", position,
                                  hand_count(twelve & ~per_game[g][0], g), g,
-                                 calibration=p.calibration)
+                                 calibration=p.calibration, ouvert=ouvert)
         return expected_score(chance, value, p.loss_bonus)
 
     def merit(g: int) -> tuple[float, int]:
@@ -118,8 +124,14 @@ def choose_game(per_game: dict[int, tuple[int, float]], twelve: int, bid: int, p
     if p.decision == "score":  # every game that is not certainly overbid, null included
         scored = pool + ([NULL] if NULL in per_game and max_value(NULL) >= bid else [])
         if scored:
-            choice = max(scored, key=lambda g: (expected(g), g))
-            ouvert = choice == NULL and (plain_value(NULL) < bid or per_game[NULL][1] >= 1.0)
+            own_ouvert = has_ouvert(p.calibration)
+            options = [(expected(g), g, False) for g in scored]
+            if NULL in scored and own_ouvert:  # null ouvert by its own win chances
+                options = [o for o in options if o[1] != NULL or plain_value(NULL) >= bid]
+                options.append((expected(NULL, True), NULL, True))
+            _, choice, ouvert = max(options, key=lambda o: (o[0], o[1], o[2]))
+            if choice == NULL and not own_ouvert:
+                ouvert = plain_value(NULL) < bid or per_game[NULL][1] >= 1.0
             return choice, ouvert
     if pool:
         choice = max(pool, key=merit)
