@@ -87,3 +87,27 @@ def test_foreign_file_prints_one_line_and_is_kept(tmp_path: Path) -> None:
     assert "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
     assert notes.read_text() == '{"a": 1}\n'
+
+
+def test_the_declared_mix_per_type_beside_the_experts(tmp_path: Path) -> None:
+    """Share of the declared games, win rate, mean value and SF per declared game, per
+    type and announcement; the experts' grand and null shares beside them."""
+    out = tmp_path / "m.jsonl"
+    code, stdout, _ = _match("rule", "random", "--deals", "4", "--seed", "7", "-e", "serial",
+                             "-o", str(out))
+    assert code == 0
+    assert "Declared mix" in stdout and "experts" in stdout and "28-30%" in stdout
+    from spielwerk.arena.duplicate import GAME_CATEGORIES, read_match, skat_match_stats
+
+    config, games = read_match(out)
+    stats = skat_match_stats(games, config.labels, len(config.arrangements))
+    for a in stats.agents:
+        kinds = [a.categories[c] for c in ("suit", "grand", "null")]
+        assert sum(k.declared for k in kinds) == a.declared  # every game has one type
+        for c in GAME_CATEGORIES:
+            n = a.categories[c]
+            assert n.of_declared == a.declared
+            if n.declared:
+                assert n.share == n.declared / a.declared
+                assert n.seeger_per_game == n.seeger / n.declared
+                assert 0 <= n.win_rate <= 1 and n.mean_value > 0

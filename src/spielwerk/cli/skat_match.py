@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import typer
@@ -25,6 +26,7 @@ from rich.table import Table
 
 from spielwerk.arena.duplicate import (
     GAME_CATEGORIES,
+    CategoryCount,
     SkatMatchConfig,
     SkatMatchStats,
     describe_config,
@@ -78,6 +80,18 @@ def _short_names(stats: SkatMatchStats) -> dict[str, str]:
             for i, a in enumerate(stats.agents)}
 
 
+def _category_table(title: str, stats: SkatMatchStats, short: dict[str, str],
+                    cell: Callable[[CategoryCount], str]) -> Table:
+    """One row per agent, one column per game category (:data:`GAME_CATEGORIES`)."""
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAVY, pad_edge=False)
+    table.add_column("agent", no_wrap=True)
+    for c in GAME_CATEGORIES:
+        table.add_column(c, justify="right", no_wrap=True)
+    for a in stats.agents:
+        table.add_row(short[a.label], *(cell(a.categories[c]) for c in GAME_CATEGORIES))
+    return table
+
+
 def stats_tables(stats: SkatMatchStats, title: str) -> list[Table]:
     """The agent table, the game-type table and the paired differences."""
     level = f"{100 * stats.confidence:g}%"
@@ -97,31 +111,16 @@ def stats_tables(stats: SkatMatchStats, title: str) -> list[Table]:
             _f(a.mean_value), _f(a.seeger_per_list, ".0f", True),
             _ci(a.seeger_low, a.seeger_high, ".0f"),
         )
-    kinds = Table(title="Declared games by type and announcement: declared / won, "
-                  "declarer's SF points per 36 seat-games", title_justify="left",
-                  box=box.SIMPLE_HEAVY, pad_edge=False)
-    kinds.add_column("agent", no_wrap=True)
-    for c in GAME_CATEGORIES:
-        kinds.add_column(c, justify="right", no_wrap=True)
-    for a in stats.agents:
-        kinds.add_row(short[a.label], *(
-            f"{a.categories[c].declared}/{a.categories[c].won} "
-            f"({_f(a.categories[c].seeger_per_list, '.0f', True)})"
-            for c in GAME_CATEGORIES
-        ))
-    mix = Table(title="Declared mix: share of the agent's declared games, win rate, mean "
-                "value, declarer's SF points per declared game", title_justify="left",
-                box=box.SIMPLE_HEAVY, pad_edge=False)
-    mix.add_column("agent", no_wrap=True)
-    for c in GAME_CATEGORIES:
-        mix.add_column(c, justify="right", no_wrap=True)
-    for a in stats.agents:
-        mix.add_row(short[a.label], *(
-            "-" if not a.categories[c].declared else
-            f"{100 * a.categories[c].share:.1f}% {a.categories[c].win_rate:.2f} "
-            f"{a.categories[c].mean_value:.0f} {_f(a.categories[c].seeger_per_game, '.0f', True)}"
-            for c in GAME_CATEGORIES
-        ))
+    kinds = _category_table(
+        "Declared games by type and announcement: declared / won, declarer's SF points per "
+        "36 seat-games", stats, short,
+        lambda n: f"{n.declared}/{n.won} ({_f(n.seeger_per_list, '.0f', True)})")
+    mix = _category_table(
+        "Declared mix: share of the agent's declared games, win rate, mean value, declarer's "
+        "SF points per declared game", stats, short,
+        lambda n: "-" if not n.declared else (
+            f"{100 * n.share:.1f}% {n.win_rate:.2f} {n.mean_value:.0f} "
+            f"{_f(n.seeger_per_game, '.0f', True)}"))
     mix.add_row("experts", *(EXPERT_MIX.get(c, "") for c in GAME_CATEGORIES))
     diffs = Table(title="Paired difference on the same deals (SF points per 36 games)",
                   title_justify="left", box=box.SIMPLE_HEAVY, pad_edge=False)

@@ -155,18 +155,12 @@ class KnnParams:
     def __post_init__(self) -> None:
         if self.k < 1:
             raise KnowledgeBaseError(f"k must be at least 1, not {self.k}")
-        if self.decision not in DECISIONS:
-            raise KnowledgeBaseError(f"decision must be one of {', '.join(DECISIONS)}, "
-                                     f"not {self.decision!r}")
-        if self.game_choice not in GAME_CHOICES:
-            raise KnowledgeBaseError(f"game_choice must be one of {', '.join(GAME_CHOICES)}, "
-                                     f"not {self.game_choice!r}")
-        if self.put_rules not in PUT_RULES:
-            raise KnowledgeBaseError(f"put_rules must be one of {', '.join(PUT_RULES)}, "
-                                     f"not {self.put_rules!r}")
-        if self.calibration not in CALIBRATION_NAMES:
-            raise KnowledgeBaseError(f"calibration must be one of "
-                                     f"{', '.join(CALIBRATION_NAMES)}, not {self.calibration!r}")
+        for name, allowed in (("decision", DECISIONS), ("game_choice", GAME_CHOICES),
+                              ("put_rules", PUT_RULES), ("calibration", CALIBRATION_NAMES)):
+            value = getattr(self, name)
+            if value not in allowed:
+                raise KnowledgeBaseError(f"{name} must be one of {', '.join(allowed)}, "
+                                         f"not {value!r}")
 
 
 def has_ouvert(calibration: str) -> bool:
