@@ -13,9 +13,10 @@ an exact endgame solver).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypedDict
+from dataclasses import dataclass
+from typing import Any, TypedDict
 
-from spielwerk.core.agent import Agent, AgentSpecError, register_agent
+from spielwerk.core.agent import Agent, check_declared, param, register_declared
 from spielwerk.core.game import Game, InfoState, State
 from spielwerk.mc.determinize import determinized_mcts
 from spielwerk.mc.ismcts import ismcts_search
@@ -23,9 +24,52 @@ from spielwerk.mc.mcts import Rollout, random_rollout
 from spielwerk.search.alphabeta import best_action, determinized_alphabeta
 
 
-def _positive(name: str, key: str, value: float) -> None:
-    if value <= 0:
-        raise AgentSpecError(f"agent {name!r}: {key} must be positive, not {value}")
+def worlds_param(help: str = "sampled worlds per move (1 for perfect information)") -> Any:
+    """The ``worlds`` parameter of the determinizing agents (and the games' versions)."""
+    return param(30, help, (1, None))
+
+
+def time_param() -> Any:
+    """The ``time`` parameter of the search agents."""
+    return param(0.0, "seconds per move (replaces iters if > 0)", (0, None))
+
+
+@dataclass(frozen=True)
+class MCTSParams:
+    """``mcts``: each parameter declared once (default, help, limits)."""
+
+    worlds: int = worlds_param()
+    iters: int = param(30, "UCT iterations per world", (1, None))
+    time: float = time_param()
+    c: float = param(1.4, "UCT exploration constant")
+    final: str = param("visits", "visits (robust child) or mean", ("visits", "mean"))
+
+    def __post_init__(self) -> None:
+        check_declared("mcts", self)
+
+
+@dataclass(frozen=True)
+class ISMCTSParams:
+    """``ismcts``: each parameter declared once."""
+
+    iters: int = param(900, "iterations per move", (1, None))
+    time: float = time_param()
+    c: float = param(0.7, "exploration constant")
+
+    def __post_init__(self) -> None:
+        check_declared("ismcts", self)
+
+
+@dataclass(frozen=True)
+class MinimaxParams:
+    """``minimax``: each parameter declared once."""
+
+    worlds: int = worlds_param("sampled worlds per move")
+    depth: int = param(3, "plies searched", (1, 64))
+    playouts: int = param(1, "random playouts per leaf", (1, None))
+
+    def __post_init__(self) -> None:
+        check_declared("minimax", self)
 
 
 class _Budget(TypedDict):
@@ -41,26 +85,14 @@ def _budget(iters: int, time: float) -> _Budget:
 class MCTSAgent(Agent):
     """Determinized UCT: ``worlds`` samples x ``iters`` iterations, plurality vote."""
 
-    def __init__(
-        self,
-        game: Game,
-        seed: int | None = None,
-        worlds: int = 30,
-        iters: int = 30,
-        time: float = 0.0,
-        c: float = 1.4,
-        final: str = "visits",
-    ) -> None:
+    Params: type[MCTSParams] = MCTSParams
+
+    def __init__(self, game: Game, seed: int | None = None, **params: Any) -> None:
         super().__init__(game, seed)
-        if game.game_type.perfect_information:
-            worlds = 1
-        _positive("mcts", "worlds", worlds)
-        _positive("mcts", "iters", iters)
-        if time < 0:
-            raise AgentSpecError(f"agent 'mcts': time must be >= 0, not {time}")
-        if final not in ("visits", "mean"):
-            raise AgentSpecError("agent 'mcts': final must be visits or mean")
-        self.worlds, self.iters, self.time, self.c, self.final = worlds, iters, time, c, final
+        p = self.params = self.Params(**params)
+        worlds = 1 if game.game_type.perfect_information else p.worlds
+        self.worlds, self.iters, self.time, self.c, self.final = (worlds, p.iters, p.time, p.c,
+                                                                  p.final)
 
     def rollout(self) -> Rollout:
         return random_rollout
@@ -84,19 +116,12 @@ class MCTSAgent(Agent):
 class ISMCTSAgent(Agent):
     """SO-ISMCTS with ``iters`` iterations or ``time`` seconds per move."""
 
-    def __init__(
-        self,
-        game: Game,
-        seed: int | None = None,
-        iters: int = 900,
-        time: float = 0.0,
-        c: float = 0.7,
-    ) -> None:
+    Params: type[ISMCTSParams] = ISMCTSParams
+
+    def __init__(self, game: Game, seed: int | None = None, **params: Any) -> None:
         super().__init__(game, seed)
-        _positive("ismcts", "iters", iters)
-        if time < 0:
-            raise AgentSpecError(f"agent 'ismcts': time must be >= 0, not {time}")
-        self.iters, self.time, self.c = iters, time, c
+        p = self.params = self.Params(**params)
+        self.iters, self.time, self.c = p.iters, p.time, p.c
 
     def rollout(self) -> Rollout:
         return random_rollout
@@ -118,21 +143,13 @@ class ISMCTSAgent(Agent):
 class MinimaxAgent(Agent):
     """Determinized alpha-beta: ``worlds`` samples x ``depth`` plies, mean root values."""
 
-    def __init__(
-        self,
-        game: Game,
-        seed: int | None = None,
-        worlds: int = 30,
-        depth: int = 3,
-        playouts: int = 1,
-    ) -> None:
+    Params: type[MinimaxParams] = MinimaxParams
+
+    def __init__(self, game: Game, seed: int | None = None, **params: Any) -> None:
         super().__init__(game, seed)
-        if game.game_type.perfect_information:
-            worlds = 1
-        _positive("minimax", "worlds", worlds)
-        _positive("minimax", "depth", depth)
-        _positive("minimax", "playouts", playouts)
-        self.worlds, self.depth, self.playouts = worlds, depth, playouts
+        p = self.params = self.Params(**params)
+        worlds = 1 if game.game_type.perfect_information else p.worlds
+        self.worlds, self.depth, self.playouts = worlds, p.depth, getattr(p, "playouts", 1)
 
     def evaluate(self, state: State, player: int) -> float:
         total = 0.0
@@ -151,27 +168,10 @@ class MinimaxAgent(Agent):
         return best_action(values)
 
 
-register_agent(
-    "mcts", MCTSAgent,
-    {"worlds": 30, "iters": 30, "time": 0.0, "c": 1.4, "final": "visits"},
-    "determinized UCT (k worlds x n iterations, plurality vote), random rollouts",
-    None,
-    {"worlds": "sampled worlds per move (1 for perfect information)",
-     "iters": "UCT iterations per world", "time": "seconds per move (replaces iters if > 0)",
-     "c": "UCT exploration constant", "final": "visits (robust child) or mean"},
-    {"worlds": (1, None), "iters": (1, None), "final": ("visits", "mean")},
-)
-register_agent(
-    "ismcts", ISMCTSAgent, {"iters": 900, "time": 0.0, "c": 0.7},
-    "single-observer information-set MCTS, random rollouts", None,
-    {"iters": "iterations per move", "time": "seconds per move (replaces iters if > 0)",
-     "c": "exploration constant"},
-    {"iters": (1, None)},
-)
-register_agent(
-    "minimax", MinimaxAgent, {"worlds": 30, "depth": 3, "playouts": 1},
-    "determinized alpha-beta, evaluation by random playouts", None,
-    {"worlds": "sampled worlds per move", "depth": "plies searched",
-     "playouts": "random playouts per leaf"},
-    {"worlds": (1, None), "depth": (1, 64), "playouts": (1, None)},
-)
+register_declared(
+    "mcts", MCTSAgent, MCTSParams,
+    "determinized UCT (k worlds x n iterations, plurality vote), random rollouts")
+register_declared("ismcts", ISMCTSAgent, ISMCTSParams,
+                  "single-observer information-set MCTS, random rollouts")
+register_declared("minimax", MinimaxAgent, MinimaxParams,
+                  "determinized alpha-beta, evaluation by random playouts")

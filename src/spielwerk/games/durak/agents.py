@@ -11,17 +11,33 @@ position is too big for the node budget).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from spielwerk.core.agent import Agent, AgentSpecError, Limit, register_agent
+from spielwerk.core.agent import (
+    Agent,
+    AgentSpecError,
+    check_declared,
+    param,
+    register_agent,
+    register_declared,
+)
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.game import Game, InfoState, State
 from spielwerk.games.durak import kernel as K
 from spielwerk.games.durak import policies
 from spielwerk.games.durak.endgame import BUDGET_EXHAUSTED, solve_best
 from spielwerk.games.durak.rules import DurakGame, DurakInfoState, DurakState
-from spielwerk.mc.agents import ISMCTSAgent, MCTSAgent, MinimaxAgent
+from spielwerk.mc.agents import (
+    ISMCTSAgent,
+    ISMCTSParams,
+    MCTSAgent,
+    MCTSParams,
+    MinimaxAgent,
+    worlds_param,
+)
 from spielwerk.mc.mcts import Rollout
 
 POLICIES = {"random": policies.POLICY_RANDOM, "greedy": policies.POLICY_GREEDY,
@@ -129,25 +145,65 @@ class _EndgameMixin:
         return endgame_action(_durak_info(info_state), self.rng, self.solver_nodes)
 
 
+ROLLOUTS = ("greedy", "smart", "random")
+
+
+def _rollout_param() -> Any:
+    return param("greedy", "greedy, smart or random", ROLLOUTS)
+
+
+def _solver_param() -> Any:
+    return param(True, "exact solver once the 2-player stock is empty")
+
+
+def _solver_nodes_param() -> Any:
+    return param(300_000, "node budget of the solver (falls back to search)")
+
+
+@dataclass(frozen=True)
+class DurakMCTSParams(MCTSParams):
+    """The generic ``mcts`` parameters, Zarlykov's final choice, and Durak's own."""
+
+    final: str = param("mean", "mean (Zarlykov) or visits", ("mean", "visits"))
+    rollout: str = _rollout_param()
+    solver: bool = _solver_param()
+    solver_nodes: int = _solver_nodes_param()
+
+
+@dataclass(frozen=True)
+class DurakISMCTSParams(ISMCTSParams):
+    """The generic ``ismcts`` parameters and Durak's own."""
+
+    rollout: str = _rollout_param()
+    solver: bool = _solver_param()
+    solver_nodes: int = _solver_nodes_param()
+
+
+@dataclass(frozen=True)
+class DurakMinimaxParams:
+    """``minimax`` for Durak: worlds and depth as the generic one (the evaluation is a
+    greedy playout, so there are no random playouts to count), and the endgame solver."""
+
+    worlds: int = worlds_param("sampled worlds")
+    depth: int = param(3, "plies searched", (1, 64))
+    solver: bool = _solver_param()
+    solver_nodes: int = _solver_nodes_param()
+
+    def __post_init__(self) -> None:
+        check_declared("minimax", self)
+
+
 class DurakMCTSAgent(_EndgameMixin, MCTSAgent):
     """Determinized MCTS with greedy rollouts; exact solver in 2-player endgames."""
 
-    def __init__(
-        self,
-        game: Game,
-        seed: int | None = None,
-        worlds: int = 30,
-        iters: int = 30,
-        time: float = 0.0,
-        c: float = 1.4,
-        final: str = "mean",
-        rollout: str = "greedy",
-        solver: bool = True,
-        solver_nodes: int = 300_000,
-    ) -> None:
-        super().__init__(_durak_game(game), seed, worlds, iters, time, c, final)
-        self._rollout = make_rollout(rollout)
-        self.solver, self.solver_nodes = solver, solver_nodes
+    Params = DurakMCTSParams
+
+    def __init__(self, game: Game, seed: int | None = None, **params: Any) -> None:
+        super().__init__(_durak_game(game), seed, **params)
+        p = self.params
+        assert isinstance(p, DurakMCTSParams)
+        self._rollout = make_rollout(p.rollout)
+        self.solver, self.solver_nodes = p.solver, p.solver_nodes
 
     def rollout(self) -> Rollout:
         return self._rollout
@@ -156,20 +212,14 @@ class DurakMCTSAgent(_EndgameMixin, MCTSAgent):
 class DurakISMCTSAgent(_EndgameMixin, ISMCTSAgent):
     """SO-ISMCTS with greedy rollouts; exact solver in 2-player endgames."""
 
-    def __init__(
-        self,
-        game: Game,
-        seed: int | None = None,
-        iters: int = 900,
-        time: float = 0.0,
-        c: float = 0.7,
-        rollout: str = "greedy",
-        solver: bool = True,
-        solver_nodes: int = 300_000,
-    ) -> None:
-        super().__init__(_durak_game(game), seed, iters, time, c)
-        self._rollout = make_rollout(rollout)
-        self.solver, self.solver_nodes = solver, solver_nodes
+    Params = DurakISMCTSParams
+
+    def __init__(self, game: Game, seed: int | None = None, **params: Any) -> None:
+        super().__init__(_durak_game(game), seed, **params)
+        p = self.params
+        assert isinstance(p, DurakISMCTSParams)
+        self._rollout = make_rollout(p.rollout)
+        self.solver, self.solver_nodes = p.solver, p.solver_nodes
 
     def rollout(self) -> Rollout:
         return self._rollout
@@ -178,17 +228,13 @@ class DurakISMCTSAgent(_EndgameMixin, ISMCTSAgent):
 class DurakMinimaxAgent(_EndgameMixin, MinimaxAgent):
     """Determinized alpha-beta (worlds x depth), evaluation = greedy-vs-greedy playout."""
 
-    def __init__(
-        self,
-        game: Game,
-        seed: int | None = None,
-        worlds: int = 30,
-        depth: int = 3,
-        solver: bool = True,
-        solver_nodes: int = 300_000,
-    ) -> None:
-        super().__init__(_durak_game(game), seed, worlds, depth, 1)
-        self.solver, self.solver_nodes = solver, solver_nodes
+    Params = DurakMinimaxParams  # type: ignore[assignment]
+
+    def __init__(self, game: Game, seed: int | None = None, **params: Any) -> None:
+        super().__init__(_durak_game(game), seed, **params)
+        p = self.params
+        assert isinstance(p, DurakMinimaxParams)
+        self.solver, self.solver_nodes = p.solver, p.solver_nodes
 
     def evaluate(self, state: State, player: int) -> float:
         assert isinstance(state, DurakState)
@@ -200,39 +246,15 @@ class DurakMinimaxAgent(_EndgameMixin, MinimaxAgent):
 
 
 _G = ("durak",)
-_ROLLOUTS: dict[str, Limit] = {"rollout": ("greedy", "smart", "random")}
-_SOLVER_HELP = {"solver": "exact solver once the 2-player stock is empty",
-                "solver_nodes": "node budget of the solver (falls back to search)"}
 register_agent("random", DurakRandomAgent, {"voluntary": 0.2},
                "uniformly random; takes/passes voluntarily 20% of the time", _G,
                {"voluntary": "probability of a voluntary take or pass"},
                {"voluntary": (0, 1)})
 register_agent("greedy", DurakGreedyAgent, {}, "lowest card first, trumps saved early", _G)
 register_agent("smart", DurakSmartAgent, {}, "greedy plus the weakness rule and known cards", _G)
-register_agent(
-    "mcts", DurakMCTSAgent,
-    {"worlds": 30, "iters": 30, "time": 0.0, "c": 1.4, "final": "mean", "rollout": "greedy",
-     "solver": True, "solver_nodes": 300_000},
-    "determinized MCTS, greedy rollouts, exact endgames", _G,
-    {"worlds": "sampled worlds", "iters": "UCT iterations per world",
-     "time": "seconds per move (replaces iters if > 0)", "c": "UCT constant",
-     "final": "mean (Zarlykov) or visits", "rollout": "greedy, smart or random",
-     **_SOLVER_HELP},
-    {"worlds": (1, None), "iters": (1, None), "final": ("mean", "visits"), **_ROLLOUTS},
-)
-register_agent(
-    "ismcts", DurakISMCTSAgent,
-    {"iters": 900, "time": 0.0, "c": 0.7, "rollout": "greedy", "solver": True,
-     "solver_nodes": 300_000},
-    "SO-ISMCTS, greedy rollouts, exact endgames", _G,
-    {"iters": "iterations per move", "time": "seconds per move (replaces iters if > 0)",
-     "c": "exploration constant", "rollout": "greedy, smart or random", **_SOLVER_HELP},
-    {"iters": (1, None), **_ROLLOUTS},
-)
-register_agent(
-    "minimax", DurakMinimaxAgent,
-    {"worlds": 30, "depth": 3, "solver": True, "solver_nodes": 300_000},
-    "determinized alpha-beta, greedy-playout evaluation, exact endgames", _G,
-    {"worlds": "sampled worlds", "depth": "plies searched", **_SOLVER_HELP},
-    {"worlds": (1, None), "depth": (1, 64)},
-)
+register_declared("mcts", DurakMCTSAgent, DurakMCTSParams,
+                  "determinized MCTS, greedy rollouts, exact endgames", _G)
+register_declared("ismcts", DurakISMCTSAgent, DurakISMCTSParams,
+                  "SO-ISMCTS, greedy rollouts, exact endgames", _G)
+register_declared("minimax", DurakMinimaxAgent, DurakMinimaxParams,
+                  "determinized alpha-beta, greedy-playout evaluation, exact endgames", _G)
