@@ -85,14 +85,22 @@ def endgame_action(info: DurakInfoState, rng: np.random.Generator, nodes: int) -
     return int(action)
 
 
+@dataclass(frozen=True)
+class DurakRandomParams:
+    """Durak's ``random``: its parameter declared once."""
+
+    voluntary: float = param(0.2, "probability of a voluntary take or pass", (0, 1))
+
+    def __post_init__(self) -> None:
+        check_declared("random", self)
+
+
 class DurakRandomAgent(Agent):
     """Uniformly random, but takes/passes voluntarily with probability ``voluntary``."""
 
-    def __init__(self, game: Game, seed: int | None = None, voluntary: float = 0.2) -> None:
+    def __init__(self, game: Game, seed: int | None = None, **params: Any) -> None:
         super().__init__(_durak_game(game), seed)
-        if not 0.0 <= voluntary <= 1.0:
-            raise AgentSpecError("agent 'random': voluntary must be in [0, 1]")
-        self.voluntary = voluntary
+        self.voluntary = DurakRandomParams(**params).voluntary
 
     def act(self, info_state: InfoState) -> int:
         legal = info_state.legal_actions()
@@ -246,10 +254,8 @@ class DurakMinimaxAgent(_EndgameMixin, MinimaxAgent):
 
 
 _G = ("durak",)
-register_agent("random", DurakRandomAgent, {"voluntary": 0.2},
-               "uniformly random; takes/passes voluntarily 20% of the time", _G,
-               {"voluntary": "probability of a voluntary take or pass"},
-               {"voluntary": (0, 1)})
+register_declared("random", DurakRandomAgent, DurakRandomParams,
+                  "uniformly random; takes/passes voluntarily 20% of the time", _G)
 register_agent("greedy", DurakGreedyAgent, {}, "lowest card first, trumps saved early", _G)
 register_agent("smart", DurakSmartAgent, {}, "greedy plus the weakness rule and known cards", _G)
 register_declared("mcts", DurakMCTSAgent, DurakMCTSParams,

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 import numpy as np
 from numba import njit
 
-from spielwerk.core.agent import Agent, register_agent
+from spielwerk.core.agent import Agent, check_declared, param, register_agent, register_declared
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.game import Game, InfoState, PerfectInfoState
 from spielwerk.games.kalah import kernel
@@ -131,14 +134,22 @@ def alphabeta_root_values(state: KalahState, depth: int) -> np.ndarray:
     return values
 
 
+@dataclass(frozen=True)
+class AlphaBetaParams:
+    """``alphabeta``: its parameter declared once."""
+
+    depth: int = param(6, "search depth in moves (an extra turn counts as a move)", (1, 30))
+
+    def __post_init__(self) -> None:
+        check_declared("alphabeta", self)
+
+
 class AlphaBetaAgent(Agent):
     """Depth-limited alpha-beta; evaluation = store difference. Ties at random (seeded)."""
 
-    def __init__(self, game: Game, seed: int | None = None, depth: int = 6) -> None:
+    def __init__(self, game: Game, seed: int | None = None, **params: Any) -> None:
         super().__init__(game, seed)
-        if depth < 1:
-            raise SpielwerkError("alphabeta: depth must be at least 1")
-        self.depth = depth
+        self.depth = AlphaBetaParams(**params).depth
 
     def act(self, info_state: InfoState) -> int:
         state = _kalah_state(info_state)
@@ -154,12 +165,5 @@ def _greedy(game: Game, seed: int | None = None) -> Agent:
 
 
 register_agent("greedy", _greedy, {}, "largest immediate store gain, extra turns first", ("kalah",))
-register_agent(
-    "alphabeta",
-    AlphaBetaAgent,
-    {"depth": 6},
-    "depth-limited alpha-beta, store difference evaluation",
-    ("kalah",),
-    {"depth": "search depth in moves (an extra turn counts as a move)"},
-    {"depth": (1, 30)},
-)
+register_declared("alphabeta", AlphaBetaAgent, AlphaBetaParams,
+                  "depth-limited alpha-beta, store difference evaluation", ("kalah",))

@@ -10,9 +10,12 @@ cheapest card. Neither agent claims or resigns; both decline such offers.
 
 from __future__ import annotations
 
-from spielwerk.core.agent import Agent, register_agent
+from dataclasses import dataclass
+from typing import Any
+
+from spielwerk.core.agent import Agent, check_declared, param, register_agent, register_declared
 from spielwerk.core.errors import SpielwerkError
-from spielwerk.core.game import InfoState
+from spielwerk.core.game import Game, InfoState
 from spielwerk.games.skat import kernel
 from spielwerk.games.skat.bidding import BID_VALUES
 from spielwerk.games.skat.cards import ACE, CARD_POINTS, GRAND, JACK, NULL, TEN, popcount
@@ -103,12 +106,22 @@ def rule_put(twelve: int, game: int) -> int:
     return (1 << first) | (1 << second)
 
 
+@dataclass(frozen=True)
+class RuleParams:
+    """``rule``: its parameter declared once."""
+
+    threshold: float = param(7.0, "hand-strength count needed to bid")
+
+    def __post_init__(self) -> None:
+        check_declared("rule", self)
+
+
 class SkatRuleAgent(Agent):
     """A simple rule-based baseline for every decision (see the module docstring)."""
 
-    def __init__(self, game, seed: int | None = None, threshold: float = 7.0) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, game: Game, seed: int | None = None, **params: Any) -> None:
         super().__init__(game, seed)
-        self.threshold = threshold
+        self.threshold = RuleParams(**params).threshold
 
     def decides_deterministically(self, info_state: InfoState) -> bool:
         return True  # no random choice anywhere
@@ -216,9 +229,6 @@ register_agent(
     "random", SkatRandomAgent, {}, "uniformly random legal Skat moves (never gives up)",
     games=("skat",),
 )
-register_agent(
-    "rule", SkatRuleAgent, {"threshold": 7.0},
-    "rule-based Skat baseline: strength-count bidding, highest-lowest play",
-    games=("skat",),
-    parameter_help={"threshold": "hand-strength count needed to bid"},
-)
+register_declared("rule", SkatRuleAgent, RuleParams,
+                  "rule-based Skat baseline: strength-count bidding, highest-lowest play",
+                  ("skat",))
