@@ -132,9 +132,23 @@ class DurakSmartAgent(DurakGreedyAgent):
 
 
 class _EndgameMixin:
+    """Durak's search agents: the generic search on a Durak game, the exact solver in known
+    endgames, and rollouts by a kernel policy (where the search has rollouts)."""
+
     solver: bool
     solver_nodes: int
     rng: np.random.Generator
+    params: Any
+
+    def __init__(self, game: Game, seed: int | None = None, **params: Any) -> None:
+        super().__init__(_durak_game(game), seed, **params)  # type: ignore[call-arg]
+        p = self.params
+        self.solver, self.solver_nodes = p.solver, p.solver_nodes
+        if hasattr(p, "rollout"):
+            self._rollout = make_rollout(p.rollout)
+
+    def rollout(self) -> Rollout:
+        return self._rollout
 
     def act(self, info_state: InfoState) -> int:
         """A forced move at once; the exact solver in a known endgame; else the search."""
@@ -206,43 +220,17 @@ class DurakMCTSAgent(_EndgameMixin, MCTSAgent):
 
     Params = DurakMCTSParams
 
-    def __init__(self, game: Game, seed: int | None = None, **params: Any) -> None:
-        super().__init__(_durak_game(game), seed, **params)
-        p = self.params
-        assert isinstance(p, DurakMCTSParams)
-        self._rollout = make_rollout(p.rollout)
-        self.solver, self.solver_nodes = p.solver, p.solver_nodes
-
-    def rollout(self) -> Rollout:
-        return self._rollout
-
 
 class DurakISMCTSAgent(_EndgameMixin, ISMCTSAgent):
     """SO-ISMCTS with greedy rollouts; exact solver in 2-player endgames."""
 
     Params = DurakISMCTSParams
 
-    def __init__(self, game: Game, seed: int | None = None, **params: Any) -> None:
-        super().__init__(_durak_game(game), seed, **params)
-        p = self.params
-        assert isinstance(p, DurakISMCTSParams)
-        self._rollout = make_rollout(p.rollout)
-        self.solver, self.solver_nodes = p.solver, p.solver_nodes
-
-    def rollout(self) -> Rollout:
-        return self._rollout
-
 
 class DurakMinimaxAgent(_EndgameMixin, MinimaxAgent):
     """Determinized alpha-beta (worlds x depth), evaluation = greedy-vs-greedy playout."""
 
     Params = DurakMinimaxParams  # type: ignore[assignment]
-
-    def __init__(self, game: Game, seed: int | None = None, **params: Any) -> None:
-        super().__init__(_durak_game(game), seed, **params)
-        p = self.params
-        assert isinstance(p, DurakMinimaxParams)
-        self.solver, self.solver_nodes = p.solver, p.solver_nodes
 
     def evaluate(self, state: State, player: int) -> float:
         assert isinstance(state, DurakState)
