@@ -71,24 +71,21 @@ others would lose them all and teach nothing)."""
 NULL_MODES_MIN = 0.25
 
 
-class Passer(SkatRuleAgent):
-    """Passes every bid; otherwise the rule agent (defence)."""
+class _PassesBids:
+    """Passes every bid; otherwise the agent it is mixed into."""
 
     def act(self, info_state: InfoState) -> int:
-        legal = info_state.legal_actions()
-        if PASS in legal:
+        if PASS in info_state.legal_actions():
             return PASS
-        return super().act(info_state)
+        return int(super().act(info_state))  # type: ignore[misc]
 
 
-class PimcPasser(SkatPimcAgent):
+class Passer(_PassesBids, SkatRuleAgent):
+    """Passes every bid; defends as the rule agent."""
+
+
+class PimcPasser(_PassesBids, SkatPimcAgent):
     """Passes every bid; defends with PIMC."""
-
-    def act(self, info_state: InfoState) -> int:
-        legal = info_state.legal_actions()
-        if PASS in legal:
-            return PASS
-        return super().act(info_state)
 
 
 class ForcedKnn(SkatKnnAgent):

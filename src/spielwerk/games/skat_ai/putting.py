@@ -38,6 +38,7 @@ from spielwerk.games.skat_ai.selection import (
     random_put,
     refined_put,
 )
+from spielwerk.games.skat_ai.winprob import game_value
 
 PIMC_PUT_WORLDS = 8
 GAME_BY_NAME = {name: g for g, name in enumerate(GAME_NAMES)}
@@ -92,7 +93,7 @@ def choose_game(per_game: dict[int, tuple[int, float]], twelve: int, bid: int, p
     among the games whose plain value reaches the bid, else among those that could with
     schneider and schwarz; never a certainly overbid game while another is not."""
     def plain_value(g: int) -> int:
-        return NULL_VALUES[(False, False)] if g == NULL else suit_game_value(twelve, g)
+        return game_value(twelve, g)
 
     def max_value(g: int) -> int:
         if g == NULL:
