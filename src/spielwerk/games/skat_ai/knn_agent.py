@@ -33,7 +33,7 @@ from spielwerk.core.agent import (
 )
 from spielwerk.core.game import Game, InfoState
 from spielwerk.games.skat.bidding import BID_VALUES
-from spielwerk.games.skat.cards import CARD_POINTS, NULL, cards_of
+from spielwerk.games.skat.cards import NULL, cards_of
 from spielwerk.games.skat.info import SkatInfoState
 from spielwerk.games.skat.rules import (
     BID_BASE,
@@ -291,16 +291,9 @@ class SkatKnnAgent(Agent):
         return self._put
 
     def _put_card(self, info: SkatInfoState, legal: list[int]) -> int:
-        decision = self._put_decision(info)
-        for c in cards_of(decision.put):
-            if c in legal:
-                return c
-        # the first card put was not ours (a seat taken over): put the second card of the
-        # rule agent's put for the chosen game
-        for c in cards_of(rule_put(info.hand | (info.put or 0), decision.game)):
-            if c in legal:
-                return c
-        return min(legal, key=lambda c: (CARD_POINTS[c & 7], c))
+        # the put is chosen from the twelve cards (hand and any card put already), so at
+        # most one of its cards is gone: the other is in the hand
+        return next(c for c in cards_of(self._put_decision(info).put) if c in legal)
 
     def _declare(self, info: SkatInfoState, legal: list[int]) -> int:
         if not info.picked_up:
