@@ -137,6 +137,29 @@ def lobby_limits(game: str) -> dict[str, Any] | None:
     return {e.name: kalah_limits(e.name) for e in list_agents(game)}
 
 
+MAX_NAME = 24
+
+
+def player_names(raw: Any, agents: list[str | None]) -> list[str]:
+    """The players' names at a table: ``raw`` (a list with one name or null per seat) where
+    given, else "you" for the person and the agent's name (with its seat) for an engine;
+    names are trimmed printable text of at most :data:`MAX_NAME` characters."""
+    n = len(agents)
+    if raw is not None and (not isinstance(raw, list) or len(raw) != n or not all(
+            x is None or isinstance(x, str) for x in raw)):
+        raise TableError(f"names must be a list of {n} names (or null for the default)")
+    out = []
+    for s, agent in enumerate(agents):
+        given = raw[s] if raw is not None else None
+        name = "".join(ch for ch in (given or "") if ch.isprintable()).strip()[:MAX_NAME]
+        if not name:
+            name = "you" if agent is None else f"{agent.split(':')[0]} ({s})"
+        out.append(name)
+    if len(set(out)) != n:
+        raise TableError("each player needs a different name")
+    return out
+
+
 def _static_dir() -> Path:
     return Path(str(resources.files("spielwerk.web") / "static"))
 
@@ -212,7 +235,8 @@ class Server:
         for s in range(n):
             agents.append(None if s == seat else next(it))
         config = {"game": game_name, "spec": game.spec(), "seat": seat, "agents": agents,
-                  "time": float(budget), "seed": int(seed)}
+                  "time": float(budget), "seed": int(seed),
+                  "names": player_names(body.get("names"), agents)}
         table_id = secrets.token_hex(12)
         table = Table(table_id, config, [])
         # only in the store: a table enters memory when a browser opens it (get_table with
@@ -235,6 +259,8 @@ class Server:
         if row is None:
             return None
         table = Table(table_id, row["config"], row["history"], row["deal_no"], row["series"])
+        if table.state.is_terminal():  # its record was stored when it ended: keep the links
+            table.finished_game_id = self.store.find_game(table_id, table.history)
         if keep:
             self.tables[table_id] = table
         return table
@@ -249,7 +275,7 @@ class Server:
         """Persist; store a finished game as its record."""
         if table.state.is_terminal() and table.finished_game_id is None:
             table.record_finish()
-            players = ["you" if a is None else a for a in table.agents]
+            players = table.names
             table.finished_game_id = self.store.add_game(
                 table.state.game.spec(), table.history, table.seat, players, table.summary(),
                 table_id=table.id,
@@ -447,9 +473,11 @@ class Server:
                     self.stats["actions"] += 1
                 elif kind == "next":
                     table.next_game()
+                elif kind == "undo":
+                    table.undo()
                 else:
-                    raise TableError(f"unknown message type {kind[:40]!r}; expected act, next, "
-                                     "view or ping")
+                    raise TableError(f"unknown message type {kind[:40]!r}; expected act, "
+                                     "undo, next, view or ping")
                 self.after_action(table)
         except TableError as exc:
             await self.error(ws, table.id, str(exc))

@@ -177,11 +177,32 @@ class Store:
                 "seat": row[4], "players": players, "summary": row[6], "source": row[7],
                 "finished": row[8]}
 
+    def find_game(self, table_id: str, history: list[int]) -> int | None:
+        """The id of the finished game stored for ``table_id`` with exactly this history
+        (the last one if several), so a finished table reopened from the store keeps its
+        review and download links; None if there is none."""
+        text = json.dumps(history)
+        with self._lock:
+            row = self.db.execute(
+                "SELECT id FROM games WHERE table_id=? AND history=? ORDER BY id DESC LIMIT 1",
+                (table_id, text),
+            ).fetchone()
+        return None if row is None else int(row[0])
+
     def list_games(self, limit: int = 100) -> list[dict[str, Any]]:
         with self._lock:
             rows = self.db.execute(
-                "SELECT id, spec, summary, source, finished FROM games ORDER BY id DESC LIMIT ?",
-                (limit,),
+                "SELECT id, spec, summary, source, finished, players, seat FROM games "
+                "ORDER BY id DESC LIMIT ?", (limit,),
             ).fetchall()
-        return [{"id": r[0], "spec": r[1], "summary": r[2], "source": r[3], "finished": r[4]}
-                for r in rows]
+        out = []
+        for r in rows:
+            try:
+                players = json.loads(r[5])
+            except ValueError:
+                players = None
+            if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+                players = []
+            out.append({"id": r[0], "spec": r[1], "summary": r[2], "source": r[3],
+                        "finished": r[4], "players": players, "seat": r[6]})
+        return out

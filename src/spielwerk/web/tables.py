@@ -35,6 +35,7 @@ class Table:
         self.config = config
         self.deal_no = deal_no
         self.seat, self.agents, self.seed, self.budget_s = self._check_config(config)
+        self.names = self._names(config.get("names"))
         self.series: list[dict[str, Any]] = list(series or [])
         self._check_series()
         self.last: dict[str, Any] | None = None
@@ -77,6 +78,14 @@ class Table:
         if isinstance(budget, bool) or not isinstance(budget, int | float) or not budget > 0:
             raise self.damaged("its time per engine move is not a positive number")
         return seat, list(agents), seed, float(budget)
+
+    def _names(self, raw: Any) -> list[str]:
+        """The stored players' names, else (a table from before names, or damaged names)
+        "you" and each engine's agent spec."""
+        n = len(self.agents)
+        if isinstance(raw, list) and len(raw) == n and all(isinstance(x, str) for x in raw):
+            return [str(x) for x in raw]
+        return ["you" if a is None else f"{a} ({s})" for s, a in enumerate(self.agents)]
 
     def _check_series(self) -> None:
         for entry in self.series:
@@ -185,6 +194,24 @@ class Table:
         self.last = {"seat": seat, "action": action, "put": is_put,
                      "label": action_label(st, action) if not is_put else "puts a card"}
 
+    def can_undo(self) -> bool:
+        """Whether the person may take back their last action: a card they put into the
+        skat, as long as the game is not declared yet (Skat only)."""
+        st: Any = self.state
+        if st.game.name != "skat" or st.current_player != self.seat or not st.log:
+            return False
+        from spielwerk.games.skat.rules import DECLARE, PUT
+
+        return bool(st.phase in (PUT, DECLARE) and st.declarer == self.seat and st.log[-1][1])
+
+    def undo(self) -> None:
+        """Take back the person's last put card (see :meth:`can_undo`)."""
+        if not self.can_undo():
+            raise TableError("nothing to take back: only a card put into the skat can be "
+                             "taken back, until the game is declared")
+        self.state = self._replay(self.history[:-1])
+        self.last = None
+
     def next_game(self) -> None:
         if not self.state.is_terminal():
             raise TableError("the game is still running")
@@ -194,18 +221,42 @@ class Table:
         self.state = self._replay([])
 
     def record_finish(self) -> dict[str, Any] | None:
-        """The Seeger-Fabian entry of a finished Skat deal (appended to the series)."""
+        """The list entry of a finished Skat deal (appended to the series): declarer, game,
+        value, won, and each seat's list points - Seeger-Fabian for a declared game, the
+        rules' zero-sum Ramsch returns for a Ramsch (the most card points lose them)."""
         st: Any = self.state
-        if st.game.name != "skat" or st.result is None:
+        if st.game.name != "skat":
             return None
         from spielwerk.games.skat.scoring import seeger_fabian
 
-        res = st.result
-        entry = {"deal": self.deal_no + 1, "declarer": res.declarer,
-                 "text": res.describe(), "score": res.score,
-                 "sf": seeger_fabian(res, st.sgame.players)}
+        entry: dict[str, Any]
+        if st.ramsch_result is not None:
+            rr = st.ramsch_result
+            sf = [0.0] * st.sgame.players
+            for s, v in rr.returns.items():
+                sf[s] = float(v)
+            entry = {"deal": self.deal_no + 1, "declarer": -1, "game": "Ramsch",
+                     "value": max(-v for v in sf), "won": None, "text": rr.describe(),
+                     "score": 0, "sf": [int(v) if float(v).is_integer() else v for v in sf],
+                     "losers": list(rr.losers)}
+        elif st.result is not None:
+            res = st.result
+            entry = {"deal": self.deal_no + 1, "declarer": res.declarer,
+                     "game": str(res.contract) if res.contract is not None else "passed in",
+                     "value": res.value if not res.passed else 0,
+                     "won": None if res.passed else bool(res.won), "bid": res.bid,
+                     "text": res.describe(), "score": res.score,
+                     "sf": seeger_fabian(res, st.sgame.players)}
+        else:
+            return None
         self.series.append(entry)
         return entry
+
+    def has_iss_record(self) -> bool:
+        """Whether an ISS record of the finished deal exists (3-player Skat, not Ramsch)."""
+        st: Any = self.state
+        return bool(st.game.name == "skat" and st.is_terminal() and st.sgame.players == 3
+                    and not st.is_ramsch)
 
     def summary(self) -> str:
         st: Any = self.state
@@ -241,9 +292,11 @@ class Table:
         return {
             "type": "view",
             "table": {
-                "id": self.id, "seat": self.seat, "agents": self.agents, "time": self.budget_s,
+                "id": self.id, "seat": self.seat, "agents": self.agents, "names": self.names,
+                "time": self.budget_s,
                 "deal_no": self.deal_no, "series": self.series, "totals": totals,
-                "game_id": self.finished_game_id,
+                "game_id": self.finished_game_id, "iss": self.has_iss_record(),
+                "can_undo": self.can_undo(),
             },
             "view": view,
             "last": last,

@@ -70,14 +70,19 @@ def skat_label(action: int) -> tuple[str, str]:
 
 
 def skat_view(info: InfoState) -> dict[str, Any]:
-    from spielwerk.games.skat import kernel
     from spielwerk.games.skat import rules as R
     from spielwerk.games.skat.bidding import POSITION_NAMES
+    from spielwerk.web.skat_extras import (
+        bidding_history,
+        card_points,
+        deal_tricks,
+        declaration_fields,
+        ramsch_view,
+    )
 
     assert isinstance(info, R.SkatInfoState)
     g = info.sgame
     d = info.declarer
-    defenders = [s for s in g.positions if s != d]
     trick_seats = []
     seat = info.leader
     for _ in info.trick:
@@ -93,12 +98,14 @@ def skat_view(info: InfoState) -> dict[str, Any]:
             seats.append(s)
             s = g.positions[(g.positions.index(s) + 1) % 3]
         last = {"cards": _cards_in_order(cards), "seats": seats, "winner": winner}
-    dec_points = int(kernel.points(info.won[d])) if d >= 0 else 0
-    def_points = sum(int(kernel.points(info.won[s])) for s in defenders) if d >= 0 else 0
     legal = []
     for a in info.legal_actions():
         label, kind = skat_label(a)
-        legal.append({"id": a, "label": label, "kind": kind})
+        item: dict[str, Any] = {"id": a, "label": label, "kind": kind}
+        fields = declaration_fields(a)
+        if fields is not None:
+            item["decl"] = fields
+        legal.append(item)
     shown = info.declarer_hand_known()
     view: dict[str, Any] = {
         "phase": R.PHASE_NAMES[info.phase],
@@ -121,8 +128,11 @@ def skat_view(info: InfoState) -> dict[str, Any]:
         "trick_seats": trick_seats,
         "last_trick": last,
         "tricks": list(info.trick_count),
-        "card_points": {"declarer": dec_points, "defenders": def_points},
+        "card_points": card_points(info),
+        "bidding": bidding_history(info),
+        "tricks_played": deal_tricks(info),
         "legal": legal,
+        "ramsch_result": ramsch_view(info),
     }
     if d >= 0 and info.player in g.positions and info.player == d and info.phase == R.PUT:
         view["puts_left"] = 2 - info.puts_done

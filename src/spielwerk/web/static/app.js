@@ -112,7 +112,8 @@ function renderGameOptions(box, game) {
   } else {
     parts.push(h("label", {}, h("input", { id: "opt-ramsch", type: "checkbox" }), " Ramsch when all pass"));
   }
-  parts.push(h("label", {}, "your seat ", numInput("opt-seat", 0, 0, 5)),
+  parts.push(h("label", {}, "your name ", h("input", { id: "opt-name", maxlength: 24, placeholder: "you", style: "width:8em" })),
+             h("label", {}, "your seat ", numInput("opt-seat", 0, 0, 5)),
              h("label", {}, "seconds per engine move ", numInput("opt-time", 2, 0.05, 60)));
   const opp = h("div", { id: "opponents" });
   const drawOpp = () => {
@@ -168,7 +169,10 @@ function collectOptions(game) {
     const spec = document.getElementById("oppspec-" + i).value.trim();
     return spec || s.value;
   });
-  return { game, params, seat: Number(val("opt-seat").value), opponents, time: Number(val("opt-time").value) };
+  const seat = Number(val("opt-seat").value), name = val("opt-name").value.trim();
+  const body = { game, params, seat, opponents, time: Number(val("opt-time").value) };
+  if (name) { body.names = new Array(opponents.length + 1).fill(null); body.names[seat] = name; }
+  return body;
 }
 
 // ----- the table ---------------------------------------------------------------------
@@ -265,13 +269,13 @@ document.addEventListener("keydown", (ev) => {
     }
   } else if (ev.key === "Enter" && selected >= 0 && selected < choices.length) {
     ev.preventDefault();
-    act(choices[selected].id);
+    const c = choices[selected];
+    if (c.id == null) c.el.click(); else act(c.id);
   }
 });
 
 function seatName(v, s, m) {
-  const agent = m.table.agents[s];
-  return (s === v.seat ? "you" : agent) + " (seat " + s + ")";
+  return (s === v.seat ? "you" : playerName(m, s)) + (m.table.names ? "" : " (seat " + s + ")");
 }
 
 // ----- Kalah
@@ -358,14 +362,21 @@ function renderSkat(felt, v, m) {
     h("span", { text: "bid: " + (v.bid || "—") }),
     v.declarer >= 0 ? h("span", { text: "declarer: seat " + v.declarer }) : null,
     v.contract ? h("span", { id: "contract", text: "game: " + v.contract }) : null,
-    h("span", { id: "points", text: "card points: declarer " + v.card_points.declarer + ", defenders " + v.card_points.defenders }),
+    h("span", { id: "points", text: skatPointsText(v, m) }),
     h("span", { text: "you: " + v.positions[v.seat] }));
   let lastTrick = null;
   if (v.last_trick) {
-    const row = h("div", { class: "row" }, h("span", { class: "label", text: "last trick (seat " + v.last_trick.winner + " won): " }));
-    for (const c of v.last_trick.cards) row.append(cardEl(c, { small: true }));
+    const row = h("div", { class: "row", id: "lasttrick" }, h("span", { class: "label", text: "last trick (" + seatShort(v, v.last_trick.winner, m) + " won): " }));
+    v.last_trick.cards.forEach((c, i) => row.append(h("div", { class: "played" }, cardEl(c, { small: true }),
+      h("div", { class: "label", text: seatShort(v, v.last_trick.seats[i], m) }))));
+    if (v.tricks_played && v.tricks_played.length > 1) {
+      const btn = h("button", { id: "showtricks", text: "all tricks (" + v.tricks_played.length + ")" });
+      btn.addEventListener("click", () => { showTricks = !showTricks; render(); });
+      row.append(btn);
+    }
     lastTrick = row;
   }
+  const history = biddingHistory(v, m);
   let skatRow = null;
   if (v.skat && v.skat.length && !v.over) {
     skatRow = h("div", { class: "row" }, h("span", { class: "label", text: "skat: " }));
@@ -403,8 +414,13 @@ function renderSkat(felt, v, m) {
     g.append(sel, h("button", { id: "bidbtn", text: "say", onclick: () => act(Number(sel.value)) }));
     controls.append(g);
   }
-  const titles = { answer: "", skat: "", declare: "declare: ", claim: "", resign: "" };
-  for (const kind of ["answer", "skat", "declare", "claim", "resign"]) {
+  if (m.table.can_undo) {
+    const undo = h("button", { id: "undo", class: "act", text: "take back the last put card", onclick: () => send({ type: "undo" }) });
+    controls.append(h("div", { class: "group" }, undo));
+  }
+  if (groups.declare) controls.append(gameSelector(groups.declare));
+  const titles = { answer: "", skat: "", claim: "", resign: "" };
+  for (const kind of ["answer", "skat", "claim", "resign"]) {
     if (!groups[kind]) continue;
     const g = h("div", { class: "group" }, titles[kind] ? h("span", { text: titles[kind] }) : null);
     for (const a of groups[kind]) {
@@ -414,8 +430,83 @@ function renderSkat(felt, v, m) {
     controls.append(g);
   }
   if (legalCards.size) hand.classList.add("choose");
-  felt.replaceChildren(h("div", { class: "row center" }, ...others), info, skatRow || "", trick, lastTrick || "", controls,
+  felt.replaceChildren(h("div", { class: "row center" }, ...others), info, history || "", skatRow || "", trick, lastTrick || "",
+    showTricks ? tricksTable(v, m) : "", controls,
     h("div", { class: "label", text: "your hand" + (legalCards.size ? " (legal cards raised)" : "") }), hand);
+}
+let showTricks = false;
+const GAME_TEXT = { clubs: "\u2663 clubs", spades: "\u2660 spades", hearts: "\u2665 hearts", diamonds: "\u2666 diamonds", grand: "grand", null: "null" };
+const FLAGS = ["hand", "schneider", "schwarz", "ouvert"];
+// One selector for the declarations: the game, then the announcements the rules allow for it.
+function gameSelector(decls) {
+  const box = h("div", { class: "group", id: "gamesel" }, h("span", { text: "declare: " }));
+  const sel = h("select", { id: "gametype" });
+  const games = [...new Set(decls.map((a) => a.decl.game))];
+  for (const g of ["clubs", "spades", "hearts", "diamonds", "grand", "null"]) if (games.includes(g)) sel.append(h("option", { value: g, text: GAME_TEXT[g] }));
+  box.append(sel);
+  const checks = {};
+  for (const f of FLAGS) {
+    checks[f] = h("input", { type: "checkbox", id: "ann-" + f });
+    box.append(h("label", { class: "ann" }, checks[f], " " + f));
+  }
+  const btn = h("button", { class: "act primary", id: "declare", text: "declare" });
+  const what = h("span", { class: "label", id: "declwhat" });
+  box.append(btn, what);
+  const match = () => decls.find((a) => a.decl.game === sel.value && FLAGS.every((f) => a.decl[f] === checks[f].checked));
+  const update = (changed) => {
+    const mine = decls.filter((a) => a.decl.game === sel.value);
+    // the rules' implications: ouvert (not null) needs schwarz, schwarz needs schneider, both need hand
+    if (changed === "ouvert" && checks.ouvert.checked && sel.value !== "null") { checks.schwarz.checked = checks.schneider.checked = checks.hand.checked = true; }
+    if (changed === "schwarz" && checks.schwarz.checked) { checks.schneider.checked = checks.hand.checked = true; }
+    if (changed === "schneider" && checks.schneider.checked) checks.hand.checked = true;
+    if (changed === "hand" && !checks.hand.checked) { checks.schneider.checked = checks.schwarz.checked = false; if (sel.value !== "null") checks.ouvert.checked = false; }
+    for (const f of FLAGS) {
+      const can = new Set(mine.map((a) => a.decl[f]));
+      checks[f].disabled = can.size < 2;
+      if (can.size === 1) checks[f].checked = [...can][0];
+    }
+    const a = match();
+    btn.disabled = !a;
+    what.textContent = a ? " " + a.label : " (not allowed)";
+  };
+  sel.addEventListener("change", () => { for (const f of FLAGS) checks[f].checked = false; update(null); });
+  for (const f of FLAGS) checks[f].addEventListener("change", () => update(f));
+  btn.addEventListener("click", () => { const a = match(); if (a) act(a.id); });
+  addChoice(btn, null);
+  btn.dataset.declare = "1";
+  update(null);
+  return box;
+}
+function seatShort(v, s, m) {
+  return s === v.seat ? "you" : playerName(m, s);
+}
+function playerName(m, s) {
+  const names = m.table.names;
+  if (names && names[s]) return names[s];
+  return s === m.table.seat ? "you" : (m.table.agents[s] || "seat " + s) + " (seat " + s + ")";
+}
+function skatPointsText(v, m) {
+  const p = v.card_points;
+  if (p.by_seat) return "card points: " + v.positions.map((pos, s) => pos === "dealer" ? null : seatShort(v, s, m) + " " + p.by_seat[s]).filter(Boolean).join(", ");
+  if (v.declarer < 0) return "card points: —";
+  const skat = p.skat != null ? " (skat " + p.skat + " included)" : (v.over ? "" : " + the skat");
+  return "card points: declarer " + p.declarer + skat + ", defenders " + p.defenders;
+}
+function biddingHistory(v, m) {
+  if (!v.bidding || !v.bidding.length) return null;
+  const row = h("div", { class: "row bidding", id: "bidding" }, h("span", { class: "label", text: "bidding: " }));
+  for (const b of v.bidding) row.append(h("span", { class: "say", text: seatShort(v, b.seat, m) + " " + b.say }));
+  return row;
+}
+function tricksTable(v, m) {
+  const t = h("table", { class: "list", id: "tricks" });
+  t.append(h("tr", {}, h("th", { text: "trick" }), h("th", { text: "cards (who played)" }), h("th", { text: "won by" }), h("th", { text: "points" })));
+  v.tricks_played.forEach((tr, i) => {
+    const cards = h("td", { style: "text-align:left" });
+    tr.cards.forEach((c, j) => cards.append(h("span", { class: "played" }, cardEl(c, { small: true }), h("span", { class: "label", text: seatShort(v, tr.seats[j], m) }))));
+    t.append(h("tr", {}, h("td", { text: i + 1 }), cards, h("td", { text: seatShort(v, tr.winner, m) }), h("td", { text: tr.points })));
+  });
+  return t;
 }
 
 // ----- Durak
@@ -485,6 +576,13 @@ function renderOver(m) {
   if (v.game === "skat") {
     text = v.result ? v.result.text : "game over";
     if (v.result && !v.result.passed) text += " — game value " + v.result.value + ", card points " + v.result.declarer_points;
+    if (v.ramsch_result) {
+      const r = v.ramsch_result;
+      const pts = Object.entries(r.points).map(([s, p]) => seatShort(v, Number(s), m) + " " + p).join(", ");
+      text = r.durchmarsch >= 0 ? "Ramsch: " + seatShort(v, r.durchmarsch, m) + " took every trick (Durchmarsch, +120)" :
+        r.losers.length ? "Ramsch: " + r.losers.map((s) => seatShort(v, s, m)).join(" and ") + (r.losers.length === 1 && r.losers[0] === v.seat ? " lose " : " lost ") +
+          r.loss + (r.jungfrau ? " (Jungfrau: doubled)" : "") + " — card points " + pts : "Ramsch: " + pts;
+    }
   } else if (v.game === "kalah") {
     const d = v.returns[v.seat];
     text = d > 0 ? "you win by " + d : d < 0 ? "you lose by " + (-d) : "draw";
@@ -499,8 +597,12 @@ function renderOver(m) {
       for (const c of v.reveal.dealt[s]) row.append(cardEl(c, { small: true }));
       res.append(row);
     }
-    const row = h("div", { class: "row" }, h("span", { class: "label", text: "skat: " }));
+    const row = h("div", { class: "row", id: "revealskat" }, h("span", { class: "label", text: "skat: " }));
     for (const c of v.reveal.skat) row.append(cardEl(c, { small: true }));
+    if (v.reveal.put) {
+      row.append(h("span", { class: "label", text: " put away by the declarer: " }));
+      for (const c of v.reveal.put) row.append(cardEl(c, { small: true }));
+    }
     res.append(row);
   }
   const gid = m.table.game_id;
@@ -512,28 +614,34 @@ function renderOver(m) {
   if (gid != null) {
     links.append(h("a", { href: "#review=" + gid, text: "review this game" }), " · ",
       h("a", { href: "/api/games/" + gid + "/record.json", text: "download JSON record" }));
-    if (v.game === "skat" && v.players === 3) links.append(" · ", h("a", { href: "/api/games/" + gid + "/record.sgf", text: "download ISS record" }));
+    if (m.table.iss) links.append(" · ", h("a", { href: "/api/games/" + gid + "/record.sgf", text: "download ISS record" }));
   }
   res.append(links);
   box.prepend(res);
   return box;
 }
 function seriesTable(m) {
+  // the list: per deal the declarer, the game, its value and each seat's running total
   const n = m.table.series[0].sf.length;
   const t = h("table", { class: "list", id: "series" });
-  const head = h("tr", {}, h("th", { text: "deal" }), h("th", { text: "game" }));
-  for (let s = 0; s < n; s++) head.append(h("th", { text: s === m.table.seat ? "you" : "seat " + s }));
+  const head = h("tr", {}, h("th", { text: "deal" }), h("th", { text: "declarer" }), h("th", { text: "game" }), h("th", { text: "value" }));
+  for (let s = 0; s < n; s++) head.append(h("th", { text: s === m.table.seat ? "you" : playerName(m, s) }));
   t.append(head);
+  const run = new Array(n).fill(0);
   for (const e of m.table.series) {
-    const r = h("tr", {}, h("td", { text: e.deal }), h("td", { text: e.text, style: "text-align:left" }));
-    for (const p of e.sf) r.append(h("td", { text: p }));
+    const dec = e.declarer == null || e.declarer < 0 ? "—" : (e.declarer === m.table.seat ? "you" : playerName(m, e.declarer));
+    const game = e.game != null ? e.game + (e.won === true ? " won" : e.won === false ? " lost" : "") : e.text;
+    const r = h("tr", { title: e.text }, h("td", { text: e.deal }), h("td", { text: dec }),
+      h("td", { text: game, style: "text-align:left" }), h("td", { text: e.value != null ? e.value : "" }));
+    e.sf.forEach((p, s) => { run[s] += p; r.append(h("td", { text: fmtPoints(run[s]) + " (" + (p > 0 ? "+" : "") + fmtPoints(p) + ")" })); });
     t.append(r);
   }
-  const tot = h("tr", {}, h("th", { text: "" }), h("th", { text: "Seeger-Fabian total" }));
-  for (const p of m.table.totals) tot.append(h("th", { text: p }));
+  const tot = h("tr", {}, h("th", { text: "" }), h("th", { text: "" }), h("th", { text: "total (Seeger-Fabian, Ramsch by card points)" }), h("th", { text: "" }));
+  for (const p of m.table.totals) tot.append(h("th", { text: fmtPoints(p) }));
   t.append(tot);
   return h("div", { class: "result" }, h("strong", { text: "list" }), t);
 }
+function fmtPoints(x) { return Number.isInteger(x) ? String(x) : x.toFixed(1); }
 
 // ----- finished games, upload, review
 async function openGames() {
@@ -553,8 +661,17 @@ async function openGames() {
   try {
     const games = (await api("/api/games/finished")).games;
     if (!games.length) list.append(h("p", { text: "none yet" }));
-    for (const g of games) list.append(h("div", {}, h("a", { href: "#review=" + g.id, text: "#" + g.id + " " + g.spec }),
-      " — " + g.summary + " ", h("a", { href: "/api/games/" + g.id + "/record.json", text: "JSON" })));
+    const t = h("table", { class: "list", id: "games" });
+    t.append(h("tr", {}, h("th", { text: "#" }), h("th", { text: "finished" }), h("th", { text: "game" }),
+      h("th", { text: "opponents" }), h("th", { text: "result" }), h("th", { text: "" })));
+    for (const g of games) {
+      const opp = (g.players || []).filter((p, s) => s !== g.seat || g.source !== "played").join(", ");
+      t.append(h("tr", {}, h("td", {}, h("a", { href: "#review=" + g.id, text: "#" + g.id })),
+        h("td", { text: new Date(g.finished * 1000).toLocaleString() }), h("td", { text: g.spec }),
+        h("td", { text: g.source === "played" ? opp : "uploaded" }), h("td", { text: g.summary, style: "text-align:left" }),
+        h("td", {}, h("a", { href: "/api/games/" + g.id + "/record.json", text: "JSON" }))));
+    }
+    if (games.length) list.append(t);
   } catch (e) { showMessage(e.message, true); }
 }
 
