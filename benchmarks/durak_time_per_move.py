@@ -1,7 +1,7 @@
 """Mean and maximum seconds per decision of Durak agents (one core), for the tournament notes.
 
 Positions come from greedy-vs-greedy games (all phases, forced moves skipped). Prints
-the machine and one line per agent; never fails on time.
+the machine and one line per agent (mean, 95th percentile, max); never fails on time.
 
     .venv/bin/python benchmarks/durak_time_per_move.py --agents greedy smart minimax \
         mcts:time=0.1 ismcts:time=0.1 [--positions 30]
@@ -58,6 +58,7 @@ def main() -> None:
             agent.act(info)
             times.append(time.perf_counter() - t)
         print(f"{spec:24s} mean {np.mean(times) * 1000:8.1f} ms/move, "
+              f"p95 {np.percentile(times, 95) * 1000:8.1f} ms, "
               f"max {np.max(times) * 1000:8.1f} ms ({len(infos)} positions, {game.spec()})")
 
 

@@ -12,13 +12,14 @@ an exact endgame solver).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from spielwerk.core.agent import Agent, check_declared, param, register_declared
 from spielwerk.core.game import Game, InfoState, State
-from spielwerk.mc.determinize import determinized_mcts
+from spielwerk.mc.determinize import Sampler, determinized_mcts
 from spielwerk.mc.ismcts import ismcts_search
 from spielwerk.mc.mcts import Rollout, random_rollout
 from spielwerk.search.alphabeta import best_action, determinized_alphabeta
@@ -82,6 +83,11 @@ def _budget(iters: int, time: float) -> _Budget:
     return {"iterations": None if time > 0 else iters, "time_limit": time if time > 0 else None}
 
 
+def search_clock() -> float:
+    """The clock a move's time budget is counted on (``time.perf_counter``)."""
+    return time.perf_counter()
+
+
 class MCTSAgent(Agent):
     """Determinized UCT: ``worlds`` samples x ``iters`` iterations, plurality vote."""
 
@@ -97,10 +103,19 @@ class MCTSAgent(Agent):
     def rollout(self) -> Rollout:
         return random_rollout
 
+    def sampler(self, info_state: InfoState) -> Sampler | None:
+        """How this move's worlds are drawn (None: uniformly, ``sample_world``)."""
+        return None
+
     def act(self, info_state: InfoState) -> int:
+        start = search_clock()
         legal = info_state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        return self.search_action(info_state, start)
+
+    def search_action(self, info_state: InfoState, start: float) -> int:
+        """The searched move; a time budget counts from ``start`` (``search_clock()``)."""
         res = determinized_mcts(
             info_state,
             worlds=self.worlds,
@@ -109,6 +124,8 @@ class MCTSAgent(Agent):
             rollout=self.rollout(),
             final=self.final,
             rng=self.rng,
+            sampler=self.sampler(info_state),
+            start=start,
         )
         return res.best()
 
@@ -126,16 +143,27 @@ class ISMCTSAgent(Agent):
     def rollout(self) -> Rollout:
         return random_rollout
 
+    def sampler(self, info_state: InfoState) -> Sampler | None:
+        """How each iteration's world is drawn (None: uniformly, ``sample_world``)."""
+        return None
+
     def act(self, info_state: InfoState) -> int:
+        start = search_clock()
         legal = info_state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        return self.search_action(info_state, start)
+
+    def search_action(self, info_state: InfoState, start: float) -> int:
+        """The searched move; a time budget counts from ``start`` (``search_clock()``)."""
         res = ismcts_search(
             info_state,
             **_budget(self.iters, self.time),
             c=self.c,
             rollout=self.rollout(),
             rng=self.rng,
+            sampler=self.sampler(info_state),
+            start=start,
         )
         return res.best("visits")
 
@@ -162,6 +190,10 @@ class MinimaxAgent(Agent):
         legal = info_state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        return self.search_action(info_state, search_clock())
+
+    def search_action(self, info_state: InfoState, start: float) -> int:
+        """The searched move (fixed worlds x depth: ``start`` is not used)."""
         values = determinized_alphabeta(
             info_state, worlds=self.worlds, depth=self.depth, evaluate=self.evaluate, rng=self.rng
         )

@@ -18,6 +18,7 @@ import time
 import numpy as np
 
 from spielwerk.core.game import CHANCE, TERMINAL, InfoState, sample_chance
+from spielwerk.mc.determinize import Sampler, uniform_sampler
 from spielwerk.mc.mcts import (
     Budget,
     Rollout,
@@ -48,21 +49,29 @@ def ismcts_search(
     c: float = 0.7,
     rollout: Rollout = random_rollout,
     rng: np.random.Generator | None = None,
+    sampler: Sampler | None = None,
+    start: float | None = None,
 ) -> SearchResult:
-    """SO-ISMCTS from ``info_state``; returns the root statistics (mean reward in [0, 1])."""
+    """SO-ISMCTS from ``info_state``; returns the root statistics (mean reward in [0, 1]).
+
+    ``sampler`` draws the determinization of each iteration (default:
+    ``info_state.sample_world``); ``start`` (a ``time.perf_counter()`` value) is when
+    the caller's move began, so its set-up counts against ``time_limit``.
+    """
     if not info_state.legal_actions():
         raise SearchError("ISMCTS: the player has no move here")
     rng = rng if rng is not None else np.random.default_rng()
     gt = info_state.game.game_type
     lo, span = _scale(gt.min_utility, gt.max_utility)
-    budget = Budget(iterations, time_limit)
+    budget = Budget(iterations, time_limit, start)
+    sample = sampler if sampler is not None else uniform_sampler
     root = ISNode()
     log = math.log
     sqrt = math.sqrt
     it = 0
     while not budget.done(it):
         it += 1
-        s = info_state.sample_world(rng)
+        s = sample(info_state, rng)
         node = root
         path: list[ISNode] = [root]
         movers = [-1]

@@ -28,7 +28,7 @@ from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.game import Game, InfoState, State
 from spielwerk.games.durak import kernel as K
 from spielwerk.games.durak import policies
-from spielwerk.games.durak.endgame import BUDGET_EXHAUSTED, solve_best
+from spielwerk.games.durak.endgame import BUDGET_EXHAUSTED, solve_best_counted
 from spielwerk.games.durak.rules import DurakGame, DurakInfoState, DurakState
 from spielwerk.mc.agents import (
     ISMCTSAgent,
@@ -36,6 +36,7 @@ from spielwerk.mc.agents import (
     MCTSAgent,
     MCTSParams,
     MinimaxAgent,
+    search_clock,
     worlds_param,
 )
 from spielwerk.mc.mcts import Rollout
@@ -74,15 +75,36 @@ def make_rollout(policy: str) -> Rollout:
     return rollout
 
 
-def endgame_action(info: DurakInfoState, rng: np.random.Generator, nodes: int) -> int | None:
+def endgame_action(info: DurakInfoState, rng: np.random.Generator, nodes: int,
+                   tt_bits: int = 20) -> int | None:
     """The exact best action once everything is known (2 players, stock empty), else None."""
+    return endgame_counted(info, rng, nodes, tt_bits)[0]
+
+
+def endgame_counted(info: DurakInfoState, rng: np.random.Generator, nodes: int,
+                    tt_bits: int = 20) -> tuple[int | None, int]:
+    """:func:`endgame_action` and the solver nodes it spent (0 where it did not solve)."""
     if info.dgame.players != 2 or info.stock != 0 or info.public[K.PHASE] == K.PH_DEAL:
-        return None
+        return None, 0
     world = info.sample_world(rng)  # unique: the opponent holds exactly the unseen cards
-    action, value = solve_best(world.S, nodes, 20)
+    (action, value), used = solve_best_counted(world.S, nodes, tt_bits)
     if value == BUDGET_EXHAUSTED:
-        return None
-    return int(action)
+        return None, used
+    return int(action), used
+
+
+SOLVER_SHARE = 0.4
+"""Under a time budget the exact solver may use this share of the move's time (by its
+measured speed); the search gets what is left, counted from the start of the move."""
+SOLVER_START_RATE = 1_000_000.0
+"""Solver nodes per second assumed before the first solve has been timed (cautious: it
+searched 1.3-3 million per second on one core here)."""
+
+
+def _table_bits(nodes: int) -> int:
+    """Transposition table size for a node budget: about two slots per node, 2**12..2**20
+    (allocating the full 2**20-slot table alone takes about 9 ms)."""
+    return min(20, max(12, int(nodes).bit_length() + 1))
 
 
 @dataclass(frozen=True)
@@ -144,6 +166,7 @@ class _EndgameMixin:
         super().__init__(_durak_game(game), seed, **params)  # type: ignore[call-arg]
         p = self.params
         self.solver, self.solver_nodes = p.solver, p.solver_nodes
+        self.solver_rate = SOLVER_START_RATE  # nodes per second, as measured
         if hasattr(p, "rollout"):
             self._rollout = make_rollout(p.rollout)
 
@@ -151,20 +174,33 @@ class _EndgameMixin:
         return self._rollout
 
     def act(self, info_state: InfoState) -> int:
-        """A forced move at once; the exact solver in a known endgame; else the search."""
+        """A forced move at once; the exact solver in a known endgame; else the search.
+
+        Under a time budget (``time``) the move's clock starts here: the solver gets at
+        most :data:`SOLVER_SHARE` of it and the search the rest."""
+        start = search_clock()
         legal = info_state.legal_actions()
         if len(legal) == 1:
             return legal[0]
         exact = self._endgame(info_state)
         if exact is not None:
             return exact
-        search_act = super().act  # type: ignore[misc]
-        return int(search_act(info_state))
+        return int(self.search_action(info_state, start))  # type: ignore[attr-defined]
 
     def _endgame(self, info_state: InfoState) -> int | None:
         if not self.solver:
             return None
-        return endgame_action(_durak_info(info_state), self.rng, self.solver_nodes)
+        info = _durak_info(info_state)
+        seconds = float(getattr(self.params, "time", 0.0))
+        if seconds <= 0:  # iteration budgets: the fixed node budget, load-independent
+            return endgame_action(info, self.rng, self.solver_nodes)
+        nodes = max(1000, min(self.solver_nodes, int(self.solver_rate * SOLVER_SHARE * seconds)))
+        t = search_clock()
+        action, used = endgame_counted(info, self.rng, nodes, _table_bits(nodes))
+        spent = search_clock() - t
+        if used >= 2000 and spent > 0:
+            self.solver_rate = 0.7 * self.solver_rate + 0.3 * used / spent
+        return action
 
 
 ROLLOUTS = ("greedy", "smart", "random")

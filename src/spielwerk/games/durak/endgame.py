@@ -242,3 +242,11 @@ def solve_root_counted(S: np.ndarray, node_budget: int, tt_bits: int) -> tuple[n
     budget = np.array([node_budget], np.int64)
     rows = _solve_root(S, tt.new_table(tt_bits), budget)
     return rows, node_budget - int(budget[0])
+
+
+def solve_best_counted(S: np.ndarray, node_budget: int,
+                       tt_bits: int) -> tuple[np.ndarray, int]:
+    """:func:`solve_best` and the number of nodes it searched (the agents' time budgets)."""
+    budget = np.array([node_budget], np.int64)
+    row = _solve_best(S, tt.new_table(tt_bits), budget)
+    return row, node_budget - int(budget[0])
