@@ -29,8 +29,9 @@ import time
 from pathlib import Path
 from typing import cast
 
-from spielwerk.games.kalah import defaults, kernel
+from spielwerk.games.kalah import kernel
 from spielwerk.games.kalah.parallel import ParallelSolver
+from spielwerk.games.kalah.plan import AUTO, KalahPlan
 from spielwerk.games.kalah.solver import SearchTimeout, Solver
 
 HERE = Path(__file__).resolve().parent
@@ -68,8 +69,8 @@ def key(m: int, n: int, ec: bool) -> str:
 
 def solve_row(m: int, n: int, ec: bool, limit: float, threads: int = 1) -> dict[str, object]:
     total = 2 * m * n
-    choice = defaults.choose(m, total, ec, kernel.END_EITHER_EMPTY,
-                             egdb=0 if total <= SMALL else None, threads=threads)
+    choice = KalahPlan(m, total, ec, egdb=0 if total <= SMALL else AUTO,
+                       threads=threads).choose()
     egdb = min(choice.egdb_seeds, total - 1)
     t0 = time.perf_counter()
     solver = Solver(m, ec, max_seeds=total, egdb_seeds=egdb, tt_log2=choice.tt_log2)

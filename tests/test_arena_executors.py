@@ -20,6 +20,7 @@ from spielwerk.arena import (
     run_tournament,
 )
 from spielwerk.cli.main import app
+from spielwerk.core.parallel import ThreadExecutor
 
 GAME = "kalah(pits=4,seeds=3)"
 AGENTS = ["random", "greedy", "random"]
@@ -72,6 +73,41 @@ def test_cli_dask_executor_matches_serial(dask_address: str) -> None:
         return "\n".join(line for line in text.splitlines() if "wall_s" not in line)
 
     assert strip(via_dask.stdout) == strip(via_serial.stdout)
+
+
+def test_threads_match_serial(serial_outcomes: list[tuple[Any, ...]]) -> None:
+    with make_executor("threads", workers=2) as ex:
+        assert isinstance(ex, ThreadExecutor) and ex.slots() == 2
+        assert _outcomes(ex) == serial_outcomes
+
+
+def _square_or_fail(x: int) -> int:
+    if x < 0:
+        raise ValueError(f"negative {x}")
+    return x * x
+
+
+@pytest.mark.parametrize("spec", ["serial", "threads", "local"])
+def test_submit_and_first_done_on_every_local_back_end(spec: str) -> None:
+    with make_executor(spec, workers=2) as ex:
+        pending = [ex.submit(_square_or_fail, x) for x in (3, -1, 5)]
+        seen: list[Any] = []
+        while pending:
+            done = ex.first_done(pending)
+            assert done and all(f in pending for f in done)
+            pending = [f for f in pending if f not in done]
+            seen.extend(done)
+        failed = [f for f in seen if _fails(f)]
+        assert len(failed) == 1  # the error comes back with its future
+        assert sorted(f.result() for f in seen if f not in failed) == [9, 25]
+
+
+def _fails(future: Any) -> bool:
+    try:
+        future.result()
+    except ValueError as exc:
+        return "negative -1" in str(exc)
+    return False
 
 
 def test_make_executor() -> None:

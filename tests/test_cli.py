@@ -114,7 +114,7 @@ def test_games_listing_keeps_agent_specs_whole_on_a_narrow_terminal() -> None:
     result = runner.invoke(app, ["games"], env={"COLUMNS": "60"})
     assert result.exit_code == 0
     assert "mcts:worlds=30:iters=30:time=0.0:c=1.4:final=visits" in result.stdout
-    assert "perfect:time=5.0:egdb=-1:tt=0" in result.stdout
+    assert "perfect:time=5.0:egdb=-1:tt=-1" in result.stdout
 
 
 def test_kalah_terminal_play_names_the_side_labels_stores_and_ends_once() -> None:

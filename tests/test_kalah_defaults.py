@@ -3,8 +3,10 @@ Ctrl-C, MTD(f) guesses, and the root-split (Dask) solve with checkpoints."""
 
 from __future__ import annotations
 
-import concurrent.futures as cf
+import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -12,8 +14,16 @@ from typer.testing import CliRunner
 
 from spielwerk.cli.main import app
 from spielwerk.core.agent import make_agent
+from spielwerk.core.parallel import (
+    DaskExecutor,
+    LocalProcessExecutor,
+    Pending,
+    SerialExecutor,
+    ThreadExecutor,
+)
 from spielwerk.core.registry import load_game
 from spielwerk.games.kalah import defaults, distributed, egdb, egdb_build, egdb_index, kernel
+from spielwerk.games.kalah.plan import AUTO, TT_LOG2_SHARED_CAP, KalahPlan, PlanError
 from spielwerk.games.kalah.solver import Solver, SolverError
 
 runner = CliRunner()
@@ -58,27 +68,69 @@ def test_a_corrupt_block_beyond_the_prefix_does_not_block_the_prefix(tmp_path: P
         egdb.load(big.file, 2, 20, False, kernel.END_EITHER_EMPTY)
 
 
-def test_defaults_choose_the_largest_cached_database_and_say_so(tmp_path: Path) -> None:
+def _plan(pits: int, total: int, ec: bool, folder: Path, **asked: int) -> KalahPlan:
+    return KalahPlan(pits, total, ec, egdb_dir=str(folder), **asked)
+
+
+def test_the_plan_chooses_the_largest_cached_database_and_says_so(tmp_path: Path) -> None:
     egdb.open_egdb(3, 9, False, path=tmp_path)
-    choice = defaults.choose(3, 24, False, kernel.END_EITHER_EMPTY, tmp_path)
+    choice = _plan(3, 24, False, tmp_path).choose()
     assert choice.egdb_seeds == 9
     assert any("<= 9 seeds" in x and "largest cached" in x for x in choice.notes)
     assert any("transposition table: 2^" in x for x in choice.notes)
     assert 10 <= choice.tt_log2 <= defaults.TT_LOG2_CAP
-    other_rule = defaults.choose(3, 24, True, kernel.END_EITHER_EMPTY, tmp_path)
+    other_rule = _plan(3, 24, True, tmp_path).choose()
     assert other_rule.egdb_seeds == 0  # a database of the other capture rule is no use
-    kept = defaults.choose(3, 24, False, kernel.END_EITHER_EMPTY, tmp_path, egdb=4, tt_log2=12)
+    kept = _plan(3, 24, False, tmp_path, egdb=4, tt=12).choose()
     assert (kept.egdb_seeds, kept.tt_log2) == (4, 12)
+    assert _plan(3, 5, False, tmp_path, egdb=9).choose().egdb_seeds == 5  # at most the seeds
+
+
+def test_the_plan_reads_the_cache_folder_once(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    egdb.open_egdb(3, 6, False, path=tmp_path)
+    calls = []
+    real = egdb.cached
+    monkeypatch.setattr(egdb, "cached", lambda *a: calls.append(a) or real(*a))
+    assert _plan(3, 24, False, tmp_path).choose().egdb_seeds == 6
+    assert _plan(3, 24, False, tmp_path, egdb=8).choose().egdb_seeds == 8
+    assert len(calls) == 2
+
+
+@pytest.mark.parametrize(("asked", "words"), [
+    ({"egdb": -2}, "egdb (the endgame database size) must be -1 (auto) or 0..40"),
+    ({"egdb": 41}, "or 0..40 seeds, not 41"),
+    ({"tt": 0}, "tt (log2 of the table slots) must be -1 (auto) or 10..30, not 0"),
+    ({"tt": 31}, "10..30, not 31"),
+    ({"threads": 0}, "threads must be at least 1"),
+])
+def test_the_plan_refuses_sizes_no_search_can_use(asked: dict[str, int], words: str) -> None:
+    with pytest.raises(PlanError, match=re.escape(words)):
+        KalahPlan(3, 18, **asked)
+
+
+def test_cli_and_agent_share_one_auto_value(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SPIELWERK_CACHE_DIR", str(tmp_path))
+    egdb.open_egdb(3, 5, False)
+    agent = make_agent(f"perfect:egdb={AUTO}:tt={AUTO}", load_game("kalah(pits=3,seeds=3)"))
+    assert agent.plan == KalahPlan(3, 18, tt_cap=TT_LOG2_SHARED_CAP)  # type: ignore[attr-defined]
+    assert agent.choice.egdb_seeds == 5  # type: ignore[attr-defined]
+    out = runner.invoke(app, ["kalah", "solve", "-m", "3", "-n", "3", "--egdb", str(AUTO),
+                              "--tt", str(AUTO)], env={"COLUMNS": "250"})
+    assert out.exit_code == 0 and "<= 5 seeds" in out.output
+    bad = runner.invoke(app, ["kalah", "solve", "-m", "3", "-n", "3", "--tt", "5"])
+    assert bad.exit_code != 0 and "10..30, not 5" in str(bad.exception)
 
 
 def test_without_a_database_a_large_instance_is_told_what_building_one_costs(
         tmp_path: Path) -> None:
-    choice = defaults.choose(6, 48, False, kernel.END_EITHER_EMPTY, tmp_path)
+    choice = _plan(6, 48, False, tmp_path).choose()
     assert choice.egdb_seeds == 0
     note = " ".join(choice.notes)
     assert "no endgame database cached" in note and "--max-seeds 20" in note
     assert "min" in note and "faster" in note
-    small = defaults.choose(3, 12, False, kernel.END_EITHER_EMPTY, tmp_path)
+    small = _plan(3, 12, False, tmp_path).choose()
     assert not any("no endgame database" in x for x in small.notes)  # small: no nagging
 
 
@@ -173,8 +225,8 @@ def test_perfect_agent_makes_the_same_choice(tmp_path: Path, monkeypatch: pytest
 
 @pytest.mark.parametrize("m,n,ec", [(4, 3, False), (4, 3, True), (3, 4, False)])
 def test_root_split_with_tiny_budgets_gives_the_exact_value(m: int, n: int, ec: bool) -> None:
-    with cf.ThreadPoolExecutor(2) as pool:
-        split, state = distributed.solve_split(m, n, ec, pool.submit, cf.wait, tt_log2=14,
+    with ThreadExecutor(2) as pool:
+        split, state = distributed.solve_split(m, n, ec, pool, tt_log2=14,
                                                node_budget=3000)
     assert distributed.root_bounds(split, state.bounds) == (_start_value(m, n, ec),) * 2
     assert len({t.task for t in split.turns if t.task >= 0}) == len(split.tasks)
@@ -182,42 +234,56 @@ def test_root_split_with_tiny_budgets_gives_the_exact_value(m: int, n: int, ec: 
 
 def test_root_split_checkpoint_resumes_and_refuses_another_run(tmp_path: Path) -> None:
     ck = tmp_path / "ck.json"
-    with cf.ThreadPoolExecutor(1) as pool:
-        split, first = distributed.solve_split(4, 4, False, pool.submit, cf.wait, tt_log2=14,
+    with ThreadExecutor(1) as pool:
+        split, first = distributed.solve_split(4, 4, False, pool, tt_log2=14,
                                                node_budget=1000, checkpoint=ck, stop_after=0)
         lo, hi = distributed.root_bounds(split, first.bounds)
         assert lo < hi and ck.exists()  # stopped early: bounds only
-        split, state = distributed.solve_split(4, 4, False, pool.submit, cf.wait, tt_log2=16,
+        split, state = distributed.solve_split(4, 4, False, pool, tt_log2=16,
                                                node_budget=10**9, checkpoint=ck)
         assert distributed.root_bounds(split, state.bounds) == (_start_value(4, 4, False),) * 2
         assert sum(state.nodes) > sum(first.nodes)  # the first run's work is counted
         with pytest.raises(SolverError, match="another run"):
-            distributed.solve_split(4, 3, True, pool.submit, cf.wait, checkpoint=ck)
+            distributed.solve_split(4, 3, True, pool, checkpoint=ck)
 
 
 def test_root_split_on_a_dask_local_cluster() -> None:
-    distributed_mod = pytest.importorskip("dask.distributed")
+    distributed_mod = pytest.importorskip("distributed")
     with distributed_mod.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                       dashboard_address=":0") as cluster, \
-            distributed_mod.Client(cluster) as client:
-        split, state = distributed.solve_split(3, 3, True, client.submit, distributed_mod.wait,
-                                               tt_log2=12, node_budget=1000)
+            DaskExecutor(cluster.scheduler_address) as ex:
+        assert ex.slots() == 2
+        split, state = distributed.solve_split(3, 3, True, ex, tt_log2=12, node_budget=1000)
     assert distributed.root_bounds(split, state.bounds) == (_start_value(3, 3, True),) * 2
+
+
+def test_root_split_on_the_serial_and_process_pool_executors() -> None:
+    for ex in (SerialExecutor(), LocalProcessExecutor(2)):
+        with ex:
+            split, state = distributed.solve_split(3, 3, False, ex, tt_log2=12,
+                                                   node_budget=2000)
+        assert distributed.root_bounds(split, state.bounds) == (_start_value(3, 3, False),) * 2
+
+
+class _Memoising(ThreadExecutor):
+    """Returns the earlier future for the same arguments, as Dask does for pure tasks."""
+
+    def __init__(self, workers: int) -> None:
+        super().__init__(workers)
+        self.memo: dict[str, Pending[Any]] = {}
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Pending[Any]:
+        key = repr(args)
+        if key not in self.memo:
+            self.memo[key] = super().submit(fn, *args)
+        return self.memo[key]
 
 
 def test_resubmissions_are_distinct_for_a_memoising_executor() -> None:
     """Dask returns the earlier result for the same arguments (pure tasks): a task that
     spent its budget without new bounds must still be searched again."""
-    memo: dict[str, cf.Future] = {}  # type: ignore[type-arg]
-    with cf.ThreadPoolExecutor(2) as pool:
-
-        def submit(fn, *args):  # type: ignore[no-untyped-def]
-            key = repr(args)
-            if key not in memo:
-                memo[key] = pool.submit(fn, *args)
-            return memo[key]
-
-        split, state = distributed.solve_split(4, 4, True, submit, cf.wait, tt_log2=14,
+    with _Memoising(2) as pool:
+        split, state = distributed.solve_split(4, 4, True, pool, tt_log2=14,
                                                node_budget=20000, stop_after=120)
     assert distributed.root_bounds(split, state.bounds) == (_start_value(4, 4, True),) * 2
 

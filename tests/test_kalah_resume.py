@@ -3,12 +3,15 @@ the root split's rounds and checkpoints carry the paused test instead of startin
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import json
+import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from spielwerk.core.parallel import Pending, ThreadExecutor
 from spielwerk.games.kalah import distributed, kernel
 from spielwerk.games.kalah.solver import SearchTimeout, Solver, SolverError
 
@@ -109,8 +112,8 @@ def test_a_task_round_returns_its_paused_test_and_the_next_round_resumes_it() ->
 @pytest.mark.parametrize("m,n,ec", [(4, 4, True), (3, 4, False)])
 def test_both_strategies_reach_the_exact_value_in_small_rounds(strategy: str, m: int, n: int,
                                                                ec: bool) -> None:
-    with cf.ThreadPoolExecutor(2) as pool:
-        split, state = distributed.solve_split(m, n, ec, pool.submit, cf.wait, tt_log2=14,
+    with ThreadExecutor(2) as pool:
+        split, state = distributed.solve_split(m, n, ec, pool, tt_log2=14,
                                                node_budget=2000, strategy=strategy)
     assert distributed.root_bounds(split, state.bounds) == (_start_value(m, n, ec),) * 2
     assert all(p is None for p in state.paused)
@@ -130,13 +133,13 @@ def test_outside_in_tests_stay_inside_the_open_interval() -> None:
 def test_a_checkpoint_keeps_the_paused_tests_and_a_restart_resumes_them(tmp_path: Path
                                                                         ) -> None:
     ck = tmp_path / "ck.json"
-    with cf.ThreadPoolExecutor(1) as pool:
-        split, first = distributed.solve_split(4, 4, True, pool.submit, cf.wait, tt_log2=12,
+    with ThreadExecutor(1) as pool:
+        split, first = distributed.solve_split(4, 4, True, pool, tt_log2=12,
                                                node_budget=3000, checkpoint=ck, stop_after=0)
         saved = json.loads(ck.read_text())
         assert any(p is not None for p in saved["paused"])
         assert saved["paused"] == first.paused and saved["tests"] == first.tests
-        split, state = distributed.solve_split(4, 4, True, pool.submit, cf.wait, tt_log2=12,
+        split, state = distributed.solve_split(4, 4, True, pool, tt_log2=12,
                                                node_budget=3000, checkpoint=ck)
     assert distributed.root_bounds(split, state.bounds) == (_start_value(4, 4, True),) * 2
     assert sum(state.nodes) > sum(first.nodes)
@@ -145,43 +148,48 @@ def test_a_checkpoint_keeps_the_paused_tests_and_a_restart_resumes_them(tmp_path
 def test_an_unreadable_checkpoint_is_a_clear_error(tmp_path: Path) -> None:
     ck = tmp_path / "ck.json"
     ck.write_text("{not json")
-    with cf.ThreadPoolExecutor(1) as pool, pytest.raises(SolverError, match="not a readable"):
-        distributed.solve_split(3, 3, True, pool.submit, cf.wait, checkpoint=ck)
+    with ThreadExecutor(1) as pool, pytest.raises(SolverError, match="not a readable"):
+        distributed.solve_split(3, 3, True, pool, checkpoint=ck)
     assert ck.read_text() == "{not json"  # left as it was
 
 
 def test_an_unknown_strategy_is_refused() -> None:
-    with cf.ThreadPoolExecutor(1) as pool, pytest.raises(SolverError, match="strategy"):
-        distributed.solve_split(3, 3, True, pool.submit, cf.wait, strategy="random")
+    with ThreadExecutor(1) as pool, pytest.raises(SolverError, match="strategy"):
+        distributed.solve_split(3, 3, True, pool, strategy="random")
+
+
+class _Counting(ThreadExecutor):
+    """Counts the rounds submitted and the most in flight at once."""
+
+    def __init__(self, workers: int) -> None:
+        super().__init__(workers)
+        self.in_flight = self.most = self.given = 0
+        self.lock = threading.Lock()
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Pending[Any]:
+        with self.lock:
+            self.in_flight += 1
+            self.given += 1
+            self.most = max(self.most, self.in_flight)
+        fut = self._pool.submit(fn, *args)
+
+        def landed(_f: object) -> None:
+            with self.lock:
+                self.in_flight -= 1
+
+        fut.add_done_callback(landed)
+        return fut
 
 
 def test_slots_bound_the_rounds_in_flight_and_a_stop_waits_only_for_those() -> None:
-    in_flight = 0
-    most = 0
-    given = 0
-    with cf.ThreadPoolExecutor(4) as pool:
-
-        def submit(fn, *args):  # type: ignore[no-untyped-def]
-            nonlocal in_flight, most, given
-            in_flight += 1
-            given += 1
-            most = max(most, in_flight)
-            fut = pool.submit(fn, *args)
-
-            def landed(_f: object) -> None:
-                nonlocal in_flight
-                in_flight -= 1
-
-            fut.add_done_callback(landed)
-            return fut
-
-        split, state = distributed.solve_split(4, 4, True, submit, cf.wait, tt_log2=14,
+    with _Counting(4) as pool:
+        split, state = distributed.solve_split(4, 4, True, pool, tt_log2=14,
                                                node_budget=2000, slots=2)
         assert distributed.root_bounds(split, state.bounds) == (_start_value(4, 4, True),) * 2
-        assert most <= 2 and given > len(split.tasks)  # several rounds, two at a time
-        given = 0
-        distributed.solve_split(4, 4, True, submit, cf.wait, tt_log2=14, node_budget=2000,
+        assert pool.most <= 2 and pool.given > len(split.tasks)  # several rounds, two at a time
+        pool.given = 0
+        distributed.solve_split(4, 4, True, pool, tt_log2=14, node_budget=2000,
                                 slots=2, stop_after=0)
-        assert given == len(split.tasks)  # one round each, none resubmitted after the stop
-    with cf.ThreadPoolExecutor(1) as pool, pytest.raises(SolverError, match="slots"):
-        distributed.solve_split(3, 3, True, pool.submit, cf.wait, slots=0)
+        assert pool.given == len(split.tasks)  # one round each, none resubmitted after the stop
+    with ThreadExecutor(1) as pool, pytest.raises(SolverError, match="slots"):
+        distributed.solve_split(3, 3, True, pool, slots=0)

@@ -17,7 +17,15 @@ from spielwerk.games.kalah import egdb as egdb_mod
 from spielwerk.games.kalah.notation import format_position, parse_position
 from spielwerk.games.kalah.parallel import ParallelSolver, default_threads
 from spielwerk.games.kalah.perfect import analyze_within
-from spielwerk.games.kalah.solver import TT_LOG2_MAX, TT_LOG2_MIN, Solver
+from spielwerk.games.kalah.plan import (
+    AUTO,
+    EGDB_HELP,
+    TT_HELP,
+    TT_LOG2_SHARED_CAP,
+    Choice,
+    KalahPlan,
+)
+from spielwerk.games.kalah.solver import Solver
 from spielwerk.search.tt import DEPTH_INF
 
 console = Console()
@@ -30,17 +38,11 @@ Pits = Annotated[int, typer.Option("--pits", "-m", min=1, max=15, help="pits per
 Seeds = Annotated[int, typer.Option("--seeds", "-n", min=1, help="seeds per pit at the start")]
 EmptyCapture = Annotated[bool, typer.Option(
     "--empty-capture", help="capture even when the opposite pit is empty (Irving et al. 2000)")]
-EgdbOpt = Annotated[int | None, typer.Option(
-    "--egdb", min=0, max=egdb_mod.MAX_SEEDS,
-    help="endgame database: exact values for <= N seeds (default: the largest "
-                   "cached one that fits in memory; 0: none; built once, cached on disk)")]
+EgdbOpt = Annotated[int, typer.Option("--egdb", help=EGDB_HELP)]
 EgdbDir = Annotated[str | None, typer.Option(
     "--egdb-dir", help="folder of endgame database files (default ~/.cache/spielwerk/kalah, "
                        "or $SPIELWERK_CACHE_DIR/kalah)")]
-TtOpt = Annotated[int | None, typer.Option(
-    "--tt", min=TT_LOG2_MIN, max=TT_LOG2_MAX,
-    help="transposition table: log2 of the slots, 16 bytes each (default: from the "
-                 "memory available and the instance's size)")]
+TtOpt = Annotated[int, typer.Option("--tt", help=TT_HELP)]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="no progress lines")]
 
 
@@ -50,43 +52,31 @@ def _progress(quiet: bool):  # type: ignore[no-untyped-def]
     return lambda text: err.print(f"[dim]{text}[/]", highlight=False)
 
 
-def _check_egdb_dir(pits: int, total: int, empty_capture: bool, egdb: int | None,
-                    egdb_dir: str | None) -> None:
-    """Refuse, before any work, an ``--egdb-dir`` that is a file or a missing folder (which
-    would mean solving without a database, quietly), or that cannot take the database
-    that will be built (``--egdb N`` with no file of N seeds cached there)."""
-    if egdb_dir is None or egdb == 0:
-        return
-    need = None if egdb is None else min(egdb, total)
-    cached = egdb_mod.cached(pits, empty_capture, kernel.END_EITHER_EMPTY, egdb_dir)
-    builds = need is not None and not any(n >= need for n, _ in cached)
-    egdb_mod.check_folder(egdb_dir, write=builds, name="--egdb-dir")
-
-
-def _make_solver(pits: int, total: int, empty_capture: bool, egdb: int | None,
-                 egdb_dir: str | None, tt: int | None, iterative: bool, quiet: bool,
-                 depth_max: int | None = None, threads: int = 1,
-                 start_seeds: int | None = None) -> Solver:
-    """A solver with the database and table asked for, or chosen (and the choice said).
-    With ``start_seeds`` (solving the start of Kalah(pits, start_seeds)) a solve estimated
-    to be slow with the chosen database is said up front, with the command that makes it
-    fast (even with --quiet: it is no progress line)."""
-    _check_egdb_dir(pits, total, empty_capture, egdb, egdb_dir)
-    choice = defaults.choose(pits, total, empty_capture, kernel.END_EITHER_EMPTY, egdb_dir,
-                             None if egdb is None else min(egdb, total), tt,
-                             threads=threads)
+def _choose(plan: KalahPlan, quiet: bool, start_seeds: int | None = None) -> Choice:
+    """The plan's choice, its notes said (unless ``quiet``). With ``start_seeds`` (solving the
+    start of Kalah(pits, start_seeds)) a solve estimated to be slow with the chosen database
+    is said up front, with the command that makes it fast (even with --quiet: it is no
+    progress line)."""
+    choice = plan.choose()
     warning = None if start_seeds is None else defaults.cost_warning(
-        pits, start_seeds, empty_capture, choice.egdb_seeds, threads)
+        plan.pits, start_seeds, plan.empty_capture, choice.egdb_seeds, plan.threads)
     if not quiet:
         for note in choice.notes:
             if warning is None or not note.startswith("no endgame database cached"):
                 err.print(f"[dim]{note}[/]", highlight=False)
     if warning is not None:
         err.print(f"[yellow]{escape(warning)}[/]", highlight=False)
-    return Solver(pits, empty_capture, kernel.END_EITHER_EMPTY, max_seeds=total,
-                  egdb_seeds=choice.egdb_seeds, egdb_path=egdb_dir, tt_log2=choice.tt_log2,
-                  depth_step=3 if iterative else 0, depth_max=depth_max,
-                  progress=_progress(quiet))
+    return choice
+
+
+def _make_solver(plan: KalahPlan, iterative: bool, quiet: bool, depth_max: int | None = None,
+                 start_seeds: int | None = None) -> Solver:
+    """A solver with the database and table the plan chooses (and the choice said)."""
+    choice = _choose(plan, quiet, start_seeds)
+    return Solver(plan.pits, plan.empty_capture, plan.end_rule, max_seeds=plan.total,
+                  egdb_seeds=choice.egdb_seeds, egdb_path=plan.egdb_dir,
+                  tt_log2=choice.tt_log2, depth_step=3 if iterative else 0,
+                  depth_max=depth_max, progress=_progress(quiet))
 
 
 def _interrupted(solver: Solver, who: str, diff: int, nodes: int | None = None) -> None:
@@ -111,9 +101,9 @@ def solve(
     pits: Pits = 6,
     seeds: Seeds = 4,
     empty_capture: EmptyCapture = False,
-    egdb: EgdbOpt = None,
+    egdb: EgdbOpt = AUTO,
     egdb_dir: EgdbDir = None,
-    tt: TtOpt = None,
+    tt: TtOpt = AUTO,
     iterative: Annotated[bool, typer.Option(
         help="iterative deepening 3, 6, ... --depth-max before the exact search")] = True,
     depth_max: Annotated[int | None, typer.Option(
@@ -134,8 +124,9 @@ def solve(
     Progress lines (stderr) show the bounds proven so far; Ctrl-C stops with them."""
     t0 = time.perf_counter()
     n_threads = default_threads() if threads is None else threads
-    solver = _make_solver(pits, 2 * pits * seeds, empty_capture, egdb, egdb_dir, tt, iterative,
-                          quiet, depth_max, n_threads, start_seeds=seeds)
+    plan = KalahPlan(pits, 2 * pits * seeds, empty_capture, egdb=egdb, tt=tt,
+                     egdb_dir=egdb_dir, threads=n_threads)
+    solver = _make_solver(plan, iterative, quiet, depth_max, start_seeds=seeds)
     solver.report_iterations = True
     par = ParallelSolver(solver, n_threads)
     t_db = time.perf_counter() - t0
@@ -174,9 +165,9 @@ def analyze(
     seeds: Annotated[int | None, typer.Option("--seeds", "-n", min=1,
                                               help="seeds (for 'start')")] = None,
     empty_capture: EmptyCapture = False,
-    egdb: EgdbOpt = None,
+    egdb: EgdbOpt = AUTO,
     egdb_dir: EgdbDir = None,
-    tt: TtOpt = None,
+    tt: TtOpt = AUTO,
     time_budget: Annotated[float, typer.Option(
         "--time", "-t", min=0, help="seconds to spend (0: no limit, exact values however long it "
                              "takes); when time runs out the deepest finished estimates are "
@@ -194,7 +185,8 @@ def analyze(
         raise SpielwerkError(f"a position has 1..15 pits per side, this one {m}")
     total = int(board.sum())
     in_pits = total - int(board[m]) - int(board[2 * m + 1])
-    solver = _make_solver(m, total, empty_capture, egdb, egdb_dir, tt, True, quiet)
+    plan = KalahPlan(m, total, empty_capture, egdb=egdb, tt=tt, egdb_dir=egdb_dir)
+    solver = _make_solver(plan, True, quiet)
     rel = solver.relative(board, mover)
     who = "South" if mover == 0 else "North"
     diff = int(board[m] - board[2 * m + 1]) * (1 if mover == 0 else -1)
@@ -314,13 +306,17 @@ def split_cmd(
     pits: Pits = 6,
     seeds: Seeds = 4,
     empty_capture: EmptyCapture = False,
-    workers: Annotated[int, typer.Option(min=1, max=256,
-                                         help="worker processes of the Dask LocalCluster")] = 2,
-    scheduler: Annotated[str | None, typer.Option(
-        help="address of a running Dask scheduler (instead of a LocalCluster)")] = None,
-    egdb: EgdbOpt = None,
+    executor: Annotated[str, typer.Option(
+        "--executor", "-e",
+        help="where the tasks run: local (process pool), threads, serial or "
+             "dask://HOST:PORT (a running Dask scheduler)")] = "local",
+    workers: Annotated[int | None, typer.Option(
+        "--workers", "-w", min=1, max=256,
+        help="worker processes (threads) for --executor local (threads); default: all "
+             "cores")] = None,
+    egdb: EgdbOpt = AUTO,
     egdb_dir: EgdbDir = None,
-    tt: TtOpt = None,
+    tt: TtOpt = AUTO,
     node_budget: Annotated[int, typer.Option(
         min=1000,
         help="nodes per task before it reports its bounds and is resubmitted")] = 50_000_000,
@@ -334,42 +330,30 @@ def split_cmd(
              "outside-in (a quarter in from either end: proves bounds early)")] = "mtdf",
     quiet: Quiet = False,
 ) -> None:
-    """Root-split solve on Dask workers: every first turn is a task; prints the proven bounds
-    of each first turn and of the start (exact when every task finished). Ctrl-C stops
-    and prints the bounds proven so far."""
+    """Root-split solve on the executors of the arena: every first turn is a task; prints the
+    proven bounds of each first turn and of the start (exact when every task finished).
+    Ctrl-C stops and prints the bounds proven so far."""
     from pathlib import Path
 
+    from spielwerk.core.parallel import make_executor
     from spielwerk.games.kalah import distributed
 
     if strategy not in distributed.STRATEGIES:
         raise SpielwerkError(f"--strategy must be one of {', '.join(distributed.STRATEGIES)}")
-    try:
-        from dask.distributed import Client, LocalCluster, wait
-    except ImportError:
-        raise SpielwerkError("kalah split needs Dask: pip install 'spielwerk[dask]'") from None
-    total = 2 * pits * seeds
-    _check_egdb_dir(pits, total, empty_capture, egdb, egdb_dir)
+    plan = KalahPlan(pits, 2 * pits * seeds, empty_capture, egdb=egdb, tt=tt,
+                     egdb_dir=egdb_dir, tt_cap=TT_LOG2_SHARED_CAP)
     if checkpoint is not None:
         file_target("--checkpoint", Path(checkpoint), "k.json")
-    choice = defaults.choose(pits, total, empty_capture, kernel.END_EITHER_EMPTY, egdb_dir,
-                             egdb, tt if tt is not None else None, tt_cap=24)
-    if not quiet:
-        for note in choice.notes:
-            err.print(f"[dim]{note}[/]", highlight=False)
+    choice = _choose(plan, quiet)
     if choice.egdb_seeds:  # build (if needed) once here, not in every worker
-        egdb_mod.open_egdb(pits, choice.egdb_seeds, empty_capture, kernel.END_EITHER_EMPTY,
+        egdb_mod.open_egdb(pits, choice.egdb_seeds, empty_capture, plan.end_rule,
                            egdb_dir, progress=_progress(quiet))
-    cluster = None if scheduler else LocalCluster(n_workers=workers, threads_per_worker=1,
-                                                  dashboard_address=":0")
     t0 = time.perf_counter()
-    with Client(scheduler or cluster) as client:
+    with make_executor(executor, workers) as ex:
         split, state = distributed.solve_split(
-            pits, seeds, empty_capture, client.submit, wait, choice.egdb_seeds, egdb_dir,
+            pits, seeds, empty_capture, ex, choice.egdb_seeds, egdb_dir,
             choice.tt_log2, node_budget, Path(checkpoint) if checkpoint else None,
-            stop_after, _progress(quiet), strategy,
-            slots=sum(client.nthreads().values()) or workers)
-    if cluster is not None:
-        cluster.close()
+            stop_after, _progress(quiet), strategy)
     wall = time.perf_counter() - t0
     rule = "empty capture" if empty_capture else "standard capture"
     t = Table(title=f"Kalah({pits},{seeds}), {rule}: first turns (value for South)")

@@ -1,6 +1,9 @@
-"""Where long jobs run (arena games, knowledge-base builds): one interface, three back ends.
+"""Where long jobs run (arena games, knowledge-base builds, the Kalah split): one interface,
+four back ends.
 
 - :class:`SerialExecutor`: in this process, one task after another.
+- :class:`ThreadExecutor`: threads of this process, for tasks that release the GIL
+  (numba searches) and share read-only data (a Kalah endgame database).
 - :class:`LocalProcessExecutor` (default): a process pool on all local cores.
 - :class:`DaskExecutor`: a Dask ``distributed`` cluster (``dask://host:8786``),
   imported lazily so ``distributed`` stays an optional extra.
@@ -17,6 +20,11 @@ so fast games (a random Kalah game is about a hundred microseconds) do not
 drown in inter-process traffic and slow ones still report as they finish.
 Every task carries its own seeds, so results do not depend on the back end,
 the batch size or the worker that ran them.
+
+Work that decides its next tasks from the results (the Kalah split resubmits an
+unfinished task with the bounds it proved) uses ``submit(fn, *args)``, which
+returns a future, ``first_done(futures)``, which waits for at least one, and
+``slots()``, how many tasks run at once.
 """
 
 from __future__ import annotations
@@ -28,7 +36,13 @@ import sys
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+    wait,
+)
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -39,6 +53,16 @@ T = TypeVar("T")
 R = TypeVar("R")
 B = TypeVar("B")
 B_co = TypeVar("B_co", covariant=True)
+
+
+class Pending(Protocol[B_co]):
+    """A submitted task: a ``concurrent.futures.Future`` or a Dask future."""
+
+    def result(self) -> B_co: ...
+
+    def done(self) -> bool: ...
+
+    def cancel(self) -> Any: ...
 
 
 class Sliceable(Protocol[B_co]):
@@ -146,6 +170,25 @@ class Executor(ABC):
         """
         return self.map_unordered(fn, _batches(work, 1, None))
 
+    def submit(self, fn: Callable[..., R], *args: Any) -> Pending[R]:
+        """Start ``fn(*args)``; this default runs it at once, here."""
+        future: Future[R] = Future()
+        try:
+            future.set_result(fn(*args))
+        except Exception as exc:  # the caller sees it from result(), as with a pool
+            future.set_exception(exc)
+        return future
+
+    def first_done(self, futures: Sequence[Pending[R]]) -> list[Pending[R]]:
+        """Wait until at least one of ``futures`` is done; the done ones (this default:
+        ``concurrent.futures`` futures, as every back end here but Dask returns)."""
+        done, _ = wait(futures, return_when=FIRST_COMPLETED)  # type: ignore[arg-type]
+        return list(done)
+
+    def slots(self) -> int:
+        """How many submitted tasks run at the same time."""
+        return 1
+
     def close(self) -> None:  # noqa: B027 - optional hook
         """Release workers or connections."""
 
@@ -176,6 +219,43 @@ class SerialExecutor(Executor):
             result = fn(batch)
             sizer.record(len(batch), time.perf_counter() - start)  # type: ignore[arg-type]
             yield result
+
+
+class ThreadExecutor(Executor):
+    """Threads of this process (``workers`` defaults to all cores): for tasks that release
+    the GIL, such as numba searches, and share read-only data instead of copying it."""
+
+    name = "threads"
+
+    def __init__(self, workers: int | None = None) -> None:
+        if workers is not None and workers < 1:
+            raise ExecutorError(f"--workers must be at least 1, not {workers}")
+        self.workers = workers or os.cpu_count() or 1
+        self._pool = ThreadPoolExecutor(max_workers=self.workers)
+
+    def submit(self, fn: Callable[..., R], *args: Any) -> Pending[R]:
+        return self._pool.submit(fn, *args)
+
+    def slots(self) -> int:
+        return self.workers
+
+    def map_unordered(self, fn: Callable[[T], R], tasks: Sequence[T]) -> Iterator[R]:
+        pending = [self._pool.submit(fn, task) for task in tasks]
+        try:
+            while pending:
+                done, rest = wait(pending, return_when=FIRST_COMPLETED)
+                pending = list(rest)
+                for future in done:
+                    yield future.result()
+        finally:
+            for future in pending:
+                future.cancel()
+
+    def describe(self) -> str:
+        return f"threads, {self.workers} workers"
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _default_start_method() -> str:
@@ -261,6 +341,12 @@ class LocalProcessExecutor(Executor):
             for future in pending:
                 future.cancel()
 
+    def submit(self, fn: Callable[..., R], *args: Any) -> Pending[R]:
+        return self._get_pool().submit(fn, *args)
+
+    def slots(self) -> int:
+        return self.workers
+
     def describe(self) -> str:
         return f"local process pool, {self.workers} workers"
 
@@ -318,6 +404,21 @@ class DaskExecutor(Executor):
                 if not future.done():
                     future.cancel()
 
+    def submit(self, fn: Callable[..., R], *args: Any) -> Pending[R]:
+        # pure=False: a resubmission with the same arguments runs again, not memoised
+        return self._client.submit(fn, *args, pure=False)  # type: ignore[no-any-return]
+
+    def first_done(self, futures: Sequence[Pending[R]]) -> list[Pending[R]]:
+        from distributed import as_completed  # distributed.wait needs a default client
+
+        done = [f for f in futures if f.done()]
+        if not done and futures:
+            done = [next(iter(as_completed(list(futures), loop=self._client.loop)))]
+        return done
+
+    def slots(self) -> int:
+        return self._workers()
+
     def describe(self) -> str:
         return f"dask cluster at {self.address}, {self._workers()} worker threads"
 
@@ -326,14 +427,17 @@ class DaskExecutor(Executor):
 
 
 def make_executor(spec: str = "local", workers: int | None = None) -> Executor:
-    """``"serial"``, ``"local"`` (process pool) or ``"dask://HOST:PORT"``."""
+    """``"serial"``, ``"threads"``, ``"local"`` (process pool) or ``"dask://HOST:PORT"``."""
     text = spec.strip()
     if text == "serial":
         return SerialExecutor()
+    if text == "threads":
+        return ThreadExecutor(workers)
     if text in ("local", "pool", "process"):
         return LocalProcessExecutor(workers)
     if text.startswith(("dask://", "tcp://")):
         if len(text.split("://", 1)[1]) == 0:
             raise ExecutorError(f"executor {spec!r} needs an address, e.g. dask://localhost:8786")
         return DaskExecutor(text)
-    raise ExecutorError(f"unknown executor {spec!r}; use local, serial or dask://HOST:PORT")
+    raise ExecutorError(
+        f"unknown executor {spec!r}; use local, threads, serial or dask://HOST:PORT")

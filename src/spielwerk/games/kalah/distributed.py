@@ -1,4 +1,5 @@
-"""Root-split Kalah solving on several cores or a Dask cluster, with checkpoints.
+"""Root-split Kalah solving on any executor (threads, processes, a Dask cluster), with
+checkpoints.
 
 Work split: the start's first *turns* (a move and, after an extra turn, the
 mover's further moves: ``1-2`` is pit 1 then pit 2) end in positions with the
@@ -35,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from spielwerk.core.parallel import Executor
 from spielwerk.games.kalah import kernel
 from spielwerk.games.kalah.egdb_index import rank
 from spielwerk.games.kalah.solver import SearchTimeout, Solver, SolverError
@@ -248,24 +250,24 @@ def _load_state(file: Path | None, meta: dict[str, Any], n: int,
 
 
 def solve_split(
-    m: int, n: int, empty_capture: bool, submit: Callable[..., Any],
-    wait: Callable[..., Any], egdb: int = 0, egdb_dir: str | None = None,
+    m: int, n: int, empty_capture: bool, executor: Executor,
+    egdb: int = 0, egdb_dir: str | None = None,
     tt_log2: int = 22, node_budget: int = 50_000_000, checkpoint: Path | None = None,
     stop_after: float | None = None, progress: Callable[[str], None] | None = None,
     strategy: str = "mtdf", slots: int | None = None,
 ) -> tuple[Split, RunState]:
     """Solve Kalah(m, n) from the start by root split.
 
-    ``submit(fn, *args)`` returns a future and ``wait(futures,
-    return_when="FIRST_COMPLETED")`` gives (done, not done): a Dask
-    ``Client.submit`` and ``distributed.wait``, or a ``concurrent.futures``
-    executor's ``submit`` and ``concurrent.futures.wait``. Unfinished tasks are resubmitted
+    The rounds run on ``executor`` (:mod:`spielwerk.core.parallel`: threads, the
+    process pool or a Dask cluster, as everywhere else). Unfinished tasks are resubmitted
     with their bounds and paused test until every task is exact or ``stop_after`` seconds.
-    ``slots``: at most this many rounds submitted at a time (the workers' threads), the
-    others wait here in turn, so a stop waits only for the rounds running (None: every
-    task at once).
+    ``slots``: at most this many rounds submitted at a time (default: the executor's
+    :meth:`~spielwerk.core.parallel.Executor.slots`), the others wait here in turn, so a
+    stop waits only for the rounds running.
     """
-    if slots is not None and slots < 1:
+    if slots is None:
+        slots = executor.slots()
+    if slots < 1:
         raise SolverError("solve_split: slots must be at least 1")
     _check_strategy(strategy)
     end_rule = kernel.END_EITHER_EMPTY
@@ -283,7 +285,7 @@ def solve_split(
         nonlocal attempt
         attempt += 1
         lo, hi = state.bounds[i]
-        return submit(solve_task, config, split.tasks[i].tolist(), lo, hi, node_budget,
+        return executor.submit(solve_task, config, split.tasks[i].tolist(), lo, hi, node_budget,
                       attempt, state.guess[i], state.tests[i], state.paused[i], strategy)
 
     queue = [i for i in range(len(split.tasks)) if state.bounds[i][0] < state.bounds[i][1]]
@@ -294,14 +296,13 @@ def solve_split(
             late = stop_after is not None and time.perf_counter() - t0 > stop_after
             if late:
                 queue = [i for i in queue if i in fresh]
-            while queue and (slots is None or len(futures) < slots):
+            while queue and len(futures) < slots:
                 i = queue.pop(0)
                 fresh.discard(i)
                 futures[give(i)] = i
             if not futures:
                 break
-            done, _rest = wait(list(futures), return_when="FIRST_COMPLETED")
-            for fut in done:
+            for fut in executor.first_done(list(futures)):
                 i = futures.pop(fut)
                 _record(state, split, i, fut.result(), time.perf_counter() - t0, progress)
                 if checkpoint is not None:

@@ -5,12 +5,27 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from spielwerk.core.agent import Agent, register_agent
+from spielwerk.core.agent import (
+    Agent,
+    AgentSpecError,
+    check_declared,
+    param,
+    register_declared,
+)
 from spielwerk.core.game import Game, InfoState, PerfectInfoState
 from spielwerk.games.kalah import egdb as egdb_mod
+from spielwerk.games.kalah.plan import (
+    AUTO,
+    EGDB_HELP,
+    TT_HELP,
+    TT_LOG2_SHARED_CAP,
+    KalahPlan,
+    PlanError,
+)
 from spielwerk.games.kalah.solver import (
     TT_LOG2_MAX,
     SearchTimeout,
@@ -124,38 +139,48 @@ def search_move(solver: Solver, rel: np.ndarray, budget_s: float) -> tuple[int, 
         solver.deadline = None
 
 
-AGENT_TT_LOG2 = 24
-"""Largest table an agent chooses by itself (2^24 slots, 256 MiB): arenas run many."""
-
-
 def _stderr_line(text: str) -> None:
     print(f"perfect agent: {text}", file=sys.stderr, flush=True)
+
+
+@dataclass(frozen=True)
+class PerfectParams:
+    """``perfect``: its parameters declared once. ``egdb`` and ``tt`` are checked by the
+    :class:`~spielwerk.games.kalah.plan.KalahPlan` they make (the same check as the CLI's)."""
+
+    time: float = param(5.0, "seconds per move", (0.001, None))
+    egdb: int = param(AUTO, EGDB_HELP, (AUTO, egdb_mod.MAX_SEEDS))
+    tt: int = param(AUTO, TT_HELP, (AUTO, TT_LOG2_MAX))
+
+    def __post_init__(self) -> None:
+        check_declared("perfect", self)
 
 
 class PerfectAgent(Agent):
     """Solver-backed Kalah agent: exact play when the search finishes within ``time``
     seconds per move, else the best move of the deepest completed iteration.
 
-    ``egdb=-1`` (default) and ``tt=0`` (default) choose as ``kalah solve`` does
-    (:func:`~spielwerk.games.kalah.defaults.choose`: the largest cached database
-    that fits, a table from the free memory, at most 2^24 slots per agent).
+    ``egdb`` and ``tt`` (default :data:`~spielwerk.games.kalah.plan.AUTO`) choose as
+    ``kalah solve`` does (:meth:`~spielwerk.games.kalah.plan.KalahPlan.choose`: the
+    largest cached database that fits, a table from the free memory, at most 2^24 slots
+    per agent).
     """
 
-    def __init__(self, game: Game, seed: int | None = None, time: float = 5.0, egdb: int = -1,
-                 tt: int = 0) -> None:
+    def __init__(self, game: Game, seed: int | None = None, **params: Any) -> None:
         super().__init__(game, seed)
-        from spielwerk.games.kalah import defaults
         from spielwerk.games.kalah.rules import KalahGame
 
-        if time <= 0:
-            raise SolverError("perfect: the time budget must be positive")
+        settings = PerfectParams(**params)
         if not isinstance(game, KalahGame):
             raise SolverError("the perfect agent plays Kalah only")
-        self.budget = float(time)
-        total = 2 * game.pits * game.seeds
-        self.choice = defaults.choose(game.pits, total, game.empty_capture, game.end_rule,
-                                      egdb=None if egdb < 0 else egdb,
-                                      tt_log2=None if tt == 0 else tt, tt_cap=AGENT_TT_LOG2)
+        self.budget = float(settings.time)
+        try:
+            self.plan = KalahPlan(game.pits, 2 * game.pits * game.seeds, game.empty_capture,
+                                  game.end_rule, settings.egdb, settings.tt,
+                                  tt_cap=TT_LOG2_SHARED_CAP)
+        except PlanError as exc:  # the registry's one-line form
+            raise AgentSpecError(f"agent 'perfect': {exc}") from None
+        self.choice = self.plan.choose()
         values = None
         if self.choice.egdb_seeds > 0:  # a build can take minutes: say so on stderr
             values = egdb_mod.open_egdb(game.pits, self.choice.egdb_seeds, game.empty_capture,
@@ -176,22 +201,7 @@ class PerfectAgent(Agent):
         return self.last[0]
 
 
-def _perfect(game: Game, seed: int | None = None, time: float = 5.0, egdb: int = -1,
-             tt: int = 0) -> Agent:
-    return PerfectAgent(game, seed, time, egdb, tt)
-
-
-register_agent(
-    "perfect",
-    _perfect,
-    {"time": 5.0, "egdb": -1, "tt": 0},
+register_declared(
+    "perfect", PerfectAgent, PerfectParams,
     "MTD(f) solver: exact play when it finishes in time, else deepest completed iteration",
-    ("kalah",),
-    {
-        "time": "seconds per move",
-        "egdb": "endgame database size in seeds (-1: the largest cached that fits; 0: none; "
-                "built once, cached on disk)",
-        "tt": "transposition table size, log2 of the slots (16 bytes each; 0: from the memory)",
-    },
-    {"time": (0.001, None), "egdb": (-1, egdb_mod.MAX_SEEDS), "tt": (0, TT_LOG2_MAX)},
-)
+    ("kalah",))
