@@ -270,7 +270,11 @@ class Table:
                 return str(st.ramsch_result.describe())
         if name == "kalah":
             d = st.margin()
-            return "draw" if d == 0 else f"{'South' if d > 0 else 'North'} wins by {abs(d)}"
+            if d == 0:
+                return "draw"
+            winner = 0 if d > 0 else 1
+            who = "you" if winner == self.seat else "the opponent"
+            return f"{('South', 'North')[winner]} ({who}) wins by {abs(d)}"
         if name == "durak":
             loser = st.loser()
             return "draw" if loser is None or loser < 0 else f"player {loser} is the durak"

@@ -241,6 +241,10 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
         "over": cur == TERMINAL,
         "ply": len(state.history),
     })
+    if game.name == "durak":
+        from spielwerk.web.durak_pairs import bout_pairs
+
+        body["pairs"] = bout_pairs(state)  # cards on the table only (see its test)
     if cur == TERMINAL:
         body["returns"] = state.returns()
         body["reveal"] = final_reveal(state)

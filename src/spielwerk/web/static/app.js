@@ -312,6 +312,9 @@ function renderKalah(felt, v, boardOverride, highlight) {
     if (!boardOverride) { el.addEventListener("click", () => act(i)); addChoice(el, i); }
     grid.append(el);
   }
+  const lo = h("div", { class: "storelabel", text: "opponent's store" }), lm = h("div", { class: "storelabel", text: "your store" });
+  lo.style.gridColumn = "1"; lo.style.gridRow = "3"; lm.style.gridColumn = String(m + 2); lm.style.gridRow = "3";
+  grid.append(lo, lm);
   const labels = h("div", { class: "row center" });
   felt.replaceChildren(
     h("div", { class: "label", text: "opponent (" + ["South", "North"][opp] + ")" }), grid,
@@ -528,9 +531,17 @@ function renderDurak(felt, v, m) {
     cardEl(v.trump_card, { small: true }),
     h("span", { class: "label", text: " stock " + v.stock + " · discarded " + v.discarded }));
   const open = new Set(v.open);
-  const attack = h("div", { class: "row center trick", id: "attack" }, h("span", { class: "label", text: "attack: " }));
-  for (const c of v.attack) { const el = cardEl(c); if (open.has(c)) el.style.boxShadow = "0 0 0 3px #ff7043"; attack.append(el); }
-  const defence = h("div", { class: "row center trick", id: "defence" }, h("span", { class: "label", text: "defence: " }));
+  // each defending card lies over the attack card it beats (the pairs come from the server)
+  const attack = h("div", { class: "row center trick", id: "attack" }, h("span", { class: "label", text: v.attack.length ? "table: " : "" }));
+  const pairs = v.pairs || v.attack.map((c) => [c, null]);
+  for (const [a, d] of pairs) {
+    const el = cardEl(a);
+    if (open.has(a)) el.classList.add("open");
+    const pair = h("div", { class: "pair", "data-attack": a }, el);
+    if (d) { const dc = cardEl(d); dc.classList.add("cover"); pair.dataset.defence = d; pair.append(dc); }
+    attack.append(pair);
+  }
+  const defence = h("div", { id: "defence", hidden: "" });
   for (const c of v.defence) defence.append(cardEl(c));
   const role = v.seat === v.attacker ? "attacker" : v.seat === v.defender ? "defender" : "thrower-in";
   const info = h("div", { class: "info" }, h("span", { id: "phase", text: "phase: " + v.phase }),
@@ -586,7 +597,7 @@ function renderOver(m) {
   } else if (v.game === "kalah") {
     const d = v.returns[v.seat];
     text = d > 0 ? "you win by " + d : d < 0 ? "you lose by " + (-d) : "draw";
-    text += " (stores " + v.stores[0] + " : " + v.stores[1] + ")";
+    text += " (your store " + v.stores[v.seat] + " : opponent's store " + v.stores[1 - v.seat] + ")";
   } else {
     text = v.loser == null || v.loser < 0 ? "draw" : v.loser === v.seat ? "you are the durak" : "seat " + v.loser + " is the durak";
   }
