@@ -29,6 +29,7 @@ from spielwerk.core.game import Game, InfoState, State
 from spielwerk.games.durak import kernel as K
 from spielwerk.games.durak import policies
 from spielwerk.games.durak.endgame import BUDGET_EXHAUSTED, solve_best_counted
+from spielwerk.games.durak.inference import card_weights, weighted_sampler
 from spielwerk.games.durak.rules import DurakGame, DurakInfoState, DurakState
 from spielwerk.mc.agents import (
     ISMCTSAgent,
@@ -39,6 +40,7 @@ from spielwerk.mc.agents import (
     search_clock,
     worlds_param,
 )
+from spielwerk.mc.determinize import Sampler
 from spielwerk.mc.mcts import Rollout
 
 POLICIES = {"random": policies.POLICY_RANDOM, "greedy": policies.POLICY_GREEDY,
@@ -187,6 +189,15 @@ class _EndgameMixin:
             return exact
         return int(self.search_action(info_state, start))  # type: ignore[attr-defined]
 
+    def sampler(self, info_state: InfoState) -> Sampler | None:
+        """Worlds weighted by the opponents' observed moves (``infer`` > 0), else uniform."""
+        trust = float(getattr(self.params, "infer", 0.0))
+        if trust <= 0:
+            return None
+        info = _durak_info(info_state)
+        W = card_weights(info, trust)
+        return None if W is None else weighted_sampler(info, W)
+
     def _endgame(self, info_state: InfoState) -> int | None:
         if not self.solver:
             return None
@@ -218,6 +229,11 @@ def _solver_nodes_param() -> Any:
     return param(300_000, "node budget of the solver (falls back to search)")
 
 
+def _infer_param() -> Any:
+    return param(0.0, "weight sampled hands by the opponents' moves: trust in the greedy "
+                 "model of them, 0 (uniform worlds) to 1", (0, 1))
+
+
 @dataclass(frozen=True)
 class DurakMCTSParams(MCTSParams):
     """The generic ``mcts`` parameters, Zarlykov's final choice, and Durak's own."""
@@ -226,6 +242,7 @@ class DurakMCTSParams(MCTSParams):
     rollout: str = _rollout_param()
     solver: bool = _solver_param()
     solver_nodes: int = _solver_nodes_param()
+    infer: float = _infer_param()
 
 
 @dataclass(frozen=True)
@@ -235,6 +252,7 @@ class DurakISMCTSParams(ISMCTSParams):
     rollout: str = _rollout_param()
     solver: bool = _solver_param()
     solver_nodes: int = _solver_nodes_param()
+    infer: float = _infer_param()
 
 
 @dataclass(frozen=True)

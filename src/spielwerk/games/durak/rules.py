@@ -34,6 +34,7 @@ from spielwerk.games.durak.cards import (
     mask_names,
     mask_to_cards,
 )
+from spielwerk.games.durak.evidence import collect
 
 PRESETS: dict[str, int] = {
     "classic": K.F_CAPS | K.F_MULTI_LEAD,
@@ -349,6 +350,10 @@ class DurakInfoState(InfoState):
         self.stock = stock
         self.deal_known = deal_known  # (position, card) seen while dealing
         self.open_state: DurakState | None = None  # open world: everything is visible
+        # what the others' public moves suggest (evidence.collect): rows (seat, kind, mask,
+        # draws) and each seat's cards drawn so far; None without a replayable history.
+        # A belief, not knowledge: it narrows no world, so it is not in the fingerprint.
+        self.evidence: tuple[np.ndarray, np.ndarray] | None = None
 
     @classmethod
     def from_state(cls, state: DurakState, player: int) -> DurakInfoState:
@@ -368,7 +373,7 @@ class DurakInfoState(InfoState):
                 for i in range(pos)
                 if (i < dealt and i % n == player) or i == dealt
             )
-        return cls(
+        info = cls(
             state.dgame,
             player,
             public,
@@ -378,6 +383,11 @@ class DurakInfoState(InfoState):
             int(K.stock_size(S)),
             deal_known,
         )
+        # the history replays to this state only if every action went through apply()
+        if len(state.history) == S[K.PLIES] and S[K.PHASE] != K.PH_DEAL:
+            info.evidence = collect(n, state.dgame.deck, state.dgame.flags,
+                                    np.asarray(state.history, np.int64), player)
+        return info
 
     @classmethod
     def _open(cls, state: DurakState, player: int) -> DurakInfoState:
@@ -441,7 +451,6 @@ class DurakInfoState(InfoState):
         """Deal the unseen cards at random into the hidden slots; keep everything known."""
         if self.open_state is not None:
             return self.open_state.clone()  # type: ignore[return-value]
-        n = self.dgame.players
         P = self.public
         S = P.copy()
         if P[K.PHASE] == K.PH_DEAL:
@@ -461,7 +470,17 @@ class DurakInfoState(InfoState):
                     k += 1
             return DurakState(self.dgame, S)
         unseen = np.array(mask_to_cards(self.unseen()), np.int64)
-        unseen = unseen[rng.permutation(len(unseen))]
+        return self.world_with(unseen[rng.permutation(len(unseen))])
+
+    def world_with(self, cards: np.ndarray) -> DurakState:
+        """The world that deals the unseen cards in the order ``cards``: the hidden places
+        of the other seats in seat order, then the stock from the top (the trump card stays
+        at its bottom). :meth:`sample_world` passes a random order; a weighted sampler
+        (:mod:`inference`) passes its own."""
+        n = self.dgame.players
+        P = self.public
+        S = P.copy()
+        unseen = cards
         k = 0
         for q in range(n):
             if q == self.player:
