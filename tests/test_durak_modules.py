@@ -89,6 +89,28 @@ def test_greedy_playout_ignores_the_seed() -> None:
     assert (a == b).all()
 
 
+def test_noisy_playout_mixes_greedy_and_random_moves_under_its_seed() -> None:
+    S0 = _dealt("durak", 2)
+    greedy = S0.copy()
+    policies.playout(greedy, policies.POLICY_GREEDY, 0.2, 0)
+    zero = S0.copy()
+    policies.noisy_playout(zero, policies.POLICY_GREEDY, 0.0, 5)
+    assert (zero == greedy).all()  # eps 0: greedy itself
+    finals = []
+    for seed in (3, 3, 4, 5, 6):
+        S = S0.copy()
+        policies.noisy_playout(S, policies.POLICY_GREEDY, 0.3, seed)
+        assert S[K.PHASE] == K.PH_OVER
+        finals.append(S)
+    assert (finals[0] == finals[1]).all()
+    assert any((finals[0] != f).any() for f in finals[2:])
+    rollout = make_rollout("smart", 0.25)
+    st = _game().new_dealt_state(3)
+    a, b = st.clone(), st.clone()
+    assert rollout(a, np.random.default_rng(1)) == rollout(b, np.random.default_rng(1))
+    assert (a.S == b.S).all()  # type: ignore[attr-defined]
+
+
 def test_solver_values_do_not_depend_on_the_table_size() -> None:
     """A 2-slot table (constant replacement) and a large one give the same exact values,
     and the budget-exhausted marker comes back when the budget is too small."""

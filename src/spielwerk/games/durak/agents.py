@@ -59,17 +59,22 @@ def _durak_game(game: Game) -> DurakGame:
     return game
 
 
-def make_rollout(policy: str) -> Rollout:
-    """A rollout that plays a Durak world to the end with a kernel policy."""
+def make_rollout(policy: str, eps: float = 0.0) -> Rollout:
+    """A rollout that plays a Durak world to the end with a kernel policy; with ``eps`` > 0
+    each of greedy's or smart's decisions is a random legal move with probability ``eps``."""
     if policy not in POLICIES:
         raise AgentSpecError(f"rollout must be one of {', '.join(POLICIES)}, not {policy!r}")
     code = POLICIES[policy]
+    noisy = eps > 0 and code != policies.POLICY_RANDOM
 
     def rollout(state: State, rng: np.random.Generator) -> Sequence[float]:
         assert isinstance(state, DurakState)
         S = state.S
-        seed = int(rng.integers(2**31 - 1)) if code == policies.POLICY_RANDOM else 0
-        policies.playout(S, code, 0.2, seed)
+        seed = int(rng.integers(2**31 - 1)) if code == policies.POLICY_RANDOM or noisy else 0
+        if noisy:
+            policies.noisy_playout(S, code, eps, seed)
+        else:
+            policies.playout(S, code, 0.2, seed)
         out = np.zeros(state.dgame.players)
         K.returns_into(S, out)
         return out.tolist()
@@ -170,7 +175,7 @@ class _EndgameMixin:
         self.solver, self.solver_nodes = p.solver, p.solver_nodes
         self.solver_rate = SOLVER_START_RATE  # nodes per second, as measured
         if hasattr(p, "rollout"):
-            self._rollout = make_rollout(p.rollout)
+            self._rollout = make_rollout(p.rollout, p.rollout_eps)
 
     def rollout(self) -> Rollout:
         return self._rollout
@@ -229,6 +234,10 @@ def _solver_nodes_param() -> Any:
     return param(300_000, "node budget of the solver (falls back to search)")
 
 
+def _rollout_eps_param() -> Any:
+    return param(0.0, "chance of a random move at each step of a greedy/smart rollout", (0, 1))
+
+
 def _infer_param() -> Any:
     return param(0.0, "weight sampled hands by the opponents' moves: trust in the greedy "
                  "model of them, 0 (uniform worlds) to 1", (0, 1))
@@ -240,6 +249,7 @@ class DurakMCTSParams(MCTSParams):
 
     final: str = param("mean", "mean (Zarlykov) or visits", ("mean", "visits"))
     rollout: str = _rollout_param()
+    rollout_eps: float = _rollout_eps_param()
     solver: bool = _solver_param()
     solver_nodes: int = _solver_nodes_param()
     infer: float = _infer_param()
@@ -250,6 +260,7 @@ class DurakISMCTSParams(ISMCTSParams):
     """The generic ``ismcts`` parameters and Durak's own."""
 
     rollout: str = _rollout_param()
+    rollout_eps: float = _rollout_eps_param()
     solver: bool = _solver_param()
     solver_nodes: int = _solver_nodes_param()
     infer: float = _infer_param()

@@ -193,6 +193,22 @@ def playout(S: np.ndarray, policy: int, voluntary: float, seed: int) -> int:
 
 
 @njit(cache=True)
+def noisy_playout(S: np.ndarray, policy: int, eps: float, seed: int) -> int:
+    """Play ``S`` to the end in place with ``policy`` (``POLICY_GREEDY`` or ``POLICY_SMART``),
+    but at each decision, with probability ``eps``, a uniformly random legal action
+    instead; return the loser. ``seed`` seeds numba's generator (same seed, same game)."""
+    buf = np.empty(MAX_ACTIONS, np.int64)
+    np.random.seed(seed)
+    while S[PHASE] != PH_OVER:
+        if np.random.random() < eps:
+            a = random_action(S, buf, 0.0)
+        else:
+            a = greedy_action(S, policy == POLICY_SMART)
+        apply_action(S, a)
+    return int(S[LOSER])
+
+
+@njit(cache=True)
 def random_playouts(S0: np.ndarray, n: int, seed: int) -> np.ndarray:
     """``n`` games of uniformly random legal actions (the deal included) from ``S0``.
 
