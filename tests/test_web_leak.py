@@ -2,7 +2,8 @@
 
 Many seeded random Skat and Durak games are played through the websocket
 protocol (the person's seat plays random legal moves, sometimes sends illegal
-or out-of-turn ones to provoke errors; the engines play ``random``). Every
+or out-of-turn ones to provoke errors, and asks for hints; the engines play
+``random``). Every
 message the seat receives is scanned for card names, and each card found must
 be one the seat knows at the ply the message describes. What a seat knows is
 computed here from the full State's own fields (dealt hand, cards played, the
@@ -66,7 +67,9 @@ def card_ids(game: str, text: str) -> set[int]:
 
 
 def play_and_check(client: TestClient, server: Any, game: str, params: dict[str, Any],
-                   seat: int, seed: int) -> int:
+                   seat: int, seed: int, hints: int = 0) -> int:
+    """Play one game, scanning every frame; ask for up to ``hints`` hints on the way (each
+    answered before the seat moves on, so it is checked at the ply it was asked for)."""
     players = load_game(game, **params).num_players
     r = client.post("/api/tables", json={"game": game, "params": params, "seat": seat,
                                          "opponents": ["random"] * (players - 1),
@@ -77,6 +80,8 @@ def play_and_check(client: TestClient, server: Any, game: str, params: dict[str,
     checked = 0
     known_fn = skat_known if game == "skat" else durak_known
     last_view: dict[str, Any] | None = None
+    hinted = 0
+    hints_asked: list[int] = []
     with client.websocket_connect(f"/ws/{tid}") as ws:
         for _ in range(5000):
             text = ws.receive_text()
@@ -92,13 +97,21 @@ def play_and_check(client: TestClient, server: Any, game: str, params: dict[str,
                 leaked = card_ids(game, text) - known
                 assert not leaked, f"seat {seat} was sent unknown cards {leaked}: {text[:300]}"
                 checked += 1
-            if msg["type"] != "view" and msg["type"] != "error":
+            if msg["type"] == "hint":
+                assert msg["ply"] == view["ply"]
+                hinted += 1
+            elif msg["type"] != "view" and msg["type"] != "error":
                 continue
             if msg["type"] == "view":
                 last_view = view = msg["view"]
             assert view is not None
             if view["over"]:
                 break
+            if (msg["type"] == "view" and hinted < hints and view["to_move"] == seat
+                    and msg.get("thinking") is None and rng.random() < 0.3):
+                ws.send_text(json.dumps({"type": "hint"}))
+                hints_asked.append(view["ply"])
+                continue
             if view["to_move"] != seat or msg.get("thinking") is not None:
                 if msg["type"] == "view" and rng.random() < 0.05:  # out of turn
                     ws.send_text(json.dumps({"type": "act", "action": 0, "ply": view["ply"]}))
@@ -110,6 +123,7 @@ def play_and_check(client: TestClient, server: Any, game: str, params: dict[str,
                 action = int(legal[int(rng.integers(len(legal)))])
             ws.send_text(json.dumps({"type": "act", "action": action, "ply": view["ply"]}))
     assert last_view is not None and last_view["over"]
+    assert hinted == len(hints_asked)  # every hint asked was answered (none refused)
     return checked
 
 
@@ -125,8 +139,10 @@ def test_no_hidden_skat_card_reaches_a_seat(client_server) -> None:  # type: ign
     checked = 0
     for i in range(36):
         params = {"ramsch": "true"} if i % 5 == 4 else {}
-        checked += play_and_check(client, server, "skat", params, seat=i % 3, seed=1000 + i)
+        checked += play_and_check(client, server, "skat", params, seat=i % 3, seed=1000 + i,
+                                  hints=3 if i % 4 == 0 else 0)
     assert checked > 1000
+    assert server.stats["hints"] >= 5  # hints (bidding, putting, cards) were checked too
 
 
 def test_no_hidden_durak_card_reaches_a_seat(client_server) -> None:  # type: ignore[no-untyped-def]

@@ -33,6 +33,8 @@ log = logging.getLogger("spielwerk.web")
 MAX_MESSAGE = 4096
 MAX_UPLOAD = 1_000_000
 WEB_GAMES = ("skat", "durak", "kalah")
+HINT_MIN_S = 1.0
+"""A hint's PIMC gets at least this many seconds (the table's engine time if more)."""
 MAX_JSON_DEPTH = 32
 """Deepest nesting of lists and objects accepted in JSON from a browser (a table request
 needs 2, a game record 2); deeper input is refused before it can exhaust the stack."""
@@ -189,7 +191,9 @@ class Server:
         self.thinking: dict[str, int | None] = {}
         self.abandoners: dict[str, asyncio.Task[None]] = {}
         self.stats = {"errors_sent": 0, "actions": 0, "engine_moves": 0, "fallbacks": 0,
-                      "cancelled": 0}
+                      "cancelled": 0, "hints": 0}
+        self.hinting: set[str] = set()
+        self.side_tasks: set[asyncio.Task[None]] = set()
 
     # ----- tables
     def create_table(self, body: dict[str, Any]) -> Table:
@@ -435,6 +439,44 @@ class Server:
                 self.cancels.pop(table.id, None)
         self.locks.pop(table.id, None)
 
+    # ----- hints
+    async def start_hint(self, ws: WebSocket, table: Table) -> None:
+        """Compute a hint for the person (Skat, on their turn) in an engine worker; the
+        answer ``{"type": "hint", "ply", "hint"}`` comes when it is ready, the socket keeps
+        serving meanwhile."""
+        st = table.state
+        if st.game.name != "skat":
+            await self.error(ws, table.id, "hints exist for Skat tables")
+            return
+        if st.is_terminal() or st.current_player != table.seat:
+            await self.error(ws, table.id, "a hint is given on your turn")
+            return
+        if table.id in self.hinting:
+            await self.error(ws, table.id, "a hint is being worked out; it comes shortly")
+            return
+        ply = len(table.history)
+        seed = int(np.random.default_rng([table.seed, table.deal_no, ply, table.seat, 7])
+                   .integers(2**31))
+        work = {"spec": st.game.spec(), "history": list(table.history), "seat": table.seat,
+                "seed": seed, "time_s": max(HINT_MIN_S, table.budget_s)}
+        self.hinting.add(table.id)
+        task = asyncio.create_task(self._hint(ws, table, ply, work))
+        self.side_tasks.add(task)
+        task.add_done_callback(self.side_tasks.discard)
+
+    async def _hint(self, ws: WebSocket, table: Table, ply: int, work: dict[str, Any]) -> None:
+        try:
+            limit = 3 * float(work["time_s"]) + 30.0
+            hint = await self.pool.run("skat_hint", work, limit, self.cancels.get(table.id))
+            self.stats["hints"] += 1
+            await self.send(ws, {"type": "hint", "ply": ply, "hint": hint})
+        except (EngineTimeout, EngineFailed, EngineCancelled) as exc:
+            # the error text may name the seat's cards only, but the log has it, not the page
+            log.warning("table %s: hint failed: %s", table.id, exc)
+            await self.error(ws, table.id, "the hint could not be worked out; try again")
+        finally:
+            self.hinting.discard(table.id)
+
     async def shutdown(self) -> None:
         for ev in self.cancels.values():
             ev.set()
@@ -442,6 +484,8 @@ class Server:
         for t in tasks:
             t.cancel()
         for t in self.abandoners.values():
+            t.cancel()
+        for t in list(self.side_tasks):
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
@@ -466,6 +510,9 @@ class Server:
         if kind == "view":
             await self.send(ws, table.message(self.thinking.get(table.id)))
             return
+        if kind == "hint":
+            await self.start_hint(ws, table)
+            return
         try:
             async with self.lock(table.id):
                 if kind == "act":
@@ -477,7 +524,7 @@ class Server:
                     table.undo()
                 else:
                     raise TableError(f"unknown message type {kind[:40]!r}; expected act, "
-                                     "undo, next, view or ping")
+                                     "undo, hint, next, view or ping")
                 self.after_action(table)
         except TableError as exc:
             await self.error(ws, table.id, str(exc))

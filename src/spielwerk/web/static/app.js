@@ -50,7 +50,7 @@ window.addEventListener("hashchange", route);
 
 function closeSocket() {
   if (ws) { ws.onclose = null; ws.close(); }
-  ws = null; wsTable = null; current = null; prevView = null;
+  ws = null; wsTable = null; current = null; prevView = null; hint = null; hintWaiting = false;
   connEl.textContent = "";
 }
 
@@ -194,7 +194,8 @@ function connect(id) {
     const m = JSON.parse(ev.data);
     if (m.type === "view") { animating = animating.then(() => showView(m)); }
     else if (m.type === "thinking") { animating = animating.then(() => setThinking(m.seat)); }
-    else if (m.type === "error") showMessage(m.message, true);
+    else if (m.type === "hint") { animating = animating.then(() => { hint = m; hintWaiting = false; if (current) render(); }); }
+    else if (m.type === "error") { hintWaiting = false; showMessage(m.message, true); }
     else if (m.type === "notice") showMessage(m.message, false);
   };
   sock.onclose = (ev) => {
@@ -417,6 +418,13 @@ function renderSkat(felt, v, m) {
     g.append(sel, h("button", { id: "bidbtn", text: "say", onclick: () => act(Number(sel.value)) }));
     controls.append(g);
   }
+  const myTurn = !v.over && v.to_move === v.seat && m.thinking == null && v.legal.length;
+  if (myTurn && m.table && m.table.id) {
+    const hb = h("button", { id: "hintbtn", text: hintWaiting ? "working out a hint…" : "hint" });
+    hb.disabled = hintWaiting || (hint && hint.ply === v.ply);
+    hb.addEventListener("click", () => { hintWaiting = true; hb.disabled = true; hb.textContent = "working out a hint…"; send({ type: "hint" }); });
+    controls.append(hb);
+  }
   if (m.table.can_undo) {
     const undo = h("button", { id: "undo", class: "act", text: "take back the last put card", onclick: () => send({ type: "undo" }) });
     controls.append(h("div", { class: "group" }, undo));
@@ -433,11 +441,45 @@ function renderSkat(felt, v, m) {
     controls.append(g);
   }
   if (legalCards.size) hand.classList.add("choose");
+  const hintBox = hint && hint.ply === v.ply ? renderHint(hint.hint, hand) : null;
   felt.replaceChildren(h("div", { class: "row center" }, ...others), info, history || "", skatRow || "", trick, lastTrick || "",
-    showTricks ? tricksTable(v, m) : "", controls,
+    showTricks ? tricksTable(v, m) : "", controls, hintBox || "",
     h("div", { class: "label", text: "your hand" + (legalCards.size ? " (legal cards raised)" : "") }), hand);
 }
 let showTricks = false;
+let hint = null, hintWaiting = false;
+function pct(x) { return Math.round(100 * x) + "%"; }
+// A hint from the server (worked out from what this seat knows): engine choice and numbers.
+function renderHint(x, hand) {
+  const box = h("div", { class: "hint", id: "hint" });
+  if (x.kind === "none") { box.textContent = x.text; return box; }
+  if (x.kind === "bid") {
+    box.append(h("div", { text: "engine: " + x.engine + (x.game ? " — its game " + x.game + ", bids up to " + x.max_bid : " — it would not declare") }));
+    const t = h("table", { class: "list" }, h("tr", {}, h("th", { text: "game" }), h("th", { text: "value" }), h("th", { text: "expected list score" })));
+    for (const o of x.options) t.append(h("tr", {}, h("td", { text: o.game, style: "text-align:left" }), h("td", { text: o.value }), h("td", { text: o.expected })));
+    box.append(t);
+    return box;
+  }
+  if (x.kind === "put") {
+    box.append(h("div", { text: "engine: " + x.engine + " — its game " + x.game + ", put " + x.put.join(" ") }));
+    const t = h("table", { class: "list" }, h("tr", {}, h("th", { text: "game" }), h("th", { text: "put" }), h("th", { text: "neighbours' value" }), h("th", { text: "win chance" }), h("th", { text: "expected list score" })));
+    for (const o of x.options) t.append(h("tr", {}, h("td", { text: o.game, style: "text-align:left" }), h("td", { text: o.put.join(" ") }), h("td", { text: o.value }), h("td", { text: pct(o.win) }), h("td", { text: o.expected })));
+    box.append(t);
+    return box;
+  }
+  if (x.forced) { box.textContent = "only one card can be played: " + x.forced; return box; }
+  const what = x.null ? (x.declarer ? "the declarer's goal (no trick)" : "the defenders' goal (a declarer trick)") : (x.declarer ? "your goal" : "the defenders' goal");
+  box.append(h("div", { text: "PIMC over " + x.worlds + " worlds you cannot rule out: share of worlds where " + what +
+    " is still reached after the card; " + (x.null ? "expected defenders' tricks" : "expected final card points of your side") + " over " + x.point_worlds + " worlds" }));
+  const t = h("table", { class: "list" }, h("tr", {}, h("th", { text: "card" }), h("th", { text: "win share" }), h("th", { text: x.null ? "defenders' tricks" : "your side's points" })));
+  for (const o of x.cards) {
+    t.append(h("tr", {}, h("td", {}, cardEl(o.card, { small: true })), h("td", { text: pct(o.win) }), h("td", { text: o.points })));
+    const el = hand && hand.querySelector('[data-card="' + o.card + '"]');
+    if (el) { el.dataset.hint = pct(o.win); el.title = "win share " + pct(o.win) + ", points " + o.points; }
+  }
+  box.append(t);
+  return box;
+}
 const GAME_TEXT = { clubs: "\u2663 clubs", spades: "\u2660 spades", hearts: "\u2665 hearts", diamonds: "\u2666 diamonds", grand: "grand", null: "null" };
 const FLAGS = ["hand", "schneider", "schwarz", "ouvert"];
 // One selector for the declarations: the game, then the announcements the rules allow for it.

@@ -1,0 +1,111 @@
+"""Hints at the Skat table: from the seat's info state only (another world with the same
+info state gives the same hint), the engine's numbers, and the websocket protocol."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+
+from spielwerk.core.agent import make_agent
+from spielwerk.core.game import CHANCE, sample_chance
+from spielwerk.core.registry import load_game
+from spielwerk.games.skat import rules as R
+from spielwerk.web.app import create_app
+from spielwerk.web.hints import hint_for
+
+
+def _deal(seed: int, stop: Any) -> Any:
+    """A deal played by ``rule`` bots until ``stop(state)`` holds for the seat to move."""
+    game = load_game("skat")
+    st: Any = game.new_initial_state()
+    rng = np.random.default_rng(seed)
+    bots = [make_agent("rule", game, seed=s) for s in range(3)]
+    while not st.is_terminal():
+        if st.current_player == CHANCE:
+            st.apply(sample_chance(st, rng))
+            continue
+        if stop(st):
+            return st
+        st.apply(bots[st.current_player].act(st.info_state(st.current_player)))
+    return None
+
+
+def _same_hint_in_another_world(st: Any, seed: int) -> dict[str, Any]:
+    seat = st.current_player
+    info = st.info_state(seat)
+    hint = hint_for(info, seed=5)
+    other = info.sample_world(np.random.default_rng(seed))
+    assert other.hands != st.hands or other.skat != st.skat  # really another world
+    assert hint_for(other.info_state(seat), seed=5) == hint
+    return hint
+
+
+def test_bid_hint_depends_on_the_info_state_only() -> None:
+    st = _deal(1, lambda s: s.phase == R.BIDDING)
+    hint = _same_hint_in_another_world(st, 9)
+    assert hint["kind"] == "bid" and hint["options"]
+    # the expected scores are sorted and the engine's game is among the options
+    exp = [o["expected"] for o in hint["options"]]
+    assert exp == sorted(exp, reverse=True)
+
+
+def test_put_hint_depends_on_the_info_state_only() -> None:
+    for seed in range(40):
+        st = _deal(seed, lambda s: s.phase == R.PUT)
+        if st is not None:
+            break
+    assert st is not None
+    hint = _same_hint_in_another_world(st, 3)
+    assert hint["kind"] == "put" and hint["options"]
+    hand = {R.action_to_string(c) for c in range(32) if (st.hands[st.current_player]
+                                                          | st.put) >> c & 1}
+    for o in hint["options"]:
+        assert set(o["put"]) <= hand and 0 <= o["win"] <= 1
+
+
+def test_card_hint_depends_on_the_info_state_only() -> None:
+    st = _deal(2, lambda s: s.phase == R.PLAY and s.contract is not None
+               and len(s.trick_history) == 3 and len([a for a in s.legal_actions()
+                                                      if a < 32]) > 1)
+    assert st is not None
+    hint = _same_hint_in_another_world(st, 4)
+    assert hint["kind"] == "card"
+    legal = {R.action_to_string(a) for a in st.legal_actions() if a < 32}
+    assert {r["card"] for r in hint["cards"]} == legal
+    for r in hint["cards"]:
+        assert 0 <= r["win"] <= 1 and 0 <= r["points"] <= 120
+
+
+@pytest.fixture()
+def client(tmp_path: Path):  # type: ignore[no-untyped-def]
+    with TestClient(create_app(tmp_path / "h.sqlite3", workers=0)) as c:
+        yield c
+
+
+def test_hint_over_the_websocket(client: TestClient) -> None:
+    tid = client.post("/api/tables", json={"game": "skat", "opponents": ["rule", "rule"],
+                                            "seed": 3, "time": 0.05}).json()["id"]
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        while True:
+            msg = ws.receive_json()
+            if msg["type"] == "view" and msg["view"]["to_move"] == 0 and not msg["thinking"]:
+                break
+        ply = msg["view"]["ply"]
+        ws.send_text(json.dumps({"type": "hint"}))
+        while True:
+            msg = ws.receive_json()
+            assert msg["type"] != "error", msg
+            if msg["type"] == "hint":
+                break
+        assert msg["ply"] == ply and msg["hint"]["kind"] == "bid"
+    kalah = client.post("/api/tables", json={"game": "kalah", "seat": 1}).json()["id"]
+    with client.websocket_connect(f"/ws/{kalah}") as ws:
+        ws.send_text(json.dumps({"type": "hint"}))
+        while (msg := ws.receive_json())["type"] != "error":
+            pass
+        assert "Skat" in msg["message"]
