@@ -42,7 +42,8 @@ class EngineFailed(SpielwerkError):
 
 def _run(name: str, kwargs: dict[str, Any]) -> tuple[bool, Any]:
     try:
-        import spielwerk.web.hints  # noqa: F401 - registers the task functions
+        import spielwerk.web.analysis  # noqa: F401 - registers the task functions
+        import spielwerk.web.hints  # noqa: F401
         import spielwerk.web.work  # noqa: F401
 
         return True, TASKS[name](**kwargs)
@@ -54,6 +55,7 @@ def _run(name: str, kwargs: dict[str, Any]) -> tuple[bool, Any]:
 
 def _worker_main(conn: Connection) -> None:
     import spielwerk  # noqa: F401 - games and agents register themselves
+    import spielwerk.web.analysis  # noqa: F401
     import spielwerk.web.hints  # noqa: F401
     import spielwerk.web.work  # noqa: F401
 

@@ -174,12 +174,18 @@ def records_router(server: Server) -> APIRouter:
         row, final = load_record(game_id)
         name = {"skat": "skat_review", "kalah": "kalah_review", "durak": "durak_review"}[
             final.game.name]
+        pimc: list[dict[str, Any]] = []
         try:
             work = {"spec": row["spec"], "history": row["history"]}
             items = await server.pool.run(name, work, 300)
+            if final.game.name == "skat" and final.contract is not None:
+                # the PIMC view of the seat's own cards, from what it could know then
+                pimc = await server.pool.run("skat_pimc_review", {**work, "seat": row["seat"]},
+                                             300)
         except (EngineFailed, EngineTimeout, EngineCancelled) as exc:
             return error_response(400, f"analysis failed: {exc}")
-        return {"id": game_id, "game": final.game.name, "items": items}
+        return {"id": game_id, "game": final.game.name, "items": items, "pimc": pimc,
+                "seat": row["seat"]}
 
     return router
 

@@ -42,7 +42,7 @@ function route() {
   const params = new URLSearchParams(hash);
   if (params.get("table")) return openTable(params.get("table"));
   closeSocket();
-  if (params.get("review")) return openReview(params.get("review"));
+  if (params.get("review")) return openReview(params.get("review"), params.get("analyse") === "1");
   if (hash === "games") return openGames();
   return openLobby();
 }
@@ -665,6 +665,7 @@ function renderOver(m) {
   addChoice(next, null);
   links.append(next);
   if (gid != null) {
+    if (v.game === "skat" && v.result && !v.result.passed) links.append(h("a", { href: "#review=" + gid + "&analyse=1", id: "analyselink", text: "analyse this deal" }), " · ");
     links.append(h("a", { href: "#review=" + gid, text: "review this game" }), " · ",
       h("a", { href: "/api/games/" + gid + "/record.json", text: "download JSON record" }));
     if (m.table.iss) links.append(" · ", h("a", { href: "/api/games/" + gid + "/record.sgf", text: "download ISS record" }));
@@ -728,7 +729,7 @@ async function openGames() {
   } catch (e) { showMessage(e.message, true); }
 }
 
-async function openReview(id) {
+async function openReview(id, autoAnalyse) {
   main.replaceChildren(h("p", { text: "Loading…" }));
   let data;
   try { data = await api("/api/games/" + id + "/review"); } catch (e) { showMessage(e.message, true); return; }
@@ -744,6 +745,7 @@ async function openReview(id) {
       const r = await api("/api/games/" + id + "/analysis", { method: "POST" });
       notes = {};
       for (const it of r.items) notes[it.ply] = it;
+      for (const it of r.pimc || []) notes[it.ply] = Object.assign({}, notes[it.ply] || {}, { pimc: it });
       out.replaceChildren(analysisSummary(r));
       draw();
     } catch (e) { showMessage(e.message, true); out.textContent = ""; }
@@ -780,12 +782,27 @@ async function openReview(id) {
   }
   main.replaceChildren(h("h3", { text: "Review #" + id + ": " + data.spec + " — " + data.summary }), nav, out, pane);
   draw();
+  if (autoAnalyse) analyse.click();
   document.onkeydown = (ev) => {
     if (!location.hash.startsWith("#review")) return;
     if (ev.key === "ArrowLeft") go(-1); if (ev.key === "ArrowRight") go(1);
   };
 }
+function pimcNote(p) {
+  const vals = Object.entries(p.values).sort((a, b) => p.null ? 0 : b[1] - a[1])
+    .map(([c, x]) => c + " " + x + " (" + pct(p.win[c]) + ")").join(", ");
+  const unit = p.null ? "defenders' tricks" : "card points of your side";
+  const verdict = p.cost > 0 ? "this card cost " + p.cost + (p.null ? " tricks" : " points") + " on average over the " + p.worlds +
+    " worlds you could not rule out (best: " + p.best + ")" : "the best card over the " + p.worlds + " worlds you could not rule out";
+  return h("div", { class: p.cost > 0 ? "mistake" : "ok", id: "pimcnote",
+    text: "PIMC from what you knew: " + p.card + " — " + verdict + ". Per card: " + unit + " (win share): " + vals });
+}
 function describeNote(n) {
+  if (n.pimc && !("win_before" in n)) return pimcNote(n.pimc);
+  if ("win_before" in n && n.pimc) {
+    const box = h("div", {}, describeNote(Object.assign({}, n, { pimc: null })), pimcNote(n.pimc));
+    return box;
+  }
   if ("win_before" in n) {
     const txt = "card " + n.card + " (" + (n.declarer_side ? "declarer" : "defender") + "): declarer could win before: " +
       (n.win_before ? "yes" : "no") + ", after: " + (n.win_after ? "yes" : "no") +
@@ -804,8 +821,16 @@ function analysisSummary(r) {
   const mistakes = r.items.filter((x) => x.mistake).length;
   if (!r.items.length) return h("div", { text: r.game === "kalah" ? "no position to analyse (this end rule has no solver)" : r.game === "durak" ? "the stock never ran out in a 2-player game: no exact endgame" : "no card was played" });
   let text = r.items.length + " positions analysed, " + mistakes + " mistake(s)";
-  if (r.game === "skat") text = "at the first card the declarer " + (r.items[0].win_before ? "could win" : "could not win") +
-    " under perfect play; " + r.items.filter((x) => x.decisive).length + " decisive mistake(s), " + mistakes + " card(s) lost value";
+  if (r.game === "skat") {
+    text = "at the first card the declarer " + (r.items[0].win_before ? "could win" : "could not win") +
+      " under perfect play; " + r.items.filter((x) => x.decisive).length + " decisive mistake(s), " + mistakes + " card(s) lost value";
+    if (r.pimc && r.pimc.length) {
+      const costly = r.pimc.filter((x) => x.cost > 0);
+      const total = costly.reduce((a, x) => a + x.cost, 0);
+      text += ". From what you knew (PIMC): " + r.pimc.length + " card choice(s), " + costly.length + " below the best" +
+        (costly.length ? ", together " + Math.round(total * 10) / 10 + (r.pimc[0].null ? " tricks" : " points") + " on average" : "");
+    }
+  }
   return h("div", { text });
 }
 
