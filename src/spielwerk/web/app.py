@@ -68,9 +68,11 @@ def create_app(db_path: str | Path, workers: int = 1, abandon_s: float = 10.0) -
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await pool.start()
         log.info("web table ready: database %s, %d engine worker(s)", store.path, pool.size)
+        warm = asyncio.create_task(server.prewarm())  # in the background: pages answer now
         try:
             yield
         finally:
+            warm.cancel()
             await server.shutdown()
             await pool.close()
             store.close()
@@ -163,6 +165,7 @@ def tables_router(server: Server) -> APIRouter:
     @router.get("/api/stats")
     async def stats() -> dict[str, Any]:
         return {**server.stats, "tables_in_memory": len(server.tables),
+                "engine_workers_warmed": server.warmed,
                 "engine_workers": server.pool.alive,
                 "engine_tasks_killed": server.pool.tasks_killed}
 

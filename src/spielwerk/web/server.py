@@ -193,6 +193,7 @@ class Server:
         self.stats = {"errors_sent": 0, "actions": 0, "engine_moves": 0, "fallbacks": 0,
                       "cancelled": 0, "hints": 0}
         self.hinting: set[str] = set()
+        self.warmed = 0
         self.side_tasks: set[asyncio.Task[None]] = set()
 
     # ----- tables
@@ -438,6 +439,24 @@ class Server:
                     task.cancel()
                 self.cancels.pop(table.id, None)
         self.locks.pop(table.id, None)
+
+    # ----- start
+    async def prewarm(self) -> None:
+        """Every engine worker makes one small decision with each game's default opponent
+        (``work.warm_up``) right after the server starts, so the first engine move of a
+        table does not pay the model load and kernel start (seconds for knn). Workers are
+        processes; ``workers=0`` (threads in tests) skips it."""
+        if self.pool.size == 0:
+            return
+        work = {"opponents": {g: default_opponent(g) for g in WEB_GAMES}}
+        done = await asyncio.gather(*(self.pool.run("warm_up", work, 300)
+                                      for _ in range(self.pool.size)), return_exceptions=True)
+        for r in done:
+            if isinstance(r, BaseException):
+                log.warning("engine warm-up failed: %s", r)
+            else:
+                log.info("engine worker warmed up (seconds per game): %s", r)
+        self.warmed = sum(1 for r in done if not isinstance(r, BaseException))
 
     # ----- hints
     async def start_hint(self, ws: WebSocket, table: Table) -> None:
