@@ -15,8 +15,9 @@ from spielwerk.games.durak.policies import greedy_action
 from spielwerk.games.durak.rules import DurakGame, DurakInfoState, DurakState
 
 
-def _greedy_positions(spec: str, deals: int, seed: int) -> list[tuple[DurakState, int]]:
-    """(state, seat to move) after every move of greedy-vs-greedy games."""
+def _greedy_positions(spec: str, deals: int, seed: int,
+                      smart: bool = False) -> list[tuple[DurakState, int]]:
+    """(state, seat to move) after every move of greedy-vs-greedy (or smart) games."""
     game = load_game(spec)
     assert isinstance(game, DurakGame)
     rng = np.random.default_rng(seed)
@@ -25,23 +26,25 @@ def _greedy_positions(spec: str, deals: int, seed: int) -> list[tuple[DurakState
         st = game.new_dealt_state(rng)
         while not st.is_terminal():
             out.append((st.clone(), st.current_player))
-            st.apply(int(greedy_action(st.S, False)))
+            st.apply(int(greedy_action(st.S, smart)))
     return out
 
 
-@pytest.mark.parametrize("spec", ["durak(preset=zarlykov2023)",
-                                  "durak(preset=classic,players=3)",
-                                  "durak(preset=perevodnoy,players=4)"])
-def test_greedy_opponents_never_contradict_the_evidence(spec: str) -> None:
-    """Greedy is the model: every row of a seat that drew nothing since names no card of
-    that seat's hidden hand (its hidden cards now were all in its hand then). Skips are
-    facts of the rules, so they hold as well."""
+@pytest.mark.parametrize("spec,smart", [("durak(preset=zarlykov2023)", False),
+                                        ("durak(preset=zarlykov2023)", True),
+                                        ("durak(preset=classic,players=3)", False),
+                                        ("durak(preset=perevodnoy,players=4)", True)])
+def test_heuristic_opponents_never_contradict_the_evidence(spec: str, smart: bool) -> None:
+    """Greedy and smart are the model: every row of a seat that drew nothing since names
+    no card of that seat's hidden hand (its hidden cards now were all in its hand then),
+    and no row is contradicted by its known cards. Skips are facts of the rules."""
     checked = skips = 0
-    for st, p in _greedy_positions(spec, 6, 4):
+    for st, p in _greedy_positions(spec, 6, 4, smart):
         info = st.info_state(p)
         assert info.evidence is not None
         rows, draws = info.evidence
-        for seat, kind, mask, drawn in rows:
+        assert not rows[:, 5].any()
+        for seat, kind, mask, drawn, _tested, _wrong in rows:
             assert seat != p
             if draws[seat] != drawn:
                 continue
@@ -70,7 +73,7 @@ def test_weights_follow_the_evidence() -> None:
         assert W.shape == (2, 52) and np.all(W <= 1.0) and np.all(W >= FLOOR)
         assert np.all(W[p] == 1.0)  # no evidence about one's own hand
         rows, draws = info.evidence  # type: ignore[misc]
-        for seat, kind, mask, drawn in rows:
+        for seat, kind, mask, drawn, _tested, _wrong in rows:
             if kind == SKIP and draws[seat] == drawn:
                 for c in range(52):
                     if int(mask) >> c & 1 and info.unseen() >> c & 1:
@@ -106,6 +109,28 @@ def test_weighted_worlds_are_consistent_and_closer_to_the_truth() -> None:
             n += 1
     assert n >= 100
     assert right_w > 1.15 * right_u, (right_w, right_u)
+
+
+def test_a_model_the_known_cards_refute_is_trusted_less() -> None:
+    """A row the known cards contradict counts for nothing, and the seat's other rows
+    weigh by its observed error rate when that exceeds 1 - trust."""
+    st, p = _greedy_positions("durak(preset=zarlykov2023)", 1, 5)[30]
+    info = st.info_state(p)
+    q = 1 - p
+    cards = [c for c in range(52) if info.unseen() >> c & 1][:4]
+    a, b = (1 << cards[0]) | (1 << cards[1]), (1 << cards[2]) | (1 << cards[3])
+    _, draws = info.evidence  # type: ignore[misc]
+    from spielwerk.games.durak.evidence import LED, TOOK
+    rows = np.array([[q, TOOK, a, draws[q], 1, 1],  # shown wrong by a known card
+                     [q, LED, b, draws[q], 1, 0]], np.int64)
+    info.evidence = (rows, draws)
+    W = card_weights(info, 1.0)
+    assert W is not None
+    assert W[q, cards[0]] == W[q, cards[1]] == 1.0
+    # error rate 1 / (2 tested + 1) beats 1 - trust = 0; nothing drawn since: f = 0
+    assert W[q, cards[2]] == pytest.approx(1 / 3)
+    rows[0, 5] = 0  # no known mistake: full trust makes both rows certain
+    assert card_weights(info, 1.0)[q, cards[0]] == pytest.approx(FLOOR)  # type: ignore[index]
 
 
 def test_sampler_is_seeded_and_bound_to_its_info_state() -> None:

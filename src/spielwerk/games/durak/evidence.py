@@ -6,16 +6,20 @@ than which cards were seen going into a hand:
 - *certain*: an attacker skipped in a throw-in round (the rules skip a player
   who has no card of a rank on the table, while the defender's hand and the
   caps would allow one more card) holds no card of those ranks;
-- *likely*, under the greedy policy as a model of the opponent (Zarlykov's
-  greedy, :mod:`policies`): a defender who took had no card that greedy would
-  have beaten with; one who beat with a card had no lower-valued beater; a
-  lead, a throw-in shows no lower-valued card that greedy would have played
-  instead; a pass shows no card greedy would have thrown in.
+- *likely*, under the heuristic policies as a model of the opponent
+  (Zarlykov's greedy and smart, :mod:`policies`): a defender who took had no
+  card that greedy would have beaten with; one who beat with a card had no
+  lower-valued beater; a lead or a throw-in shows no card that greedy and smart
+  would both have played first; a pass shows no card greedy would have thrown
+  in.
 
 :func:`collect` replays a history and lists one row per such observation of a
-seat other than the viewer: ``(seat, kind, mask, draws)``, where ``mask`` is
-the set of cards the seat probably (kind ``SKIP``: certainly) did not hold
-then and ``draws`` the number of cards it had drawn from the stock until then.
+seat other than the viewer: ``(seat, kind, mask, draws, tested, contradicted)``,
+where ``mask`` is the set of cards the seat probably (kind ``SKIP``: certainly)
+did not hold then, ``draws`` the number of cards it had drawn from the stock
+until then, ``tested`` whether some of its cards were known then, and
+``contradicted`` whether a known card lay in ``mask`` (the model was wrong
+there, for certain: how often that happens tells how far to trust it).
 Only public facts are read for the rows (the table, the trump, the stock and
 hand sizes, the action): the hidden cards of the replayed deal decide nothing
 but the replay itself. :mod:`inference` turns the rows into card weights.
@@ -34,6 +38,7 @@ from spielwerk.games.durak.kernel import (
     DEFEND,
     DEFENDER,
     HANDS,
+    KNOWN,
     LEAD,
     MAX_PLAYERS,
     NPLAYERS,
@@ -72,7 +77,7 @@ LED = 3  # led a card: no lower-valued card
 THREW = 4  # threw in a card: no lower-valued card greedy would throw in
 PASSED = 5  # passed: no card greedy would throw in
 KINDS = 6
-COLUMNS = 4  # seat, kind, mask, draws
+COLUMNS = 6  # seat, kind, mask, draws, tested, contradicted
 
 
 @njit(cache=True)
@@ -85,6 +90,34 @@ def _below(cards: int, value: int, trump: int) -> int:
         m &= m - 1
         if card_value(c, trump) < value:
             out |= 1 << c
+    return out
+
+
+@njit(cache=True)
+def _smart_value(c: int, trump: int, d_known: int) -> int:
+    """Smart's ordering value of card ``c`` (greedy's value x 4, less 6 where the defender's
+    known cards cannot beat it), as in :func:`policies.greedy_action`."""
+    v = card_value(c, trump) * 4
+    if d_known != 0 and (d_known & beaters(c, trump)) == 0:
+        v -= 6
+    return v
+
+
+@njit(cache=True)
+def _preferred(cards: int, c: int, S: np.ndarray) -> int:
+    """The cards of ``cards`` that greedy and smart would both play before ``c`` (a lead or
+    a throw-in): the model is either of them, so only what both agree on is evidence."""
+    trump = S[TRUMP_SUIT]
+    d_known = S[KNOWN + S[DEFENDER]]
+    v = card_value(c, trump)
+    sv = _smart_value(c, trump, d_known)
+    out = 0
+    m = cards
+    while m:
+        x = lowest_card(m)
+        m &= m - 1
+        if card_value(x, trump) < v and _smart_value(x, trump, d_known) < sv:
+            out |= 1 << x
     return out
 
 
@@ -123,13 +156,12 @@ def _choice_row(S: np.ndarray, a: int) -> tuple[int, int]:
         r = (a - LEAD) // 16
         sm = (a - LEAD) % 16
         c = lowest_card(sm << (4 * r))
-        return LED, _below(full, card_value(c, trump), trump)
+        return LED, _preferred(full, c, S)
     table = S[ATTACK] | S[DEFENCE]
     throw = _throwable(S, table)
     if a == PASS:
         return PASSED, throw
-    c = a - THROW
-    return THREW, _below(throw, card_value(c, trump), trump)
+    return THREW, _preferred(throw, a - THROW, S)
 
 
 @njit(cache=True)
@@ -207,10 +239,14 @@ def collect(nplayers: int, deck: int, flags: int, history: np.ndarray,
             if p != viewer:
                 kind, mask = _choice_row(S, a)
                 if mask != 0:
+                    known = S[KNOWN + p]
                     out[k, 0] = p
                     out[k, 1] = kind
                     out[k, 2] = mask
                     out[k, 3] = draws[p]
+                    # a card known to be in that hand could have shown the model wrong
+                    out[k, 4] = known != 0
+                    out[k, 5] = (known & mask) != 0
                     k += 1
         before = S.copy()
         apply_action(S, a)

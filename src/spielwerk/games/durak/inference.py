@@ -7,15 +7,18 @@ weight on every still unseen card of that set, for that seat:
     weight *= f + (1 - f) * eps
 
 ``eps`` is the chance that the seat holds such a card anyway: ``0`` for a skip
-(the rules showed it), ``1 - trust`` for a choice read through the greedy model
-(``trust`` is the agent's parameter ``infer``). ``f`` is the share of the
+(the rules showed it); for a choice read through the model, ``1 - trust``
+(``trust`` is the agent's parameter ``infer``) or, if larger, the seat's
+observed error rate of the model (rows where a card known to be in its hand
+was one the model says it would have played, over rows where it had known
+cards, plus one); a row the known cards contradict counts for nothing. ``f`` is the share of the
 seat's hidden cards drawn since that move (a card drawn later is no evidence
 against it): ``min(1, draws since / hidden cards now)``.
 
 A world is then dealt seat by seat: each seat's hidden places get a weighted
 sample without replacement of the cards still unseen (Efraimidis-Spirakis
-keys ``log(u) / weight``, one vectorized draw - sampling never stalls, and
-weights of 1 everywhere give exactly the uniform deal), the stock the rest in
+keys ``log(u) / weight`` in :func:`worlds.weighted_order` - one pass, sampling
+never stalls, and weights of 1 everywhere give the uniform deal), the stock the rest in
 random order. Weights never reach 0 (``FLOOR``), so every consistent world can
 still be drawn.
 """
@@ -31,6 +34,7 @@ from spielwerk.games.durak import kernel as K
 from spielwerk.games.durak.cards import mask_to_cards
 from spielwerk.games.durak.evidence import SKIP
 from spielwerk.games.durak.rules import DurakInfoState
+from spielwerk.games.durak.worlds import weighted_order
 
 FLOOR = 1e-6
 _BITS = np.arange(52, dtype=np.int64)
@@ -53,7 +57,12 @@ def card_weights(info: DurakInfoState, trust: float) -> np.ndarray | None:
     since = draws[seats] - rows[:, 3]
     h = hidden[seats]
     f = np.where(h > 0, np.minimum(1.0, since / np.maximum(h, 1.0)), 1.0)
-    eps = np.where(rows[:, 1] == SKIP, 0.0, 1.0 - trust)
+    # the model's observed error rate per seat: rows where a card known to be in the hand
+    # was one the model says the seat would have played (certain mistakes of the model)
+    tested = np.bincount(seats, rows[:, 4], minlength=n)
+    wrong = np.bincount(seats, rows[:, 5], minlength=n)
+    miss = np.maximum(1.0 - trust, wrong / (tested + 1.0))
+    eps = np.where(rows[:, 1] == SKIP, 0.0, np.where(rows[:, 5] != 0, 1.0, miss[seats]))
     log_factor = np.log(np.maximum(f + (1.0 - f) * eps, FLOOR))
     bits = ((rows[:, 2][:, None] >> _BITS[None, :]) & 1).astype(np.float64)  # rows x 52
     W = np.ones((n, 52))
@@ -70,24 +79,14 @@ def weighted_sampler(info: DurakInfoState,
     ``info``'s unseen cards with the weights ``W``; it samples only this info state."""
     unseen = np.array(mask_to_cards(info.unseen()), np.int64)
     order = [q for q in range(info.dgame.players) if q != info.player]
-    counts = [info.hand_sizes[q] - K.popcount(info.known[q]) for q in order]
-    weights = [W[q, unseen] for q in order]
+    counts = np.array([info.hand_sizes[q] - K.popcount(info.known[q]) for q in order],
+                      np.int64)
+    weights = np.ascontiguousarray(W[order][:, unseen])
 
     def sample(info_state: InfoState, rng: np.random.Generator) -> State:
         if info_state is not info:
             raise ValueError("this sampler draws worlds of one info state only")
-        left = np.ones(len(unseen), bool)
-        parts = []
-        for hidden, w in zip(counts, weights, strict=True):
-            if hidden == 0:
-                continue
-            idx = np.flatnonzero(left)
-            keys = np.log(rng.random(len(idx))) / w[idx]
-            take = idx[np.argpartition(-keys, hidden - 1)[:hidden]]
-            left[take] = False
-            parts.append(unseen[take])
-        rest = unseen[left]
-        parts.append(rest[rng.permutation(len(rest))])
-        return info.world_with(np.concatenate(parts))
+        seed = int(rng.integers(2**31 - 1))
+        return info.world_with(weighted_order(unseen, counts, weights, seed))
 
     return sample

@@ -35,6 +35,7 @@ from spielwerk.games.durak.cards import (
     mask_to_cards,
 )
 from spielwerk.games.durak.evidence import collect
+from spielwerk.games.durak.worlds import fill_world
 
 PRESETS: dict[str, int] = {
     "classic": K.F_CAPS | K.F_MULTI_LEAD,
@@ -354,6 +355,7 @@ class DurakInfoState(InfoState):
         # draws) and each seat's cards drawn so far; None without a replayable history.
         # A belief, not knowledge: it narrows no world, so it is not in the fingerprint.
         self.evidence: tuple[np.ndarray, np.ndarray] | None = None
+        self._arrays: tuple[np.ndarray, np.ndarray] | None = None  # known, sizes for numba
 
     @classmethod
     def from_state(cls, state: DurakState, player: int) -> DurakInfoState:
@@ -477,35 +479,12 @@ class DurakInfoState(InfoState):
         of the other seats in seat order, then the stock from the top (the trump card stays
         at its bottom). :meth:`sample_world` passes a random order; a weighted sampler
         (:mod:`inference`) passes its own."""
-        n = self.dgame.players
-        P = self.public
-        S = P.copy()
-        unseen = cards
-        k = 0
-        for q in range(n):
-            if q == self.player:
-                S[K.HANDS + q] = self.own_hand
-                S[K.KNOWN + q] = self.known[q]
-                continue
-            hidden = self.hand_sizes[q] - K.popcount(self.known[q])
-            m = self.known[q]
-            for c in unseen[k : k + hidden]:
-                m |= 1 << int(c)
-            k += hidden
-            S[K.HANDS + q] = m
-            S[K.KNOWN + q] = self.known[q]
-        S[K.STOCK_TOP] = 0
-        S[K.STOCK_LEN] = self.stock
-        for i in range(52):
-            S[K.STOCK + i] = -1
-        if self.stock > 0:
-            rest = unseen[k:]
-            if len(rest) != self.stock - 1:
-                raise AssertionError("durak: unseen cards do not fill the hidden places")
-            for i, c in enumerate(rest):
-                S[K.STOCK + i] = int(c)
-            S[K.STOCK + self.stock - 1] = P[K.TRUMP_CARD]
-        elif k != len(unseen):
+        if self._arrays is None:
+            self._arrays = (np.array(self.known, np.int64), np.array(self.hand_sizes, np.int64))
+        known, sizes = self._arrays
+        S = fill_world(self.public, self.player, self.own_hand, known, sizes, self.stock,
+                       np.asarray(cards, np.int64))
+        if len(S) == 0:
             raise AssertionError("durak: unseen cards do not fill the hidden places")
         return DurakState(self.dgame, S)
 
