@@ -56,19 +56,34 @@ from spielwerk.games.skat.scoring import parse_contract
 from spielwerk.games.skat_ai.baseline import SkatRuleAgent, best_suit_game
 from spielwerk.games.skat_ai.bidding import BidDecision
 from spielwerk.games.skat_ai.knn_agent import SkatKnnAgent
-from spielwerk.games.skat_ai.knowledge.features import hand_count
+from spielwerk.games.skat_ai.knowledge.features import (
+    hand_count,
+    null_count,
+    null_pickup_count,
+)
 from spielwerk.games.skat_ai.pimc_agent import SkatPimcAgent
-from spielwerk.games.skat_ai.putting import PutDecision
+from spielwerk.games.skat_ai.putting import PutDecision, put_count
 
 GAME_SPEC = "skat(dealer=2,players=3,ramsch=false)"
 MODES = ("pickup", "hand", "rule", "grand", "null", "nullhand", "nullouvert",
          "nullouverthand")
 FORCED_GAME = {"grand": GRAND, "null": NULL, "nullouvert": NULL}
-NULL_MODES = ("nullhand", "nullouvert", "nullouverthand")
-"""Null hand, null ouvert (after picking up) and null ouvert hand: played only by seats
-whose neighbours' null share reaches :data:`NULL_MODES_MIN` with or without the skat (the
-others would lose them all and teach nothing)."""
+NULL_MODES = ("null", "nullhand", "nullouvert", "nullouverthand")
+NULL_SCREEN = {"null": 4.0, "nullouvert": 2.0, "nullhand": 6.0, "nullouverthand": 4.0}
+"""The null modes are played only by seats whose null risk (:func:`features.null_count` of
+the ten cards for the hand modes, :func:`features.null_pickup_count` for those with the
+skat) is at most this, or whose neighbours' null share reaches :data:`NULL_MODES_MIN`:
+the others would lose them all and teach nothing about the hands where null is a choice.
+``--null-all`` plays ``null`` for every seat."""
 NULL_MODES_MIN = 0.25
+
+
+def null_screened(mode: str, hand: int, shares: tuple[float, float]) -> bool:
+    """Whether a seat with these ten cards and (pick-up, hand) null shares plays ``mode``."""
+    if max(shares) >= NULL_MODES_MIN:
+        return True
+    risk = null_count(hand)[0] if mode.endswith("hand") else null_pickup_count(hand)
+    return bool(risk <= NULL_SCREEN[mode])
 
 
 class _PassesBids:
@@ -152,7 +167,8 @@ def forced_game(deal_seed: int, seat: int, mode: str, base: str = "", worlds: in
 
 
 def seat_row(deal: int, deal_seed: int, seat: int, knn: SkatKnnAgent, worlds: int = 0,
-             defence: str = "rule", modes: tuple[str, ...] = MODES[:3]) -> dict[str, Any]:
+             defence: str = "rule", modes: tuple[str, ...] = MODES[:3], null_all: bool = False
+             ) -> dict[str, Any]:
     game = load_game(GAME_SPEC)
     state = game.new_initial_state()
     rng = np.random.default_rng(deal_seed)
@@ -175,8 +191,8 @@ def seat_row(deal: int, deal_seed: int, seat: int, knn: SkatKnnAgent, worlds: in
         "rule_bids": strength >= 7.0, "rule_game": rule_game,
     }
     for mode in modes:
-        if mode in NULL_MODES and max(d.pickup_values[NULL], d.hand_values[NULL]) < \
-                NULL_MODES_MIN:
+        if mode in NULL_MODES and not (mode == "null" and null_all) and not null_screened(
+                mode, hand, (float(d.pickup_values[NULL]), float(d.hand_values[NULL]))):
             continue
         det = forced_game(deal_seed, seat, mode, knn.base, worlds, defence)
         c = parse_contract(str(det["contract"]))
@@ -190,7 +206,8 @@ def seat_row(deal: int, deal_seed: int, seat: int, knn: SkatKnnAgent, worlds: in
 
 
 def run(deals: int, seed: int, out: Path, base: str = "", worlds: int = 0,
-        defence: str = "rule", modes: tuple[str, ...] = MODES[:3]) -> None:
+        defence: str = "rule", modes: tuple[str, ...] = MODES[:3], null_all: bool = False
+        ) -> None:
     done = set()
     if out.exists():
         for line in out.read_text().splitlines():
@@ -203,7 +220,8 @@ def run(deals: int, seed: int, out: Path, base: str = "", worlds: int = 0,
             if deal in done:
                 continue
             deal_seed = derive_seed(seed, 1, deal)
-            rows = [seat_row(deal, deal_seed, s, knn, worlds, defence, modes) for s in range(3)]
+            rows = [seat_row(deal, deal_seed, s, knn, worlds, defence, modes, null_all)
+                    for s in range(3)]
             f.write("".join(json.dumps(r) + "\n" for r in rows))
             f.flush()
             if deal % 10 == 0:
@@ -294,7 +312,8 @@ def typed_design(rows: list[dict[str, Any]], stage: str, kind: str
                  ) -> tuple[np.ndarray, np.ndarray]:
     """Inputs (value - centre, count - 7, position one-hot) and outcomes of one stage and game
     type: ``pickup`` / ``hand`` the ten cards' neighbour value of the game played, ``put``
-    the value of its put after picking up; null has no count."""
+    the value of its put after picking up; null's count is its risk
+    (:func:`features.null_count`; with the skat :func:`features.null_pickup_count`)."""
     x, won = [], []
     for r in rows:
         for mode in TYPED_MODES[stage]:
@@ -306,21 +325,25 @@ def typed_design(rows: list[dict[str, Any]], stage: str, kind: str
                 if "per_game" not in m:
                     continue
                 value = m["per_game"][str(g)]
-                count = hand_count(m["twelve"] & ~m["put"], g) if g != NULL else 7.0
+                count = put_count(m["twelve"] & ~m["put"], g)
             else:
                 value = r["vh" if stage == "hand" else "vp"][g]
-                count = hand_count(r["cards"], g) if g != NULL else 7.0
+                count = (hand_count(r["cards"], g) if g != NULL else float(
+                    null_count(r["cards"])[0]) if stage == "hand"
+                    else null_pickup_count(r["cards"]))
             x.append([value - CENTERS[kind], count - 7.0]
                      + [float(r["position"] == q) for q in range(3)])
             won.append(float(m["won"]))
     return np.array(x).reshape(-1, 5), np.array(won)
 
 
-def typed_fit(rows: list[dict[str, Any]]) -> tuple[dict[str, dict[str, list[float]]],
-                                                   dict[str, dict[str, int]]]:
+def typed_fit(rows: list[dict[str, Any]], update: dict[str, Any] | None = None
+              ) -> tuple[dict[str, dict[str, list[float]]], dict[str, dict[str, int]]]:
     """Weights (w_value, w_count, biases by position) per stage and game type; where a
     stage has fewer than 60 games of a type (grand and null hand games), the pick-up
-    weights of that type stand in."""
+    weights of that type stand in. ``update`` (a calibration's data): its weights stand for
+    the types these rows do not have (a refit of null alone keeps the suit and grand
+    fits)."""
     weights: dict[str, dict[str, list[float]]] = {}
     counts: dict[str, dict[str, int]] = {}
     for stage in TYPED_MODES:
@@ -329,10 +352,10 @@ def typed_fit(rows: list[dict[str, Any]]) -> tuple[dict[str, dict[str, list[floa
             x, y = typed_design(rows, stage, kind)
             counts[stage][kind] = len(y)
             if len(y) < 60:
+                if update is not None and len(y) == 0 and kind in update["stages"][stage]:
+                    weights[stage][kind] = update["stages"][stage][kind]
+                    counts[stage][kind] = update["games"][stage].get(kind, 0)
                 continue
-            if kind in ("null", "ouvert"):
-                x = x.copy()
-                x[:, 1] = 0.0
             w = logistic_fit(x, y)
             weights[stage][kind] = [round(float(v), 4) for v in w]
         for kind in ("suit", "grand", "null"):
@@ -345,22 +368,25 @@ def typed_fit(rows: list[dict[str, Any]]) -> tuple[dict[str, dict[str, list[floa
     return weights, counts
 
 
-def typed_summary(paths: list[Path], write: Path | None) -> None:
+def typed_summary(paths: list[Path], write: Path | None, update: Path | None = None) -> None:
     """Fit the per-type calibration, report the cross-file log-loss (fitted on the other
-    files) against the ``pimc`` calibration on the same games, and write it as data."""
+    files) against the ``pimc`` calibration on the same games (null: against the
+    ``update`` calibration's null weights), and write it as data; ``update``: a calibration
+    file whose types these files do not refit are kept."""
     from spielwerk.games.skat_ai.params import CALIBRATION_FORMAT, win_probability
 
     groups = [[json.loads(line) for line in path.read_text().splitlines()] for path in paths]
     rows = [r for g in groups for r in g]
-    weights, counts = typed_fit(rows)
-    losses: dict[str, Any] = {}
+    base = json.loads(update.read_text()) if update is not None else None
+    weights, counts = typed_fit(rows, base)
+    losses: dict[str, Any] = dict(base["log_loss"]) if base is not None else {}
     for stage in TYPED_MODES:
         for kind in weights[stage]:
             for i, path in enumerate(paths):
                 rest = [r for j, g in enumerate(groups) if j != i for r in g]
                 if len(groups) < 2 or counts[stage][kind] < 60:
                     continue
-                fitted = typed_fit(rest)[0][stage]
+                fitted = typed_fit(rest, base)[0][stage]
                 if kind not in fitted:
                     continue
                 w = np.array(fitted[kind])
@@ -369,28 +395,38 @@ def typed_summary(paths: list[Path], write: Path | None) -> None:
                     continue
                 ours = log_loss(w, x, y)
                 old = float("nan")
-                if kind not in ("null", "ouvert"):  # the shipped pimc weights, same games
+                if kind in ("null", "ouvert") and base is not None:  # the null weights before
+                    old = log_loss(np.array(base["stages"][stage]["null"]), x, y)
+                elif kind not in ("null", "ouvert"):  # the shipped pimc weights, same games
                     g = 4 if kind == "grand" else 0
                     p = np.array([win_probability(v[0] + 55.0, "pickup" if stage == "put"
                                                   else stage, int(np.argmax(v[2:])),
                                                   v[1] + 7.0, g, 0.0, "pimc") for v in x])
                     p = np.clip(p, 1e-9, 1 - 1e-9)
                     old = float(-(y * np.log(p) + (1 - y) * np.log(1 - p)).mean())
+                before = "pimc_calibration" if kind not in ("null", "ouvert") else \
+                    "null_weights_before"
                 losses.setdefault(stage, {}).setdefault(kind, {})[path.name] = {
                     "games": len(y), "fitted_on_the_others": round(ours, 4),
-                    "pimc_calibration": round(old, 4)}
+                    before: round(old, 4)}
                 print(f"{stage:6s} {kind:5s} on {path.name} ({len(y)} games): log-loss fitted "
-                      f"on the other files {ours:.4f}, pimc calibration {old:.4f}")
+                      f"on the other files {ours:.4f}, {before} {old:.4f}")
     for stage in TYPED_MODES:
         for kind in weights[stage]:
             print(f"{stage:6s} {kind:5s} {counts[stage][kind]:5d} games  "
                   f"weights {weights[stage][kind]}")
     if write is not None:
+        made_by = ("python experiments/skat_kb_calibrate.py --summary "
+                   + " ".join(p.name for p in paths) + " --typed"
+                   + (f" --update {update.name}" if update is not None else "")
+                   + f" --write {write.name}")
+        files = {p.name: len(g) for p, g in zip(paths, groups, strict=True)}
+        if base is not None:
+            made_by = f"{base['made_by']}; then {made_by}"
+            files = {**base["files"], **files}
         data = {
             "format": CALIBRATION_FORMAT, "version": 1, "name": write.stem,
-            "made_by": "python experiments/skat_kb_calibrate.py --summary "
-                       + " ".join(p.name for p in paths) + f" --typed --write {write.name}",
-            "files": {p.name: len(g) for p, g in zip(paths, groups, strict=True)},
+            "made_by": made_by, "files": files,
             "games": counts, "centers": CENTERS, "stages": weights, "log_loss": losses,
             "weights": "w_value, w_count, bias forehand, middlehand, rearhand; "
                        "z = w_value (value - centre) + w_count (count - 7) + bias",
@@ -448,12 +484,18 @@ def main() -> None:
     ap.add_argument("--write", type=Path,
                     help="--typed: write the calibration there (src/spielwerk/data/"
                          "skat_calibration/NAME.json ships as calibration=NAME)")
+    ap.add_argument("--null-all", action="store_true",
+                    help="play the forced null mode for every seat, not only the screened "
+                         "ones (NULL_SCREEN)")
+    ap.add_argument("--update", type=Path,
+                    help="--typed: keep this calibration file's weights for the game types "
+                         "the files do not refit (e.g. refit null and null ouvert alone)")
     ap.add_argument("--knn-only", action="store_true",
                     help="--summary: fit the pick-up stage on the knn games alone")
     a = ap.parse_args()
     if a.summary:
         if a.typed:
-            typed_summary(a.summary, a.write)
+            typed_summary(a.summary, a.write, a.update)
         else:
             summary(a.summary, a.knn_only)
         return
@@ -464,7 +506,7 @@ def main() -> None:
         ap.error(f"--modes must name some of {', '.join(MODES)}")
     if a.defence == "pimc" and a.worlds < 1:
         ap.error("--defence pimc needs --worlds W (the worlds of every PIMC player)")
-    run(a.deals, a.seed, a.out, a.base, a.worlds, a.defence, modes)
+    run(a.deals, a.seed, a.out, a.base, a.worlds, a.defence, modes, a.null_all)
 
 
 if __name__ == "__main__":

@@ -11,12 +11,17 @@ import pytest
 
 from spielwerk.core.agent import make_agent
 from spielwerk.core.registry import load_game
-from spielwerk.games.skat.cards import GRAND, NULL
+from spielwerk.games.skat.cards import GRAND, NULL, as_hand
 from spielwerk.games.skat.scoring import NULL_VALUES, suit_game_value
 from spielwerk.games.skat_ai import params
 from spielwerk.games.skat_ai.bidding import decide_bid
 from spielwerk.games.skat_ai.knn import KnnModel
-from spielwerk.games.skat_ai.knowledge.features import hand_count
+from spielwerk.games.skat_ai.knowledge.features import (
+    NULL_RISK_CAP,
+    hand_count,
+    null_count,
+    null_pickup_count,
+)
 from spielwerk.games.skat_ai.knowledge.store import KnowledgeBaseError
 from spielwerk.games.skat_ai.params import (
     CALIBRATION_DIR,
@@ -48,6 +53,26 @@ def test_the_shipped_calibration_says_how_it_was_made() -> None:
     for stage in params.STAGES:
         for kind in params.GAME_TYPES:
             assert len(data["stages"][stage][kind]) == 5
+
+
+def test_null_count_is_the_capped_risk_of_each_suit() -> None:
+    # every suit's cards low enough: each i-th lowest at most at null rank 2i
+    assert null_count(as_hand("C7 C9 CJ S7 S8 H7 H9 D7 D8 D9".split()))[0] == 0
+    # a lone ace of clubs: rank 7 with nothing below - capped; a lone ten of spades: rank 3
+    assert null_count(as_hand("CA ST H7 H8 H9 D7 D8 D9 DJ DQ".split()))[0] == NULL_RISK_CAP + 3
+    hands = random_hands(200, 3)
+    counts = null_count(hands)
+    assert counts.min() >= 0 and counts.max() <= 4 * NULL_RISK_CAP
+
+
+def test_null_pickup_count_puts_the_two_worst_cards() -> None:
+    for hand in random_hands(40, 4):
+        cards = [c for c in range(32) if hand >> c & 1]
+        brute = min(null_count(hand & ~(1 << a) & ~(1 << b))[0]
+                    for i, a in enumerate(cards) for b in cards[i + 1:])
+        assert null_pickup_count(hand) == brute <= null_count(hand)[0]
+    # the two risky singletons go: the rest is safe
+    assert null_pickup_count(as_hand("CA SK H7 H8 H9 D7 D8 D9 DJ DQ".split())) == 0
 
 
 def test_win_probability_per_game_type() -> None:
@@ -85,7 +110,8 @@ def _options(model: KnnModel, hand: int, position: int) -> list[tuple[float, int
         for g in range(6):
             value = (NULL_VALUES[(is_hand, False)] if g == NULL
                      else suit_game_value(hand, g, hand=is_hand))
-            count = 7.0 if g == NULL else hand_count(hand, g)
+            count = hand_count(hand, g) if g != NULL else float(
+                null_count(hand)[0]) if is_hand else null_pickup_count(hand)
             p = win_probability(float(values[g]), stage, position, count, g,
                                 calibration="strong")
             out.append((expected_score(p, value), g, is_hand, value))
@@ -118,7 +144,8 @@ def test_after_picking_up_the_game_with_the_best_expected_score_null_included(
         chose.add(d.game)
         scores = {}
         for g, (put, value) in d.per_game.items():
-            count = hand_count(twelve & ~put, g)
+            count = hand_count(twelve & ~put, g) if g != NULL else float(
+                null_count(twelve & ~put)[0])
             p = win_probability(value, "put", i % 3, count, g, calibration="strong")
             v = NULL_VALUES[(False, False)] if g == NULL else suit_game_value(twelve, g)
             scores[g] = expected_score(p, v)
@@ -203,29 +230,24 @@ def test_the_frozen_bot_decides_as_the_knn_bot_did_and_pins_its_base(tmp_path) -
         make_agent(f"knn1:base={tmp_path / 'kb'}", game, seed=0)
 
 
-def test_a_calibration_with_null_ouvert_offers_it_by_its_own_win_chances(
-        model: KnnModel, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """The shipped calibration has no null ouvert weights (null ouvert only when the bid
-    needs it); one that has them lets the expected score choose null ouvert."""
-    data = json.loads((CALIBRATION_DIR / "strong.json").read_text())
-    assert not params.has_ouvert("strong")
-    for stage in params.STAGES:  # null ouvert as sure as null: 46 beats 23
-        data["stages"][stage]["ouvert"] = data["stages"][stage]["null"]
-    data["centers"]["ouvert"] = 0.5
-    (tmp_path / "strong.json").write_text(json.dumps(data))
-    monkeypatch.setattr(params, "CALIBRATION_DIR", tmp_path)
-    monkeypatch.setattr(params, "_TYPED", {})
+def test_null_ouvert_is_declared_by_its_own_win_chances(model: KnnModel) -> None:
+    """The shipped calibration has null ouvert weights of its own (fitted on forced null
+    ouvert games): after picking up, null ouvert is declared exactly when its expected
+    score beats plain null's - and a riskier hand's chance is lower."""
     assert params.has_ouvert("strong")
     ouverts = plain = 0
-    for i, twelve in enumerate(random_hands(400, 11, 12)):
+    for i, twelve in enumerate(random_hands(600, 11, 12)):
         d = knn_put(model, twelve, 18, SCORE, i % 3)
         if d.game != NULL:
             continue
-        chance = win_probability(d.per_game[NULL][1], "put", i % 3, 7.0, NULL,
-                                 calibration="strong")
-        # the same chance: ouvert (46) pays when it is likely enough, else plain null (23)
-        better = expected_score(chance, 46) > expected_score(chance, 23)
+        value, ten = d.per_game[NULL][1], twelve & ~d.per_game[NULL][0]
+        count = float(null_count(ten)[0])
+        chances = [win_probability(value, "put", i % 3, count, NULL, calibration="strong",
+                                   ouvert=o) for o in (False, True)]
+        better = expected_score(chances[1], 46) > expected_score(chances[0], 23)
         assert d.ouvert == better
+        assert win_probability(value, "put", i % 3, count + 1, NULL, calibration="strong",
+                               ouvert=d.ouvert) < chances[d.ouvert]
         ouverts += d.ouvert
         plain += not d.ouvert
-    assert ouverts + plain > 0
+    assert ouverts and plain  # both come out of 600 random pick-ups

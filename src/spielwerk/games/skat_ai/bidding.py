@@ -23,6 +23,8 @@ from spielwerk.games.skat_ai.knn import KnnModel
 from spielwerk.games.skat_ai.knowledge.features import (
     card_bits,
     hand_count,
+    null_count,
+    null_pickup_count,
     suit_features_from_bits,
 )
 from spielwerk.games.skat_ai.params import (
@@ -138,7 +140,8 @@ def _options(hand: int, p: KnnParams, position: int, d: BidDecision, shift: floa
         for g in range(6 if p.extensions else 5):
             for ouvert in ouverts if g == NULL else (False,):
                 if g == NULL:
-                    value, count = NULL_VALUES[(is_hand, ouvert)], 7.0
+                    value = NULL_VALUES[(is_hand, ouvert)]
+                    count = float(null_count(hand)[0]) if is_hand else null_pickup_count(hand)
                 else:
                     value, count = suit_game_value(hand, g, hand=is_hand), hand_count(hand, g)
                 chance = win_probability(float(values[g]), stage, position, count, g, shift,

@@ -22,7 +22,7 @@ import numpy as np
 from spielwerk.games.skat.cards import GAME_NAMES, NULL, mask_to_string
 from spielwerk.games.skat.scoring import BASE_VALUES, NULL_VALUES, suit_game_value
 from spielwerk.games.skat_ai.knn import KnnModel
-from spielwerk.games.skat_ai.knowledge.features import hand_count
+from spielwerk.games.skat_ai.knowledge.features import hand_count, null_count
 from spielwerk.games.skat_ai.knowledge.store import KnowledgeBaseError
 from spielwerk.games.skat_ai.params import (
     KnnParams,
@@ -113,7 +113,7 @@ def choose_game(per_game: dict[int, tuple[int, float]], twelve: int, bid: int, p
             value = NULL_VALUES[(False, ouvert)] if ouvert else (
                 plain_value(g) if plain_value(g) >= bid else max_value(g))
         chance = win_probability(per_game[g][1], "put", position,
-                                 hand_count(twelve & ~per_game[g][0], g), g,
+                                 put_count(twelve & ~per_game[g][0], g), g,
                                  calibration=p.calibration, ouvert=ouvert)
         return expected_score(chance, value, p.loss_bonus)
 
@@ -148,6 +148,12 @@ def choose_game(per_game: dict[int, tuple[int, float]], twelve: int, bid: int, p
                                            -per_game[g][1]))
     ouvert = choice == NULL and (plain_value(NULL) < bid or per_game[NULL][1] >= 1.0)
     return choice, ouvert
+
+
+def put_count(ten: int, game: int) -> float:
+    """The ``count`` feature of a game's win chance after the put (ten cards): the trump
+    games' :func:`features.hand_count`, null's :func:`features.null_count`."""
+    return float(null_count(ten)[0]) if game == NULL else hand_count(ten, game)
 
 
 def bot_put(model: KnnModel, twelve: int, bid: int, params: KnnParams | None, putting: str,

@@ -134,6 +134,29 @@ def null_features(hands: np.ndarray | list[int] | int) -> np.ndarray:
     return null_features_from_bits(card_bits(hands))
 
 
+NULL_RISK_CAP = 4
+"""A suit's null risk counts at most this much in :func:`null_count`: a suit that is lost
+once it is led is lost however high its top card sits."""
+
+
+def null_count(hands: np.ndarray | list[int] | int) -> np.ndarray:
+    """The null risk of whole hands: the per-suit risk (module docstring) capped at
+    :data:`NULL_RISK_CAP`, summed over the four suits (0 = every suit safe). The ``count``
+    feature of null's calibrated win chance, where :func:`hand_count` is that of the
+    trump games."""
+    risk = null_features_from_bits(card_bits(hands))[:, 0::2]
+    total: np.ndarray = np.minimum(risk, NULL_RISK_CAP).sum(axis=1)
+    return total
+
+
+def null_pickup_count(hand: int) -> float:
+    """:func:`null_count` of ten cards once the two that reduce it most are put - the risk a
+    null with the skat can reach before the skat's own two cards are known."""
+    cards = [c for c in range(32) if hand >> c & 1]
+    rests = [hand & ~(1 << a) & ~(1 << b) for i, a in enumerate(cards) for b in cards[i + 1:]]
+    return float(null_count(rests).min()) if rests else float(null_count(hand)[0])
+
+
 def hand_count(hand: int, game: int) -> float:
     """A plain strength count for a suit or grand game: trumps (jacks included) + side
     aces + half a point per jack - the ``rule`` agent's game choice, and a feature of
