@@ -78,22 +78,11 @@ class OpenSpielAdapterError(GameParameterError, pyspiel.SpielError):
 
 # ----------------------------------------------------------------------------- game sizes
 def _sizes(game: Game) -> tuple[int, int, int, int, int]:
-    """(distinct actions, max chance outcomes, max game length, min players, max players)."""
-    if game.name == "kalah":
-        # 1000 as OpenSpiel's own mancala; no Kalah(6,4) game comes near it
-        return int(game.params["pits"]), 0, 1000, 2, 2
-    if game.name == "durak":
-        from spielwerk.games.durak import kernel as K
-
-        return K.PASS + 1, K.DEAL + 52, K.PLY_CAP, 2, K.MAX_PLAYERS
-    if game.name == "skat":
-        from spielwerk.games.skat import rules as skat_rules
-
-        # 32 deal + at most 63 bids, 63 holds and 3 passes + pick up, 2 puts, declaration
-        # + 30 cards + give-up offers and answers (per trick at most a claim answered by
-        # both defenders and a defender's resignation answered by the other: 5)
-        return skat_rules.NUM_ACTIONS, 32, 32 + 129 + 4 + 30 + 50, 3, 4
-    raise OpenSpielAdapterError(f"no OpenSpiel sizes for {game.name}")
+    """(distinct actions, max chance outcomes, max game length, min players, max players):
+    the game's own (its presentation face)."""
+    sz = game.presentation().sizes()
+    return (sz.num_actions, sz.max_chance_outcomes, sz.max_game_length, sz.min_players,
+            sz.max_players)
 
 
 def _game_type(game: Game, name: str) -> Any:
