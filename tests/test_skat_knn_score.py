@@ -251,3 +251,16 @@ def test_null_ouvert_is_declared_by_its_own_win_chances(model: KnnModel) -> None
         ouverts += d.ouvert
         plain += not d.ouvert
     assert ouverts and plain  # both come out of 600 random pick-ups
+
+
+def test_a_null_plan_holds_its_bid_in_a_contested_auction(model: KnnModel) -> None:
+    """An opponent who bids on holds high cards - no reason to doubt a null: a hand whose
+    plan is null bids up to the null's value, not only 18 (the trump games' contest shift
+    does not apply to null)."""
+    nulls = 0
+    for i, hand in enumerate(random_hands(1500, 12)):
+        d = decide_bid(model, hand, SCORE, i % 3)
+        if d.game == NULL:
+            nulls += 1
+            assert d.max_bid >= NULL_VALUES[(d.hand_game, d.ouvert)]
+    assert nulls >= 5

@@ -132,7 +132,9 @@ def _options(hand: int, p: KnnParams, position: int, d: BidDecision, shift: floa
              ) -> list[tuple[float, int, bool, int, bool]]:
     """(expected score, game, hand game, game value, null ouvert) of every game with and
     without the skat, from the calibrated win chance of its neighbours' value; null ouvert
-    too where the calibration has its own win chances (:func:`params.has_ouvert`)."""
+    too where the calibration has its own win chances (:func:`params.has_ouvert`). ``shift``
+    lowers the trump games' log-odds only: an opponent who bids on holds jacks, aces and
+    long trumps - cards a null declarer wants the opponents to hold."""
     ouverts = (False, True) if has_ouvert(p.calibration) else (False,)
     out = []
     for is_hand, values, stage in ((False, d.pickup_values, "pickup"),
@@ -144,8 +146,8 @@ def _options(hand: int, p: KnnParams, position: int, d: BidDecision, shift: floa
                     count = float(null_count(hand)[0]) if is_hand else null_pickup_count(hand)
                 else:
                     value, count = suit_game_value(hand, g, hand=is_hand), hand_count(hand, g)
-                chance = win_probability(float(values[g]), stage, position, count, g, shift,
-                                         p.calibration, ouvert)
+                chance = win_probability(float(values[g]), stage, position, count, g,
+                                         0.0 if g == NULL else shift, p.calibration, ouvert)
                 out.append((expected_score(chance, value, p.loss_bonus), g, is_hand, value,
                             ouvert))
     return out
