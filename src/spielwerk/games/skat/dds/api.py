@@ -30,6 +30,8 @@ from spielwerk.games.skat.dds.search import (
     CFG_SIZE,
     MAX_MOVES,
     MAX_PLY,
+)
+from spielwerk.games.skat.dds.steps import (
     STACK_FIELDS,
     STAT_ABORTED,
     STAT_NODES,
