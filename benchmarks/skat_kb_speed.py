@@ -9,6 +9,11 @@ time to load the shipped base (after the imports). Prints the machine and
 its load; never fails on time.
 
     python benchmarks/skat_kb_speed.py [--hands 1000] [--base DIR]
+    python benchmarks/skat_kb_speed.py --decision score --calibration strong --putting refined
+
+``--decision`` / ``--calibration`` time the bot's decisions with those parameters;
+``--putting refined`` times the pick-up decision as the ``knn`` agent makes it
+(:func:`bot_put`: the refined put of each game, the game by the neighbours' values).
 """
 
 from __future__ import annotations
@@ -25,8 +30,8 @@ import numpy as np
 from spielwerk.games.skat_ai.bidding import decide_bid
 from spielwerk.games.skat_ai.knn import KnnModel
 from spielwerk.games.skat_ai.knowledge.store import default_base_dir
-from spielwerk.games.skat_ai.params import KnnParams
-from spielwerk.games.skat_ai.putting import decide_put
+from spielwerk.games.skat_ai.params import CALIBRATION_NAMES, DECISIONS, KnnParams
+from spielwerk.games.skat_ai.putting import bot_put, decide_put
 
 
 def main() -> None:
@@ -34,6 +39,11 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=1000)
     ap.add_argument("--base", default=str(default_base_dir()))
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--decision", choices=DECISIONS, default=KnnParams.decision)
+    ap.add_argument("--calibration", choices=CALIBRATION_NAMES, default=KnnParams.calibration)
+    ap.add_argument("--putting", choices=("knn", "refined"), default="knn",
+                    help="the pick-up decision: decide_put's knn putting, or bot_put with "
+                         "refined selection as the knn agent puts")
     args = ap.parse_args()
     print(f"machine: {platform.platform()}, {platform.processor() or platform.machine()}, "
           f"{os.cpu_count()} CPUs; Python {platform.python_version()}")
@@ -45,7 +55,7 @@ def main() -> None:
     print(f"base {args.base}: {model.size} deals; load (read, check, build trees): "
           f"median {statistics.median(loads) * 1000:.0f} ms of 5")
     rng = np.random.default_rng(args.seed)
-    params = KnnParams()
+    params = KnnParams(decision=args.decision, calibration=args.calibration)
     bid_t, put_t, full_t = [], [], []
     for _ in range(args.hands):
         cards = rng.choice(32, 12, replace=False)
@@ -55,7 +65,10 @@ def main() -> None:
         decide_bid(model, ten, params)
         bid_t.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
-        decide_put(model, twelve, 18, params)
+        if args.putting == "refined":
+            bot_put(model, twelve, 18, params, "refined", 0, choose_by_put=True)
+        else:
+            decide_put(model, twelve, 18, params)
         put_t.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
         every = [(1 << a) | (1 << b) for a, b in
@@ -69,9 +82,11 @@ def main() -> None:
         print(f"{name:44} median {np.median(xs_ms):7.2f} ms   "
               f"p90 {np.percentile(xs_ms, 90):7.2f} ms")
 
-    print(f"{args.hands} random hands, k={params.k}:")
+    print(f"{args.hands} random hands, k={params.k}, decision={params.decision}, "
+          f"calibration={params.calibration}:")
     show("bidding decision (decide_bid)", bid_t)
-    show("putting decision, pruned (decide_put)", put_t)
+    show("putting decision, refined (bot_put)" if args.putting == "refined"
+         else "putting decision, pruned (decide_put)", put_t)
     show("all 66 puts x (5 games + null), classified", full_t)
     print(f"load average at the end: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
