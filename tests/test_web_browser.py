@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import urllib.request
 from pathlib import Path
 
@@ -31,6 +32,14 @@ sync_api = pytest.importorskip("playwright.sync_api")
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
     srv = ServerProcess(tmp_path_factory.mktemp("web") / "web.sqlite3", engines=1).start()
+    # the engine worker warms up first (the default opponents' models and kernels; minutes
+    # when numba has to compile them): the tests' turn time-outs start after it
+    deadline = time.time() + 600
+    while time.time() < deadline:
+        with urllib.request.urlopen(srv.base + "/api/stats", timeout=10) as r:
+            if json.loads(r.read())["engine_workers_warmed"] >= 1:
+                break
+        time.sleep(1)
     yield srv
     srv.stop()
 
@@ -50,12 +59,26 @@ def new_table(server: ServerProcess, body: dict) -> str:
         return str(json.loads(r.read())["id"])
 
 
-def open_page(browser, server: ServerProcess, table_id: str, errors: list[str]):  # type: ignore[no-untyped-def]
+def open_page(browser, server: ServerProcess, table_id: str, errors: list[str],  # type: ignore[no-untyped-def]
+              frames: list[dict] | None = None):
     page = browser.new_page(viewport={"width": 1100, "height": 820})
     page.on("pageerror", lambda e: errors.append(str(e)))
+    if frames is not None:  # every message the server sends to this page
+        page.on("websocket", lambda ws: ws.on(
+            "framereceived", lambda payload: frames.append(json.loads(payload))))
     page.goto(f"{server.base}/#table={table_id}")
     page.wait_for_selector("#felt")
     return page
+
+
+def assert_no_engine_trouble(frames: list[dict], server: ServerProcess) -> None:
+    """No notice that an engine failed, timed out or was replaced, and no random move."""
+    notices = [f["message"] for f in frames if f.get("type") in ("notice", "error")]
+    bad = [n for n in notices if any(w in n for w in ("engine", "random", "fallback",
+                                                       "baseline", "failed"))]
+    assert not bad, bad
+    log = server.log_path.read_text()
+    assert "fallback" not in log and "baseline" not in log and "Traceback" not in log, log[-2000:]
 
 
 def wait_turn(page) -> str:  # type: ignore[no-untyped-def]
@@ -86,11 +109,14 @@ def play_out(page, limit: int = 400) -> int:  # type: ignore[no-untyped-def]
     return moves
 
 
-def test_kalah_whole_game_and_illegal_click(server: ServerProcess, browser) -> None:  # type: ignore[no-untyped-def]
+def test_kalah_game_against_the_default_opponent(server: ServerProcess, browser) -> None:  # type: ignore[no-untyped-def]
     errors: list[str] = []
-    tid = new_table(server, {"game": "kalah", "params": {"pits": 4, "seeds": 2},
-                             "opponents": ["alphabeta:depth=2"], "time": 0.5, "seed": 3})
-    page = open_page(browser, server, tid, errors)
+    frames: list[dict] = []
+    # the default opponent (no "opponents" given), as a new user meets it
+    tid = new_table(server, {"game": "kalah", "params": {"pits": 4, "seeds": 2}, "time": 0.5,
+                             "seed": 3})
+    page = open_page(browser, server, tid, errors, frames)
+    assert page.locator(".storelabel").all_inner_texts() == ["opponent's store", "your store"]
     wait_turn(page)
     # keyboard play: "2" selects the second legal pit, Enter plays it
     ply = page.get_attribute("#felt", "data-ply")
@@ -130,6 +156,8 @@ def test_kalah_whole_game_and_illegal_click(server: ServerProcess, browser) -> N
     page.click("#first")
     page.click("#nextstep")
     assert "exact final margins" in page.inner_text("#note")
+    assert "your store" in text
+    assert_no_engine_trouble(frames, server)
     assert not errors
 
 
@@ -188,14 +216,19 @@ def test_skat_deal_from_bidding_to_score_with_reload(server: ServerProcess, brow
     assert not errors
 
 
-def test_durak_game_by_clicking(server: ServerProcess, browser) -> None:  # type: ignore[no-untyped-def]
+def test_durak_game_against_the_default_opponent(server: ServerProcess, browser) -> None:  # type: ignore[no-untyped-def]
     errors: list[str] = []
-    tid = new_table(server, {"game": "durak", "params": {"deck": 24}, "opponents": ["greedy"],
-                             "time": 0.5, "seed": 5})
-    page = open_page(browser, server, tid, errors)
+    frames: list[dict] = []
+    tid = new_table(server, {"game": "durak", "params": {"deck": 24}, "time": 0.3, "seed": 5})
+    page = open_page(browser, server, tid, errors, frames)
     shot = False
     moves = 0
+    covered = 0
     while wait_turn(page) == "me":
+        # a defending card lies over the attack card it beats
+        for pair in page.locator("#attack .pair[data-defence]").all():
+            assert pair.locator(".card.cover").count() == 1
+            covered += 1
         if SHOTS and not shot and page.locator("#attack .card").count():
             page.screenshot(path=str(DOCS / "web-durak.png"))
             shot = True
@@ -204,4 +237,131 @@ def test_durak_game_by_clicking(server: ServerProcess, browser) -> None:  # type
         assert moves < 300
     page.wait_for_selector("#result")
     assert "durak" in page.inner_text("#result") or "draw" in page.inner_text("#result")
+    assert covered > 0
+    assert_no_engine_trouble(frames, server)
+    assert not errors
+
+
+def skat_step(page, state: dict) -> None:  # type: ignore[no-untyped-def]
+    """One move of the person at a Skat table: bid or hold up to 24, pick up the skat, put
+    (taking the first put card back once with undo), declare a grand with the selector,
+    play the first legal card; ask for a hint once in the card play."""
+    ply = page.get_attribute("#felt", "data-ply")
+    phase = page.locator("#phase").inner_text().removeprefix("phase: ")
+    buttons = page.locator("#controls button.act")
+    texts = buttons.all_inner_texts()
+    if phase == "bidding":
+        bids = [t for t in texts if t.isdigit()]
+        if "hold (yes)" in texts:
+            said = page.locator("#felt .info").inner_text().split("bid: ")[1].split()[0]
+            bid = int(said) if said.isdigit() else 0
+            label = "hold (yes)" if bid <= 24 else "pass"
+        else:
+            label = bids[0] if bids and int(bids[0]) <= 24 else "pass"
+        buttons.filter(has_text=label).first.click()
+    elif phase == "skat" and "pick up the skat" in texts:
+        buttons.filter(has_text="pick up the skat").click()
+    elif phase == "put":
+        page.locator("#hand .card.legal").first.click()
+        if not state.get("undone"):  # the put card comes back into the hand
+            page.wait_for_selector("#undo")
+            hand = page.locator("#hand .card").count()
+            page.click("#undo")
+            page.wait_for_function(
+                "n => document.querySelectorAll('#hand .card').length === n + 1", arg=hand)
+            state["undone"] = True
+            return
+    elif page.locator("#gamesel").count():
+        page.select_option("#gametype", "grand")
+        assert not page.is_disabled("#declare")
+        page.click("#declare")
+        state["declared"] = True
+    elif phase == "play" and page.locator("#hand .card.legal").count():
+        if not state.get("hinted") and page.locator("#hand .card.legal").count() > 1:
+            page.click("#hintbtn")
+            page.wait_for_selector("#hint table", timeout=60_000)
+            assert page.locator("#hand .card[data-hint]").count() > 1
+            state["hinted"] = True
+            if SHOTS:
+                page.screenshot(path=str(DOCS / "web-skat-hint.png"), full_page=True)
+        page.locator("#hand .card.legal").first.click()
+    else:
+        buttons.first.click()
+    page.wait_for_function(
+        "ply => { const f = document.querySelector('#felt'); return f && f.dataset.ply !== ply; }",
+        arg=ply, timeout=60_000)
+
+
+def test_skat_deal_against_the_default_opponents(server: ServerProcess, browser) -> None:  # type: ignore[no-untyped-def]
+    """A whole deal against two knn engines (the default): bidding history, undo of a put
+    card, the game selector, a hint, the last trick with who played, all tricks, the put
+    cards at the end, the list, the analysis - and never an engine failure or random move."""
+    errors: list[str] = []
+    frames: list[dict] = []
+    tid = new_table(server, {"game": "skat", "time": 0.5, "seed": 3,
+                             "names": ["Anna", None, None]})
+    page = open_page(browser, server, tid, errors, frames)
+    state: dict = {}
+    moves = 0
+    while wait_turn(page) == "me":
+        if page.locator("#bidding").count():
+            assert "knn" in page.inner_text("#bidding")  # who said what
+        if page.locator("#showtricks").count() and not state.get("tricks"):
+            page.click("#showtricks")
+            rows = page.locator("#tricks tr").count()
+            assert rows >= 3  # header and two tricks at least
+            state["tricks"] = True
+            page.click("#showtricks")
+        if page.locator("#lasttrick .played").count():
+            assert page.locator("#lasttrick .played").count() == 3
+        skat_step(page, state)
+        moves += 1
+        assert moves < 80
+    page.wait_for_selector("#result")
+    assert state.get("undone") and state.get("declared") and state.get("hinted"), state
+    text = page.inner_text("#result")
+    assert "Grand" in text or "grand" in text, text
+    assert page.locator("#revealskat").count() == 1
+    assert "put away by the declarer" in page.inner_text("#revealskat")
+    series = page.inner_text("#series")
+    assert "you" in series and ("Grand" in series or "grand" in series)
+    # the header's points agree with the result (the skat counted)
+    points = page.inner_text("#points")
+    assert "skat" in points and f"declarer {text.split('card points ')[1].split()[0]}" in points
+    if SHOTS:
+        page.screenshot(path=str(DOCS / "web-skat-score.png"), full_page=True)
+    page.click("#analyselink")  # one click: the review opens and the analysis starts
+    page.wait_for_function(
+        "(document.querySelector('#analysis') || {innerText: ''}).innerText"
+        ".includes('From what you knew')", timeout=120_000)
+    page.click("#first")
+    for _ in range(60):
+        if page.locator("#pimcnote").count():
+            break
+        page.click("#nextstep")
+    assert "worlds you could not rule out" in page.inner_text("#pimcnote")
+    if SHOTS:
+        page.screenshot(path=str(DOCS / "web-review.png"), full_page=True)
+    assert_no_engine_trouble(frames, server)
+    assert not errors
+
+
+def test_skat_ramsch_end_screen(server: ServerProcess, browser) -> None:  # type: ignore[no-untyped-def]
+    errors: list[str] = []
+    tid = new_table(server, {"game": "skat", "params": {"ramsch": True}, "seed": 3,
+                             "opponents": ["rule", "rule"], "time": 0.3})
+    page = open_page(browser, server, tid, errors)
+    while wait_turn(page) == "me":
+        if page.locator("#controls button.act", has_text="pass").count():
+            ply = page.get_attribute("#felt", "data-ply")
+            page.locator("#controls button.act", has_text="pass").click()
+            page.wait_for_function(
+                "ply => document.querySelector('#felt').dataset.ply !== ply", arg=ply)
+        else:
+            click_something(page)
+    page.wait_for_selector("#result")
+    text = page.inner_text("#result")
+    assert "Ramsch" in text and ("lose" in text or "lost" in text or "Durchmarsch" in text)
+    assert "download ISS record" not in text  # ISS has no Ramsch
+    assert "Ramsch" in page.inner_text("#series")
     assert not errors

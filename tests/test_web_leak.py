@@ -128,7 +128,10 @@ def play_and_check(client: TestClient, server: Any, game: str, params: dict[str,
 
 
 @pytest.fixture()
-def client_server(tmp_path):  # type: ignore[no-untyped-def]
+def client_server(tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
+    import spielwerk.web.server as web_server
+
+    monkeypatch.setattr(web_server, "HINT_MIN_S", 0.2)  # short card hints: same code, fewer worlds
     app = create_app(tmp_path / "leak.sqlite3", workers=0, abandon_s=30)
     with TestClient(app) as client:
         yield client, app.state.server

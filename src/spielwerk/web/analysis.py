@@ -20,7 +20,7 @@ from spielwerk.web.tasks import task
 
 REVIEW_WORLDS = 16
 """Worlds per card decision of the review (points and win shares each)."""
-REVIEW_SECONDS = 1.0
+REVIEW_SECONDS = 2.0
 """Seconds per card decision at most (the worlds sampled by then count)."""
 
 

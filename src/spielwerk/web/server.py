@@ -33,8 +33,9 @@ log = logging.getLogger("spielwerk.web")
 MAX_MESSAGE = 4096
 MAX_UPLOAD = 1_000_000
 WEB_GAMES = ("skat", "durak", "kalah")
-HINT_MIN_S = 1.0
-"""A hint's PIMC gets at least this many seconds (the table's engine time if more)."""
+HINT_MIN_S = 3.0
+"""A card hint's two PIMC runs (win shares, card points) get at least this many seconds
+each (the table's engine time if more); they stop earlier once their worlds are solved."""
 MAX_JSON_DEPTH = 32
 """Deepest nesting of lists and objects accepted in JSON from a browser (a table request
 needs 2, a game record 2); deeper input is refused before it can exhaust the stack."""

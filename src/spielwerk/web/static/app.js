@@ -249,7 +249,7 @@ function render() {
   if (v.game === "kalah") renderKalah(felt, v);
   else if (v.game === "skat") renderSkat(felt, v, m);
   else renderDurak(felt, v, m);
-  const last = m.last ? h("div", { class: "label", id: "last", text: "last: seat " + m.last.seat + " — " + m.last.label }) : null;
+  const last = m.last ? h("div", { class: "label", id: "last", text: "last: " + (m.last.seat === v.seat ? "you" : playerName(m, m.last.seat)) + " — " + m.last.label }) : null;
   main.replaceChildren(head, felt, last || "", renderOver(m));
 }
 
@@ -364,7 +364,7 @@ function renderSkat(felt, v, m) {
   const info = h("div", { class: "info" },
     h("span", { id: "phase", text: "phase: " + v.phase }),
     h("span", { text: "bid: " + (v.bid || "—") }),
-    v.declarer >= 0 ? h("span", { text: "declarer: seat " + v.declarer }) : null,
+    v.declarer >= 0 ? h("span", { text: "declarer: " + seatShort(v, v.declarer, m) }) : null,
     v.contract ? h("span", { id: "contract", text: "game: " + v.contract }) : null,
     h("span", { id: "points", text: skatPointsText(v, m) }),
     h("span", { text: "you: " + v.positions[v.seat] }));
@@ -471,9 +471,13 @@ function renderHint(x, hand) {
   const what = x.null ? (x.declarer ? "the declarer's goal (no trick)" : "the defenders' goal (a declarer trick)") : (x.declarer ? "your goal" : "the defenders' goal");
   box.append(h("div", { text: "PIMC over " + x.worlds + " worlds you cannot rule out: share of worlds where " + what +
     " is still reached after the card; " + (x.null ? "expected defenders' tricks" : "expected final card points of your side") + " over " + x.point_worlds + " worlds" }));
-  const t = h("table", { class: "list" }, h("tr", {}, h("th", { text: "card" }), h("th", { text: "win share" }), h("th", { text: x.null ? "defenders' tricks" : "your side's points" })));
+  const rc = h("tr", {}, h("th", { text: "card" })), rw = h("tr", {}, h("th", { text: "win share" })),
+    rp = h("tr", {}, h("th", { text: x.null ? "defenders' tricks" : "your side's points" }));
+  const t = h("table", { class: "list", id: "hinttable" }, rc, rw, rp);
   for (const o of x.cards) {
-    t.append(h("tr", {}, h("td", {}, cardEl(o.card, { small: true })), h("td", { text: pct(o.win) }), h("td", { text: o.points })));
+    rc.append(h("td", {}, cardEl(o.card, { small: true })));
+    rw.append(h("td", { text: pct(o.win) }));
+    rp.append(h("td", { text: o.points }));
     const el = hand && hand.querySelector('[data-card="' + o.card + '"]');
     if (el) { el.dataset.hint = pct(o.win); el.title = "win share " + pct(o.win) + ", points " + o.points; }
   }
@@ -646,7 +650,7 @@ function renderOver(m) {
   res.append(h("h3", { text }));
   if (v.reveal && v.reveal.dealt) {
     for (let s = 0; s < v.reveal.dealt.length; s++) {
-      const row = h("div", { class: "row" }, h("span", { class: "label", text: "seat " + s + " was dealt: " }));
+      const row = h("div", { class: "row" }, h("span", { class: "label", text: seatShort(v, s, m) + " (seat " + s + ") was dealt: " }));
       for (const c of v.reveal.dealt[s]) row.append(cardEl(c, { small: true }));
       res.append(row);
     }
@@ -690,7 +694,7 @@ function seriesTable(m) {
     e.sf.forEach((p, s) => { run[s] += p; r.append(h("td", { text: fmtPoints(run[s]) + " (" + (p > 0 ? "+" : "") + fmtPoints(p) + ")" })); });
     t.append(r);
   }
-  const tot = h("tr", {}, h("th", { text: "" }), h("th", { text: "" }), h("th", { text: "total (Seeger-Fabian, Ramsch by card points)" }), h("th", { text: "" }));
+  const tot = h("tr", {}, h("th", { text: "" }), h("th", { text: "" }), h("th", { text: "total (Seeger-Fabian)" }), h("th", { text: "" }));
   for (const p of m.table.totals) tot.append(h("th", { text: fmtPoints(p) }));
   t.append(tot);
   return h("div", { class: "result" }, h("strong", { text: "list" }), t);
@@ -762,7 +766,7 @@ async function openReview(id, autoAnalyse) {
     status.textContent = "step " + i + " / " + (data.steps.length - 1) + (st.label ? " — seat " + st.actor + ": " + st.label : "");
     const felt = h("div", { class: "felt" });
     const v = Object.assign({}, st.view, { legal: [] });
-    const fake = { table: { agents: data.players, seat: data.seat, series: [] }, view: v, last: null };
+    const fake = { table: { agents: data.players, names: data.players, seat: data.seat, series: [] }, view: v, last: null };
     choices = [];
     if (v.game === "kalah") renderKalah(felt, v);
     else if (v.game === "skat") renderSkat(felt, v, fake);
