@@ -1,7 +1,7 @@
 # Two commands on a fresh machine with Python >= 3.11 and make:
 #   make run   - set up .venv and start the web table (prints the URL; Ctrl-C stops it)
 #   make arena - the Kalah arena tournament (results/make-run.jsonl)
-#   make test  - set up .venv with dev extras; ruff, mypy --strict on src/, pytest (tests/, experiments/)
+#   make test  - set up .venv with dev extras; ruff, mypy --strict on src/, pytest (tests/)
 #   make bench - benchmarks/run_all.py: `spielwerk bench`, then every speed check in benchmarks/
 PYTHON ?= python3
 VENV ?= .venv

@@ -5,9 +5,11 @@ The putting studies (``skat_selection_glassbox.py``, ``skat_selection_exact.py``
 (JSON Lines, one row per deal, later passes appending ``"update": true`` lines that are
 merged into the deal's row; a half-written last line of a killed run is cut), the
 thresholds of won / schneider, the Seeger points of an outcome and the set-up of a
-declarer with a fixed game and put. A script in this folder imports them as
-``from common import ...`` (``python experiments/SCRIPT.py`` puts this folder first on
-the import path); the shipped package never imports anything from here.
+declarer with a fixed game and put (:mod:`spielwerk.games.skat.staging`, tested in
+tests/). A script in this folder imports them as ``from common import ...`` (``python
+experiments/SCRIPT.py`` puts this folder first on the import path); the shipped package
+and its tests never import anything from here. ``python experiments/common.py`` checks
+the file helpers (:func:`self_check`).
 """
 
 from __future__ import annotations
@@ -17,12 +19,12 @@ import statistics
 import time
 from pathlib import Path
 
-from spielwerk.core.registry import load_game
-from spielwerk.games.skat.actions import BID_BASE, DECLARATIONS, DECLARE_BASE, HOLD, PASS, PICKUP
-from spielwerk.games.skat.cards import string_to_card
+from spielwerk.games.skat.actions import PUT
+from spielwerk.games.skat.cards import CLUBS, GRAND, string_to_card
 from spielwerk.games.skat.kernel import matadors
-from spielwerk.games.skat.rules import DEAL_ORDER, PLAY, PUT, SKAT_PLACE, SkatState
 from spielwerk.games.skat.scoring import Contract, evaluate, seeger_fabian
+from spielwerk.games.skat.staging import stage_play, stage_put
+from spielwerk.games.skat.state import SkatState
 from spielwerk.games.skat_ai.baseline import SkatRuleAgent
 
 STRATEGIES = ("random", "knn", "refined", "pimc", "rule")
@@ -146,51 +148,61 @@ def load_rows(out: Path) -> dict[int, dict]:
     return rows
 
 
-def set_up(hands: tuple[int, int, int], skat: int, position: int, game: int,
-            put: int | None) -> SkatState:
-    """The deal dealt, the declarer at ``position`` holding 18 against two passes and
-    picking up the skat; then ``put`` put and ``game`` declared (the state before the
-    first card), or with ``put`` None the state where the declarer puts."""
-    state = load_game("skat").new_initial_state()
-    assert isinstance(state, SkatState)
-    pools = {p: [c for c in range(32) if hands[p] >> c & 1] for p in range(3)}
-    pools[SKAT_PLACE] = [c for c in range(32) if skat >> c & 1]
-    state.deal_cards([pools[place].pop(0) for place in DEAL_ORDER])
-    declarer = state.sgame.seat_of(position)
-    contract = DECLARE_BASE + DECLARATIONS.index(Contract(game))
-    put_cards = [c for c in range(32) if (put or 0) >> c & 1]
-    while state.phase != PLAY and not (put is None and state.phase == PUT):
-        legal = state.legal_actions()
-        if state.current_player != declarer:
-            action = PASS
-        elif BID_BASE in legal:
-            action = BID_BASE  # 18
-        elif HOLD in legal:
-            action = HOLD
-        elif PICKUP in legal:
-            action = PICKUP
-        elif contract in legal:
-            action = contract
-        else:
-            action = put_cards.pop()
-        state.apply(action)
-    assert state.declarer == declarer, "the set-up did not take"
-    return state
-
-
 def start(hands: tuple[int, int, int], skat: int, position: int, game: int,
           put: int) -> SkatState:
-    """The state before the first card: ``position`` declares ``game`` at 18 with ``put``."""
-    state = set_up(hands, skat, position, game, put)
-    assert state.put == put, "the put did not take"
-    return state
+    """The state before the first card: ``position`` declares ``game`` at 18 with ``put``
+    (:func:`spielwerk.games.skat.staging.stage_play`)."""
+    return stage_play(hands, skat, position, game, put)
 
 
 def rule_put(hands: tuple[int, int, int], skat: int, position: int) -> int:
     """The rule baseline's own put of the twelve cards (two :class:`SkatRuleAgent`
     decisions; it guards the trumps of the game it would choose itself)."""
-    state = set_up(hands, skat, position, 0, None)
+    state = stage_put(hands, skat, position)
     agent = SkatRuleAgent(state.game, seed=0)
     while state.phase == PUT:
         state.apply(agent.act(state.info_state(state.current_player)))
     return state.put
+
+
+def self_check(folder: Path) -> None:
+    """The file helpers on small files in ``folder``: update lines merge into their deal's
+    row, a half-written last line is cut (``load``) or left for its writer
+    (``merge_exact``), and the Seeger points of the thresholds. Run by
+    ``python experiments/common.py``; the package's own tests are in tests/."""
+    out = folder / "g.jsonl"
+    row = {"deal": 3, "puts": {"knn": "D7 D8"}, "won": {"knn": True}}
+    upd = {"deal": 3, "update": True, "puts": {"pimc": "HT H8"}, "won": {"pimc": False},
+           "pimc_solves": 9}
+    out.write_text(json.dumps(row) + "\n" + json.dumps(upd) + "\n" + '{"deal": 4, "pu')
+    rows = load(out)
+    assert list(rows) == [3] and rows[3]["puts"] == {"knn": "D7 D8", "pimc": "HT H8"}
+    assert rows[3]["won"] == {"knn": True, "pimc": False} and rows[3]["pimc_solves"] == 9
+    assert out.read_text() == json.dumps(row) + "\n" + json.dumps(upd) + "\n"
+    rows = {3: {"deal": 3, "puts": {"knn": "D7 D8", "refined": "HT H8"}}}
+    exact = folder / "exact.jsonl"
+    line = {"deal": 3, "points": {"knn": 70, "refined": 80},
+            "puts": {"knn": "D7 D8", "refined": "SA S7"}}
+    exact.write_text(json.dumps(line) + "\n" + '{"deal": 9, "po')
+    merge_exact(rows, exact)
+    assert rows[3]["points"] == {"knn": 70} and exact.read_text().endswith('{"deal": 9, "po')
+    assert missing(rows[3], line) == {"refined": "HT H8"}
+    selfplay = folder / "s.jsonl"
+    first = {"deal": 5, "results": {"knn": {"won": True, "points": 70}}}
+    later = {"deal": 5, "update": True, "results": {"pimc": {"won": False, "points": 50}}}
+    selfplay.write_text(json.dumps(first) + "\n" + json.dumps(later) + "\n")
+    merged = load_rows(selfplay)
+    assert list(merged) == [5] and set(merged[5]["results"]) == {"knn", "pimc"}
+    # clubs with the club and spade jacks: "with 2", game 3 x 12 = 36, schneider 48
+    twelve = cards_mask("CJ SJ CA CT C9 C8 SA S7 HT H8 D7 D8")
+    assert seeger(twelve, CLUBS, True, False) == 36 + 50
+    assert seeger(twelve, CLUBS, False, True) == -(2 * 48 + 50)
+    assert seeger(cards_mask("SJ CA CT C9 C8 SA S7 HT H8 D7 D8 DA"), GRAND, True, False) == 98
+
+
+if __name__ == "__main__":
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        self_check(Path(tmp))
+    print("experiments/common.py: self-check passed")

@@ -6,6 +6,7 @@ of a module or inside a function, counts; imports for type checking only do not.
 
 from __future__ import annotations
 
+import ast
 import sys
 from pathlib import Path
 
@@ -56,3 +57,20 @@ def test_the_skat_rules_know_nothing_of_the_skat_ai() -> None:
     bad = [(m, d) for m, deps in GRAPH.items() for d in deps
            if _in(m, "spielwerk.games.skat") and _in(d, "spielwerk.games.skat_ai")]
     assert bad == []
+
+
+def test_no_test_imports_the_research_pipelines() -> None:
+    """experiments/ is research: tests import the package only (its shared helpers with
+    product value live in src/, e.g. games/skat/staging.py)."""
+    tests = Path(__file__).resolve().parent
+    experiments = {f.stem for f in (tests.parent / "experiments").glob("*.py")}
+    bad = []
+    for path in tests.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) \
+                    else [node.module or ""]
+                bad += [f"{path.name}: {n}" for n in names
+                        if n.split(".")[0] in experiments | {"experiments"}]
+    assert bad == []
+    assert not list((tests.parent / "experiments").glob("test_*.py"))
