@@ -264,3 +264,16 @@ def test_a_null_plan_holds_its_bid_in_a_contested_auction(model: KnnModel) -> No
             nulls += 1
             assert d.max_bid >= NULL_VALUES[(d.hand_game, d.ouvert)]
     assert nulls >= 5
+
+
+def test_calibrations_without_null_weights_ignore_the_null_risk() -> None:
+    """``rule`` and ``pimc`` were fitted on trump games only: the risk count a null passes
+    for ``strong`` must not read as a trump count there (a hopeless null hand with risk 12
+    would look like a hand with twelve trumps)."""
+    for calibration in ("rule", "pimc"):
+        for stage in params.STAGES:
+            chances = {win_probability(0.3, stage, 1, count, NULL, calibration=calibration)
+                       for count in (0.0, 7.0, 12.0)}
+            assert len(chances) == 1
+    assert win_probability(0.3, "put", 1, 0.0, NULL, calibration="strong") > \
+        win_probability(0.3, "put", 1, 12.0, NULL, calibration="strong")

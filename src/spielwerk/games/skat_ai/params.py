@@ -186,6 +186,8 @@ def win_probability(value: float, stage: str, position: int, count: float = 7.0,
              + bias[max(0, min(2, position))] - shift)
         return float(1.0 / (1.0 + np.exp(-z)))
     weights = CALIBRATIONS[calibration]
+    if game == NULL:  # fitted on trump games only: null's risk count means nothing to them
+        count = 7.0
     w_value, w_count, w_grand, *bias = weights["pickup" if stage == "put" else stage]
     z = (w_value * (value - 55.0) + w_count * (count - 7.0) + w_grand * (game == GRAND)
          + bias[max(0, min(2, position))] - shift)
