@@ -78,48 +78,60 @@ def engine_move(spec: str, history: list[int], seat: int, agent: str, seed: int,
     return action
 
 
-def _sample_position(game_name: str, seed: int, card_play: bool) -> State:
-    """A seeded position of ``game_name`` with a choice to make: Skat in the card play of
-    a declared game (``card_play``, reached with rule bots) or at the first bid; the other
-    games at the start."""
+def _sample_position(game_name: str, seed: int, stage: str) -> State:
+    """A seeded position of ``game_name`` with a choice to make. Skat (reached with rule
+    bots): ``"start"`` the first bid, ``"put"`` a declarer putting after picking up,
+    ``"play"`` the card play of a declared game; the other games at the start."""
     import numpy as np
 
     from spielwerk.core.game import CHANCE, sample_chance
 
     game = load_game(game_name)
-    for attempt in range(100):
+    for attempt in range(200):
         state = game.new_initial_state()
         rng = np.random.default_rng([seed, attempt])
         bots = {}
-        if game_name == "skat" and card_play:
-            from spielwerk.games.skat.rules import PLAY
-
+        if game_name == "skat" and stage != "start":
             bots = {s: make_agent("rule", game, seed=s) for s in range(game.num_players)}
         while not state.is_terminal():
             if state.current_player == CHANCE:
                 state.apply(sample_chance(state, rng))
                 continue
-            st: Any = state
-            if not bots or (st.phase == PLAY and st.contract is not None
-                            and len([a for a in st.legal_actions() if a < 32]) > 1):
+            if not bots or _at_stage(state, stage):
                 return state
             seat = state.current_player
             state.apply(int(bots[seat].act(state.info_state(seat))))
-    raise ValueError(f"no {game_name} position with a choice found")
+    raise ValueError(f"no {game_name} position at {stage!r} found")
+
+
+def _at_stage(state: State, stage: str) -> bool:
+    from spielwerk.games.skat.rules import PLAY, PUT
+
+    st: Any = state
+    if stage == "put":
+        return bool(st.phase == PUT)
+    return bool(st.phase == PLAY and st.contract is not None
+                and len([a for a in st.legal_actions() if a < 32]) > 1)
+
+
+WARM_STAGES = {"skat": ("start", "put", "play")}
+"""The decisions a warm-up makes per game (others: the start): Skat's bidding loads the
+knn model, its putting builds the refined put's win-chance table (tens of seconds once per
+process), its card play loads the double-dummy solver."""
 
 
 @task
 def warm_up(opponents: dict[str, str], budget_s: float = 0.05) -> dict[str, float]:
     """Load what the default opponents need before the first table asks (the knn model,
-    the numba kernels of the solvers and searches): one small decision of each, at a
-    Skat bid and in its card play. Returns the seconds spent per game."""
+    the putting tables, the numba kernels of the solvers and searches): one small decision
+    of each at every stage of :data:`WARM_STAGES`. Returns the seconds spent per game."""
     import time
 
     out = {}
     for game_name, agent in opponents.items():
         t0 = time.perf_counter()
-        for card_play in ((False, True) if game_name == "skat" else (False,)):
-            state = _sample_position(game_name, 1, card_play)
+        for stage in WARM_STAGES.get(game_name, ("start",)):
+            state = _sample_position(game_name, 1, stage)
             seat = state.current_player
             bot = make_agent(timed_spec(agent, game_name, budget_s), state.game, seed=0)
             bot.act(state.info_state(seat))
