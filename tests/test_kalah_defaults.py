@@ -316,3 +316,16 @@ def test_database_children_first_keeps_every_value(empty_capture: bool) -> None:
         rel = plain.relative(board, 0)
         assert first.move_values(rel) == plain.move_values(rel)
         assert first.stats.egdb_probes > 0
+
+
+def test_a_fresh_process_knows_the_perfect_agent_from_the_kalah_package() -> None:
+    """Loading the game registers its agents: ``perfect`` too, without any CLI import."""
+    import subprocess
+    import sys
+
+    code = ("import spielwerk; g = spielwerk.load_game('kalah(pits=3,seeds=2)'); "
+            "print(type(spielwerk.make_agent('perfect:time=1:egdb=0', g)).__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "PerfectAgent"

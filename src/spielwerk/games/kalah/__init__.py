@@ -1,6 +1,6 @@
-"""Kalah(m,n): rules, agents (solver-backed agents live in ``solver``)."""
+"""Kalah(m,n): rules, agents (the solver-backed ``perfect`` agent lives in ``perfect``)."""
 
-import spielwerk.games.kalah.solver  # noqa: F401  (registers the "perfect" agent)
+import spielwerk.games.kalah.perfect  # noqa: F401  (registers the "perfect" agent)
 from spielwerk.games.kalah import agents, rules  # noqa: F401
 from spielwerk.games.kalah.rules import KalahGame, KalahState
 
