@@ -43,7 +43,8 @@ class ServerProcess:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log_path.read_text()}")
             try:
-                with urllib.request.urlopen(self.base + "/api/games", timeout=2) as r:
+                # /api/stats answers at once; /api/games may first probe the Kalah limits
+                with urllib.request.urlopen(self.base + "/api/stats", timeout=2) as r:
                     if r.status == 200:
                         return self
             except OSError:

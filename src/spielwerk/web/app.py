@@ -69,10 +69,14 @@ def create_app(db_path: str | Path, workers: int = 1, abandon_s: float = 10.0) -
         await pool.start()
         log.info("web table ready: database %s, %d engine worker(s)", store.path, pool.size)
         warm = asyncio.create_task(server.prewarm())  # in the background: pages answer now
+        # the lobby's Kalah limits are probed on the agents (seconds per size for a solver
+        # agent): started now in a thread, so the first visitor of the lobby waits less
+        limits = asyncio.create_task(asyncio.to_thread(lobby_limits, "kalah"))
         try:
             yield
         finally:
             warm.cancel()
+            limits.cancel()
             await server.shutdown()
             await pool.close()
             store.close()
