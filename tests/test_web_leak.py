@@ -89,19 +89,23 @@ def play_and_check(client: TestClient, server: Any, game: str, params: dict[str,
             table = server.tables[tid]
             view = msg.get("view") or last_view
             if view is not None:
-                # the full state at the ply this message describes (same deal)
+                # the full state at the ply this message describes (same deal; a hint
+                # names the ply it was asked at)
+                ply = msg["ply"] if msg["type"] == "hint" else view["ply"]
                 state = load_game(view["spec"]).new_initial_state()
-                for a in table.state.history[: view["ply"]]:
+                for a in table.state.history[:ply]:
                     state.apply(a)
                 known = known_fn(state, seat)
                 leaked = card_ids(game, text) - known
                 assert not leaked, f"seat {seat} was sent unknown cards {leaked}: {text[:300]}"
                 checked += 1
             if msg["type"] == "hint":
-                assert msg["ply"] == view["ply"]
+                assert msg["ply"] == view["ply"] == hints_asked[-1]
                 hinted += 1
             elif msg["type"] != "view" and msg["type"] != "error":
                 continue
+            elif hinted < len(hints_asked):
+                continue  # a hint is on its way: the seat waits for it before it moves
             if msg["type"] == "view":
                 last_view = view = msg["view"]
             assert view is not None

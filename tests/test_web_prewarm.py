@@ -75,3 +75,36 @@ def test_no_prewarm_without_worker_processes(tmp_path: Path) -> None:
         return server.warmed
 
     assert asyncio.run(go()) == 0
+
+
+def test_cancel_while_waiting_for_a_busy_worker() -> None:
+    """An abandoned table's engine task does not wait for a worker that is busy (for
+    example warming up): it is cancelled at once, and the worker is not lost."""
+    from spielwerk.web.engines import EngineCancelled
+
+    async def go() -> tuple[float, int]:
+        pool = EnginePool(1)
+        await pool.start()
+        try:
+            busy = asyncio.ensure_future(pool.run(
+                "engine_move", {"spec": "kalah", "history": [], "seat": 0,
+                                "agent": "mcts:time=3", "seed": 1, "budget_s": 3.0}, 60))
+            await asyncio.sleep(0.2)
+            cancel = asyncio.Event()
+            asyncio.get_running_loop().call_later(0.3, cancel.set)
+            t0 = time.perf_counter()
+            try:
+                await pool.run("warm_up", {"opponents": {"kalah": "random"}}, 60, cancel)
+            except EngineCancelled:
+                waited = time.perf_counter() - t0
+            else:
+                raise AssertionError("not cancelled")
+            await busy
+            # the one worker still serves
+            await pool.run("warm_up", {"opponents": {"kalah": "random"}}, 60)
+            return waited, pool.alive
+        finally:
+            await pool.close()
+
+    waited, alive = asyncio.run(go())
+    assert waited < 2.0 and alive == 1

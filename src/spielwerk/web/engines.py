@@ -140,6 +140,31 @@ class EnginePool:
         with self._lock:
             return sum(1 for w in self._all if w.process.is_alive())
 
+    async def _idle_worker(self, cancel: asyncio.Event | None) -> _Worker:
+        """The next idle worker; EngineCancelled if ``cancel`` is set first (an abandoned
+        table does not wait for a busy worker, e.g. one still warming up)."""
+        assert self._idle is not None
+        if cancel is None:
+            return await self._idle.get()
+        get = asyncio.ensure_future(self._idle.get())
+        stop = asyncio.ensure_future(cancel.wait())
+        try:
+            await asyncio.wait([get, stop], return_when=asyncio.FIRST_COMPLETED)
+        except BaseException:  # the caller was cancelled: never lose a worker taken
+            if get.done() and not get.cancelled():
+                self._idle.put_nowait(get.result())
+            get.cancel()
+            raise
+        finally:
+            stop.cancel()
+        if get.done() and not get.cancelled():
+            if not cancel.is_set():
+                return get.result()
+            self._idle.put_nowait(get.result())  # got one as the cancel came: give it back
+        else:
+            get.cancel()
+        raise EngineCancelled("cancelled while waiting for an engine worker")
+
     async def run(self, name: str, kwargs: dict[str, Any], limit_s: float,
                   cancel: asyncio.Event | None = None) -> Any:
         """Run task ``name``; raises EngineTimeout, EngineCancelled or EngineFailed."""
@@ -155,7 +180,7 @@ class EnginePool:
                 raise EngineFailed(value)
             return value
         assert self._idle is not None, "engine pool not started"
-        w = await self._idle.get()
+        w = await self._idle_worker(cancel)
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
         fd = w.conn.fileno()
