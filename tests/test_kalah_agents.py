@@ -156,3 +156,34 @@ def test_kalah_agents_refuse_other_games(toy_game) -> None:  # type: ignore[no-u
     state = toy.new_initial_state()
     with pytest.raises(SpielwerkError, match="plays Kalah only"):
         kalah_agent.act(state.info_state(0))
+
+
+def test_a_timed_search_looks_at_the_clock_every_few_thousand_nodes() -> None:
+    """A deadline is checked between chunks of DEADLINE_CHUNK nodes (it was 1 M nodes, and a
+    0.5 s move ran 0.7-0.9 s): a deadline already past stops the search within one chunk."""
+    import time
+
+    from spielwerk.games.kalah.perfect import solver_for
+    from spielwerk.games.kalah.solver import C_NODES, DEADLINE_CHUNK, SearchTimeout
+
+    game = load_game("kalah")
+    solver = solver_for(game, egdb_seeds=0, tt_log2=16)
+    state = game.new_initial_state()
+    rel = solver.relative(state.board, state.current_player)
+    solver.deadline = time.perf_counter() - 1.0
+    with pytest.raises(SearchTimeout):
+        solver.test(rel, 1)
+    assert 0 < solver._counters[C_NODES] <= DEADLINE_CHUNK
+
+
+def test_fresh_perfect_agents_of_one_game_share_their_solver() -> None:
+    """The web table makes a new agent per move: the next one of the same game and choice
+    takes the last one's solver (table and database) instead of allocating its own."""
+    kalah = load_game("kalah(pits=4,seeds=3)")
+    first = make_agent("perfect:time=0.2:egdb=0:tt=16", kalah, seed=1)
+    second = make_agent("perfect:time=0.2:egdb=0:tt=16", kalah, seed=2)
+    assert second.solver is first.solver  # type: ignore[attr-defined]
+    other = make_agent("perfect:time=0.2:egdb=0:tt=17", kalah, seed=3)
+    assert other.solver is not first.solver  # type: ignore[attr-defined]
+    state = kalah.new_initial_state()
+    assert second.act(state.info_state(0)) in state.legal_actions()

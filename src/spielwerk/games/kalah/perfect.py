@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -143,6 +144,26 @@ def _stderr_line(text: str) -> None:
     print(f"perfect agent: {text}", file=sys.stderr, flush=True)
 
 
+_LAST_SOLVER: tuple[tuple[int | bool | str, ...], Solver] | None = None
+"""The solver of the last ``perfect`` agent made in this thread, for the next one of the same
+game and choice: the web table makes a new agent for every move, and a fresh solver (its
+table of up to 256 MiB, the database) cost up to a second of the move's time. One entry,
+so a process that probes many sizes holds one table."""
+
+
+def _remember(key: tuple[int | bool | str, ...], solver: Solver) -> None:
+    global _LAST_SOLVER
+    _LAST_SOLVER = (key, solver)
+
+
+def _new_solver(game: Any, egdb_seeds: int, tt_log2: int) -> Solver:
+    values = None
+    if egdb_seeds > 0:  # a build can take minutes: say so on stderr
+        values = egdb_mod.open_egdb(game.pits, egdb_seeds, game.empty_capture, game.end_rule,
+                                    progress=_stderr_line).values
+    return solver_for(game, egdb_seeds=egdb_seeds, tt_log2=tt_log2, egdb_values=values)
+
+
 @dataclass(frozen=True)
 class PerfectParams:
     """``perfect``: its parameters declared once. ``egdb`` and ``tt`` are checked by the
@@ -181,12 +202,13 @@ class PerfectAgent(Agent):
         except PlanError as exc:  # the registry's one-line form
             raise AgentSpecError(f"agent 'perfect': {exc}") from None
         self.choice = self.plan.choose()
-        values = None
-        if self.choice.egdb_seeds > 0:  # a build can take minutes: say so on stderr
-            values = egdb_mod.open_egdb(game.pits, self.choice.egdb_seeds, game.empty_capture,
-                                        game.end_rule, progress=_stderr_line).values
-        self.solver = solver_for(game, egdb_seeds=self.choice.egdb_seeds,
-                                 tt_log2=self.choice.tt_log2, egdb_values=values)
+        key = (threading.get_ident(), game.pits, game.seeds, game.empty_capture, game.end_rule,
+               self.choice.egdb_seeds, self.choice.tt_log2)
+        if _LAST_SOLVER is not None and _LAST_SOLVER[0] == key:
+            self.solver = _LAST_SOLVER[1]
+        else:
+            self.solver = _new_solver(game, self.choice.egdb_seeds, self.choice.tt_log2)
+            _remember(key, self.solver)
         self.last: tuple[int, int, int] | None = None
 
     def act(self, info_state: InfoState) -> int:
