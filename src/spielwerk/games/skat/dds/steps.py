@@ -156,18 +156,7 @@ def generate_moves(hands: np.ndarray, table: np.ndarray, nt: int, p: int, rem: i
     ``use_equiv``), with their power order as the tie score in ``sbuf[ply]``; their count."""
     legal = legal_cards(hands[p], led, game)
     n = 0
-    if fast_key:
-        live = rem & ~legal
-        for i in range(nt):
-            live |= 1 << table[i]
-        mv = points_reps(legal, live)
-        while mv != 0:
-            c = lowest_bit(mv)
-            mv &= mv - 1
-            mbuf[ply, n] = c
-            sbuf[ply, n] = 31 - opos[c]
-            n += 1
-    elif use_equiv:
+    if use_equiv and not fast_key:
         live = rem & ~legal
         for i in range(nt):
             live |= 1 << table[i]
@@ -187,8 +176,13 @@ def generate_moves(hands: np.ndarray, table: np.ndarray, nt: int, p: int, rem: i
                 prev_mine = True
             elif (live >> c) & 1:
                 prev_mine = False
-    else:
+    else:  # every legal card, or (fast_key) one per points-equivalence class
         mv = legal
+        if fast_key:
+            live = rem & ~legal
+            for i in range(nt):
+                live |= 1 << table[i]
+            mv = points_reps(legal, live)
         while mv != 0:
             c = lowest_bit(mv)
             mv &= mv - 1
