@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Hashable, Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -274,3 +275,20 @@ def toy_game(register_temporary_game: Callable[..., None]) -> Callable[..., ToyG
         return game
 
     return build
+
+
+@pytest.fixture()
+def app(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A web app on a fresh store, no engine workers, tables abandoned after 0.2 s (a test
+    file may define its own)."""
+    from spielwerk.web.app import create_app
+
+    return create_app(tmp_path / "t.sqlite3", workers=0, abandon_s=0.2)
+
+
+@pytest.fixture()
+def client(app):  # type: ignore[no-untyped-def]
+    from fastapi.testclient import TestClient
+
+    with TestClient(app) as c:
+        yield c

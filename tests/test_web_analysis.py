@@ -6,34 +6,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from spielwerk.core.agent import make_agent
-from spielwerk.core.game import CHANCE, sample_chance
-from spielwerk.core.registry import load_game
 from spielwerk.games.skat import rules as R
 from spielwerk.web import analysis
 from spielwerk.web.app import create_app
-
-
-def _played_deal(seed: int) -> Any:
-    game = load_game("skat")
-    st: Any = game.new_initial_state()
-    rng = np.random.default_rng(seed)
-    bots = [make_agent("rule", game, seed=s) for s in range(3)]
-    while not st.is_terminal():
-        if st.current_player == CHANCE:
-            st.apply(sample_chance(st, rng))
-        else:
-            st.apply(bots[st.current_player].act(st.info_state(st.current_player)))
-    return st
+from web_helpers import rule_deal
 
 
 def _declared(seed0: int) -> Any:
     for seed in range(seed0, seed0 + 30):
-        st = _played_deal(seed)
+        st = rule_deal(seed)
         if st.contract is not None:
             return st
     raise AssertionError("no declared game")

@@ -20,17 +20,6 @@ from spielwerk.web.engines import EngineCancelled, EnginePool, EngineTimeout
 from spielwerk.web.store import Store, StoreError
 
 
-@pytest.fixture()
-def app(tmp_path: Path):  # type: ignore[no-untyped-def]
-    return create_app(tmp_path / "t.sqlite3", workers=0, abandon_s=0.2)
-
-
-@pytest.fixture()
-def client(app):  # type: ignore[no-untyped-def]
-    with TestClient(app) as c:
-        yield c
-
-
 def new_table(client: TestClient, **body: Any) -> str:
     r = client.post("/api/tables", json=body)
     assert r.status_code == 200, r.text

@@ -11,28 +11,10 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from spielwerk.core.agent import make_agent
-from spielwerk.core.game import CHANCE, sample_chance
-from spielwerk.core.registry import load_game
 from spielwerk.games.skat import rules as R
 from spielwerk.web.app import create_app
 from spielwerk.web.hints import hint_for
-
-
-def _deal(seed: int, stop: Any) -> Any:
-    """A deal played by ``rule`` bots until ``stop(state)`` holds for the seat to move."""
-    game = load_game("skat")
-    st: Any = game.new_initial_state()
-    rng = np.random.default_rng(seed)
-    bots = [make_agent("rule", game, seed=s) for s in range(3)]
-    while not st.is_terminal():
-        if st.current_player == CHANCE:
-            st.apply(sample_chance(st, rng))
-            continue
-        if stop(st):
-            return st
-        st.apply(bots[st.current_player].act(st.info_state(st.current_player)))
-    return None
+from web_helpers import rule_deal
 
 
 def _same_hint_in_another_world(st: Any, seed: int) -> dict[str, Any]:
@@ -46,7 +28,7 @@ def _same_hint_in_another_world(st: Any, seed: int) -> dict[str, Any]:
 
 
 def test_bid_hint_depends_on_the_info_state_only() -> None:
-    st = _deal(1, lambda s: s.phase == R.BIDDING)
+    st = rule_deal(1, lambda s: s.phase == R.BIDDING)
     hint = _same_hint_in_another_world(st, 9)
     assert hint["kind"] == "bid" and hint["options"]
     # the expected scores are sorted and the engine's game is among the options
@@ -56,7 +38,7 @@ def test_bid_hint_depends_on_the_info_state_only() -> None:
 
 def test_put_hint_depends_on_the_info_state_only() -> None:
     for seed in range(40):
-        st = _deal(seed, lambda s: s.phase == R.PUT)
+        st = rule_deal(seed, lambda s: s.phase == R.PUT)
         if st is not None:
             break
     assert st is not None
@@ -69,7 +51,7 @@ def test_put_hint_depends_on_the_info_state_only() -> None:
 
 
 def test_card_hint_depends_on_the_info_state_only() -> None:
-    st = _deal(2, lambda s: s.phase == R.PLAY and s.contract is not None
+    st = rule_deal(2, lambda s: s.phase == R.PLAY and s.contract is not None
                and len(s.trick_history) == 3 and len([a for a in s.legal_actions()
                                                       if a < 32]) > 1)
     assert st is not None

@@ -4,7 +4,6 @@ the game selector's fields."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,17 +12,6 @@ from fastapi.testclient import TestClient
 from spielwerk.games.skat import rules as R
 from spielwerk.web.app import create_app
 from spielwerk.web.tables import Table, TableError
-
-
-@pytest.fixture()
-def app(tmp_path: Path):  # type: ignore[no-untyped-def]
-    return create_app(tmp_path / "t.sqlite3", workers=0, abandon_s=0.2)
-
-
-@pytest.fixture()
-def client(app):  # type: ignore[no-untyped-def]
-    with TestClient(app) as c:
-        yield c
 
 
 def new_table(app: Any, **body: Any) -> Table:

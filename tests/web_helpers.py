@@ -1,4 +1,4 @@
-"""Shared helpers of the web table tests: a server process on a free port."""
+"""Shared helpers of the web table tests: a server on a free port, a deal played by rule."""
 
 from __future__ import annotations
 
@@ -9,6 +9,9 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 
 def free_port() -> int:
@@ -67,3 +70,24 @@ class ServerProcess:
         self.proc.kill()
         self.proc.wait()
         self.log.close()
+
+
+def rule_deal(seed: int, stop: Any = None) -> Any:
+    """A Skat deal played by ``rule`` bots: to its end, or until ``stop(state)`` holds for
+    the seat to move (None when it never does)."""
+    from spielwerk.core.agent import make_agent
+    from spielwerk.core.game import CHANCE, sample_chance
+    from spielwerk.core.registry import load_game
+
+    game = load_game("skat")
+    st: Any = game.new_initial_state()
+    rng = np.random.default_rng(seed)
+    bots = [make_agent("rule", game, seed=s) for s in range(3)]
+    while not st.is_terminal():
+        if st.current_player == CHANCE:
+            st.apply(sample_chance(st, rng))
+            continue
+        if stop is not None and stop(st):
+            return st
+        st.apply(bots[st.current_player].act(st.info_state(st.current_player)))
+    return st if stop is None else None
