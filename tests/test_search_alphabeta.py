@@ -1,7 +1,10 @@
-"""Generic alpha-beta: against brute-force minimax, against the Kalah numba searcher, and
-determinized alpha-beta equal to plain alpha-beta on a perfect-information game."""
+"""Generic alpha-beta: against brute-force minimax, against the Kalah numba searcher,
+determinized alpha-beta equal to plain alpha-beta on a perfect-information game, and the
+timed search equal to the untimed one with ample time, dropping what the clock cut."""
 
 from __future__ import annotations
+
+import time
 
 import numpy as np
 import pytest
@@ -16,6 +19,7 @@ from spielwerk.search.alphabeta import (
     alphabeta,
     best_action,
     determinized_alphabeta,
+    determinized_alphabeta_timed,
     root_values,
 )
 
@@ -94,3 +98,73 @@ def test_errors() -> None:
         determinized_alphabeta(s.info_state(1), worlds=2, depth=2)  # not player 1's move
     with pytest.raises(AlphaBetaError):
         determinized_alphabeta(s.info_state(0), worlds=0, depth=2)
+    with pytest.raises(AlphaBetaError):
+        determinized_alphabeta_timed(s.info_state(0), worlds=2, depth=2, seconds=0)
+
+
+def skat_play_positions(n: int, seed: int) -> list[State]:
+    """Skat positions in the card play (random moves), more than one card to choose."""
+    from spielwerk.core.game import CHANCE, sample_chance
+    from spielwerk.games.skat.rules import PLAY
+
+    game = load_game("skat")
+    rng = np.random.default_rng(seed)
+    out: list[State] = []
+    while len(out) < n:
+        s = game.new_initial_state()
+        stop = int(rng.integers(0, 20))
+        while not s.is_terminal():
+            if s.current_player == CHANCE:
+                s.apply(sample_chance(s, rng))
+                continue
+            legal = s.legal_actions()
+            if s.phase == PLAY and len(legal) > 1:  # type: ignore[attr-defined]
+                if stop == 0:
+                    out.append(s)
+                    break
+                stop -= 1
+            s.apply(legal[int(rng.integers(len(legal)))])
+    return out
+
+
+def test_timed_with_ample_time_is_the_untimed_search() -> None:
+    """Same worlds (the same generator), a deterministic evaluation: the same values."""
+    for s in random_positions("kalah(pits=5,seeds=3)", 4, 5):
+        info = s.info_state(s.current_player)
+        timed = determinized_alphabeta_timed(info, worlds=3, depth=4, seconds=60,
+                                             evaluate=store_difference)
+        assert (timed.depth, timed.worlds) == (4, 3)
+        assert timed.values == root_values(s, 4, store_difference)
+    for i, s in enumerate(skat_play_positions(4, 11)):
+        info = s.info_state(s.current_player)
+        plain = determinized_alphabeta(info, worlds=3, depth=2, rng=np.random.default_rng(i))
+        timed = determinized_alphabeta_timed(info, worlds=3, depth=2, seconds=60,
+                                             rng=np.random.default_rng(i))
+        assert (timed.depth, timed.worlds) == (2, 3)
+        assert timed.values == plain
+
+
+def test_timed_drops_the_search_the_clock_cut() -> None:
+    """A slow evaluation: depth 1 of the first world always finishes, the deeper search
+    is cut by the clock and dropped, so the values are exactly depth 1's."""
+    calls = []
+
+    def slow(state: State, player: int) -> float:
+        calls.append(1)
+        time.sleep(0.01)
+        return store_difference(state, player)
+
+    s = random_positions("kalah", 1, 2)[0]
+    info = s.info_state(s.current_player)
+    t0 = time.perf_counter()
+    timed = determinized_alphabeta_timed(info, worlds=5, depth=4, seconds=0.001, evaluate=slow)
+    spent = time.perf_counter() - t0
+    assert (timed.depth, timed.worlds) == (1, 1)
+    assert timed.values == root_values(s, 1, store_difference)
+    assert len(calls) == len(s.legal_actions())  # depth 2 stopped before its first leaf
+    assert spent < 1.0
+    # a budget for depth 1 and part of depth 2: still depth 1's values
+    calls.clear()
+    timed = determinized_alphabeta_timed(info, worlds=5, depth=4, seconds=0.2, evaluate=slow)
+    assert timed.depth == 1 and timed.values == root_values(s, 1, store_difference)
+    assert len(calls) > len(s.legal_actions())

@@ -5,13 +5,16 @@
 - ``minimax``: determinized alpha-beta, evaluation = mean of random playouts.
 
 Budgets: ``iters`` per world (or per search for ISMCTS) and/or ``time`` seconds
-per move (``time > 0`` replaces the iteration budget). Games may register
+per move (``time > 0`` replaces the iteration budget). ``minimax``'s ``time``
+caps its ``worlds`` x ``depth``: iterative deepening on the first world, then
+more worlds while time is left (:func:`determinized_alphabeta_timed`). Games may register
 stronger versions under the same names (Durak does, with greedy rollouts and
 an exact endgame solver).
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,7 +25,13 @@ from spielwerk.core.game import Game, InfoState, State
 from spielwerk.mc.determinize import Sampler, determinized_mcts
 from spielwerk.mc.ismcts import ismcts_search
 from spielwerk.mc.mcts import Rollout, random_rollout
-from spielwerk.search.alphabeta import best_action, determinized_alphabeta
+from spielwerk.search.alphabeta import (
+    best_action,
+    determinized_alphabeta,
+    determinized_alphabeta_timed,
+)
+
+log = logging.getLogger(__name__)
 
 
 def worlds_param(help: str = "sampled worlds per move (1 for perfect information)") -> Any:
@@ -68,6 +77,9 @@ class MinimaxParams:
     worlds: int = worlds_param("sampled worlds per move")
     depth: int = param(3, "plies searched", (1, 64))
     playouts: int = param(1, "random playouts per leaf", (1, None))
+    time: float = param(0.0, "seconds per move (0: all worlds to full depth); if > 0 the "
+                        "first world deepens iteratively and worlds stop when it is spent",
+                        (0, None))
 
     def __post_init__(self) -> None:
         check_declared("minimax", self)
@@ -169,7 +181,8 @@ class ISMCTSAgent(Agent):
 
 
 class MinimaxAgent(Agent):
-    """Determinized alpha-beta: ``worlds`` samples x ``depth`` plies, mean root values."""
+    """Determinized alpha-beta: ``worlds`` samples x ``depth`` plies, mean root values;
+    with ``time`` > 0 at most that, within the time (at least one world, depth 1)."""
 
     Params: type[MinimaxParams] = MinimaxParams
 
@@ -178,6 +191,9 @@ class MinimaxAgent(Agent):
         p = self.params = self.Params(**params)
         worlds = 1 if game.game_type.perfect_information else p.worlds
         self.worlds, self.depth, self.playouts = worlds, p.depth, getattr(p, "playouts", 1)
+        self.time = float(getattr(p, "time", 0.0))
+        self.searched: tuple[int, int] | None = None
+        """(depth, worlds) of the last timed search, for logs and tests."""
 
     def evaluate(self, state: State, player: int) -> float:
         total = 0.0
@@ -193,11 +209,19 @@ class MinimaxAgent(Agent):
         return self.search_action(info_state, search_clock())
 
     def search_action(self, info_state: InfoState, start: float) -> int:
-        """The searched move (fixed worlds x depth: ``start`` is not used)."""
-        values = determinized_alphabeta(
-            info_state, worlds=self.worlds, depth=self.depth, evaluate=self.evaluate, rng=self.rng
-        )
-        return best_action(values)
+        """The searched move; a time budget counts from ``start`` (``search_clock()``)."""
+        if self.time <= 0:
+            values = determinized_alphabeta(info_state, worlds=self.worlds, depth=self.depth,
+                                            evaluate=self.evaluate, rng=self.rng)
+            return best_action(values)
+        timed = determinized_alphabeta_timed(
+            info_state, worlds=self.worlds, depth=self.depth, seconds=self.time,
+            evaluate=self.evaluate, rng=self.rng, start=start)
+        self.searched = (timed.depth, timed.worlds)
+        if timed.depth < self.depth:
+            log.info("minimax: %g s allowed depth %d of %d (one world)", self.time, timed.depth,
+                     self.depth)
+        return best_action(timed.values)
 
 
 register_declared(

@@ -11,12 +11,20 @@ across them).
 :func:`determinized_alphabeta` searches k worlds sampled from an info state and
 averages the root values; on a perfect-information game every world is the
 state itself, so it returns exactly the plain alpha-beta values.
+
+:func:`determinized_alphabeta_timed` does the same within a time budget: the
+first world is searched by iterative deepening (depth 1 always finishes, so
+there is always an answer), then further worlds at the depth the first one
+reached while time is left; a search the clock interrupts is dropped, and the
+answer is the mean over the worlds finished at that depth.
 """
 
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -30,6 +38,10 @@ class AlphaBetaError(SpielwerkError, ValueError):
     """A search that cannot run (no moves, bad depth or worlds)."""
 
 
+class _OutOfTime(Exception):
+    """The clock ran out inside a timed search (caught by the timed search itself)."""
+
+
 def zero_evaluation(state: State, player: int) -> float:
     return 0.0
 
@@ -41,8 +53,14 @@ def alphabeta(
     evaluate: Evaluate = zero_evaluation,
     alpha: float = -math.inf,
     beta: float = math.inf,
+    deadline: float | None = None,
 ) -> float:
-    """Value of ``state`` for ``player`` searched ``depth`` plies deep (state unchanged)."""
+    """Value of ``state`` for ``player`` searched ``depth`` plies deep (state unchanged).
+
+    ``deadline`` (a ``time.perf_counter()`` value) is for the timed searches of this
+    module: past it the search stops by raising their internal exception."""
+    if deadline is not None and time.perf_counter() > deadline:
+        raise _OutOfTime
     to_move = state.current_player
     if to_move == TERMINAL:
         return float(state.returns()[player])
@@ -53,14 +71,15 @@ def alphabeta(
         for action, prob in state.chance_outcomes():
             child = state.clone()
             child.apply_unchecked(action)
-            total += prob * alphabeta(child, depth - 1, player, evaluate)
+            total += prob * alphabeta(child, depth - 1, player, evaluate,
+                                      deadline=deadline)
         return total
     maximise = to_move == player
     best = -math.inf if maximise else math.inf
     for action in state.legal_actions():
         child = state.clone()
         child.apply_unchecked(action)
-        v = alphabeta(child, depth - 1, player, evaluate, alpha, beta)
+        v = alphabeta(child, depth - 1, player, evaluate, alpha, beta, deadline)
         if maximise:
             if v > best:
                 best = v
@@ -74,8 +93,10 @@ def alphabeta(
     return best
 
 
-def root_values(state: State, depth: int, evaluate: Evaluate = zero_evaluation) -> dict[int, float]:
-    """Exact depth-limited value (for the mover) of every legal root action."""
+def root_values(state: State, depth: int, evaluate: Evaluate = zero_evaluation,
+                deadline: float | None = None) -> dict[int, float]:
+    """Exact depth-limited value (for the mover) of every legal root action (``deadline``:
+    as for :func:`alphabeta`)."""
     player = state.current_player
     if player < 0:
         raise AlphaBetaError("alpha-beta needs a state with a player to move")
@@ -85,7 +106,7 @@ def root_values(state: State, depth: int, evaluate: Evaluate = zero_evaluation) 
     for action in state.legal_actions():
         child = state.clone()
         child.apply_unchecked(action)
-        out[action] = alphabeta(child, depth - 1, player, evaluate)
+        out[action] = alphabeta(child, depth - 1, player, evaluate, deadline=deadline)
     return out
 
 
@@ -115,3 +136,66 @@ def determinized_alphabeta(
         for a, v in root_values(world, depth, evaluate).items():
             totals[a] += v
     return {a: v / worlds for a, v in totals.items()}
+
+
+@dataclass(frozen=True)
+class TimedValues:
+    """What :func:`determinized_alphabeta_timed` found within its budget."""
+
+    values: dict[int, float]
+    """Mean root value of every legal action over the finished worlds."""
+    depth: int
+    """The depth those worlds were searched to (the first world's deepest finished)."""
+    worlds: int
+    """How many worlds were searched to ``depth`` (at least one)."""
+
+
+def determinized_alphabeta_timed(
+    info_state: InfoState,
+    *,
+    worlds: int,
+    depth: int,
+    seconds: float,
+    evaluate: Evaluate = zero_evaluation,
+    rng: np.random.Generator | None = None,
+    start: float | None = None,
+) -> TimedValues:
+    """Mean root values over at most ``worlds`` determinizations, searched at most ``depth``
+    plies deep, within ``seconds`` counted from ``start`` (a ``time.perf_counter()`` value;
+    default now).
+
+    The first world is searched by iterative deepening from depth 1 (which always
+    finishes, however small the budget: at least one world answers) up to ``depth``; the
+    deepest finished search counts. If it reached ``depth``, further worlds are searched
+    to ``depth`` while time is left. A search the clock interrupts is dropped, so the
+    values are those of whole searches, all to the same depth."""
+    if worlds < 1:
+        raise AlphaBetaError(f"worlds must be at least 1, not {worlds}")
+    if seconds <= 0:
+        raise AlphaBetaError(f"a timed search needs seconds > 0, not {seconds}")
+    legal = info_state.legal_actions()
+    if not legal:
+        raise AlphaBetaError("the player has no move here")
+    rng = rng if rng is not None else np.random.default_rng()
+    deadline = (time.perf_counter() if start is None else start) + seconds
+    world = info_state.sample_world(rng)
+    totals = root_values(world, 1, evaluate)
+    reached = 1
+    for d in range(2, depth + 1):
+        try:
+            totals = root_values(world, d, evaluate, deadline)
+        except _OutOfTime:
+            break
+        reached = d
+    done = 1
+    if reached == depth:
+        while done < worlds and time.perf_counter() < deadline:
+            world = info_state.sample_world(rng)
+            try:
+                values = root_values(world, depth, evaluate, deadline)
+            except _OutOfTime:
+                break
+            for a, v in values.items():
+                totals[a] += v
+            done += 1
+    return TimedValues({a: totals[a] / done for a in legal}, reached, done)

@@ -1,0 +1,120 @@
+"""The generic ``minimax`` on the clock: with ``time`` it answers within the budget at Skat,
+Kalah and Durak (legal moves, at least one world); without it every decision is the one
+it made before it had a time parameter; the web table hands it its seconds per move."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+import spielwerk  # noqa: F401 - games and agents register themselves
+from spielwerk.core.agent import make_agent
+from spielwerk.core.game import CHANCE, State, sample_chance
+from spielwerk.core.registry import load_game
+from spielwerk.mc.agents import MinimaxAgent
+from spielwerk.web.work import fallback_spec, timed_spec
+
+
+def positions(spec: str, n: int, seed: int) -> list[State]:
+    """``n`` positions after 0-39 random moves, a player to move with a choice."""
+    game = load_game(spec)
+    rng = np.random.default_rng(seed)
+    out: list[State] = []
+    while len(out) < n:
+        s = game.new_initial_state()
+        for _ in range(int(rng.integers(0, 40))):
+            if s.is_terminal():
+                break
+            if s.current_player == CHANCE:
+                s.apply(sample_chance(s, rng))
+                continue
+            legal = s.legal_actions()
+            s.apply(legal[int(rng.integers(len(legal)))])
+        while not s.is_terminal() and s.current_player == CHANCE:
+            s.apply(sample_chance(s, rng))
+        if not s.is_terminal() and len(s.legal_actions()) > 1:
+            out.append(s)
+    return out
+
+
+# Recorded with the agent as it was before it had a ``time`` parameter (same positions,
+# seeds and parameters): no time given, the same decisions.
+BEFORE = {
+    "kalah": ({}, [0, 1, 5, 5]),
+    "durak": ({"worlds": 3, "depth": 2}, [184, 82, 65, 82]),
+    "skat": ({"worlds": 2, "depth": 2}, [96, 96, 96, 59]),
+}
+
+
+@pytest.mark.parametrize("spec", sorted(BEFORE))
+def test_untimed_decisions_are_unchanged(spec: str) -> None:
+    params, expected = BEFORE[spec]
+    got = []
+    for i, s in enumerate(positions(spec, 4, 7)):
+        agent = MinimaxAgent(s.game, seed=i, **params)
+        got.append(int(agent.act(s.info_state(s.current_player))))
+        assert agent.searched is None  # the untimed search
+    assert got == expected
+
+
+def play_positions(spec: str, n: int, seed: int) -> list[State]:
+    """Decisions of a random game (Skat: the card play, where the search is costly)."""
+    game = load_game(spec)
+    rng = np.random.default_rng(seed)
+    out: list[State] = []
+    while len(out) < n:
+        s = game.new_initial_state()
+        while not s.is_terminal() and len(out) < n:
+            if s.current_player == CHANCE:
+                s.apply(sample_chance(s, rng))
+                continue
+            legal = s.legal_actions()
+            in_play = spec != "skat" or getattr(s, "contract", None) is not None
+            if len(legal) > 1 and in_play and rng.random() < 0.4:
+                out.append(s.clone())
+            s.apply(legal[int(rng.integers(len(legal)))])
+    return out
+
+
+@pytest.mark.parametrize("spec", ["skat", "kalah", "durak"])
+def test_timed_minimax_keeps_the_budget(spec: str) -> None:
+    """At 0.2 s a move: legal, at least one world, p95 under 3 x the budget (generous for a
+    loaded machine). Skat at the default
+    30 worlds x depth 3 took up to 21 s a card without the budget."""
+    budget = 0.2
+    game = load_game(spec)
+    warm = play_positions(spec, 1, 99)[0]
+    MinimaxAgent(game, seed=0, time=budget).act(warm.info_state(warm.current_player))
+    times, searched = [], []
+    for i, s in enumerate(play_positions(spec, 10, 5)):
+        agent = MinimaxAgent(game, seed=i, time=budget)
+        t0 = time.perf_counter()
+        action = agent.act(s.info_state(s.current_player))
+        times.append(time.perf_counter() - t0)
+        assert action in s.legal_actions()
+        assert agent.searched is not None
+        depth, worlds = agent.searched
+        assert 1 <= depth <= agent.depth and 1 <= worlds <= agent.worlds
+        assert worlds == 1 or depth == agent.depth  # more worlds only at full depth
+        searched.append(agent.searched)
+    times.sort()
+    p95 = times[int(round(0.95 * (len(times) - 1)))]
+    assert p95 < 3 * budget, (times, searched)
+    if spec == "skat":  # the budget is what stops it: fewer than the 30 worlds
+        assert any(w < 30 for _, w in searched)
+
+
+def test_the_table_clock_reaches_minimax() -> None:
+    """The web gives every agent with a ``time`` parameter the table's seconds per move:
+    now the generic ``minimax`` too (Skat and Kalah use it), and its fallback is small."""
+    for game_name in ("skat", "kalah"):
+        spec = timed_spec("minimax", game_name, 2.0)
+        assert spec == "minimax:time=2"
+        agent = make_agent(spec, load_game(game_name), seed=0)
+        assert isinstance(agent, MinimaxAgent) and agent.time == 2.0
+        assert timed_spec("minimax:time=0.5", game_name, 2.0) == "minimax:time=0.5"
+        small = make_agent(fallback_spec("minimax", game_name), load_game(game_name), seed=0)
+        assert isinstance(small, MinimaxAgent)
+        assert (small.worlds, small.depth, small.time) == (1, 2, 0.05)
