@@ -35,6 +35,7 @@ The rows do not record the base: use one results file per base.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
@@ -76,6 +77,9 @@ skat) is at most this, or whose neighbours' null share reaches :data:`NULL_MODES
 the others would lose them all and teach nothing about the hands where null is a choice.
 ``--null-all`` plays ``null`` for every seat."""
 NULL_MODES_MIN = 0.25
+DECLARER_PIMC: dict[str, Any] = {}
+"""Extra ``pimc`` settings of the forced declarer's card play (``--declarer-pimc``), e.g.
+``{"null_ties": True}``; the defenders keep the defaults."""
 
 
 def null_screened(mode: str, hand: int, shares: tuple[float, float]) -> bool:
@@ -111,6 +115,8 @@ class ForcedKnn(SkatKnnAgent):
         super().__init__(game, 0, play="pimc" if worlds else "rule", worlds=max(worlds, 1),
                          base=base)
         self.mode = mode
+        if DECLARER_PIMC and isinstance(self.player, SkatPimcAgent):
+            self.player.settings = dataclasses.replace(self.player.settings, **DECLARER_PIMC)
         self.last: PutDecision | None = None
         self.twelve = 0
 
@@ -484,6 +490,8 @@ def main() -> None:
     ap.add_argument("--write", type=Path,
                     help="--typed: write the calibration there (src/spielwerk/data/"
                          "skat_calibration/NAME.json ships as calibration=NAME)")
+    ap.add_argument("--declarer-pimc", default="",
+                    help="the forced declarer's pimc setting null_ties=true|false")
     ap.add_argument("--null-all", action="store_true",
                     help="play the forced null mode for every seat, not only the screened "
                          "ones (NULL_SCREEN)")
@@ -506,6 +514,11 @@ def main() -> None:
         ap.error(f"--modes must name some of {', '.join(MODES)}")
     if a.defence == "pimc" and a.worlds < 1:
         ap.error("--defence pimc needs --worlds W (the worlds of every PIMC player)")
+    for item in filter(None, a.declarer_pimc.split(",")):
+        key, _, value = item.partition("=")
+        if key != "null_ties" or value.lower() not in ("true", "false"):
+            ap.error("--declarer-pimc takes null_ties=true or null_ties=false")
+        DECLARER_PIMC[key] = value.lower() == "true"
     run(a.deals, a.seed, a.out, a.base, a.worlds, a.defence, modes, a.null_all)
 
 

@@ -49,9 +49,11 @@ class PimcResult:
 
 
 def choose(
-    per_world: Sequence[dict[int, float]], rng: np.random.Generator
+    per_world: Sequence[dict[int, float]], rng: np.random.Generator,
+    prefer: Callable[[list[int]], int | None] | None = None,
 ) -> tuple[int, dict[int, int], dict[int, float]]:
-    """Most worlds best, then highest total, then a seeded random pick."""
+    """Most worlds best, then highest total, then ``prefer(tied)`` when it names one of
+    the tied actions, else a seeded random pick."""
     counts: dict[int, int] = {}
     totals: dict[int, float] = {}
     for values in per_world:
@@ -69,6 +71,10 @@ def choose(
     cands = [a for a in sorted(counts) if counts[a] == best_count]
     best_total = max(totals[a] for a in cands)
     cands = [a for a in cands if totals[a] == best_total]
+    if len(cands) > 1 and prefer is not None:
+        pick = prefer(cands)
+        if pick is not None and pick in cands:
+            return pick, counts, totals
     action = cands[int(rng.integers(len(cands)))] if len(cands) > 1 else cands[0]
     return action, counts, totals
 
@@ -82,6 +88,7 @@ def pimc_search(
     time_limit: float | None = None,
     enumerate_worlds: Callable[[int], list[W] | None] | None = None,
     solve_some: Callable[[W, frozenset[int] | None], dict[int, float]] | None = None,
+    prefer: Callable[[list[int]], int | None] | None = None,
 ) -> PimcResult:
     """PIMC over any world type ``W``.
 
@@ -97,6 +104,9 @@ def pimc_search(
     action is left. The choice is the one full solving would make on the
     same worlds (with two values, the actions still counted gain the same
     per world either way); ``best_counts`` then differ from full solving.
+
+    ``prefer(tied)`` breaks a tie between equally good actions (a game's heuristic);
+    when it returns None or an action not in the list, the pick is random as without it.
     """
     if worlds < 1:
         raise PimcError(f"PIMC needs at least 1 world, not {worlds}")
@@ -129,7 +139,7 @@ def pimc_search(
         if (listed is None and time_limit is not None
                 and time.perf_counter() - start >= time_limit):
             break
-    action, counts_out, totals = choose(per_world, rng)
+    action, counts_out, totals = choose(per_world, rng, prefer)
     return PimcResult(
         action, counts_out, totals, len(per_world), listed is not None,
         time.perf_counter() - start, {"skipped_worlds": skipped} if solve_some else {},

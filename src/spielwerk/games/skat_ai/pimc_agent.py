@@ -42,6 +42,7 @@ from spielwerk.games.skat.info import SkatInfoState
 from spielwerk.games.skat.position import deal_from_state
 from spielwerk.games.skat.rules import PLAY, PLAY_ON
 from spielwerk.games.skat_ai.baseline import SkatRuleAgent
+from spielwerk.games.skat_ai.null_play import null_declarer_preference
 from spielwerk.mc.pimc import PimcResult, pimc_search
 
 
@@ -63,6 +64,8 @@ class PimcSettings:
                                "the seed)", ("win", "points"))
     prune: bool = param(True, "win values: stop solving cards that can no longer win the vote "
                               "(same choice)")
+    null_ties: bool = param(False, "null declarer: cards the vote ties are chosen as null "
+                                   "declarers play (null_play.py), not at random")
 
     def __post_init__(self) -> None:
         check_declared("pimc", self)
@@ -130,6 +133,8 @@ class SkatPimcAgent(Agent):
             sample, solve, self.rng, worlds=self.worlds, time_limit=self.time_limit,
             enumerate_worlds=lambda limit: enumerate_deals(info, limit),
             solve_some=solve_some if self.values == "win" and self.prune else None,
+            prefer=(lambda tied: null_declarer_preference(info, tied))
+            if self.settings.null_ties else None,
         )
 
     def card_values(
