@@ -1,4 +1,6 @@
-"""Winning parameters on a hand-checked hand, table fallbacks, null product, expected score."""
+"""Winning parameters on a hand-checked hand, table fallbacks, null product, expected score;
+the shipped default table equal to a fresh build of its inputs, a damaged or stale one
+rebuilt."""
 
 from __future__ import annotations
 
@@ -9,20 +11,27 @@ import numpy as np
 import pytest
 
 from spielwerk.games.skat.cards import HandError, string_to_card
+from spielwerk.games.skat_ai import winprob
 from spielwerk.games.skat_ai.winprob import (
     SHIPPED_SAMPLES,
+    SHIPPED_TABLE,
     WinProbError,
     WinProbTable,
     add_samples,
+    build_default_table,
     build_table,
     calibration,
+    default_inputs,
     default_table,
     estimated_losers,
     expected_cost,
     expected_score,
     jack_group,
+    load_default_table,
+    read_default_table,
     read_samples,
     winning_parameters,
+    write_default_table,
     write_samples,
 )
 
@@ -165,3 +174,65 @@ def test_shipped_samples_move_the_tables_towards_played_games() -> None:
     assert len(suit) > 0.35 * sn
     sample_rate = suit_won / len(suit)
     assert base._rate("suit") + 0.1 < shipped._rate("suit") < sample_rate
+
+
+def test_shipped_default_table_is_the_build_of_its_inputs(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The committed table (loaded in hundredths of a second instead of built in seconds on
+    a worker's first refined put) names today's inputs and equals a fresh build of them."""
+    manifest, shipped = read_default_table(SHIPPED_TABLE)
+    hint = f"the shipped table is stale; rebuild it with: {winprob.REBUILD}"
+    assert manifest["inputs"] == default_inputs(), hint
+    assert shipped.to_json() == build_default_table().to_json(), hint
+    assert manifest["samples"] == shipped.samples
+
+    def no_build() -> WinProbTable:
+        raise AssertionError("the shipped table matches: nothing to build")
+
+    monkeypatch.setattr(winprob, "build_default_table", no_build)
+    assert load_default_table().to_json() == shipped.to_json()
+
+
+def test_default_table_file_written_atomically_and_a_bad_one_rebuilt(  # type: ignore[no-untyped-def]
+        tmp_path, monkeypatch, caplog) -> None:
+    small = WinProbTable(source="small")
+    small.add(CLUBS, winning_parameters(TEN, PUT, CLUBS, 0), True)
+    built = []
+
+    def build() -> WinProbTable:
+        built.append(1)
+        return WinProbTable.from_json(small.to_json())
+
+    monkeypatch.setattr(winprob, "build_default_table", build)
+    a, b = tmp_path / "a.jsonl.gz", tmp_path / "b.jsonl.gz"
+    write_default_table(a)
+    write_default_table(b)
+    assert a.read_bytes() == b.read_bytes()  # reproducible: no time stamp
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["a.jsonl.gz", "b.jsonl.gz"]
+    built.clear()
+    assert load_default_table(a).to_json() == small.to_json() and not built  # taken as is
+    good = a.read_bytes()
+    raw = gzip.decompress(good)
+    first, second = raw.split(b"\n")[:2]
+    stale = json.loads(first)
+    stale["inputs"]["samples_sha256"] = "0" * 64
+    damaged = {
+        "missing": None,
+        "not gzip": b"not gzip",
+        "truncated": good[: len(good) // 2],
+        "corrupt": good[:20] + bytes(x ^ 0xFF for x in good[20:40]) + good[40:],
+        "empty": gzip.compress(b""),
+        "other format": gzip.compress(b'{"format": "other"}\n' + second),
+        "bad table": gzip.compress(first + b"\n" + b'{"format": "spielwerk-skat-winprob"}\n'),
+        "stale": gzip.compress(json.dumps(stale).encode() + b"\n" + second),
+    }
+    for why, data in damaged.items():
+        if data is None:
+            b.unlink()
+        else:
+            b.write_bytes(data)
+        built.clear()
+        caplog.clear()
+        with caplog.at_level("WARNING", logger="spielwerk.games.skat_ai.winprob"):
+            assert load_default_table(b).to_json() == small.to_json(), why
+        assert built == [1], why  # rebuilt from the inputs, not read
+        assert "rebuild the file with" in caplog.text, why

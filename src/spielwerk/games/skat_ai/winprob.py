@@ -14,6 +14,12 @@ solved double-dummy for each suit and grand; a sample is "won" when the
 declarer ends with at least 61 card points. That is perfect-information play,
 so the tables are optimistic compared with real play (say so when quoting).
 
+The default tables (:func:`default_table`) are built ahead and shipped
+(:data:`SHIPPED_TABLE`, with the digests of the base and samples they were built
+from): loading them takes hundredths of a second where building takes seconds
+(a web worker's first refined put). A file that is missing, damaged or built
+from other inputs is not used: the tables are built instead, with a warning.
+
 Winning parameters (:func:`winning_parameters`) of ten cards after the put:
 
 * w1 - non-trump suits the player lacks (0-3; grand: suits without a non-jack card, 0-4);
@@ -49,7 +55,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import logging
 import math
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -390,20 +398,98 @@ def add_samples(table: WinProbTable, samples: Iterable[Sample]) -> None:
             table.add(game, winning_parameters(ten, put, game, pos, bid), bool(won))
 
 
+SHIPPED_TABLE = SHIPPED_SAMPLES.with_name("default-table.jsonl.gz")
+""":func:`default_table` built ahead and committed: a manifest line naming the digests of
+its inputs (:func:`default_inputs`), then the table (:meth:`WinProbTable.to_json`)."""
+SHIPPED_FORMAT = "spielwerk-skat-winprob-default"
+TABLE_BUILD = 1
+"""The version of the way :func:`build_default_table` fills the table: part of the inputs,
+raised when the filling changes, so a table built the old way is not taken."""
+REBUILD = ('python -c "from spielwerk.games.skat_ai.winprob import write_default_table; '
+           'write_default_table()"')
+
+log = logging.getLogger(__name__)
+
+
+def build_default_table() -> WinProbTable:
+    """The default table built from its inputs (about 5-8 s): the shipped knowledge base's
+    pick-up stage plus the shipped glassbox samples (:data:`SHIPPED_SAMPLES`: the
+    reasonable games a declarer plays, which the base alone underrates)."""
+    table = build_table([None])
+    manifest, samples = read_samples(SHIPPED_SAMPLES)
+    add_samples(table, samples)
+    table.source += f" + {len(samples)} glassbox samples ({manifest.get('source', '?')})"
+    return table
+
+
+def default_inputs() -> dict[str, Any]:
+    """What the default table is built from: the SHA-256 of the shipped base's manifest
+    (which holds every shard's checksum), of the glassbox samples, and :data:`TABLE_BUILD`."""
+    from spielwerk.games.skat_ai.knowledge.store import (
+        base_fingerprint,
+        default_base_dir,
+        sha256_of,
+    )
+
+    return {"base_manifest_sha256": base_fingerprint(default_base_dir())["manifest_sha256"],
+            "samples_sha256": sha256_of(SHIPPED_SAMPLES), "build": TABLE_BUILD}
+
+
+def write_default_table(path: Path | str = SHIPPED_TABLE) -> WinProbTable:
+    """Build the default table and write it with its inputs' digests to ``path``:
+    atomically (a temporary file, then renamed) and byte-reproducibly."""
+    path = Path(path)
+    table = build_default_table()
+    manifest = {"format": SHIPPED_FORMAT, "version": 1, "inputs": default_inputs(),
+                "samples": table.samples, "rebuild": REBUILD}
+    text = json.dumps(manifest) + "\n" + json.dumps(table.to_json()) + "\n"
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as raw, gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0) as f:
+        f.write(text.encode())
+    tmp.replace(path)
+    return table
+
+
+def read_default_table(path: Path | str = SHIPPED_TABLE) -> tuple[dict[str, Any], WinProbTable]:
+    """(manifest, table) of a file :func:`write_default_table` wrote; :class:`WinProbError`
+    if it is missing or damaged."""
+    try:
+        with gzip.open(path, "rt") as f:
+            manifest = json.loads(f.readline())
+            if not isinstance(manifest, dict) or manifest.get("format") != SHIPPED_FORMAT:
+                raise WinProbError(f"{path} is not a shipped winning-probability table "
+                                   f"(format {SHIPPED_FORMAT!r} expected)")
+            table = WinProbTable.from_json(json.loads(f.readline()))
+    except (OSError, ValueError, EOFError, zlib.error) as e:  # WinProbError is a ValueError
+        raise WinProbError(f"cannot read winning-probability table {path}: {e}") from None
+    return manifest, table
+
+
+def load_default_table(path: Path | str = SHIPPED_TABLE) -> WinProbTable:
+    """The table at ``path`` if it was built from today's inputs, else a fresh build (with a
+    warning naming why and how to rebuild the file)."""
+    try:
+        manifest, table = read_default_table(path)
+        if manifest.get("inputs") == default_inputs():
+            return table
+        why = "its knowledge base, glassbox samples or build differ"
+    except WinProbError as e:
+        why = str(e)
+    log.warning("winning-probability table %s not used (%s): building it (seconds); "
+                "rebuild the file with: %s", path, why, REBUILD)
+    return build_default_table()
+
+
 _DEFAULT: WinProbTable | None = None
 
 
 def default_table() -> WinProbTable:
-    """The shipped tables, built on first use (about a second): the shipped knowledge
-    base's pick-up stage plus the shipped glassbox samples (:data:`SHIPPED_SAMPLES`:
-    the reasonable games a declarer plays, which the base alone underrates)."""
+    """The default tables, loaded on first use from :data:`SHIPPED_TABLE` (a few hundredths
+    of a second), or built from the shipped base and glassbox samples when that file does
+    not match them (:func:`load_default_table`)."""
     global _DEFAULT
     if _DEFAULT is None:
-        table = build_table([None])
-        manifest, samples = read_samples(SHIPPED_SAMPLES)
-        add_samples(table, samples)
-        table.source += f" + {len(samples)} glassbox samples ({manifest.get('source', '?')})"
-        _DEFAULT = table
+        _DEFAULT = load_default_table()
     return _DEFAULT
 
 
@@ -448,8 +534,9 @@ def calibration(predicted: np.ndarray, won: np.ndarray, bins: int = 10
 
 
 __all__ = [
-    "SHIPPED_SAMPLES", "WinProbError", "WinProbTable", "add_samples", "build_table",
-    "calibration", "default_table", "estimated_losers", "expected_cost", "expected_score",
-    "game_value", "jack_group", "pickup_samples", "read_samples", "winning_parameters",
-    "write_samples",
+    "SHIPPED_SAMPLES", "SHIPPED_TABLE", "WinProbError", "WinProbTable", "add_samples",
+    "build_default_table", "build_table", "calibration", "default_inputs", "default_table",
+    "estimated_losers", "expected_cost", "expected_score", "game_value", "jack_group",
+    "load_default_table", "pickup_samples", "read_default_table", "read_samples",
+    "winning_parameters", "write_default_table", "write_samples",
 ]
