@@ -9,7 +9,7 @@ PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
 PORT ?= 8000
 
-.PHONY: run arena test install install-dev lint typecheck bench clean warmup
+.PHONY: run arena test install install-dev lint typecheck bench clean warmup browser
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -47,7 +47,16 @@ lint: $(VENV)/.installed-dev
 typecheck: $(VENV)/.installed-dev
 	$(VENV)/bin/mypy --strict src
 
-test: $(VENV)/.installed-dev lint typecheck
+# the web table's browser tests drive Debian's chromium (Playwright's own download is not
+# reachable everywhere): installed with apt when missing; without it those tests skip
+browser:
+	@if [ ! -x /usr/bin/chromium ]; then \
+		SUDO=""; if [ "$$(id -u)" != "0" ] && command -v sudo >/dev/null; then SUDO="sudo -n"; fi; \
+		( $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium ) \
+		|| echo "chromium could not be installed: the browser tests will be skipped"; \
+	fi
+
+test: $(VENV)/.installed-dev browser lint typecheck
 	NUMBA_CACHE_DIR=$$(mktemp -d) $(VENV)/bin/pytest -q $(PYTEST_ARGS)
 
 bench: $(VENV)/.installed-dev
