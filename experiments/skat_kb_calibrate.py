@@ -120,8 +120,8 @@ class ForcedKnn(SkatKnnAgent):
         self.last: PutDecision | None = None
         self.twelve = 0
 
-    def _put_decision(self, info: SkatInfoState) -> PutDecision:
-        d = super()._put_decision(info)
+    def put_decision(self, info: SkatInfoState) -> PutDecision:
+        d = super().put_decision(info)
         self.twelve = info.hand | (info.put or 0)
         if self.mode in FORCED_GAME:  # the put of that game, declared whatever knn prefers
             g = FORCED_GAME[self.mode]

@@ -413,3 +413,49 @@ def test_game_choice_keeps_the_game_bid_on_within_the_switch_margin() -> None:
     # never the preferred game when it is certainly overbid (above clubs' schwarz value)
     high = suit_game_value(twelve, 3, schneider=True, schwarz=True) + 1
     assert choose_game(per_game, twelve, high, KnnParams(switch_margin=50), prefer=3)[0] != 3
+
+
+def test_public_put_decision_is_what_a_fresh_agent_puts_and_declares() -> None:
+    """``SkatKnnAgent.put_decision`` and ``position`` (what the web table's put hint shows):
+    the decision of a fresh agent holds both cards it puts and the game it declares."""
+    from spielwerk.core.game import CHANCE, sample_chance
+    from spielwerk.games.skat.actions import DECLARATIONS, DECLARE_BASE
+    from spielwerk.games.skat.rules import DECLARE, PUT
+    from spielwerk.games.skat_ai.knn_agent import SkatKnnAgent
+
+    game = load_game("skat")
+    found = 0
+    for seed in range(40):
+        st: Any = game.new_initial_state()
+        rng = np.random.default_rng(seed)
+        bots = [make_agent("rule", game, seed=s) for s in range(3)]
+        while not st.is_terminal() and st.phase != PUT:
+            if st.current_player == CHANCE:
+                st.apply(sample_chance(st, rng))
+                continue
+            st.apply(bots[st.current_player].act(st.info_state(st.current_player)))
+        if st.is_terminal():
+            continue
+        seat = st.current_player
+        put = []
+        for _ in range(2):
+            agent = SkatKnnAgent(game, seed=seed, worlds=2)
+            info = st.info_state(seat)
+            assert agent.position(seat) == game.position_of(seat)
+            decision = agent.put_decision(info)
+            card = agent.act(info)
+            assert decision.put >> card & 1
+            put.append(card)
+            st.apply(card)
+        assert sum(1 << c for c in put) == decision.put
+        assert st.phase == DECLARE
+        fresh = SkatKnnAgent(game, seed=seed, worlds=2)
+        info = st.info_state(seat)
+        assert fresh.put_decision(info).game == decision.game
+        declared = fresh.act(info)
+        assert declared in info.legal_actions()
+        assert DECLARATIONS[declared - DECLARE_BASE].game == decision.game
+        found += 1
+        if found == 3:
+            break
+    assert found == 3

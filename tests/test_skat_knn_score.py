@@ -14,7 +14,7 @@ from spielwerk.core.registry import load_game
 from spielwerk.games.skat.cards import GRAND, NULL, as_hand
 from spielwerk.games.skat.scoring import NULL_VALUES, suit_game_value
 from spielwerk.games.skat_ai import params
-from spielwerk.games.skat_ai.bidding import decide_bid
+from spielwerk.games.skat_ai.bidding import decide_bid, options
 from spielwerk.games.skat_ai.knn import KnnModel
 from spielwerk.games.skat_ai.knowledge.features import (
     NULL_RISK_CAP,
@@ -116,6 +116,21 @@ def _options(model: KnnModel, hand: int, position: int) -> list[tuple[float, int
                                 calibration="strong")
             out.append((expected_score(p, value), g, is_hand, value))
     return out
+
+
+def test_public_options_are_the_expected_scores_the_bidding_compares(
+        model: KnnModel) -> None:
+    """``bidding.options`` (what the web table's bidding hint shows) holds exactly the
+    oracle's expected score of every game, with and without the skat (ouvert rows aside)."""
+    p = KnnParams(decision="ev", calibration="strong")
+    for i, hand in enumerate(random_hands(20, 9)):
+        d = decide_bid(model, hand, p, i % 3)
+        got = sorted((g, is_hand, value, e) for e, g, is_hand, value, ouvert
+                     in options(hand, p, i % 3, d) if not ouvert)
+        want = sorted((g, is_hand, value, e) for e, g, is_hand, value in
+                      _options(model, hand, i % 3))
+        assert [r[:3] for r in got] == [r[:3] for r in want]
+        assert [r[3] for r in got] == pytest.approx([r[3] for r in want])
 
 
 def test_bidding_plays_the_game_with_the_best_expected_score(model: KnnModel) -> None:

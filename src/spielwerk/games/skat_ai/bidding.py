@@ -6,7 +6,9 @@ A hand's value for a trump choice is the mean result of its ``k`` nearest neighb
 knowledge base (:class:`~spielwerk.games.skat_ai.knn.KnnModel`). A choice is *winnable* when
 its calibrated expected Seeger-Fabian score beats passing (``decision="ev"``) or its value
 reaches the threshold (``decision="threshold"``, the seed's rule). The maximum bid is that
-game's value with the matadors of the ten cards.
+game's value with the matadors of the ten cards. :func:`options` lists every game's
+expected score, the numbers ``decision="score"`` compares (the web table's bidding hint
+shows them).
 """
 
 from __future__ import annotations
@@ -128,8 +130,8 @@ def decide_bid(model: KnnModel, hand: int, params: KnnParams | None = None,
     return decision
 
 
-def _options(hand: int, p: KnnParams, position: int, d: BidDecision, shift: float = 0.0
-             ) -> list[tuple[float, int, bool, int, bool]]:
+def options(hand: int, p: KnnParams, position: int, d: BidDecision, shift: float = 0.0
+            ) -> list[tuple[float, int, bool, int, bool]]:
     """(expected score, game, hand game, game value, null ouvert) of every game with and
     without the skat, from the calibrated win chance of its neighbours' value; null ouvert
     too where the calibration has its own win chances (:func:`params.has_ouvert`). ``shift``
@@ -159,7 +161,7 @@ def _score_bid(model: KnnModel, hand: int, p: KnnParams, position: int,
     null included; bid up to the highest value of a game whose expected score beats passing
     (by ``ev_margin``) - beyond 18 with the log-odds lowered by ``contest_shift`` (an
     opponent who bids on holds cards against it)."""
-    good = [o for o in _options(hand, p, position, decision) if o[0] > p.ev_margin]
+    good = [o for o in options(hand, p, position, decision) if o[0] > p.ev_margin]
     if not good:
         return decision
     _, game, is_hand, value, ouvert = max(good, key=lambda o: (o[0], o[3]))
@@ -174,7 +176,7 @@ def _score_bid(model: KnnModel, hand: int, p: KnnParams, position: int,
                                 decision.ouvert)
     contested = good
     if p.contest_shift > 0:
-        contested = [o for o in _options(hand, p, position, decision, p.contest_shift)
+        contested = [o for o in options(hand, p, position, decision, p.contest_shift)
                      if o[0] > p.ev_margin]
     top = max([o[3] for o in contested] + ([value] if contested else []), default=0)
     decision.max_bid = highest_bid_at_most(top) if contested else BID_VALUES[0]

@@ -233,7 +233,7 @@ class SkatKnnAgent(Agent):
             return self._declare(info_state, legal)
         return self.player.act(info_state)
 
-    def _position(self, seat: int) -> int:
+    def position(self, seat: int) -> int:
         """0 forehand, 1 middlehand, 2 rearhand of a seat at this table."""
         if isinstance(self.game, SkatGame):
             return max(0, self.game.position_of(seat))
@@ -242,7 +242,7 @@ class SkatKnnAgent(Agent):
     # ----- bidding ---------------------------------------------------------------------
     def _bid(self, info: SkatInfoState, legal: list[int]) -> int:
         limit = self.bid_decision(info.own_dealt,
-                                  self._position(info.player)).max_bid
+                                  self.position(info.player)).max_bid
         if HOLD in legal:
             return HOLD if info.bid <= limit else PASS
         bids = [a for a in legal if BID_BASE <= a < HOLD and BID_VALUES[a - BID_BASE] <= limit]
@@ -251,7 +251,7 @@ class SkatKnnAgent(Agent):
     # ----- the skat ----------------------------------------------------------------------
     def _hand_or_pickup(self, info: SkatInfoState, legal: list[int]) -> int:
         self._put = None
-        d = self.bid_decision(info.own_dealt, self._position(info.player))
+        d = self.bid_decision(info.own_dealt, self.position(info.player))
         if not d.hand_game or d.game < 0:
             return PICKUP
         hand = info.own_dealt
@@ -271,13 +271,13 @@ class SkatKnnAgent(Agent):
         action = declaration_action(contract)
         return action if action in legal else PICKUP
 
-    def _put_decision(self, info: SkatInfoState) -> PutDecision:
+    def put_decision(self, info: SkatInfoState) -> PutDecision:
         """The put and game for the declarer's twelve cards (the hand plus what was put so
         far), from the declarer's position. Worked out from the info state alone, so a fresh
         agent (the web table builds one per move) decides as the one that picked up; kept
         while the twelve cards and the bid are the same."""
         twelve = info.hand | (info.put or 0)
-        position = self._position(info.player)
+        position = self.position(info.player)
         key = (twelve, info.bid, position)
         if self._put is None or self._put_key != key:
             prefer = self.bid_decision(info.own_dealt, position).game
@@ -293,12 +293,12 @@ class SkatKnnAgent(Agent):
     def _put_card(self, info: SkatInfoState, legal: list[int]) -> int:
         # the put is chosen from the twelve cards (hand and any card put already), so at
         # most one of its cards is gone: the other is in the hand
-        return next(c for c in cards_of(self._put_decision(info).put) if c in legal)
+        return next(c for c in cards_of(self.put_decision(info).put) if c in legal)
 
     def _declare(self, info: SkatInfoState, legal: list[int]) -> int:
         if not info.picked_up:
             return self.player.act(info)
-        decision = self._put_decision(info)
+        decision = self.put_decision(info)
         game, ouvert = decision.game, decision.ouvert
         put = info.put or 0
         if put != decision.put:  # another put than ours: the game for the cards put
@@ -307,7 +307,7 @@ class SkatKnnAgent(Agent):
             per_game = {g: (put, float(self.model.put_values(twelve, g, [put],
                                                              self.params.k)[0]))
                         for g in games}
-            position = self._position(info.player)
+            position = self.position(info.player)
             game, ouvert = choose_game(per_game, twelve, info.bid, self.params,
                                        self.bid_decision(info.own_dealt, position).game,
                                        position)
