@@ -128,6 +128,9 @@ class KnnSettings:
                          BIDDING_SYSTEMS)
     play: str = param("pimc", "card play: pimc (worlds per decision) or rule (the rule "
                               "agent's play)", CARD_PLAY)
+    null_ties: bool = param(True, "pimc play as null declarer: cards the worlds' vote ties are "
+                                  "chosen as null declarers play (stay under, discard the "
+                                  "most exposed card), not at random")
     put_rules: str = param(DEFAULT_PUT_RULES, "puts the KNN putting classifies: seed (no "
                            "jacks/trumps) or hard (refined selection's hard rules)", PUT_RULES)
     choose_by_put: bool = param(True, "after picking up, compare the games by the values of "
@@ -174,8 +177,9 @@ class SkatKnnAgent(Agent):
         self.params = s.decision_params()
         self.bidding, self.choose_by_put, self.putting = s.bidding, s.choose_by_put, s.putting
         self.scaling, self.base, self.play = s.scaling, s.base, s.play
-        self.player: Agent = (SkatPimcAgent(game, seed, worlds=s.worlds, time=s.time)
-                              if s.play == "pimc" else SkatRuleAgent(game, seed))
+        self.player: Agent = (
+            SkatPimcAgent(game, seed, worlds=s.worlds, time=s.time, null_ties=s.null_ties)
+            if s.play == "pimc" else SkatRuleAgent(game, seed))
         self._bid_cache: dict[tuple[int, int], BidDecision] = {}
         self._put: PutDecision | None = None
         self._put_key: tuple[int, int, int] = (0, 0, 0)
@@ -329,7 +333,7 @@ FROZEN: dict[str, tuple[dict[str, Any], str]] = {
          "scaling": "std", "bidding": "knn", "play": "pimc", "put_rules": "seed",
          "choose_by_put": True, "switch_margin": 0.0, "contest_margin": 6.0, "decision": "ev",
          "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value", "contest_shift": 1.0,
-         "calibration": "pimc"},
+         "calibration": "pimc", "null_ties": False},
         "474dc2f6fc4fc5fa7463bd90505fbd7f18795fba6c551877283119244af3aa1d",
     ),
 }

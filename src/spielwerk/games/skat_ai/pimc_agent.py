@@ -64,8 +64,8 @@ class PimcSettings:
                                "the seed)", ("win", "points"))
     prune: bool = param(True, "win values: stop solving cards that can no longer win the vote "
                               "(same choice)")
-    null_ties: bool = param(False, "null declarer: cards the vote ties are chosen as null "
-                                   "declarers play (null_play.py), not at random")
+    null_ties: bool = param(True, "null declarer: cards the vote ties are chosen as null "
+                                  "declarers play (null_play.py), not at random")
 
     def __post_init__(self) -> None:
         check_declared("pimc", self)
