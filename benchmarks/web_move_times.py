@@ -11,6 +11,11 @@ count and load: the figures are wall-clock on whatever else runs there).
 
     nice -n 10 .venv/bin/python benchmarks/web_move_times.py [--moves 40] [--budget 2.0]
     .venv/bin/python benchmarks/web_move_times.py --games skat --agents knn,pimc,rule
+    .venv/bin/python benchmarks/web_move_times.py --first-put --agents knn
+
+``--first-put`` times, in this fresh process and without a warm-up, one agent's first
+Skat bidding decision (which loads its model) and then its first put after picking up
+(which loads the putting's win-chance table): what a worker that was not warmed pays.
 
 Never fails on time.
 """
@@ -22,6 +27,7 @@ import os
 import platform
 import statistics
 import time
+from typing import Any
 
 import numpy as np
 
@@ -76,6 +82,50 @@ def measure(game_name: str, agent: str, budget: float, moves: int, seed: int
     return times, slowest[1]
 
 
+def put_position(seed: int) -> Any:
+    """A Skat position where a declarer puts after picking up (rule bots bid and pick up)."""
+    from spielwerk.core.agent import make_agent
+    from spielwerk.core.game import CHANCE, sample_chance
+    from spielwerk.core.registry import load_game
+    from spielwerk.games.skat.rules import PUT
+
+    game = load_game("skat")
+    bots = [make_agent("rule", game, seed=s) for s in range(game.num_players)]
+    for attempt in range(200):
+        state = game.new_initial_state()
+        rng = np.random.default_rng([seed, attempt])
+        while not state.is_terminal():
+            if state.current_player == CHANCE:
+                state.apply(sample_chance(state, rng))
+                continue
+            if state.phase == PUT:  # type: ignore[attr-defined]
+                return state
+            seat = state.current_player
+            state.apply(int(bots[seat].act(state.info_state(seat))))
+    raise SystemExit("no pick-up game found")
+
+
+def first_put(agent: str, budget: float, seed: int) -> None:
+    """Seconds of the first bidding decision and then the first put of a fresh process."""
+    from spielwerk.web.work import engine_move
+
+    put = put_position(seed)
+    spec = put.game.spec()
+    history = list(put.history)
+    start = put.game.new_initial_state()
+    n = 0
+    while start.current_player < 0:  # the deal
+        start.apply(history[n])
+        n += 1
+    t0 = time.perf_counter()
+    engine_move(spec, history[:n], start.current_player, agent, seed, budget)
+    t1 = time.perf_counter()
+    engine_move(spec, history, put.current_player, agent, seed, budget)
+    t2 = time.perf_counter()
+    print(f"skat {agent}: first bidding decision {t1 - t0:.2f} s, then first put "
+          f"{t2 - t1:.2f} s (fresh process, no warm-up)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--moves", type=int, default=40, help="decisions timed per agent")
@@ -84,6 +134,9 @@ def main() -> None:
     ap.add_argument("--games", default="skat,durak,kalah")
     ap.add_argument("--agents", default="", help="comma list (default: every agent)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--first-put", action="store_true",
+                    help="time a fresh process's first Skat bid and first put (no warm-up) "
+                         "of the first of --agents (default knn)")
     args = ap.parse_args()
 
     import spielwerk  # noqa: F401 - games and agents register themselves
@@ -93,6 +146,10 @@ def main() -> None:
     print(f"machine: {platform.machine()} {platform.system()} {platform.release()}, "
           f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start, "
           f"Python {platform.python_version()}")
+    if args.first_put:
+        first_put(args.agents.split(",")[0] or "knn", args.budget, args.seed)
+        print(f"load average {os.getloadavg()[0]:.2f} at the end")
+        return
     print(f"budget {args.budget:g} s per engine move, {args.moves} decisions per agent")
     print(f"{'game':6} {'agent':10} {'n':>4} {'warm-up s':>9} {'p50 s':>7} {'p95 s':>7} "
           f"{'max s':>7} {'> budget':>8}  slowest at")
