@@ -39,6 +39,12 @@ def worlds_param(help: str = "sampled worlds per move (1 for perfect information
     return param(30, help, (1, None))
 
 
+def minimax_time_param() -> Any:
+    """The ``time`` parameter of the ``minimax`` agents (the generic one and games' own)."""
+    return param(0.0, "seconds per move (0: all worlds to full depth); if > 0 the first world "
+                      "deepens iteratively and worlds stop when it is spent", (0, None))
+
+
 def time_param() -> Any:
     """The ``time`` parameter of the search agents."""
     return param(0.0, "seconds per move (replaces iters if > 0)", (0, None))
@@ -77,9 +83,7 @@ class MinimaxParams:
     worlds: int = worlds_param("sampled worlds per move")
     depth: int = param(3, "plies searched", (1, 64))
     playouts: int = param(1, "random playouts per leaf", (1, None))
-    time: float = param(0.0, "seconds per move (0: all worlds to full depth); if > 0 the "
-                        "first world deepens iteratively and worlds stop when it is spent",
-                        (0, None))
+    time: float = minimax_time_param()
 
     def __post_init__(self) -> None:
         check_declared("minimax", self)

@@ -37,6 +37,7 @@ from spielwerk.mc.agents import (
     MCTSAgent,
     MCTSParams,
     MinimaxAgent,
+    minimax_time_param,
     search_clock,
     worlds_param,
 )
@@ -273,6 +274,7 @@ class DurakMinimaxParams:
 
     worlds: int = worlds_param("sampled worlds")
     depth: int = param(3, "plies searched", (1, 64))
+    time: float = minimax_time_param()
     solver: bool = _solver_param()
     solver_nodes: int = _solver_nodes_param()
 
