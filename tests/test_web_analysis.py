@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from spielwerk.games.skat import rules as R
-from spielwerk.web import analysis
+from spielwerk.games.skat_ai import review as analysis
 from spielwerk.web.app import create_app
 from web_helpers import rule_deal
 
@@ -26,8 +26,7 @@ def _declared(seed0: int) -> Any:
 def test_pimc_review_covers_the_seats_card_choices_and_their_cost() -> None:
     st = _declared(1)
     seat = st.declarer
-    items = analysis.skat_pimc_review(st.game.spec(), st.history, seat, worlds=4,
-                                      seconds=0.5)
+    items = analysis.pimc_review(st.game.spec(), st.history, seat, worlds=4, seconds=0.5)
     # exactly the seat's card plays with a choice
     probe: Any = st.game.new_initial_state()
     expected = []

@@ -359,13 +359,13 @@ def test_durak_review_gives_exact_endgame_values(client: TestClient) -> None:
 
 def test_kalah_review_estimates_large_positions_and_solves_small_ones(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Positions with more than ``KALAH_MAX_SEEDS_IN_PLAY`` seeds in the pits get marked
+    """Positions with more than ``MAX_SEEDS_IN_PLAY`` seeds in the pits get marked
     depth-limited estimates instead of being skipped; the others stay exact and agree
     with the solver run directly."""
     import numpy as np
 
+    from spielwerk.games.kalah import table as work
     from spielwerk.games.kalah.solver import Solver
-    from spielwerk.web import work
 
     def random_game(spec: str, seed: int) -> list[int]:
         state: Any = load_game(spec).new_initial_state()
@@ -378,8 +378,8 @@ def test_kalah_review_estimates_large_positions_and_solves_small_ones(
 
     # the first plies of Kalah(6,4): 48 seeds in the pits, far beyond an exact search
     # within the (shortened) budget, so the values are marked estimates
-    monkeypatch.setattr(work, "KALAH_ESTIMATE_SECONDS", 0.001)
-    start = work.kalah_review("kalah(pits=6,seeds=4)", random_game("kalah(pits=6,seeds=4)", 3)[:2])
+    monkeypatch.setattr(work, "ESTIMATE_SECONDS", 0.001)
+    start = work.review("kalah(pits=6,seeds=4)", random_game("kalah(pits=6,seeds=4)", 3)[:2])
     assert [it["ply"] for it in start] == [0, 1]
     assert not start[0]["exact"] and start[0]["depth"] >= 0
     assert set(start[0]["values"]) == {str(p) for p in range(1, 7)}
@@ -387,10 +387,10 @@ def test_kalah_review_estimates_large_positions_and_solves_small_ones(
 
     # a whole Kalah(5,3) game with a small exact limit: every position is reviewed, the
     # small ones exactly, in agreement with the solver
-    monkeypatch.setattr(work, "KALAH_MAX_SEEDS_IN_PLAY", 12)
+    monkeypatch.setattr(work, "MAX_SEEDS_IN_PLAY", 12)
     spec = "kalah(pits=5,seeds=3)"
     history = random_game(spec, 4)
-    items = work.kalah_review(spec, history)
+    items = work.review(spec, history)
     assert [it["ply"] for it in items] == list(range(len(history)))
     game: Any = load_game(spec)
     replay: Any = game.new_initial_state()

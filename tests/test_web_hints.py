@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from spielwerk.games.skat import rules as R
+from spielwerk.games.skat_ai.hints import hint_for
 from spielwerk.web.app import create_app
-from spielwerk.web.hints import hint_for
 from web_helpers import rule_deal
 
 

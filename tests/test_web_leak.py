@@ -172,7 +172,7 @@ def test_the_checker_sees_a_leak() -> None:
     while state.is_chance_node():
         outs = state.chance_outcomes()
         state.apply(outs[int(rng.integers(len(outs)))][0])
-    from spielwerk.web.views import _cards
+    from spielwerk.games.skat.table import cards
 
-    other = json.dumps({"hand": _cards(state.hands[1])})
+    other = json.dumps({"hand": cards(state.hands[1])})
     assert card_ids("skat", other) - skat_known(state, 0)

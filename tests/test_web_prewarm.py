@@ -8,11 +8,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+from spielwerk.core.registry import load_game
 from spielwerk.games.skat import rules as R
 from spielwerk.web.engines import EnginePool
-from spielwerk.web.server import WEB_GAMES, Server, default_opponent
+from spielwerk.web.server import Server, default_opponent, web_games
 from spielwerk.web.store import Store
-from spielwerk.web.work import WARM_STAGES, _sample_position
+from spielwerk.web.work import _sample_position
 
 
 def test_a_warmed_worker_decides_again_without_the_loading() -> None:
@@ -55,11 +56,11 @@ def test_prewarm_warms_every_worker_with_every_default_opponent(tmp_path: Path) 
     assert server.warmed == 2 and len(pool.calls) == 2
     for name, kwargs in pool.calls:
         assert name == "warm_up"
-        assert kwargs["opponents"] == {g: default_opponent(g) for g in WEB_GAMES}
+        assert kwargs["opponents"] == {g: default_opponent(g) for g in web_games()}
 
 
 def test_skat_warm_up_reaches_the_bid_the_put_and_the_card_play() -> None:
-    assert WARM_STAGES["skat"] == ("start", "put", "play")
+    assert load_game("skat").presentation().warm_stages == ("start", "put", "play")
     assert _sample_position("skat", 1, "start").phase == R.BIDDING
     put = _sample_position("skat", 1, "put")
     assert put.phase == R.PUT and put.current_player == put.declarer

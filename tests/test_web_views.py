@@ -12,7 +12,7 @@ from spielwerk.core.game import CHANCE, sample_chance
 from spielwerk.core.registry import load_game
 from spielwerk.games.durak import kernel as K
 from spielwerk.games.durak.cards import card_name, mask_to_cards
-from spielwerk.web.durak_pairs import bout_pairs
+from spielwerk.games.durak.table import bout_pairs
 from spielwerk.web.views import seat_view
 
 

@@ -1,4 +1,4 @@
-"""The web table: play Skat, Durak and Kalah against the engines in a browser.
+"""The web table: play the games that offer one against the engines in a browser.
 
 ``app.create_app`` builds the FastAPI application (pages, JSON API, one
 websocket per table), ``store`` keeps tables and finished games in SQLite,

@@ -41,18 +41,18 @@ from spielwerk.web.records import (
     review_steps,
 )
 from spielwerk.web.server import (
-    DEFAULT_OPPONENT,
     MAX_MESSAGE,
     MAX_UPLOAD,
-    WEB_GAMES,
     ClientJSONError,
     Server,
     _static_dir,
+    all_lobby_limits,
     default_opponent,
     error_response,
     lobby_limits,
     log,
     parse_client_json,
+    web_games,
 )
 from spielwerk.web.store import Store, StoreError
 
@@ -69,9 +69,9 @@ def create_app(db_path: str | Path, workers: int = 1, abandon_s: float = 10.0) -
         await pool.start()
         log.info("web table ready: database %s, %d engine worker(s)", store.path, pool.size)
         warm = asyncio.create_task(server.prewarm())  # in the background: pages answer now
-        # the lobby's Kalah limits are probed on the agents (seconds per size for a solver
+        # the lobby's limits are probed on the agents (seconds per size for a solver
         # agent): started now in a thread, so the first visitor of the lobby waits less
-        limits = asyncio.create_task(asyncio.to_thread(lobby_limits, "kalah"))
+        limits = asyncio.create_task(asyncio.to_thread(all_lobby_limits))
         try:
             yield
         finally:
@@ -121,7 +121,7 @@ def tables_router(server: Server) -> APIRouter:
     async def games() -> dict[str, Any]:
         out = {}
         for entry in list_games():
-            if entry.name not in WEB_GAMES:
+            if entry.name not in web_games():
                 continue
             out[entry.name] = {
                 "defaults": entry.defaults,
@@ -211,5 +211,5 @@ def tables_router(server: Server) -> APIRouter:
     return router
 
 
-__all__ = ["DEFAULT_OPPONENT", "MAX_MESSAGE", "MAX_UPLOAD", "WEB_GAMES", "Server", "StoreError",
-           "all_hands", "create_app", "default_opponent", "review_steps"]
+__all__ = ["MAX_MESSAGE", "MAX_UPLOAD", "Server", "StoreError", "all_hands", "create_app",
+           "default_opponent", "review_steps", "web_games"]

@@ -1,8 +1,8 @@
-"""The web table's finished games: list, download (JSON, ISS), upload, review and analysis."""
+"""The web table's finished games: list, download (JSON, a game's own text record), upload,
+review and analysis."""
 
 from __future__ import annotations
 
-import io
 import json
 from typing import Any
 
@@ -10,17 +10,18 @@ from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse, Response
 
 from spielwerk.core.errors import SpielwerkError
-from spielwerk.core.game import State
+from spielwerk.core.game import CHANCE, State
+from spielwerk.core.presentation import Presentation, RecordFormatError
 from spielwerk.core.registry import load_game
 from spielwerk.web.engines import EngineCancelled, EngineFailed, EngineTimeout
 from spielwerk.web.server import (
     MAX_UPLOAD,
-    WEB_GAMES,
     ClientJSONError,
     Server,
     error_response,
     log,
     parse_client_json,
+    web_games,
 )
 from spielwerk.web.store import StoreError
 from spielwerk.web.views import final_reveal, seat_view
@@ -38,10 +39,16 @@ class UploadError(SpielwerkError, ValueError):
     """An uploaded file that is no game record the review can show."""
 
 
+def _record_faces() -> list[Presentation]:
+    """The presentations of the table games that read a text record format of their own."""
+    faces = [load_game(g).presentation() for g in web_games()]
+    return [f for f in faces if f.record_format is not None]
+
+
 def parse_upload(text: str) -> tuple[State, list[str]]:
-    """The game of an uploaded record (a spielwerk JSON record or an ISS Skat record line)
-    and notes for the person: an ISS record whose stated result is not the one its moves
-    give, a file with more than one record."""
+    """The game of an uploaded record (a spielwerk JSON record or a text record in a
+    game's own format, e.g. an ISS line) and notes for the person: a record whose stated
+    result is not the one its moves give, a file with more than one record."""
     if text.startswith(("{", "[")):
         try:
             record = parse_client_json(text, "upload")
@@ -58,30 +65,20 @@ def parse_upload(text: str) -> tuple[State, list[str]]:
         except (ValueError, KeyError, TypeError) as exc:
             raise UploadError(f"not a spielwerk game record: {exc}") from None
         game = load_game(spec)
-        if game.name not in WEB_GAMES:
-            raise UploadError(f"the review shows {', '.join(WEB_GAMES)}, not {game.name}")
-        # the spec may be written short ("kalah"): replay under the full spec
+        if game.name not in web_games():
+            raise UploadError(f"the review shows {', '.join(web_games())}, not {game.name}")
+        # the spec may be written short (no parameters): replay under the full spec
         return game.deserialize_state(json.dumps({"game": game.spec(), "history": history})), []
-    from spielwerk.games.skat import iss
-
-    records = list(iss.iter_records(io.StringIO(text)))
-    if not records:
-        raise UploadError("no game record found (expected a JSON record or an ISS record line)")
-    cmp = iss.compare(records[0])
-    if cmp.replay is None:
-        raise UploadError(cmp.error.splitlines()[0])
-    notes = []
-    # fields the record states and the replay contradicts (a record without a result
-    # block states nothing)
-    stated = [m.replace("server ", "record ").replace("engine ", "replay ")
-              for m in cmp.mismatches if "missing in the server's result" not in m]
-    if stated:
-        notes.append("the record's stated result disagrees with the replayed game ("
-                     + "; ".join(stated) + ")")
-    if len(records) > 1:
-        notes.append(f"the file holds {len(records)} records; only the first is shown")
-    state: State = cmp.replay.state
-    return state, notes
+    faces = _record_faces()
+    for face in faces:
+        try:
+            read = face.read_text_record(text)
+        except RecordFormatError as exc:
+            raise UploadError(str(exc)) from None
+        if read is not None:
+            return read
+    lines = " or ".join(["a JSON record", *(f.record_line for f in faces)])
+    raise UploadError(f"no game record found (expected {lines})")
 
 
 def records_router(server: Server) -> APIRouter:
@@ -120,19 +117,16 @@ def records_router(server: Server) -> APIRouter:
             "Content-Disposition": f'attachment; filename="spielwerk-{game_id}.json"'})
 
     @router.get("/api/games/{game_id}/record.sgf")
-    async def record_iss(game_id: int) -> Any:
+    async def record_text(game_id: int) -> Any:
         row, state = load_record(game_id)
-        if state.game.name != "skat":
-            return error_response(400, "ISS records exist for Skat only; download the JSON record")
-        from spielwerk.games.skat import iss
-
-        pos_names = []
-        for p in range(3):
-            seat = state.sgame.seat_of(p)
-            name = str(row["players"][seat]) if seat < len(row["players"]) else f"P{p}"
-            pos_names.append("".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name))
-        text = iss.write_record(state, game_id=str(game_id),
-                                players=(pos_names[0], pos_names[1], pos_names[2]))
+        face = state.game.presentation()
+        if face.record_format is None:
+            faces = _record_faces()
+            formats = " and ".join(sorted({str(f.record_format) for f in faces}))
+            titles = " and ".join(f.title for f in faces)
+            return error_response(400, f"{formats} records exist for {titles} only; "
+                                  "download the JSON record")
+        text = face.write_text_record(state, list(row["players"]), str(game_id))
         return PlainTextResponse(text + "\n", headers={
             "Content-Disposition": f'attachment; filename="spielwerk-{game_id}.sgf"'})
 
@@ -172,15 +166,13 @@ def records_router(server: Server) -> APIRouter:
     @router.post("/api/games/{game_id}/analysis")
     async def analysis(game_id: int) -> Any:
         row, final = load_record(game_id)
-        name = {"skat": "skat_review", "kalah": "kalah_review", "durak": "durak_review"}[
-            final.game.name]
         pimc: list[dict[str, Any]] = []
         try:
             work = {"spec": row["spec"], "history": row["history"]}
-            items = await server.pool.run(name, work, 300)
-            if final.game.name == "skat" and final.contract is not None:
-                # the PIMC view of the seat's own cards, from what it could know then
-                pimc = await server.pool.run("skat_pimc_review", {**work, "seat": row["seat"]},
+            items = await server.pool.run("review", work, 300)
+            if final.game.presentation().has_seat_review(final):
+                # e.g. the PIMC view of the seat's own cards, from what it could know then
+                pimc = await server.pool.run("seat_review", {**work, "seat": row["seat"]},
                                              300)
         except (EngineFailed, EngineTimeout, EngineCancelled) as exc:
             return error_response(400, f"analysis failed: {exc}")
@@ -203,8 +195,7 @@ def review_steps(final: Any, seat: int) -> list[dict[str, Any]]:
         return {"ply": len(state.history), "actor": actor, "label": label, "view": view,
                 "hands": all_hands(state)}
 
-    from spielwerk.core.game import CHANCE
-
+    face = game.presentation()
     for a in final.history:
         cur = state.current_player
         if cur == CHANCE:
@@ -212,9 +203,7 @@ def review_steps(final: Any, seat: int) -> list[dict[str, Any]]:
             continue
         if not steps:
             steps.append(snapshot(None, None))
-        label = state.action_to_string(a)
-        if game.name == "kalah":
-            label = f"pit {a + 1}"
+        label = face.review_label(state, a)
         state.apply(a)
         steps.append(snapshot(cur, label))
     if not steps:
@@ -225,13 +214,7 @@ def review_steps(final: Any, seat: int) -> list[dict[str, Any]]:
 
 
 def all_hands(state: Any) -> list[list[str]] | None:
-    from spielwerk.web.views import _cards, durak_names
-
-    if state.game.name == "skat":
-        return [_cards(h) for h in state.hands]
-    if state.game.name == "durak":
-        from spielwerk.games.durak import kernel as K
-
-        return [durak_names(int(state.S[K.HANDS + q]), int(state.S[K.TRUMP_SUIT]))
-                for q in range(state.dgame.players)]
-    return None
+    """Every seat's hand (the review of a finished game shows them), where the game has
+    hands."""
+    hands: list[list[str]] | None = state.game.presentation().all_hands(state)
+    return hands

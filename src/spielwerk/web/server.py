@@ -12,7 +12,6 @@ import functools
 import json
 import logging
 import secrets
-from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,7 @@ from fastapi.responses import JSONResponse
 
 from spielwerk.core.agent import list_agents, make_agent
 from spielwerk.core.errors import SpielwerkError
-from spielwerk.core.registry import load_game
+from spielwerk.core.registry import list_games, load_game
 from spielwerk.web.engines import EngineCancelled, EngineFailed, EnginePool, EngineTimeout
 from spielwerk.web.store import Store
 from spielwerk.web.tables import Table, TableError
@@ -32,16 +31,12 @@ log = logging.getLogger("spielwerk.web")
 
 MAX_MESSAGE = 4096
 MAX_UPLOAD = 1_000_000
-WEB_GAMES = ("skat", "durak", "kalah")
 HINT_MIN_S = 3.0
 """A card hint's two PIMC runs (win shares, card points) get at least this many seconds
 each (the table's engine time if more); they stop earlier once their worlds are solved."""
 MAX_JSON_DEPTH = 32
 """Deepest nesting of lists and objects accepted in JSON from a browser (a table request
 needs 2, a game record 2); deeper input is refused before it can exhaust the stack."""
-DEFAULT_OPPONENT = {"skat": ("knn", "pimc", "rule"), "durak": ("ismcts", "mcts", "smart"),
-                    "kalah": ("perfect", "alphabeta")}
-"""Preferred default opponents, first registered one wins (the table lists all)."""
 
 
 def error_response(status: int, message: str) -> JSONResponse:
@@ -86,58 +81,30 @@ def parse_client_json(raw: str | bytes, what: str = "message") -> Any:
     return value
 
 
-LIMIT_PROBE_MAX = 1 << 20
-"""Probing a parameter's limit stops here (a parameter allowed beyond it is unbounded)."""
-
-
-def plays(game_name: str, agent: str, **params: int) -> bool:
-    """Whether ``game_name(**params)`` loads and ``agent`` accepts it: the game's and the
-    agent's own checks decide, so the lobby offers exactly what the engines play."""
-    try:
-        make_agent(agent, load_game(game_name, **{k: str(v) for k, v in params.items()}),
-                   seed=0)
-    except SpielwerkError:
-        return False
-    return True
-
-
-def largest(ok: Callable[[int], bool], lo: int) -> int:
-    """The largest ``n >= lo`` with ``ok(n)`` (``lo - 1`` if none) for an ``ok`` that holds
-    up to some limit and fails beyond it: doubling, then bisection."""
-    if not ok(lo):
-        return lo - 1
-    good, bad = lo, 2 * lo
-    while ok(bad):
-        good, bad = bad, 2 * bad
-        if bad > LIMIT_PROBE_MAX:
-            return good
-    while bad - good > 1:
-        mid = (good + bad) // 2
-        good, bad = (mid, bad) if ok(mid) else (good, mid)
-    return good
-
-
-def _kalah_plays_seeds(agent: str, pits: int, seeds: int) -> bool:
-    return plays("kalah", agent, pits=pits, seeds=seeds)
-
-
 @functools.cache
-def kalah_limits(agent: str) -> dict[str, Any]:
-    """The pits (1..max) and, for each number of pits, the most seeds per pit with which
-    Kalah loads and ``agent`` plays it, probed on the game and agent code (so a limit of
-    the rules or of the solver behind an agent is never written down twice)."""
-    pits = largest(lambda m: plays("kalah", agent, pits=m, seeds=1), 1)
-    seeds = {str(m): largest(functools.partial(_kalah_plays_seeds, agent, m), 1)
-             for m in range(1, pits + 1)}
-    return {"pits": {"min": 1, "max": pits}, "seeds": {"min": 1, "max_by_pits": seeds}}
+def web_games() -> tuple[str, ...]:
+    """The registered games the table offers (their presentation says so), by name."""
+    out = []
+    for entry in list_games():
+        try:
+            face = load_game(entry.name).presentation()
+        except SpielwerkError:  # no presentation, or no game without parameters
+            continue
+        if face.table:
+            out.append(entry.name)
+    return tuple(out)
 
 
 def lobby_limits(game: str) -> dict[str, Any] | None:
     """Limits of the lobby's number fields for ``game``, per agent name (None: no
-    field to limit)."""
-    if game != "kalah":
-        return None
-    return {e.name: kalah_limits(e.name) for e in list_agents(game)}
+    field to limit), probed on the game and agent code by the game's presentation."""
+    return load_game(game).presentation().lobby_limits()
+
+
+def all_lobby_limits() -> None:
+    """Probe every table game's lobby limits (seconds for a solver agent; cached)."""
+    for game in web_games():
+        lobby_limits(game)
 
 
 MAX_NAME = 24
@@ -168,8 +135,10 @@ def _static_dir() -> Path:
 
 
 def default_opponent(game: str) -> str:
+    """The game's preferred default opponent (its presentation's list), first registered
+    one wins (the table lists all)."""
     names = {e.name for e in list_agents(game)}
-    for name in DEFAULT_OPPONENT[game]:
+    for name in load_game(game).presentation().default_opponents:
         if name in names:
             return name
     return "random"
@@ -200,8 +169,9 @@ class Server:
     # ----- tables
     def create_table(self, body: dict[str, Any]) -> Table:
         game_name = body.get("game")
-        if game_name not in WEB_GAMES:
-            raise TableError(f"unknown game {game_name!r}; the table plays {', '.join(WEB_GAMES)}")
+        if not isinstance(game_name, str) or game_name not in web_games():
+            raise TableError(f"unknown game {game_name!r}; the table plays "
+                             f"{', '.join(web_games())}")
         params = body.get("params") or {}
         if not isinstance(params, dict):
             raise TableError("params must be an object of game parameters")
@@ -212,9 +182,9 @@ class Server:
         seat = body.get("seat", 0)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise TableError(f"seat must be a number 0..{n - 1}")
-        if game_name == "skat" and seat not in game.positions:  # type: ignore[attr-defined]
-            raise TableError("at a 4-table the dealer of the first deal sits out: choose "
-                             "another seat")
+        refusal = game.presentation().seat_refusal(seat)
+        if refusal is not None:
+            raise TableError(refusal)
         opponents = body.get("opponents")
         if opponents is None:
             opponents = [default_opponent(game_name)] * (n - 1)
@@ -449,7 +419,7 @@ class Server:
         processes; ``workers=0`` (threads in tests) skips it."""
         if self.pool.size == 0:
             return
-        work = {"opponents": {g: default_opponent(g) for g in WEB_GAMES}}
+        work = {"opponents": {g: default_opponent(g) for g in web_games()}}
         done = await asyncio.gather(*(self.pool.run("warm_up", work, 300)
                                       for _ in range(self.pool.size)), return_exceptions=True)
         for r in done:
@@ -461,12 +431,14 @@ class Server:
 
     # ----- hints
     async def start_hint(self, ws: WebSocket, table: Table) -> None:
-        """Compute a hint for the person (Skat, on their turn) in an engine worker; the
-        answer ``{"type": "hint", "ply", "hint"}`` comes when it is ready, the socket keeps
-        serving meanwhile."""
+        """Compute a hint for the person (on their turn, in a game with hints) in an engine
+        worker; the answer ``{"type": "hint", "ply", "hint"}`` comes when it is ready, the
+        socket keeps serving meanwhile."""
         st = table.state
-        if st.game.name != "skat":
-            await self.error(ws, table.id, "hints exist for Skat tables")
+        if not st.game.presentation().has_hints:
+            titles = [face.title for face in (load_game(g).presentation() for g in web_games())
+                      if face.has_hints]
+            await self.error(ws, table.id, f"hints exist for {' and '.join(titles)} tables")
             return
         if st.is_terminal() or st.current_player != table.seat:
             await self.error(ws, table.id, "a hint is given on your turn")
@@ -487,7 +459,7 @@ class Server:
     async def _hint(self, ws: WebSocket, table: Table, ply: int, work: dict[str, Any]) -> None:
         try:
             limit = 3 * float(work["time_s"]) + 30.0
-            hint = await self.pool.run("skat_hint", work, limit, self.cancels.get(table.id))
+            hint = await self.pool.run("hint", work, limit, self.cancels.get(table.id))
             self.stats["hints"] += 1
             await self.send(ws, {"type": "hint", "ply": ply, "hint": hint})
         except (EngineTimeout, EngineFailed, EngineCancelled) as exc:

@@ -96,12 +96,7 @@ class Table:
 
     # ----- game of the current deal
     def current_spec(self) -> str:
-        base = load_game(self.config["spec"])
-        if base.name == "skat":
-            players = base.num_players
-            dealer = (int(base.params["dealer"]) + self.deal_no) % players
-            return load_game(self.config["spec"], dealer=dealer).spec()
-        return base.spec()
+        return load_game(self.config["spec"]).presentation().deal_spec(self.deal_no)
 
     def _replay(self, history: list[int]) -> State:
         state = load_game(self.current_spec()).new_initial_state()
@@ -157,58 +152,27 @@ class Table:
 
     def _describe_refused(self, action: int) -> str:
         # name a refused action without revealing anything: only the seat's own things
-        name = self.state.game.name
-        if name == "kalah":
-            return f"pit {action + 1}" if 0 <= action < 64 else f"action {action}"
-        if name == "skat" and 0 <= action < 32:
-            from spielwerk.games.skat.cards import card_to_string
-
-            info: Any = self.state.info_state(self.seat)
-            if info.hand >> action & 1:
-                return card_to_string(action)
-            return "a card you do not hold"
-        if name == "durak":
-            from spielwerk.games.durak.rules import action_cards
-
-            info2: Any = self.state.info_state(self.seat)
-            try:
-                cards = action_cards(action) if 0 <= action < 512 else 0
-                if cards and cards & ~info2.own_hand == 0:
-                    return self.state.action_to_string(action)
-            except (IndexError, ValueError):
-                pass
-            return "that action"
-        return f"action {action}"
+        return self.state.game.presentation().refused_name(self.state, self.seat, action)
 
     def apply(self, action: int) -> None:
         """Apply a legal action of the player to move, then any chance that follows."""
         st = self.state
         seat = st.current_player
-        is_put = False
-        if st.game.name == "skat":
-            from spielwerk.games.skat.rules import PUT
-
-            is_put = getattr(st, "phase", -1) == PUT
+        is_put = st.game.presentation().hides_action(st)  # e.g. a card put away unseen
         st.apply(action)
         self._chance(st)
         self.last = {"seat": seat, "action": action, "put": is_put,
                      "label": action_label(st, action) if not is_put else "puts a card"}
 
     def can_undo(self) -> bool:
-        """Whether the person may take back their last action: a card they put into the
-        skat, as long as the game is not declared yet (Skat only)."""
-        st: Any = self.state
-        if st.game.name != "skat" or st.current_player != self.seat or not st.log:
-            return False
-        from spielwerk.games.skat.rules import DECLARE, PUT
-
-        return bool(st.phase in (PUT, DECLARE) and st.declarer == self.seat and st.log[-1][1])
+        """Whether the person may take back their last action (the game says which:
+        e.g. a card put away, until the game is declared)."""
+        return self.state.game.presentation().can_undo(self.state, self.seat)
 
     def undo(self) -> None:
-        """Take back the person's last put card (see :meth:`can_undo`)."""
+        """Take back the person's last action (see :meth:`can_undo`)."""
         if not self.can_undo():
-            raise TableError("nothing to take back: only a card put into the skat can be "
-                             "taken back, until the game is declared")
+            raise TableError(self.state.game.presentation().undo_refusal)
         self.state = self._replay(self.history[:-1])
         self.last = None
 
@@ -221,64 +185,25 @@ class Table:
         self.state = self._replay([])
 
     def record_finish(self) -> dict[str, Any] | None:
-        """The list entry of a finished Skat deal (appended to the series): declarer, game,
-        value, won, and each seat's list points - Seeger-Fabian for a declared game, the
-        rules' zero-sum Ramsch returns for a Ramsch (the most card points lose them)."""
-        st: Any = self.state
-        if st.game.name != "skat":
+        """The list entry of a finished deal (appended to the series) where the game
+        keeps a list: its result and each seat's list points (``sf``)."""
+        entry = self.state.game.presentation().series_entry(self.state)
+        if entry is None:
             return None
-        from spielwerk.games.skat.scoring import seeger_fabian
-
-        entry: dict[str, Any]
-        if st.ramsch_result is not None:
-            rr = st.ramsch_result
-            sf = [0.0] * st.sgame.players
-            for s, v in rr.returns.items():
-                sf[s] = float(v)
-            entry = {"deal": self.deal_no + 1, "declarer": -1, "game": "Ramsch",
-                     "value": max(-v for v in sf), "won": None, "text": rr.describe(),
-                     "score": 0, "sf": [int(v) if float(v).is_integer() else v for v in sf],
-                     "losers": list(rr.losers)}
-        elif st.result is not None:
-            res = st.result
-            entry = {"deal": self.deal_no + 1, "declarer": res.declarer,
-                     "game": str(res.contract) if res.contract is not None else "passed in",
-                     "value": res.value if not res.passed else 0,
-                     "won": None if res.passed else bool(res.won), "bid": res.bid,
-                     "text": res.describe(), "score": res.score,
-                     "sf": seeger_fabian(res, st.sgame.players)}
-        else:
-            return None
+        entry = {"deal": self.deal_no + 1, **entry}
         self.series.append(entry)
         return entry
 
     def has_iss_record(self) -> bool:
-        """Whether an ISS record of the finished deal exists (3-player Skat, not Ramsch)."""
-        st: Any = self.state
-        return bool(st.game.name == "skat" and st.is_terminal() and st.sgame.players == 3
-                    and not st.is_ramsch)
+        """Whether a text record of the finished game exists (the game's own format)."""
+        st = self.state
+        return bool(st.is_terminal() and st.game.presentation().has_text_record(st))
 
     def summary(self) -> str:
-        st: Any = self.state
+        st = self.state
         if not st.is_terminal():
             return "unfinished"
-        name = st.game.name
-        if name == "skat":
-            if st.result is not None:
-                return str(st.result.describe())
-            if st.ramsch_result is not None:
-                return str(st.ramsch_result.describe())
-        if name == "kalah":
-            d = st.margin()
-            if d == 0:
-                return "draw"
-            winner = 0 if d > 0 else 1
-            who = "you" if winner == self.seat else "the opponent"
-            return f"{('South', 'North')[winner]} ({who}) wins by {abs(d)}"
-        if name == "durak":
-            loser = st.loser()
-            return "draw" if loser is None or loser < 0 else f"player {loser} is the durak"
-        return "over"
+        return st.game.presentation().summary(st, self.seat)
 
     # ----- messages
     def message(self, thinking: int | None = None) -> dict[str, Any]:

@@ -10,15 +10,21 @@ phase one-hot.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-from spielwerk.core.game import Game, InfoState
+from spielwerk.core.game import Game, InfoState, State
 from spielwerk.core.presentation import Presentation, Sizes, bits_into
 from spielwerk.games.durak import kernel as K
-from spielwerk.games.durak.rules import DurakInfoState
+from spielwerk.games.durak import table as durak_table
+from spielwerk.games.durak.rules import DurakInfoState, DurakState, action_cards
 
 
 class DurakPresentation(Presentation):
+    table = True
+    title = "Durak"
+    default_opponents = ("ismcts", "mcts", "smart")
     def sizes(self) -> Sizes:
         return Sizes(K.PASS + 1, K.DEAL + 52, K.PLY_CAP, 2, K.MAX_PLAYERS)
 
@@ -62,6 +68,39 @@ class DurakPresentation(Presentation):
                 out[at + (seat - p) % n] = 1.0
             at += n
         out[at + phase] = 1.0
+
+
+    # ----- the web table
+    def table_view(self, info: InfoState) -> dict[str, Any]:
+        assert isinstance(info, DurakInfoState)
+        return durak_table.view(info)
+
+    def table_extras(self, state: State) -> dict[str, Any]:
+        return {"pairs": durak_table.bout_pairs(state)}  # cards on the table only
+
+    def refused_name(self, state: State, seat: int, action: int) -> str:
+        info: Any = state.info_state(seat)
+        try:
+            cards = action_cards(action) if 0 <= action < 512 else 0
+            if cards and cards & ~info.own_hand == 0:
+                return state.action_to_string(action)
+        except (IndexError, ValueError):
+            pass
+        return "that action"
+
+    def summary(self, state: State, seat: int) -> str:
+        assert isinstance(state, DurakState)
+        loser = state.loser()
+        return "draw" if loser is None or loser < 0 else f"player {loser} is the durak"
+
+    def final_reveal(self, state: State) -> dict[str, Any] | None:
+        return {"hands": durak_table.hands(state)}
+
+    def all_hands(self, state: State) -> list[list[str]] | None:
+        return durak_table.hands(state)
+
+    def review(self, spec: str, history: list[int]) -> list[dict[str, Any]]:
+        return durak_table.review(spec, history)
 
 
 def presentation(game: Game) -> Presentation:

@@ -7,14 +7,20 @@ move, one-hot (South, North).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-from spielwerk.core.game import Game, InfoState, PerfectInfoState
+from spielwerk.core.game import Game, InfoState, PerfectInfoState, State
 from spielwerk.core.presentation import Presentation, Sizes
+from spielwerk.games.kalah import table as kalah_table
 from spielwerk.games.kalah.rules import KalahState
 
 
 class KalahPresentation(Presentation):
+    table = True
+    title = "Kalah"
+    default_opponents = ("perfect", "alphabeta")
     def sizes(self) -> Sizes:
         # a game length of 1000 as OpenSpiel's own mancala; no Kalah(6,4) game comes near it
         return Sizes(int(self.game.params["pits"]), 0, 1000, 2, 2)
@@ -35,6 +41,47 @@ class KalahPresentation(Presentation):
         mover = state.current_player
         if mover >= 0:
             out[n + mover] = 1.0
+
+
+    # ----- the web table
+    def table_view(self, info: InfoState) -> dict[str, Any]:
+        assert isinstance(info, PerfectInfoState)
+        st: Any = info.state
+        g = st.kgame
+        return {
+            "pits": g.pits,
+            "seeds": g.seeds,
+            "empty_capture": g.empty_capture,
+            "south": st.pits_of(0),
+            "north": st.pits_of(1),
+            "stores": [st.store(0), st.store(1)],
+            "legal": [{"id": a, "label": str(a + 1), "kind": "pit"}
+                      for a in info.legal_actions()],
+        }
+
+    def action_label(self, state: State, action: int) -> str:
+        return f"pit {action + 1}"
+
+    def review_label(self, state: State, action: int) -> str:
+        return f"pit {action + 1}"
+
+    def refused_name(self, state: State, seat: int, action: int) -> str:
+        return f"pit {action + 1}" if 0 <= action < 64 else f"action {action}"
+
+    def summary(self, state: State, seat: int) -> str:
+        assert isinstance(state, KalahState)
+        d = state.margin()
+        if d == 0:
+            return "draw"
+        winner = 0 if d > 0 else 1
+        who = "you" if winner == seat else "the opponent"
+        return f"{('South', 'North')[winner]} ({who}) wins by {abs(d)}"
+
+    def lobby_limits(self) -> dict[str, Any] | None:
+        return kalah_table.lobby_limits(self.game.name)
+
+    def review(self, spec: str, history: list[int]) -> list[dict[str, Any]]:
+        return kalah_table.review(spec, history)
 
 
 def presentation(game: Game) -> Presentation:

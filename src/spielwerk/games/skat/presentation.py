@@ -11,15 +11,32 @@ one-hot.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-from spielwerk.core.game import Game, InfoState
+from spielwerk.core.game import Game, InfoState, State
 from spielwerk.core.presentation import Presentation, Sizes, bits_into
+from spielwerk.core.registry import load_game
+from spielwerk.games.skat import rules as R
+from spielwerk.games.skat import table as skat_table
 from spielwerk.games.skat.actions import NUM_ACTIONS
+from spielwerk.games.skat.cards import card_to_string
 from spielwerk.games.skat.info import SkatInfoState
 
 
 class SkatPresentation(Presentation):
+    table = True
+    title = "Skat"
+    default_opponents = ("knn", "pimc", "rule")
+    record_format = "ISS"
+    record_line = "an ISS record line"
+    undo_refusal = ("nothing to take back: only a card put into the skat can be taken back, "
+                    "until the game is declared")
+    warm_stages = ("start", "put", "play")
+    """Skat's bidding loads the knn model, its putting builds the refined put's win-chance
+    table (tens of seconds once per process), its card play loads the double-dummy
+    solver."""
     def sizes(self) -> Sizes:
         # 32 deal + at most 63 bids, 63 holds and 3 passes + pick up, 2 puts, declaration
         # + 30 cards + give-up offers and answers (per trick at most a claim answered by
@@ -73,6 +90,83 @@ class SkatPresentation(Presentation):
             out[at + (mover - p) % n] = 1.0
         else:
             out[at + n] = 1.0  # chance or over
+
+
+    # ----- the web table
+    def table_view(self, info: InfoState) -> dict[str, Any]:
+        assert isinstance(info, SkatInfoState)
+        return skat_table.view(info)
+
+    def action_label(self, state: State, action: int) -> str:
+        return skat_table.label(action)[0]
+
+    def refused_name(self, state: State, seat: int, action: int) -> str:
+        if not 0 <= action < 32:
+            return f"action {action}"
+        info: Any = state.info_state(seat)
+        if info.hand >> action & 1:
+            return card_to_string(action)
+        return "a card you do not hold"
+
+    def deal_spec(self, deal_no: int) -> str:
+        dealer = (int(self.game.params["dealer"]) + deal_no) % self.game.num_players
+        return load_game(self.game.spec(), dealer=dealer).spec()
+
+    def seat_refusal(self, seat: int) -> str | None:
+        if seat in self.game.positions:  # type: ignore[attr-defined]
+            return None
+        return "at a 4-table the dealer of the first deal sits out: choose another seat"
+
+    def hides_action(self, state: State) -> bool:
+        return getattr(state, "phase", -1) == R.PUT  # a card put into the skat
+
+    def can_undo(self, state: State, seat: int) -> bool:
+        """A card the person put into the skat, as long as the game is not declared."""
+        st: Any = state
+        if st.current_player != seat or not st.log:
+            return False
+        return bool(st.phase in (R.PUT, R.DECLARE) and st.declarer == seat and st.log[-1][1])
+
+    def series_entry(self, state: State) -> dict[str, Any] | None:
+        return skat_table.series_entry(state)
+
+    def summary(self, state: State, seat: int) -> str:
+        st: Any = state
+        if st.result is not None:
+            return str(st.result.describe())
+        if st.ramsch_result is not None:
+            return str(st.ramsch_result.describe())
+        return "over"
+
+    def final_reveal(self, state: State) -> dict[str, Any] | None:
+        return skat_table.reveal(state)
+
+    def all_hands(self, state: State) -> list[list[str]] | None:
+        return [skat_table.cards(h) for h in state.hands]  # type: ignore[attr-defined]
+
+    def has_text_record(self, state: State) -> bool:
+        """3-player Skat, not Ramsch."""
+        st: Any = state
+        return bool(st.is_terminal() and st.sgame.players == 3 and not st.is_ramsch)
+
+    def write_text_record(self, state: State, players: list[str], game_id: str) -> str:
+        return skat_table.write_iss(state, players, game_id)
+
+    def read_text_record(self, text: str) -> tuple[State, list[str]] | None:
+        return skat_table.read_iss(text)
+
+    def warm_bot(self, stage: str) -> str | None:
+        return None if stage == "start" else "rule"
+
+    def at_stage(self, state: State, stage: str) -> bool:
+        st: Any = state
+        if stage == "put":
+            return bool(st.phase == R.PUT)
+        return bool(st.phase == R.PLAY and st.contract is not None
+                    and len([a for a in st.legal_actions() if a < 32]) > 1)
+
+    def review(self, spec: str, history: list[int]) -> list[dict[str, Any]]:
+        return skat_table.review(spec, history)
 
 
 def presentation(game: Game) -> Presentation:

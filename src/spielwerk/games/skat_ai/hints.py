@@ -1,0 +1,146 @@
+"""Hints for the person at a Skat table, computed from their info state only.
+
+* Bidding and the skat (hand game or pick up): the ``knn`` engine's decision for
+  the ten cards dealt - its highest bid, its game - and every game's expected
+  Seeger-Fabian list score from the calibrated win chance of its neighbours'
+  value (:func:`bidding.options`, the numbers ``decision=score`` compares).
+* Putting and declaring after picking up: for each game the engine's put of the
+  twelve cards, the neighbours' value, win chance and expected list score (the
+  numbers :func:`putting.choose_game` weighs), and the engine's own choice.
+* A card: for each legal card its PIMC win share (the share of sampled worlds,
+  solved double-dummy, in which the player's side still reaches its goal after
+  that card) and its expected final card points of the player's side.
+
+Every number comes from ``state.info_state(seat)`` (:func:`hint_for`): a hidden card
+cannot change a hint, which the tests check by giving another world with the same
+info state. The web table asks for it through the game's presentation
+(:func:`spielwerk.core.presentation.register_advice`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spielwerk.core.agent import make_agent
+from spielwerk.games.skat import rules as R
+from spielwerk.games.skat.cards import GAME_NAMES, NULL, card_to_string, mask_to_string
+from spielwerk.games.skat.info import SkatInfoState
+from spielwerk.games.skat.table import label
+
+HINT_WORLDS = 24
+"""Worlds of a card hint's win shares (each world solved for every legal card)."""
+HINT_POINT_WORLDS = 12
+"""Worlds of its expected card points (exact values cost about ten times more)."""
+
+
+def _game_text(game: int, hand: bool, ouvert: bool = False) -> str:
+    text = GAME_NAMES[game]
+    if ouvert:
+        text += " ouvert"
+    return text + (" hand" if hand else "")
+
+
+def _knn(game: Any, seed: int) -> Any:
+    from spielwerk.games.skat_ai.knn_agent import SkatKnnAgent
+
+    agent = make_agent("knn", game, seed=seed)
+    assert isinstance(agent, SkatKnnAgent)
+    return agent
+
+
+def _engine_choice(agent: Any, info: SkatInfoState) -> str:
+    return label(int(agent.act(info)))[0]
+
+
+def bid_hint(info: SkatInfoState, seed: int) -> dict[str, Any]:
+    """The engine's bid and game for the ten cards dealt, and each game's expected list
+    score (with and without the skat), best first."""
+    from spielwerk.games.skat_ai.bidding import options as game_options
+
+    agent = _knn(info.game, seed)
+    position = agent.position(info.player)
+    d = agent.bid_decision(info.own_dealt, position)
+    options = sorted(game_options(info.own_dealt, agent.params, position, d),
+                     key=lambda o: (-float(o[0]), -int(o[3])))
+    return {
+        "kind": "bid",
+        "engine": _engine_choice(agent, info),
+        "max_bid": int(d.max_bid) if d.game >= 0 else None,
+        "game": None if d.game < 0 else _game_text(d.game, d.hand_game, d.ouvert),
+        "options": [{"game": _game_text(g, is_hand, ouvert), "value": int(value),
+                     "expected": round(float(e), 1)} for e, g, is_hand, value, ouvert
+                    in options[:8]],
+    }
+
+
+def put_hint(info: SkatInfoState, seed: int) -> dict[str, Any]:
+    """After picking up: each game's put of the twelve cards with its neighbours' value,
+    win chance and expected list score at this bid, and the engine's choice."""
+    from spielwerk.games.skat_ai.params import expected_score, win_probability
+    from spielwerk.games.skat_ai.putting import put_count
+    from spielwerk.games.skat_ai.winprob import game_value
+
+    agent = _knn(info.game, seed)
+    decision = agent.put_decision(info)
+    twelve = info.hand | (info.put or 0)
+    position = agent.position(info.player)
+    rows: list[dict[str, Any]] = []
+    for g, (put, value) in sorted(decision.per_game.items()):
+        worth = max(game_value(twelve, g), info.bid)
+        chance = win_probability(value, "put", position, put_count(twelve & ~put, g), g,
+                                 calibration=agent.params.calibration)
+        rows.append({"game": GAME_NAMES[g], "put": mask_to_string(put).split(),
+                     "value": round(float(value), 1), "win": round(float(chance), 2),
+                     "expected": round(expected_score(chance, worth,
+                                                      agent.params.loss_bonus), 1)})
+    rows.sort(key=lambda r: -float(r["expected"]))
+    return {"kind": "put", "engine": _engine_choice(agent, info),
+            "game": _game_text(decision.game, False, decision.ouvert),
+            "put": mask_to_string(decision.put).split(), "options": rows}
+
+
+def card_hint(info: SkatInfoState, seed: int, time_s: float) -> dict[str, Any]:
+    """Each legal card's PIMC win share and expected final card points of the player's
+    side (null: the defenders' tricks, the declarer's side wants none)."""
+    from spielwerk.games.skat_ai.pimc_agent import SkatPimcAgent
+
+    cards = [a for a in info.legal_actions() if a < 32]
+    if len(cards) == 1:
+        return {"kind": "card", "worlds": 0, "forced": card_to_string(cards[0]), "cards": []}
+    t = time_s if time_s > 0 else 0.0
+    win = SkatPimcAgent(info.game, seed, worlds=HINT_WORLDS, time=t, prune=False).decide(info)
+    pts = SkatPimcAgent(info.game, seed, worlds=HINT_POINT_WORLDS, time=t,
+                        values="points").decide(info)
+    null = info.contract is not None and info.contract.game == NULL
+    scored = []
+    for c in cards:
+        share = win.totals.get(c, 0.0) / max(1, win.worlds)
+        mean = pts.totals.get(c, 0.0) / max(1, pts.worlds)
+        # null: the solver's value is the defenders' tricks from here (the declarer's side
+        # counts them as its value, the defenders' as minus): shown as the tricks
+        scored.append((share, mean, c))
+    scored.sort(key=lambda r: (-r[0], -r[1], r[2]))
+    rows = [{"card": card_to_string(c), "win": round(share, 3),
+             "points": round(abs(mean) if null else mean, 1)} for share, mean, c in scored]
+    return {"kind": "card", "worlds": win.worlds, "point_worlds": pts.worlds,
+            "exhaustive": win.exhaustive, "null": null, "cards": rows,
+            "declarer": info.player == info.declarer}
+
+
+def hint_for(info: SkatInfoState, seed: int, time_s: float = 0.0) -> dict[str, Any]:
+    """The hint for the seat whose info state this is (see the module docstring)."""
+    legal = info.legal_actions()
+    if not legal:
+        return {"kind": "none", "text": "it is not your turn"}
+    if info.is_ramsch:
+        return {"kind": "none", "text": "no hint in Ramsch (the engines' hints value a "
+                                        "declared game)"}
+    if info.phase in (R.BIDDING, R.SKAT):
+        return bid_hint(info, seed)
+    if info.phase in (R.PUT, R.DECLARE):
+        return put_hint(info, seed)
+    if R.PLAY_ON in legal:
+        return {"kind": "none", "text": "a claim or concession is offered: no card hint"}
+    if info.phase == R.PLAY:
+        return card_hint(info, seed, time_s)
+    return {"kind": "none", "text": "no hint here"}
