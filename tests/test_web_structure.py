@@ -5,17 +5,28 @@ edit in ``src/spielwerk/web``.
 Read from the source with ``ast``: no module of the web imports a game's package, and no
 string in its code (docstrings aside) is a game's name or starts with one
 (``== "skat"``, ``in ("durak", ...)``, ``{"kalah": ...}``, a task named ``"skat_hint"``).
+
+The page (``web/static``: ``app.js``, ``style.css``, ...) names no game either, not even
+in a comment: a game's drawing code and style live with the game (``games/<game>/web/``),
+declared by its presentation (``web_scripts``, ``web_styles``), served under
+``/games/<name>/<file>`` (only the declared files) and loaded by the index page.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
+from fastapi.testclient import TestClient
+
 sys.path.insert(0, str(Path(__file__).parent))
 
+from spielwerk.core.registry import load_game  # noqa: E402
 from spielwerk.games import BUILTIN_GAMES, GAME_PACKAGES  # noqa: E402
+from spielwerk.web.app import create_app  # noqa: E402
+from spielwerk.web.server import web_games  # noqa: E402
 from structure import import_graph  # noqa: E402
 
 WEB = Path(__file__).resolve().parents[1] / "src" / "spielwerk" / "web"
@@ -80,3 +91,63 @@ def test_no_web_module_imports_a_game() -> None:
     bad = [(m, d) for m, deps in graph.items() for d in deps
            if m.startswith("spielwerk.web") and d.startswith("spielwerk.games")]
     assert bad == []
+
+
+def game_words_in(text: str) -> list[str]:
+    """The game names in ``text`` (JavaScript, CSS, HTML) as whole words, in any case:
+    ``"skat"``, ``Kalah``, ``/* durak */``; not ``skatboard`` or ``renderskat``."""
+    return re.findall(r"\b(" + "|".join(map(re.escape, NAMES)) + r")\b", text, re.IGNORECASE)
+
+
+def test_the_page_checker_sees_a_game_word() -> None:
+    text = 'if (v.game === "kalah") x(); // Skat\n/* DURAK: pairs */ const skatboard = renderskat;'
+    assert game_words_in(text) == ["kalah", "Skat", "DURAK"]
+    assert game_words_in('.pit { color: red } // chess') == []
+
+
+def test_no_page_file_names_a_game() -> None:
+    """app.js, cards.js, style.css and index.html: no game name as a word, comments included."""
+    files = sorted(p for p in (WEB / "static").iterdir() if p.is_file())
+    assert {p.name for p in files} >= {"app.js", "style.css", "index.html"}
+    bad = {p.name: game_words_in(p.read_text(encoding="utf-8")) for p in files}
+    assert {k: v for k, v in bad.items() if v} == {}
+
+
+def test_each_table_game_declares_its_page_code() -> None:
+    """Each table game's presentation declares at least one script, every declared file
+    exists in the game's web/ folder, every file there is declared, and the scripts
+    register the game under its name."""
+    assert set(web_games()) == set(BUILTIN_GAMES)  # the check below covers every table game
+    for name in web_games():
+        face = load_game(name).presentation()
+        assert face.web_scripts, f"{name} declares no page script"
+        declared = (*face.web_scripts, *face.web_styles)
+        missing = [f for f in declared if face.web_file(f) is None]
+        assert missing == [], f"{name}: declared but missing {missing}"
+        folder = face.web_file(face.web_scripts[0]).parent  # type: ignore[union-attr]
+        assert sorted(p.name for p in folder.iterdir()) == sorted(declared)
+        scripts = "".join(face.web_file(f).read_text(encoding="utf-8")  # type: ignore[union-attr]
+                          for f in face.web_scripts)
+        assert f'Spielwerk.registerGame("{name}"' in scripts
+        assert face.web_file("../presentation.py") is None
+        assert face.web_file("presentation.py") is None
+
+
+def test_the_page_loads_and_serves_only_declared_page_code(tmp_path: Path) -> None:
+    client = TestClient(create_app(tmp_path / "web.sqlite3"))  # no lifespan: no engines
+    page = client.get("/").text
+    for name in web_games():
+        face = load_game(name).presentation()
+        for f in face.web_scripts:
+            assert f'<script src="/games/{name}/{f}"></script>' in page
+            r = client.get(f"/games/{name}/{f}")
+            assert r.status_code == 200 and "javascript" in r.headers["content-type"]
+        for f in face.web_styles:
+            assert f'<link rel="stylesheet" href="/games/{name}/{f}">' in page
+            assert client.get(f"/games/{name}/{f}").headers["content-type"].startswith("text/css")
+        # the page's own script first: the games' scripts register with it
+        assert page.index("/static/app.js") < page.index(f'<script src="/games/{name}/')
+    for url in ("/games/kalah/presentation.py", "/games/kalah/..%2Fpresentation.py",
+                "/games/kalah/%2e%2e", "/games/kalah/skat.js", "/games/chess/chess.js",
+                "/games/skat_ai/hints.py"):
+        assert client.get(url).status_code == 404, url

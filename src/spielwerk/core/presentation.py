@@ -25,6 +25,8 @@ import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from spielwerk.core.errors import SpielwerkError
@@ -63,6 +65,28 @@ class Sizes:
     max_game_length: int
     min_players: int
     max_players: int
+
+
+@dataclass(frozen=True)
+class LobbyField:
+    """One field of the web lobby's "new table" form: a game parameter the person chooses.
+    Its default is the game's own default for ``param``."""
+
+    param: str
+    """The game parameter the field sets (also the field's id: ``opt-<param>``)."""
+    label: str
+    kind: str = "number"
+    """``number`` (``low`` .. ``high``), ``choice`` (one of ``choices``) or ``check``."""
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[tuple[Any, str], ...] = ()
+    """``(value, text)`` per choice, in the order shown."""
+
+    def web(self, defaults: dict[str, Any]) -> dict[str, Any]:
+        """The field as the lobby page reads it (JSON-ready)."""
+        return {"param": self.param, "label": self.label, "kind": self.kind,
+                "default": defaults.get(self.param), "low": self.low, "high": self.high,
+                "choices": [list(c) for c in self.choices]}
 
 
 class Presentation(ABC):
@@ -117,6 +141,19 @@ class Presentation(ABC):
     """The answer to an undo the table refuses (:meth:`can_undo` false)."""
     warm_stages: tuple[str, ...] = ("start",)
     """The decisions an engine warm-up makes (:meth:`warm_bot`, :meth:`at_stage`)."""
+    lobby_rank: int = 100
+    """The game's place in the lobby's list of games (lowest first, and chosen)."""
+    lobby_fields: tuple[LobbyField, ...] = ()
+    """The game parameters the lobby's "new table" form offers."""
+    seats_param: str | None = None
+    """The lobby field that sets the number of seats (None: the game's default count)."""
+    spec_example: str = ""
+    """An agent spec the lobby shows as an example (e.g. ``"mcts:worlds=20"``)."""
+    web_scripts: tuple[str, ...] = ()
+    """The game's page code: JavaScript files in the ``web/`` folder of the game's package
+    that draw its table and register it with ``Spielwerk.registerGame``."""
+    web_styles: tuple[str, ...] = ()
+    """Style sheets in the same folder, loaded after the page's own."""
 
     def table_view(self, info: InfoState) -> dict[str, Any]:
         """The game's own fields of a table view of ``info`` (``legal``: ``{"id", "label",
@@ -187,6 +224,16 @@ class Presentation(ABC):
         None when ``text`` holds no such record, :class:`RecordFormatError` when it does
         but cannot be read."""
         return None
+
+    def web_file(self, name: str) -> Path | None:
+        """The file ``name`` of the game's page code, if the presentation declares it
+        (:attr:`web_scripts`, :attr:`web_styles`) and it exists; None otherwise (no other
+        file of the package is ever served)."""
+        if name not in (*self.web_scripts, *self.web_styles):
+            return None
+        package = type(self).__module__.rpartition(".")[0]
+        path = Path(str(resources.files(package) / "web" / name))
+        return path if path.is_file() else None
 
     def lobby_limits(self) -> dict[str, Any] | None:
         """Limits of the lobby's number fields per agent name (None: none to limit)."""

@@ -25,13 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 import spielwerk  # noqa: F401 - games and agents register themselves
 from spielwerk.core.agent import AgentSpecError, list_agents
 from spielwerk.core.errors import SpielwerkError
-from spielwerk.core.registry import list_games
+from spielwerk.core.registry import list_games, load_game
 from spielwerk.web.engines import EnginePool
 from spielwerk.web.records import (
     RecordDamaged,
@@ -100,9 +100,21 @@ def create_app(db_path: str | Path, workers: int = 1, abandon_s: float = 10.0) -
     async def not_found(request: Request, exc: RecordNotFound) -> JSONResponse:
         return error_response(404, str(exc))
 
+    page: list[str] = []  # the index page with the games' page code, made once
+
     @app.get("/")
-    async def index() -> FileResponse:
-        return FileResponse(static / "index.html")
+    async def index() -> HTMLResponse:
+        if not page:
+            page.append(await asyncio.to_thread(index_page, static))
+        return HTMLResponse(page[0])
+
+    @app.get("/games/{name}/{file}")
+    async def game_file(name: str, file: str) -> Response:
+        """A file of a game's page code: only those its presentation declares."""
+        path = await asyncio.to_thread(game_web_file, name, file)
+        if path is None:
+            return error_response(404, "no such file")
+        return FileResponse(path)
 
     @app.get("/favicon.ico")
     async def favicon() -> Response:
@@ -113,6 +125,27 @@ def create_app(db_path: str | Path, workers: int = 1, abandon_s: float = 10.0) -
     return app
 
 
+def game_web_file(name: str, file: str) -> Path | None:
+    """The declared page-code file ``file`` of the table game ``name`` (None: not one)."""
+    if name not in web_games():
+        return None
+    return load_game(name).presentation().web_file(file)
+
+
+def index_page(static: Path) -> str:
+    """``index.html`` with each table game's style sheets and scripts (its presentation's
+    :attr:`~spielwerk.core.presentation.Presentation.web_styles` and ``web_scripts``),
+    loaded after the page's own: the scripts register the games' drawing code."""
+    styles, scripts = [], []
+    for name in web_games():
+        face = load_game(name).presentation()
+        styles += [f'<link rel="stylesheet" href="/games/{name}/{f}">' for f in face.web_styles]
+        scripts += [f'<script src="/games/{name}/{f}"></script>' for f in face.web_scripts]
+    html = (static / "index.html").read_text(encoding="utf-8")
+    return html.replace("<!-- game styles -->", "\n".join(styles)).replace(
+        "<!-- game scripts -->", "\n".join(scripts))
+
+
 def tables_router(server: Server) -> APIRouter:
     """The game list, tables (create, list, state), statistics and the table websocket."""
     router = APIRouter()
@@ -120,10 +153,17 @@ def tables_router(server: Server) -> APIRouter:
     @router.get("/api/games")
     async def games() -> dict[str, Any]:
         out = {}
-        for entry in list_games():
-            if entry.name not in web_games():
-                continue
+        faces = {name: load_game(name).presentation() for name in web_games()}
+        for entry in sorted((e for e in list_games() if e.name in faces),
+                            key=lambda e: (faces[e.name].lobby_rank, e.name)):
+            face = faces[entry.name]
             out[entry.name] = {
+                "title": face.title,
+                # the lobby's form: the fields, the seat count, an example agent spec
+                "lobby": [f.web(entry.defaults) for f in face.lobby_fields],
+                "players": face.game.num_players,
+                "seats_param": face.seats_param,
+                "spec_example": face.spec_example,
                 "defaults": entry.defaults,
                 "help": entry.parameter_help,
                 "description": entry.description,

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from spielwerk.core.game import Game, InfoState, State
-from spielwerk.core.presentation import Presentation, Sizes, bits_into
+from spielwerk.core.presentation import LobbyField, Presentation, Sizes, bits_into
 from spielwerk.games.durak import kernel as K
 from spielwerk.games.durak import table as durak_table
 from spielwerk.games.durak.rules import DurakInfoState, DurakState, action_cards
@@ -25,6 +25,21 @@ class DurakPresentation(Presentation):
     table = True
     title = "Durak"
     default_opponents = ("ismcts", "mcts", "smart")
+    lobby_rank = 1
+    lobby_fields = (
+        LobbyField("preset", "preset", kind="choice",
+                   choices=(("classic", "classic (podkidnoy)"),
+                            ("perevodnoy", "perevodnoy (transfers)"),
+                            ("zarlykov2023", "Zarlykov 2023 (2 players, 36 cards)"))),
+        LobbyField("players", "players", low=2, high=K.MAX_PLAYERS),
+        LobbyField("deck", "deck", kind="choice",
+                   choices=((36, "36 cards"), (24, "24 cards"), (52, "52 cards"))),
+    )
+    seats_param = "players"
+    spec_example = "mcts:worlds=20"
+    web_scripts = ("durak.js",)
+    web_styles = ("durak.css",)
+
     def sizes(self) -> Sizes:
         return Sizes(K.PASS + 1, K.DEAL + 52, K.PLY_CAP, 2, K.MAX_PLAYERS)
 

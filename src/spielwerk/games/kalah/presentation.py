@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from spielwerk.core.game import Game, InfoState, PerfectInfoState, State
-from spielwerk.core.presentation import Presentation, Sizes
+from spielwerk.core.presentation import LobbyField, Presentation, Sizes
 from spielwerk.games.kalah import table as kalah_table
 from spielwerk.games.kalah.rules import KalahState
 
@@ -21,6 +21,15 @@ class KalahPresentation(Presentation):
     table = True
     title = "Kalah"
     default_opponents = ("perfect", "alphabeta")
+    # the number fields' ranges follow the chosen opponent (lobby_limits), in kalah.js
+    lobby_rank = 2
+    lobby_fields = (LobbyField("pits", "pits", low=1, high=6),
+                    LobbyField("seeds", "seeds", low=1, high=4),
+                    LobbyField("empty_capture", "empty capture", kind="check"))
+    spec_example = "perfect:egdb=16"
+    web_scripts = ("kalah.js",)
+    web_styles = ("kalah.css",)
+
     def sizes(self) -> Sizes:
         # a game length of 1000 as OpenSpiel's own mancala; no Kalah(6,4) game comes near it
         return Sizes(int(self.game.params["pits"]), 0, 1000, 2, 2)

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from spielwerk.core.game import Game, InfoState, State
-from spielwerk.core.presentation import Presentation, Sizes, bits_into
+from spielwerk.core.presentation import LobbyField, Presentation, Sizes, bits_into
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat import rules as R
 from spielwerk.games.skat import table as skat_table
@@ -37,6 +37,12 @@ class SkatPresentation(Presentation):
     """Skat's bidding loads the knn model, its putting builds the refined put's win-chance
     table (tens of seconds once per process), its card play loads the double-dummy
     solver."""
+    lobby_rank = 0
+    lobby_fields = (LobbyField("ramsch", "Ramsch when all pass", kind="check"),)
+    spec_example = "pimc:worlds=32"
+    web_scripts = ("skat.js",)
+    web_styles = ("skat.css",)
+
     def sizes(self) -> Sizes:
         # 32 deal + at most 63 bids, 63 holds and 3 passes + pick up, 2 puts, declaration
         # + 30 cards + give-up offers and answers (per trick at most a claim answered by
