@@ -123,7 +123,11 @@ def test_contest_shift_keeps_a_hand_at_18_unless_it_stays_winnable(model: KnnMod
 
 def test_the_calibration_follows_the_card_play(model: KnnModel) -> None:
     game = load_game("skat(players=3)")
-    assert make_agent("knn", game).params.calibration == "pimc"  # type: ignore[attr-defined]
+    # the default: expected-score decisions with the chances of PIMC on every side
+    default = make_agent("knn", game).params  # type: ignore[attr-defined]
+    assert (default.decision, default.calibration) == ("score", "strong")
+    ev = make_agent("knn:decision=ev", game)
+    assert ev.params.calibration == "pimc"  # type: ignore[attr-defined]
     rule_play = make_agent("knn:play=rule", game)
     assert rule_play.params.calibration == "rule"  # type: ignore[attr-defined]
     named = make_agent("knn:play=pimc:calibration=rule", game)

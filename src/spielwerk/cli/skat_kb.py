@@ -28,7 +28,14 @@ from spielwerk.games.skat_ai.bidding import decide_bid
 from spielwerk.games.skat_ai.handstrength import strength
 from spielwerk.games.skat_ai.knn import KnnModel
 from spielwerk.games.skat_ai.knowledge.build import DEFAULT_CHUNK, DEFAULT_PUT_K, MAX_DEALS
-from spielwerk.games.skat_ai.params import CALIBRATIONS, DEFAULT_K, DEFAULT_SCALING, KnnParams
+from spielwerk.games.skat_ai.params import (
+    AGENT_DECISION,
+    CALIBRATIONS,
+    DEFAULT_K,
+    DEFAULT_SCALING,
+    KnnParams,
+    auto_calibration,
+)
 from spielwerk.games.skat_ai.putting import GAME_BY_NAME, PUTTINGS, decide_put, put_for_game
 
 
@@ -88,6 +95,13 @@ def _cards_string(mask: int) -> list[str]:
     return [card_to_string(c) for c in DISPLAY_ORDER if mask >> c & 1]
 
 
+def agent_params(k: int, extensions: bool, play: str) -> KnnParams:
+    """The ``knn`` agent's decision parameters with PIMC or rule card play (``play``): its
+    decision rule and the win chances :func:`auto_calibration` gives it."""
+    return KnnParams(k=k, extensions=extensions, decision=AGENT_DECISION,
+                     calibration=auto_calibration(AGENT_DECISION, play))
+
+
 def bid_result(cards: str, position: str = "forehand", base: Path | None = None,
                k: int = DEFAULT_K, extensions: bool = True, play: str = "pimc"
                ) -> dict[str, Any]:
@@ -98,7 +112,7 @@ def bid_result(cards: str, position: str = "forehand", base: Path | None = None,
     if play not in CALIBRATIONS:
         raise SpielwerkError(f"--play must be {' or '.join(CALIBRATIONS)}, not {play!r}")
     model = _load(base, k)
-    d = decide_bid(model, hand, KnnParams(k=k, extensions=extensions, calibration=play), seat)
+    d = decide_bid(model, hand, agent_params(k, extensions, play), seat)
     values = d.values
     return {
         "features": {GAME_NAMES[g]: [int(x) for x in d.features[g]] for g in range(5)},
@@ -133,7 +147,7 @@ def put_result(cards: str, position: str = "forehand", bid: int = 18, base: Path
         return put_for_game(twelve, GAME_BY_NAME[game.strip().lower()], putting, seat, bid,
                             model)
     model = _load(base, k)
-    d = decide_put(model, twelve, bid, KnnParams(k=k, extensions=extensions), putting)
+    d = decide_put(model, twelve, bid, agent_params(k, extensions, "pimc"), putting)
     knn_put, knn_value = d.per_game[d.game]
     # one scale for the table and the decision: the neighbours' value of the put made (the
     # strategy's own score, e.g. refined's, is on a scale of its own and is not shown)

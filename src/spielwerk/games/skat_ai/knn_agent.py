@@ -53,11 +53,11 @@ from spielwerk.games.skat_ai.bidding import BidDecision, apply_strength_bidding,
 from spielwerk.games.skat_ai.knn import KnnModel
 from spielwerk.games.skat_ai.knowledge.store import base_fingerprint, default_base_dir
 from spielwerk.games.skat_ai.params import (
+    AGENT_DECISION,
     CALIBRATION_NAMES,
     DECISIONS,
     DEFAULT_CONTEST_MARGIN,
     DEFAULT_CONTEST_SHIFT,
-    DEFAULT_DECISION,
     DEFAULT_EV_MARGIN,
     DEFAULT_GAME_CHOICE,
     DEFAULT_HAND_THRESHOLD,
@@ -71,6 +71,7 @@ from spielwerk.games.skat_ai.params import (
     PUT_RULES,
     SCALINGS,
     KnnParams,
+    auto_calibration,
 )
 from spielwerk.games.skat_ai.pimc_agent import SkatPimcAgent
 from spielwerk.games.skat_ai.putting import PUTTINGS, PutDecision, bot_put, choose_game, knn_put
@@ -139,7 +140,7 @@ class KnnSettings:
                                       "points better")
     contest_margin: float = param(DEFAULT_CONTEST_MARGIN, "points above the threshold a hand "
                                   "needs to bid beyond 18")
-    decision: str = param(DEFAULT_DECISION, "when a game is winnable: ev (calibrated expected "
+    decision: str = param(AGENT_DECISION, "when a game is winnable: ev (calibrated expected "
                           "Seeger-Fabian score, by position), threshold (hand_threshold / "
                           "pickup_threshold), or score (every choice by expected score, null "
                           "included)", DECISIONS)
@@ -153,18 +154,19 @@ class KnnSettings:
     contest_shift: float = param(DEFAULT_CONTEST_SHIFT, "ev/score: log-odds a game must spare "
                                  "to bid beyond 18 (contested)")
     calibration: str = param("auto", "ev/score: win chances measured under rule's or PIMC's "
-                             "card play against rule's defence (auto: those of play), or "
-                             "strong: PIMC on every side, per game type", AGENT_CALIBRATIONS)
+                             "card play against rule's defence, or strong: PIMC on every "
+                             "side, per game type (auto: strong for score with pimc play, "
+                             "else those of play)", AGENT_CALIBRATIONS)
 
     def __post_init__(self) -> None:
         check_declared("knn", self)
 
     def decision_params(self) -> KnnParams:
         """The parameters of the decisions before the first card (:class:`KnnParams`); the
-        ``auto`` calibration is that of the card play."""
+        ``auto`` calibration is :func:`auto_calibration`'s."""
         shared = {f.name: getattr(self, f.name) for f in fields(KnnParams)}
         if self.calibration == "auto":  # the win chances measured under this card play
-            shared["calibration"] = self.play
+            shared["calibration"] = auto_calibration(self.decision, self.play)
         return KnnParams(**shared)
 
 

@@ -163,6 +163,18 @@ class KnnParams:
                                          f"not {value!r}")
 
 
+AGENT_DECISION = "score"
+"""The ``knn`` agent's decision rule (E5 in docs/skat-bot.md); :class:`KnnParams` keeps
+``ev`` as the library's default."""
+
+
+def auto_calibration(decision: str, play: str) -> str:
+    """The win chances a decision rule uses unless one is named: ``score`` with PIMC card
+    play those measured with PIMC on every side (``strong``), else those of the card play
+    (``rule`` or ``pimc``, against rule's defence)."""
+    return "strong" if decision == "score" and play == "pimc" else play
+
+
 def has_ouvert(calibration: str) -> bool:
     """Whether ``calibration`` has win chances of null ouvert of its own."""
     return calibration in TYPED_CALIBRATIONS and all(
