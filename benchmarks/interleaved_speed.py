@@ -14,6 +14,7 @@ Workloads use only the public API both trees share (``spielwerk.load_game``,
 
 * ``dds``: the Skat double-dummy solver on the ``spielwerk bench`` positions;
 * ``kalah``: the Kalah solver on the ``spielwerk bench`` Kalah(6,4) positions;
+* ``kalah63``: Kalah(6,3) solved from the start (3 M nodes, about a second);
 * ``durak_endgame``: the exact Durak endgame search on the bench positions;
 * ``pimc``: whole Skat deals with ``pimc:worlds=4`` in every seat;
 * ``durak_mcts``: a seeded Durak game, ``mcts`` (fixed iterations) against ``ismcts``;
@@ -57,6 +58,15 @@ from spielwerk.bench import kalah_nodes
 def work():
     rows = list(kalah_nodes())
     return sum(r[2] for r in rows), sum(r[1] for r in rows)
+""",
+    "kalah63": """
+from spielwerk.games.kalah.solver import Solver
+def work():
+    solver = Solver(6, True, max_seeds=36, tt_log2=20, depth_step=0)
+    board = np.array([3] * 6 + [0] + [3] * 6 + [0], dtype=np.int64)
+    start = time.perf_counter()
+    value = solver.value(solver.relative(board, 0))
+    return time.perf_counter() - start, solver.stats.nodes * 100 + value
 """,
     "durak_endgame": """
 from spielwerk.bench import durak_nodes
