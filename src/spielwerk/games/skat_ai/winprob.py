@@ -61,7 +61,7 @@ import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
@@ -363,23 +363,33 @@ SHIPPED_SAMPLES = (Path(__file__).resolve().parents[2] / "data" / "skat_winprob"
 def write_samples(path: Path | str, manifest: dict[str, Any], samples: Iterable[Sample]) -> None:
     """A gzip JSON Lines file: the manifest line (``format`` added), then one sample a line.
     Written atomically and byte-reproducibly (no time stamp in the gzip header)."""
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
     lines = [json.dumps({"format": SAMPLES_FORMAT, "version": 1, **manifest})]
     lines += [json.dumps([int(x) for x in s], separators=(",", ":")) for s in samples]
+    _write_gzip(Path(path), "\n".join(lines) + "\n")
+
+
+def _write_gzip(path: Path, text: str) -> None:
+    """``text`` gzipped to ``path`` atomically (a temporary file, then renamed) and
+    byte-reproducibly (no time stamp in the gzip header)."""
+    tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as raw, gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0) as f:
-        f.write(("\n".join(lines) + "\n").encode())
+        f.write(text.encode())
     tmp.replace(path)
+
+
+def _read_manifest(f: IO[str], path: Path | str, fmt: str, what: str) -> dict[str, Any]:
+    """The first line of an open file, checked to be a manifest of format ``fmt``."""
+    manifest = json.loads(f.readline())
+    if not isinstance(manifest, dict) or manifest.get("format") != fmt:
+        raise WinProbError(f"{path} is not a {what} (format {fmt!r} expected)")
+    return manifest
 
 
 def read_samples(path: Path | str) -> tuple[dict[str, Any], list[Sample]]:
     """(manifest, samples) of a file written by :func:`write_samples`."""
     try:
         with gzip.open(path, "rt") as f:
-            manifest = json.loads(f.readline())
-            if not isinstance(manifest, dict) or manifest.get("format") != SAMPLES_FORMAT:
-                raise WinProbError(f"{path} is not a winprob sample file "
-                                   f"(format {SAMPLES_FORMAT!r} expected)")
+            manifest = _read_manifest(f, path, SAMPLES_FORMAT, "winprob sample file")
             samples: list[Sample] = []
             for line in f:
                 g, ten, put, pos, bid, won = (int(x) for x in json.loads(line))
@@ -438,15 +448,10 @@ def default_inputs() -> dict[str, Any]:
 def write_default_table(path: Path | str = SHIPPED_TABLE) -> WinProbTable:
     """Build the default table and write it with its inputs' digests to ``path``:
     atomically (a temporary file, then renamed) and byte-reproducibly."""
-    path = Path(path)
     table = build_default_table()
     manifest = {"format": SHIPPED_FORMAT, "version": 1, "inputs": default_inputs(),
                 "samples": table.samples, "rebuild": REBUILD}
-    text = json.dumps(manifest) + "\n" + json.dumps(table.to_json()) + "\n"
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as raw, gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0) as f:
-        f.write(text.encode())
-    tmp.replace(path)
+    _write_gzip(Path(path), json.dumps(manifest) + "\n" + json.dumps(table.to_json()) + "\n")
     return table
 
 
@@ -455,10 +460,8 @@ def read_default_table(path: Path | str = SHIPPED_TABLE) -> tuple[dict[str, Any]
     if it is missing or damaged."""
     try:
         with gzip.open(path, "rt") as f:
-            manifest = json.loads(f.readline())
-            if not isinstance(manifest, dict) or manifest.get("format") != SHIPPED_FORMAT:
-                raise WinProbError(f"{path} is not a shipped winning-probability table "
-                                   f"(format {SHIPPED_FORMAT!r} expected)")
+            manifest = _read_manifest(f, path, SHIPPED_FORMAT,
+                                      "shipped winning-probability table")
             table = WinProbTable.from_json(json.loads(f.readline()))
     except (OSError, ValueError, EOFError, zlib.error) as e:  # WinProbError is a ValueError
         raise WinProbError(f"cannot read winning-probability table {path}: {e}") from None
