@@ -44,20 +44,37 @@ import json, random, sys, time
 import numpy as np
 import spielwerk
 from spielwerk.core.game import sample_chance
+
+def rows_work(rows):
+    "(seconds, nodes) of spielwerk.bench's (label, nodes, seconds) rows"
+    rows = list(rows)
+    return sum(r[2] for r in rows), sum(r[1] for r in rows)
+
+def play(game, agents, seed, limit=10**9):
+    "moves the agents make in one seeded game, at most limit"
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    moves = 0
+    while not state.is_terminal() and moves < limit:
+        if state.is_chance_node():
+            state.apply(sample_chance(state, rng))
+            continue
+        p = state.current_player
+        state.apply(agents[p].act(state.info_state(p)))
+        moves += 1
+    return moves
 """
 
 WORKLOADS: dict[str, str] = {
     "dds": """
 from spielwerk.bench import skat_nodes
 def work():
-    rows = list(skat_nodes())
-    return sum(r[2] for r in rows), sum(r[1] for r in rows)
+    return rows_work(skat_nodes())
 """,
     "kalah": """
 from spielwerk.bench import kalah_nodes
 def work():
-    rows = list(kalah_nodes())
-    return sum(r[2] for r in rows), sum(r[1] for r in rows)
+    return rows_work(kalah_nodes())
 """,
     "kalah63": """
 from spielwerk.games.kalah.solver import Solver
@@ -71,43 +88,22 @@ def work():
     "durak_endgame": """
 from spielwerk.bench import durak_nodes
 def work():
-    rows = list(durak_nodes())
-    return sum(r[2] for r in rows), sum(r[1] for r in rows)
+    return rows_work(durak_nodes())
 """,
     "pimc": """
 def work():
     game = spielwerk.load_game("skat")
-    moves = 0
     start = time.perf_counter()
-    for deal in range(2):
-        agents = [spielwerk.make_agent("pimc:worlds=4", game, seed=10 * deal + s) for s in range(3)]
-        rng = np.random.default_rng(deal)
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply(sample_chance(state, rng))
-                continue
-            p = state.current_player
-            a = agents[p].act(state.info_state(p))
-            state.apply(a)
-            moves += 1
+    moves = sum(play(game, [spielwerk.make_agent("pimc:worlds=4", game, seed=10 * deal + s)
+                            for s in range(3)], deal) for deal in range(2))
     return time.perf_counter() - start, moves
 """,
     "durak_mcts": """
 def work():
     game = spielwerk.load_game("durak")
     agents = [spielwerk.make_agent(spec, game, seed=s) for s, spec in enumerate(("mcts", "ismcts"))]
-    rng = np.random.default_rng(7)
-    state = game.new_initial_state()
-    moves = 0
     start = time.perf_counter()
-    while not state.is_terminal() and moves < 40:
-        if state.is_chance_node():
-            state.apply(sample_chance(state, rng))
-            continue
-        p = state.current_player
-        state.apply(agents[p].act(state.info_state(p)))
-        moves += 1
+    moves = play(game, agents, 7, limit=40)
     return time.perf_counter() - start, moves
 """,
     "playouts": """
