@@ -18,17 +18,14 @@ broken the way null declarers play:
 from __future__ import annotations
 
 from spielwerk.games.skat import kernel
-from spielwerk.games.skat.cards import NULL
+from spielwerk.games.skat.cards import NULL, NULL_RANK
 from spielwerk.games.skat.info import SkatInfoState
-
-_NULL_POSITION = (0, 1, 2, 5, 6, 3, 7, 4)
-"""Null order position (7 lowest .. A highest) of rank index 7 8 9 Q K T A J."""
 
 
 def exposure(card: int, hand: int) -> int:
     """Null rank of ``card`` minus twice the number of ``hand``'s cards of its suit below it."""
-    suit, pos = card >> 3, _NULL_POSITION[card & 7]
-    below = sum(1 for r in range(8) if hand >> (suit * 8 + r) & 1 and _NULL_POSITION[r] < pos)
+    suit, pos = card >> 3, NULL_RANK[card & 7]
+    below = sum(1 for r in range(8) if hand >> (suit * 8 + r) & 1 and NULL_RANK[r] < pos)
     return pos - 2 * below
 
 
@@ -42,6 +39,6 @@ def null_declarer_preference(info: SkatInfoState, tied: list[int]) -> int | None
     following = [c for c in tied if c >> 3 == led >> 3]
     if following:
         under = [c for c in following if kernel.card_power(c, led, NULL) < top]
-        return max(under or following, key=lambda c: _NULL_POSITION[c & 7])
+        return max(under or following, key=lambda c: NULL_RANK[c & 7])
     hand = info.hand
-    return max(tied, key=lambda c: (exposure(c, hand), _NULL_POSITION[c & 7]))
+    return max(tied, key=lambda c: (exposure(c, hand), NULL_RANK[c & 7]))

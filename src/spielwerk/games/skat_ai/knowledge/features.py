@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from spielwerk.games.skat import kernel
-from spielwerk.games.skat.cards import ACE, CARD_POINTS, JACKS_MASK
+from spielwerk.games.skat.cards import ACE, CARD_POINTS, JACKS_MASK, NULL_RANK
 
 N_FEATURES = 8
 SUIT_GAMES = 5
@@ -55,7 +55,7 @@ TRUMP_SCORE = (1, 1, 1, 2, 3, 10, 5, 0)
 """Trump score by rank index 7 8 9 Q K T A J (jacks are counted in the jack score)."""
 JACK_SCORE = (1, 2, 3, 4)
 """Jack score by suit index (DJ 1, HJ 2, SJ 3, CJ 4)."""
-_NULL_RANK = np.array([0, 1, 2, 5, 6, 3, 7, 4], dtype=np.int64)
+_NULL_RANK = np.array(NULL_RANK, dtype=np.int64)
 """Null order position of rank index 7 8 9 Q K T A J (7 lowest .. A highest)."""
 _POINTS = np.array([CARD_POINTS[c & 7] for c in range(32)], dtype=np.int64)
 
