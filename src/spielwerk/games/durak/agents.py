@@ -29,6 +29,7 @@ from spielwerk.core.game import Game, InfoState, State
 from spielwerk.games.durak import kernel as K
 from spielwerk.games.durak import policies
 from spielwerk.games.durak.endgame import BUDGET_EXHAUSTED, solve_best_counted
+from spielwerk.games.durak.fast_ismcts import ismcts_durak
 from spielwerk.games.durak.inference import card_weights, weighted_sampler
 from spielwerk.games.durak.rules import DurakGame, DurakInfoState, DurakState
 from spielwerk.mc.agents import (
@@ -260,6 +261,10 @@ class DurakMCTSParams(MCTSParams):
 class DurakISMCTSParams(ISMCTSParams):
     """The generic ``ismcts`` parameters and Durak's own."""
 
+    engine: str = param("numba", "numba (the search compiled whole: several times the "
+                        "iterations) or python (the generic search)", ("numba", "python"))
+    threads: int = param(1, "trees searched at once on as many cores, root statistics "
+                         "added up (numba engine)", (1, 64))
     rollout: str = _rollout_param()
     rollout_eps: float = _rollout_eps_param()
     solver: bool = _solver_param()
@@ -289,9 +294,22 @@ class DurakMCTSAgent(_EndgameMixin, MCTSAgent):
 
 
 class DurakISMCTSAgent(_EndgameMixin, ISMCTSAgent):
-    """SO-ISMCTS with greedy rollouts; exact solver in 2-player endgames."""
+    """SO-ISMCTS with greedy rollouts; exact solver in 2-player endgames. The default
+    engine runs the whole search compiled (:mod:`fast_ismcts`)."""
 
     Params = DurakISMCTSParams
+
+    def search_action(self, info_state: InfoState, start: float) -> int:
+        info = _durak_info(info_state)
+        p = self.params
+        if p.engine == "python" or info.open_state is not None or info.public[K.PHASE] == K.PH_DEAL:
+            return super().search_action(info_state, start)
+        weights = card_weights(info, p.infer) if p.infer > 0 else None
+        res = ismcts_durak(
+            info, iterations=None if p.time > 0 else p.iters,
+            time_limit=p.time if p.time > 0 else None, c=p.c, policy=POLICIES[p.rollout],
+            eps=p.rollout_eps, rng=self.rng, weights=weights, threads=p.threads, start=start)
+        return res.best("visits")
 
 
 class DurakMinimaxAgent(_EndgameMixin, MinimaxAgent):

@@ -176,19 +176,28 @@ def greedy_action(S: np.ndarray, smart: bool) -> int:
 
 
 @njit(cache=True)
+def finish(S: np.ndarray, policy: int, voluntary: float, eps: float, buf: np.ndarray) -> None:
+    """Play ``S`` to the end in place with ``policy``; greedy's or smart's decisions are a
+    uniformly random legal action with probability ``eps`` (> 0). Draws from numba's
+    generator as it stands (the caller seeds it); ``buf`` holds ``MAX_ACTIONS`` actions."""
+    while S[PHASE] != PH_OVER:
+        if policy == POLICY_RANDOM:
+            a = random_action(S, buf, voluntary)
+        elif eps > 0 and np.random.random() < eps:
+            a = random_action(S, buf, 0.0)
+        else:
+            a = greedy_action(S, policy == POLICY_SMART)
+        apply_action(S, a)
+
+
+@njit(cache=True)
 def playout(S: np.ndarray, policy: int, voluntary: float, seed: int) -> int:
     """Play ``S`` to the end in place (``POLICY_RANDOM``, ``POLICY_GREEDY`` or
     ``POLICY_SMART``); return the loser. ``seed`` seeds the random policy (the
     greedy ones draw nothing)."""
-    buf = np.empty(MAX_ACTIONS, np.int64)
     if policy == POLICY_RANDOM:
         np.random.seed(seed)
-    while S[PHASE] != PH_OVER:
-        if policy == POLICY_RANDOM:
-            a = random_action(S, buf, voluntary)
-        else:
-            a = greedy_action(S, policy == POLICY_SMART)
-        apply_action(S, a)
+    finish(S, policy, voluntary, 0.0, np.empty(MAX_ACTIONS, np.int64))
     return int(S[LOSER])
 
 
@@ -197,14 +206,8 @@ def noisy_playout(S: np.ndarray, policy: int, eps: float, seed: int) -> int:
     """Play ``S`` to the end in place with ``policy`` (``POLICY_GREEDY`` or ``POLICY_SMART``),
     but at each decision, with probability ``eps``, a uniformly random legal action
     instead; return the loser. ``seed`` seeds numba's generator (same seed, same game)."""
-    buf = np.empty(MAX_ACTIONS, np.int64)
     np.random.seed(seed)
-    while S[PHASE] != PH_OVER:
-        if np.random.random() < eps:
-            a = random_action(S, buf, 0.0)
-        else:
-            a = greedy_action(S, policy == POLICY_SMART)
-        apply_action(S, a)
+    finish(S, policy, 0.0, eps, np.empty(MAX_ACTIONS, np.int64))
     return int(S[LOSER])
 
 

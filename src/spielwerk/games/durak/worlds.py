@@ -66,9 +66,17 @@ def weighted_order(unseen: np.ndarray, counts: np.ndarray, weights: np.ndarray,
     weights ``weights[s]`` (one row per seat in the order of the hidden places, one column
     per unseen card), then the rest in random order. ``seed`` seeds numba's generator."""
     np.random.seed(seed)
+    out = np.empty(len(unseen), np.int64)
+    weighted_into(unseen, counts, weights, out)
+    return out
+
+
+@njit(cache=True)
+def weighted_into(unseen: np.ndarray, counts: np.ndarray, weights: np.ndarray,
+                  out: np.ndarray) -> None:
+    """:func:`weighted_order` into ``out``, drawing from numba's generator as it stands."""
     m = len(unseen)
     left = np.ones(m, np.bool_)
-    out = np.empty(m, np.int64)
     k = 0
     keys = np.empty(m)
     for s in range(len(counts)):
@@ -87,4 +95,3 @@ def weighted_order(unseen: np.ndarray, counts: np.ndarray, weights: np.ndarray,
     for c in rest:
         out[k] = c
         k += 1
-    return out
