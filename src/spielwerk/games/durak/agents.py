@@ -28,7 +28,11 @@ from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.game import Game, InfoState, State
 from spielwerk.games.durak import kernel as K
 from spielwerk.games.durak import policies
-from spielwerk.games.durak.endgame import BUDGET_EXHAUSTED, solve_best_counted
+from spielwerk.games.durak.endgame import (
+    BUDGET_EXHAUSTED,
+    solve_best_counted,
+    two_seat_state,
+)
 from spielwerk.games.durak.fast_ismcts import ismcts_durak
 from spielwerk.games.durak.inference import card_weights, weighted_sampler
 from spielwerk.games.durak.rules import DurakGame, DurakInfoState, DurakState
@@ -86,17 +90,30 @@ def make_rollout(policy: str, eps: float = 0.0) -> Rollout:
 
 def endgame_action(info: DurakInfoState, rng: np.random.Generator, nodes: int,
                    tt_bits: int = 20) -> int | None:
-    """The exact best action once everything is known (2 players, stock empty), else None."""
+    """The exact best action once everything is known (stock empty, two seats with cards),
+    else None."""
     return endgame_counted(info, rng, nodes, tt_bits)[0]
 
 
 def endgame_counted(info: DurakInfoState, rng: np.random.Generator, nodes: int,
                     tt_bits: int = 20) -> tuple[int | None, int]:
-    """:func:`endgame_action` and the solver nodes it spent (0 where it did not solve)."""
-    if info.dgame.players != 2 or info.stock != 0 or info.public[K.PHASE] == K.PH_DEAL:
+    """:func:`endgame_action` and the solver nodes it spent (0 where it did not solve).
+
+    Known endgames: the stock is empty and two seats still hold cards (a 2-player game,
+    or a bigger one where the others went out): the other seat then holds exactly the
+    unseen cards."""
+    if info.stock != 0 or info.public[K.PHASE] == K.PH_DEAL:
+        return None, 0
+    P = info.public
+    # the seats still in play: those with cards, and mid-bout the attacker and defender
+    # (an attacker may have just played its last card)
+    seats = sorted({q for q in range(info.dgame.players) if info.hand_sizes[q] > 0}
+                   | {int(P[K.ATTACKER]), int(P[K.DEFENDER])})
+    if len(seats) != 2:
         return None, 0
     world = info.sample_world(rng)  # unique: the opponent holds exactly the unseen cards
-    (action, value), used = solve_best_counted(world.S, nodes, tt_bits)
+    S = world.S if info.dgame.players == 2 else two_seat_state(world.S, (seats[0], seats[1]))
+    (action, value), used = solve_best_counted(S, nodes, tt_bits)
     if value == BUDGET_EXHAUSTED:
         return None, used
     return int(action), used

@@ -1,5 +1,9 @@
 """Exact solver of 2-player Durak endgames (stock empty, every card known).
 
+A game of more players whose stock is empty and in which only two seats still hold
+cards is such an endgame too: :func:`two_seat_state` maps it to the 2-player game
+(same cards, same actions, the same durak).
+
 Alpha-beta on an explicit stack (numba cannot cache recursive functions, and a
 deep recursion would overflow the C stack) over the rule kernel of
 :mod:`spielwerk.games.durak.kernel`, with the shared transposition table of
@@ -24,8 +28,11 @@ from spielwerk.games.durak.kernel import (
     DEFENCE,
     DEFENDER,
     HANDS,
+    KNOWN,
     LOSER,
     MAX_ACTIONS,
+    MAX_PLAYERS,
+    NPLAYERS,
     OPEN,
     PH_OVER,
     PHASE,
@@ -44,6 +51,31 @@ DRAW = 0
 LOSS = -1
 BUDGET_EXHAUSTED = -9  # the value reported when the node budget ran out
 MAX_DEPTH = 400
+
+
+def two_seat_state(S: np.ndarray, seats: tuple[int, int]) -> np.ndarray:
+    """The 2-player state of a position of more players in which the stock is empty and
+    only ``seats`` (a, b) hold cards: seat a becomes 0, b becomes 1. The two remaining
+    players then play a 2-player game (the others never move again: throw-ins and
+    transfers pass over empty hands), the same actions are legal in both, and whoever
+    is the durak of the one is the durak of the other."""
+    a, b = seats
+    T = S.copy()
+    seat = {a: 0, b: 1}
+    for q in range(MAX_PLAYERS):
+        T[HANDS + q] = 0
+        T[KNOWN + q] = 0
+    for q, new in seat.items():
+        T[HANDS + new] = S[HANDS + q]
+        T[KNOWN + new] = S[KNOWN + q]
+    for field in (ATTACKER, DEFENDER, TO_MOVE):
+        if S[field] >= 0:
+            T[field] = seat[int(S[field])]
+    if S[LOSER] >= 0:
+        T[LOSER] = seat[int(S[LOSER])]
+    T[NPLAYERS] = 2
+    T[ROUND] = 0  # the attacker is the only thrower left, at position 0 of the round
+    return T
 
 
 @njit(cache=True)
