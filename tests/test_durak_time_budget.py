@@ -19,6 +19,7 @@ from spielwerk.core.agent import make_agent
 from spielwerk.core.game import State
 from spielwerk.core.registry import load_game
 from spielwerk.games.durak import agents as DA
+from spielwerk.games.durak import fast_ismcts as FI
 from spielwerk.games.durak import kernel as K
 from spielwerk.games.durak.policies import greedy_action
 from spielwerk.games.durak.rules import DurakGame, DurakInfoState
@@ -75,8 +76,8 @@ def test_budget_reads_the_clock_after_every_iteration(monkeypatch: pytest.Monkey
     assert early.done(1) and not early.done(0)
 
 
-@pytest.mark.parametrize("spec", ["mcts:time=0.02", "ismcts:time=0.02", "mcts:time=0.1",
-                                  "ismcts:time=0.1"])
+@pytest.mark.parametrize("spec", ["mcts:time=0.02", "ismcts:time=0.02:engine=python",
+                                  "mcts:time=0.1", "ismcts:time=0.1:engine=python"])
 def test_search_stops_within_one_simulation_of_the_budget(
         spec: str, game: DurakGame, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each simulation costs 0.1 ms of fake time and sampling a world 0.03 ms (a few
@@ -99,12 +100,49 @@ def test_search_stops_within_one_simulation_of_the_budget(
 
     agent._rollout = slow_rollout
     monkeypatch.setattr(agent, "sampler", slow_sampler)
-    budget = float(spec.split("=")[1])
+    budget = float(spec.split("=")[1].split(":")[0])
     for info in _positions(game, False, 4, 7):
         t0 = clock.now
         agent.act(info)
         assert clock.now - t0 <= 1.1 * budget, (spec, clock.now - t0)
         assert clock.now - t0 >= 0.9 * budget  # and it used its time
+
+
+@pytest.mark.parametrize("spec", ["ismcts:time=0.02", "ismcts:time=0.1",
+                                  "ismcts:time=0.1:threads=2"])
+def test_compiled_search_stops_within_a_batch_of_the_budget(
+        spec: str, game: DurakGame, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled ISMCTS reads the clock between batches of iterations: with each
+    iteration costing 20 us of fake time, every move ends within 1.1 x the budget and
+    uses at least 0.9 x of it."""
+    clock = FakeClock()
+    monkeypatch.setattr(time, "perf_counter", clock)
+    real = FI.ismcts_iterations
+
+    def costly(*args: object) -> int:
+        done = int(real(*args))  # type: ignore[arg-type]
+        clock.now += 2e-5 * done
+        return done
+
+    monkeypatch.setattr(FI, "ismcts_iterations", costly)
+    agent = make_agent(spec, game, seed=1)
+    budget = float(spec.split("=")[1].split(":")[0])
+    for info in _positions(game, False, 4, 7):
+        t0 = clock.now
+        agent.act(info)
+        assert 0.9 * budget <= clock.now - t0 <= 1.1 * budget, (spec, clock.now - t0)
+
+
+def test_a_stalled_clock_cannot_grow_the_tree_without_end(
+        game: DurakGame, monkeypatch: pytest.MonkeyPatch) -> None:
+    """If the clock stood still the search would never see its time run out: the tree's
+    node cap ends it."""
+    clock = FakeClock()
+    monkeypatch.setattr(time, "perf_counter", clock)
+    monkeypatch.setattr(FI, "MAX_NODES", 5000)
+    info = _positions(game, False, 1, 5)[0]
+    res = FI.ismcts_durak(info, time_limit=0.1, rng=np.random.default_rng(0))
+    assert 4000 <= res.iterations <= 5000
 
 
 def test_slow_setup_counts_against_the_budget(game: DurakGame,

@@ -38,6 +38,9 @@ CHUNK_SECONDS = 0.004
 between chunks, so a move overruns its budget by at most about one chunk)."""
 FIRST_CHUNK = 32
 """Iterations of the first chunk, before the rate is known."""
+MAX_NODES = 1 << 22
+"""A tree stops growing here (about 200 MB): the search then ends, whatever its budget
+(a stalled clock cannot make it eat the memory)."""
 
 
 @njit(cache=True)
@@ -175,13 +178,19 @@ class _Tree:
         left = iterations
         while left > 0:
             if self.used[0] >= len(self.T):
-                grow = len(self.T)
+                if len(self.T) >= MAX_NODES:
+                    return
+                grow = min(len(self.T), MAX_NODES - len(self.T))
                 self.T = np.concatenate([self.T, np.empty((grow, COLUMNS), np.int64)])
                 self.W = np.concatenate([self.W, np.zeros(grow)])
             done = ismcts_iterations(self.T, self.W, self.used, *self.args, left, seed)  # type: ignore[call-arg]
             self.iterations += done
             left -= done
             seed = (seed * 1_103_515_245 + 12_345) % (2**31 - 1)
+
+    def full(self) -> bool:
+        """The tree reached :data:`MAX_NODES`."""
+        return int(self.used[0]) >= MAX_NODES
 
     def root(self) -> tuple[dict[int, int], dict[int, float]]:
         visits: dict[int, int] = {}
@@ -268,7 +277,7 @@ def ismcts_durak(
             seed += 1
             now = time.perf_counter()
             left = time_limit - (now - start)
-            if left <= 0 or (share is not None and tree.iterations >= share):
+            if left <= 0 or (share is not None and tree.iterations >= share) or tree.full():
                 return
             rate = chunk / max(now - t, 1e-6)
             chunk = max(1, int(rate * min(CHUNK_SECONDS, left)))
