@@ -25,7 +25,7 @@ from numba import njit
 
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.games.durak import kernel as K
-from spielwerk.games.durak.cards import mask_to_cards
+from spielwerk.games.durak.inference import hidden_places
 from spielwerk.games.durak.policies import finish
 from spielwerk.games.durak.rules import DurakInfoState
 from spielwerk.games.durak.worlds import fill_world, weighted_into
@@ -207,14 +207,7 @@ class _Tree:
 def _inputs(info: DurakInfoState, weights: np.ndarray | None) -> tuple[Any, ...]:
     """The kernel's view of the info state: public array, own hand, known cards, hand
     sizes, stock, the unseen cards, per hidden seat its count and (optional) weights."""
-    unseen = np.array(mask_to_cards(info.unseen()), np.int64)
-    others = [q for q in range(info.dgame.players) if q != info.player]
-    counts = np.array([info.hand_sizes[q] - K.popcount(info.known[q]) for q in others],
-                      np.int64)
-    if weights is None:
-        W = np.empty((0, len(unseen)))
-    else:
-        W = np.ascontiguousarray(weights[others][:, unseen], dtype=np.float64)
+    unseen, counts, W = hidden_places(info, weights)
     if len(unseen) != int(counts.sum()) + max(info.stock - 1, 0):
         raise SpielwerkError("durak: the unseen cards do not fill the hidden places")
     known = np.array(info.known, np.int64)

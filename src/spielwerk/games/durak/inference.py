@@ -73,15 +73,25 @@ def card_weights(info: DurakInfoState, trust: float) -> np.ndarray | None:
     return W
 
 
-def weighted_sampler(info: DurakInfoState,
-                     W: np.ndarray) -> Callable[[InfoState, np.random.Generator], State]:
-    """A sampler for the searches (:data:`spielwerk.mc.determinize.Sampler`) that deals
-    ``info``'s unseen cards with the weights ``W``; it samples only this info state."""
+def hidden_places(info: DurakInfoState,
+                  W: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What a world deal of ``info`` fills: the unseen cards, the number of hidden cards of
+    each other seat (in seat order) and, for weights ``W[seat, card]``, one row of weights
+    per such seat and unseen card (no rows when ``W`` is None: a uniform deal)."""
     unseen = np.array(mask_to_cards(info.unseen()), np.int64)
     order = [q for q in range(info.dgame.players) if q != info.player]
     counts = np.array([info.hand_sizes[q] - K.popcount(info.known[q]) for q in order],
                       np.int64)
-    weights = np.ascontiguousarray(W[order][:, unseen])
+    weights = (np.empty((0, len(unseen))) if W is None
+               else np.ascontiguousarray(W[order][:, unseen], dtype=np.float64))
+    return unseen, counts, weights
+
+
+def weighted_sampler(info: DurakInfoState,
+                     W: np.ndarray) -> Callable[[InfoState, np.random.Generator], State]:
+    """A sampler for the searches (:data:`spielwerk.mc.determinize.Sampler`) that deals
+    ``info``'s unseen cards with the weights ``W``; it samples only this info state."""
+    unseen, counts, weights = hidden_places(info, W)
 
     def sample(info_state: InfoState, rng: np.random.Generator) -> State:
         if info_state is not info:
