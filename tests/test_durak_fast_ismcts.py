@@ -90,7 +90,7 @@ def test_tree_grows_past_its_first_size() -> None:
     info = POSITIONS[2]
     gt = GAME.game_type
     args = (*_inputs(info, None), 0.7, policies.POLICY_GREEDY, 0.0, float(gt.min_utility),
-            float(gt.max_utility - gt.min_utility))
+            float(gt.max_utility - gt.min_utility), 0.0, 0.0)
     tree = _Tree(args, 3)
     tree.run(500, 11)
     visits, values = tree.root()

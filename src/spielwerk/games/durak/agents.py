@@ -282,6 +282,11 @@ class DurakISMCTSParams(ISMCTSParams):
                         "iterations) or python (the generic search)", ("numba", "python"))
     threads: int = param(1, "trees searched at once on as many cores, root statistics "
                          "added up (numba engine)", (1, 64))
+    bias: float = param(0.0, "progressive bias toward the rollout policy's move at the "
+                        "player's own nodes (numba engine; 0: none)", (0, 100))
+    bias_other: float = param(0.0, "the same at the other seats' nodes: models them as "
+                              "playing their sampled hands the heuristic's way (numba "
+                              "engine; 0: none)", (0, 100))
     rollout: str = _rollout_param()
     rollout_eps: float = _rollout_eps_param()
     solver: bool = _solver_param()
@@ -325,7 +330,8 @@ class DurakISMCTSAgent(_EndgameMixin, ISMCTSAgent):
         res = ismcts_durak(
             info, iterations=None if p.time > 0 else p.iters,
             time_limit=p.time if p.time > 0 else None, c=p.c, policy=POLICIES[p.rollout],
-            eps=p.rollout_eps, rng=self.rng, weights=weights, threads=p.threads, start=start)
+            eps=p.rollout_eps, rng=self.rng, weights=weights, threads=p.threads, start=start,
+            bias=p.bias, bias_other=p.bias_other)
         return res.best("visits")
 
 

@@ -26,7 +26,7 @@ from numba import njit
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.games.durak import kernel as K
 from spielwerk.games.durak.inference import hidden_places
-from spielwerk.games.durak.policies import finish
+from spielwerk.games.durak.policies import POLICY_SMART, finish, greedy_action
 from spielwerk.games.durak.rules import DurakInfoState
 from spielwerk.games.durak.worlds import fill_world, weighted_into
 from spielwerk.mc.mcts import SearchError, SearchResult
@@ -72,9 +72,16 @@ def ismcts_iterations(T: np.ndarray, W: np.ndarray, used: np.ndarray, P: np.ndar
                       player: int, own_hand: int, known: np.ndarray, sizes: np.ndarray,
                       stock: int, unseen: np.ndarray, counts: np.ndarray,
                       weights: np.ndarray, c: float, policy: int, eps: float, lo: float,
-                      span: float, iterations: int, seed: int) -> int:
+                      span: float, bias_own: float, bias_other: float, iterations: int,
+                      seed: int) -> int:
     """Run up to ``iterations`` iterations on the tree ``T``/``W`` (``used[0]`` rows in use,
-    row 0 the root); return how many ran (fewer only when the tree is full)."""
+    row 0 the root); return how many ran (fewer only when the tree is full).
+
+    Progressive bias: at a node of ``player`` (``bias_own``) or of another seat
+    (``bias_other``) a weight ``b`` > 0 makes the heuristic's move in the sampled world
+    (greedy, or smart when that is the rollout policy) the first child expanded and adds
+    ``b / (n + 1)`` to its UCB score. At another seat's node that models the seat as
+    playing its own (sampled) hand the heuristic's way, until the visits say otherwise."""
     np.random.seed(seed)
     buf = np.empty(K.MAX_ACTIONS, np.int64)
     rollout_buf = np.empty(K.MAX_ACTIONS, np.int64)
@@ -100,20 +107,28 @@ def ismcts_iterations(T: np.ndarray, W: np.ndarray, used: np.ndarray, P: np.ndar
             if mover < 0:  # a dealing step (chance): not stored in the tree
                 K.apply_action(S, buf[np.random.randint(nl)])
                 continue
+            b = bias_own if mover == player else bias_other
+            h = greedy_action(S, policy == POLICY_SMART) if b > 0 and nl > 1 else -1
             untried = 0
+            h_untried = False
             for i in range(nl):
                 chs[i] = _find_child(T, node, buf[i])
                 if chs[i] < 0:
                     untried += 1
+                    if buf[i] == h:
+                        h_untried = True
             if untried > 0:
-                k = np.random.randint(untried)
                 a = -1
-                for i in range(nl):
-                    if chs[i] < 0:
-                        if k == 0:
-                            a = buf[i]
-                            break
-                        k -= 1
+                if h_untried:
+                    a = h
+                else:
+                    k = np.random.randint(untried)
+                    for i in range(nl):
+                        if chs[i] < 0:
+                            if k == 0:
+                                a = buf[i]
+                                break
+                            k -= 1
                 new = used[0]
                 used[0] += 1
                 T[new, N] = 0
@@ -141,6 +156,8 @@ def ismcts_iterations(T: np.ndarray, W: np.ndarray, used: np.ndarray, P: np.ndar
                 T[ch, AVAIL] += 1
                 n = T[ch, N]
                 score = W[ch] / n + c * math.sqrt(math.log(T[ch, AVAIL]) / n)
+                if buf[i] == h:
+                    score += b / (n + 1)
                 if score > best_score:
                     best_score = score
                     best = ch
@@ -228,12 +245,15 @@ def ismcts_durak(
     weights: np.ndarray | None = None,
     threads: int = 1,
     start: float | None = None,
+    bias: float = 0.0,
+    bias_other: float = 0.0,
 ) -> SearchResult:
     """SO-ISMCTS from ``info`` in the compiled kernel; root statistics as
     :func:`spielwerk.mc.ismcts.ismcts_search` returns them.
 
     ``policy`` is the rollout policy (``policies.POLICY_*``), ``eps`` its chance of a
-    random move; ``weights`` (seats x 52, or None for uniform worlds) deal the hidden
+    random move; ``bias`` and ``bias_other`` the progressive bias toward that policy's move
+    at the player's own and at the other seats' nodes (0: none); ``weights`` (seats x 52, or None for uniform worlds) deal the hidden
     cards as :mod:`inference` does. ``iterations`` and/or ``time_limit`` (seconds from
     ``start``) bound the search, at least one iteration per tree; ``threads`` trees
     search at once (each the full budget of time, or its share of the iterations).
@@ -244,6 +264,8 @@ def ismcts_durak(
         raise SearchError(f"iterations must be at least 1, not {iterations}")
     if threads < 1:
         raise SearchError(f"threads must be at least 1, not {threads}")
+    if bias < 0 or bias_other < 0:
+        raise SearchError(f"the biases must not be negative, not {bias} and {bias_other}")
     if not info.legal_actions():
         raise SearchError("ISMCTS: the player has no move here")
     if info.open_state is not None or info.public[K.PHASE] == K.PH_DEAL:
@@ -252,7 +274,7 @@ def ismcts_durak(
     gt = info.game.game_type
     lo, span = float(gt.min_utility), float(gt.max_utility - gt.min_utility)
     base = _inputs(info, weights)
-    args = (*base, float(c), int(policy), float(eps), lo, span)
+    args = (*base, float(c), int(policy), float(eps), lo, span, float(bias), float(bias_other))
     shares = [None] * threads if iterations is None else [
         iterations // threads + (1 if i < iterations % threads else 0) for i in range(threads)]
     trees = [_Tree(args, (share or 4096) + 1) for share in shares]
