@@ -141,3 +141,29 @@ def test_agent_engines_both_play() -> None:
         assert moves[0] == moves[1], spec
         assert all(m in info.legal_actions() for m, info in zip(moves[0], POSITIONS,
                                                                   strict=True))
+
+
+def test_progressive_bias_leads_to_the_heuristic_move() -> None:
+    """A strong bias at the player's own nodes makes greedy's move (from the player's
+    hand and the public facts) the most visited at the root; bias 0 is the plain search;
+    a bias at the other seats' nodes changes the statistics, not the rules; negative
+    biases are refused."""
+    for k, info in enumerate(POSITIONS):
+        rng = np.random.default_rng
+        plain = ismcts_durak(info, iterations=600, rng=rng(k))
+        assert ismcts_durak(info, iterations=600, rng=rng(k), bias=0.0).visits == plain.visits
+        h = int(policies.greedy_action(info._partial_state(), False))
+        assert h in info.legal_actions()
+        biased = ismcts_durak(info, iterations=600, rng=rng(k), bias=100.0)
+        assert biased.visits[h] == max(biased.visits.values()), (k, h, biased.visits)
+        other = ismcts_durak(info, iterations=600, rng=rng(k), bias_other=100.0)
+        assert set(other.visits) == set(info.legal_actions())
+    changed = [ismcts_durak(info, iterations=600, rng=np.random.default_rng(1),
+                            bias_other=100.0).visits
+               != ismcts_durak(info, iterations=600, rng=np.random.default_rng(1)).visits
+               for info in POSITIONS]
+    assert any(changed)
+    with pytest.raises(SearchError):
+        ismcts_durak(POSITIONS[0], iterations=5, bias=-1.0, rng=np.random.default_rng(0))
+    with pytest.raises(SearchError):
+        ismcts_durak(POSITIONS[0], iterations=5, bias_other=-0.5, rng=np.random.default_rng(0))

@@ -253,9 +253,10 @@ def ismcts_durak(
 
     ``policy`` is the rollout policy (``policies.POLICY_*``), ``eps`` its chance of a
     random move; ``bias`` and ``bias_other`` the progressive bias toward that policy's move
-    at the player's own and at the other seats' nodes (0: none); ``weights`` (seats x 52, or None for uniform worlds) deal the hidden
-    cards as :mod:`inference` does. ``iterations`` and/or ``time_limit`` (seconds from
-    ``start``) bound the search, at least one iteration per tree; ``threads`` trees
+    at the player's own and at the other seats' nodes (0: none); ``weights`` (seats x 52,
+    or None for uniform worlds) deal the hidden cards as :mod:`inference` does.
+    ``iterations`` and/or ``time_limit`` (seconds from ``start``) bound the search, at
+    least one iteration per tree; ``threads`` trees
     search at once (each the full budget of time, or its share of the iterations).
     """
     if iterations is None and time_limit is None:
