@@ -89,12 +89,12 @@ class MinimaxParams:
         check_declared("minimax", self)
 
 
-class _Budget(TypedDict):
+class SearchBudget(TypedDict):
     iterations: int | None
     time_limit: float | None
 
 
-def _budget(iters: int, time: float) -> _Budget:
+def search_budget(iters: int, time: float) -> SearchBudget:
     """The search budget: ``time`` seconds if set, else ``iters`` iterations."""
     return {"iterations": None if time > 0 else iters, "time_limit": time if time > 0 else None}
 
@@ -135,7 +135,7 @@ class MCTSAgent(Agent):
         res = determinized_mcts(
             info_state,
             worlds=self.worlds,
-            **_budget(self.iters, self.time),
+            **search_budget(self.iters, self.time),
             c=self.c,
             rollout=self.rollout(),
             final=self.final,
@@ -174,7 +174,7 @@ class ISMCTSAgent(Agent):
         """The searched move; a time budget counts from ``start`` (``search_clock()``)."""
         res = ismcts_search(
             info_state,
-            **_budget(self.iters, self.time),
+            **search_budget(self.iters, self.time),
             c=self.c,
             rollout=self.rollout(),
             rng=self.rng,

@@ -43,6 +43,7 @@ from spielwerk.mc.agents import (
     MCTSParams,
     MinimaxAgent,
     minimax_time_param,
+    search_budget,
     search_clock,
     worlds_param,
 )
@@ -328,8 +329,7 @@ class DurakISMCTSAgent(_EndgameMixin, ISMCTSAgent):
             return super().search_action(info_state, start)
         weights = card_weights(info, p.infer) if p.infer > 0 else None
         res = ismcts_durak(
-            info, iterations=None if p.time > 0 else p.iters,
-            time_limit=p.time if p.time > 0 else None, c=p.c, policy=POLICIES[p.rollout],
+            info, **search_budget(p.iters, p.time), c=p.c, policy=POLICIES[p.rollout],
             eps=p.rollout_eps, rng=self.rng, weights=weights, threads=p.threads, start=start,
             bias=p.bias, bias_other=p.bias_other)
         return res.best("visits")
