@@ -9,12 +9,25 @@ per trust, the mean share of the opponent's hidden cards placed right (knowing t
 hand, as ``durak_hand_oracle`` does, would be 100%) and the mean log-probability
 of the true hand's cards under the worlds' card frequencies (higher is better).
 
-    python experiments/durak_inference_accuracy.py --games 60 --seed 2048
+``--particles M`` adds the exact reading under the opponent model, as a yardstick
+for the weights: a particle filter over the opponent's whole hand through the game
+(each particle deals it its first six cards and every draw, uniformly from the
+cards that may still lie in the stock, except that a card it plays before its next
+draw must come with the draw before - importance weight: the number of ways of the
+free part; at each of its decisions a particle is weighted by the chance of the
+move under the model: ``eps`` spread over the legal moves, the rest on greedy's
+move; resampled when the effective sample size falls below ``M / 2``). It reads
+only what seat 0 knows: its own cards, the public moves, how many cards each seat
+drew. ``--check`` also runs one particle along the true draws (left out of the
+figures) and stops if the filter ever rules it out.
+
+    python experiments/durak_inference_accuracy.py --games 60 --seed 2048 --particles 200
 """
 
 from __future__ import annotations
 
 import argparse
+from math import comb, log
 
 import numpy as np
 
@@ -23,7 +36,8 @@ from spielwerk.core.game import sample_chance
 from spielwerk.core.registry import load_game
 from spielwerk.games.durak import kernel as K
 from spielwerk.games.durak.inference import card_weights, hidden_places
-from spielwerk.games.durak.rules import DurakInfoState
+from spielwerk.games.durak.policies import greedy_action
+from spielwerk.games.durak.rules import DurakInfoState, DurakState
 from spielwerk.games.durak.worlds import weighted_order
 
 
@@ -43,6 +57,143 @@ def dealt_to_opponent(info: DurakInfoState, trust: float, worlds: int,
     return freq / worlds
 
 
+Event = tuple[str, int, int, int, int, np.ndarray | None]
+"""(kind, a, b, c, true cards, public state): ("decide", action, ...), ("play", cards),
+("take", cards), ("draw", count, public card, cards that may lie in stock or hand,
+the true cards - read only by ``--check``)."""
+
+
+def opponent_events(state: DurakState, viewer: int) -> tuple[list[Event], list[int]]:
+    """The game so far as the viewer saw the other seat's part of it, and for each event
+    the cards the viewer drew after it (they were still in the stock then)."""
+    g = state.dgame
+    opp = 1 - viewer
+    S = K.new_state(g.players, g.deck, g.flags)
+    hist = [int(a) for a in state.history]
+    i = 0
+    while S[K.PHASE] == K.PH_DEAL:
+        K.apply_action(S, hist[i])
+        i += 1
+    trump = 1 << int(S[K.TRUMP_CARD])
+    full = K.deck_mask(int(S[K.DECK]))
+    ev: list[Event] = [("draw", K.HAND_SIZE, 0, full & ~int(S[K.HANDS + viewer]) & ~trump,
+                        int(S[K.HANDS + opp]), None)]
+    viewer_draws: list[tuple[int, int]] = []
+    for a in hist[i:]:
+        before = S.copy()
+        if int(S[K.TO_MOVE]) == opp:
+            ev.append(("decide", a, 0, 0, 0, before))
+        K.apply_action(S, a)
+        table = int(before[K.ATTACK] | before[K.DEFENCE])
+        gone = int(before[K.HANDS + opp]) & ~int(S[K.HANDS + opp])
+        if gone:
+            ev.append(("play", gone, 0, 0, 0, None))
+        new = int(S[K.HANDS + opp]) & ~int(before[K.HANDS + opp])
+        if new & table:
+            ev.append(("take", new & table, 0, 0, 0, None))
+        mine = int(S[K.HANDS + viewer]) & ~int(before[K.HANDS + viewer]) & ~table
+        if mine:
+            viewer_draws.append((len(ev), mine))
+        drawn = new & ~table
+        if drawn:
+            public = drawn & trump
+            may = (full & ~int(S[K.HANDS + viewer]) & ~int(S[K.ATTACK] | S[K.DEFENCE])
+                   & ~int(S[K.DISCARD]))
+            if not public:
+                may &= ~trump
+            ev.append(("draw", K.popcount(drawn), public, may, drawn, None))
+    later = [0] * len(ev)
+    for j, cards in viewer_draws:
+        for k in range(min(j, len(ev))):
+            later[k] |= cards
+    return ev, later
+
+
+def particle_hands(state: DurakState, viewer: int, M: int, eps: float,
+                   rng: np.random.Generator, check: bool = False) -> tuple[list[int], np.ndarray]:
+    """The other seat's hand now: ``M`` particles and their normalized weights (see the
+    module's text). With ``check`` one more particle follows the true draws and must
+    survive; it is not returned."""
+    opp = 1 - viewer
+    ev, later = opponent_events(state, viewer)
+    forced: dict[int, int] = {}
+    last, taken = 0, 0
+    for k, e in enumerate(ev):
+        if e[0] == "draw":
+            last, taken = k, 0
+            forced[k] = 0
+        elif e[0] == "take":
+            taken |= e[1]
+        elif e[0] == "play":
+            forced[last] |= e[1] & ~taken
+    buf = np.empty(K.MAX_ACTIONS, np.int64)
+    M += check
+    hands = [0] * M
+    logw = np.zeros(M)
+    for k, e in enumerate(ev):
+        kind = e[0]
+        if kind == "decide":
+            assert e[5] is not None
+            Sp, a = e[5].copy(), e[1]
+            for m, h in enumerate(hands):
+                if logw[m] == -np.inf:
+                    continue
+                Sp[K.HANDS + opp] = h
+                nl = K.legal_actions(Sp, buf)
+                if a not in buf[:nl]:
+                    logw[m] = -np.inf
+                    continue
+                logw[m] += log(eps / nl + (1 - eps) * (a == greedy_action(Sp, False)))
+        elif kind == "play":
+            hands = [h & ~e[1] for h in hands]
+        elif kind == "take":
+            hands = [h | e[1] for h in hands]
+        else:
+            count, public, may, true_cards = e[1], e[2], e[3], e[4]
+            for m in range(M):
+                if logw[m] == -np.inf:
+                    continue
+                h = hands[m]
+                free = may & ~h & ~later[k]
+                must = (forced[k] | public) & ~h
+                rest = [c for c in range(52) if (free & ~must) >> c & 1]
+                n_free = count - K.popcount(must)
+                if must & ~free or n_free < 0 or n_free > len(rest):
+                    logw[m] = -np.inf
+                    continue
+                if check and m == 0:
+                    if (true_cards & must) != must or true_cards & ~free:
+                        raise AssertionError(f"the true draw is ruled out at event {k}")
+                    hands[m] = h | true_cards
+                else:
+                    got = must
+                    for j in rng.choice(len(rest), n_free, replace=False):
+                        got |= 1 << rest[int(j)]
+                    hands[m] = h | got
+                logw[m] += log(comb(len(rest), n_free))
+        if kind in ("decide", "draw"):
+            if check and logw[0] == -np.inf:
+                raise AssertionError(f"the true hand is ruled out at event {k}")
+            if not np.isfinite(logw[int(check):].max()):
+                raise RuntimeError(f"every particle was ruled out at event {k}: use more")
+            w = np.exp(logw - logw.max())
+            w /= w.sum()
+            if 1.0 / float((w ** 2).sum()) < M / 2:
+                if check:  # the true particle keeps its place and has no offspring
+                    rest_w = w[1:] / w[1:].sum()
+                    pick = np.concatenate([[0], 1 + rng.choice(M - 1, M - 1, p=rest_w)])
+                else:
+                    pick = rng.choice(M, M, p=w)
+                hands = [hands[int(j)] for j in pick]
+                logw = np.zeros(M)
+    if check:
+        if hands[0] != int(state.S[K.HANDS + opp]):
+            raise AssertionError("the true particle does not hold the true hand")
+        hands, logw = hands[1:], logw[1:]  # the figures leave it out
+    w = np.exp(logw - logw.max())
+    return hands, w / w.sum()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", default="durak(preset=zarlykov2023)")
@@ -52,17 +203,24 @@ def main() -> None:
     ap.add_argument("--worlds", type=int, default=100)
     ap.add_argument("--trust", type=float, nargs="+", default=[0.0, 0.8, 1.0])
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--particles", type=int, default=0, help="0: no exact reading")
+    ap.add_argument("--eps", type=float, default=0.05, help="the exact reading's noise")
+    ap.add_argument("--check", action="store_true")
     args = ap.parse_args()
     game = load_game(args.game)
     if game.num_players != 2:
         ap.error("a two-player game, please")
     rng = np.random.default_rng(args.seed)
-    placed: dict[float, list[float]] = {t: [] for t in args.trust}
-    loglik: dict[float, list[float]] = {t: [] for t in args.trust}
+    rows: list[str] = [f"trust {t:g}" for t in args.trust]
+    if args.particles:
+        rows.append(f"exact reading ({args.particles} particles, eps {args.eps:g})")
+    placed: dict[str, list[float]] = {r: [] for r in rows}
+    loglik: dict[str, list[float]] = {r: [] for r in rows}
     for g in range(args.games):
         s = game.new_initial_state()
         agents = [make_agent(args.agent, game, seed=2 * g), make_agent(args.opponent, game,
                                                                          seed=2 * g + 1)]
+        assert isinstance(s, DurakState)
         while not s.is_terminal():
             p = s.current_player
             if p < 0:
@@ -74,22 +232,28 @@ def main() -> None:
                 truth = int(s.S[K.HANDS + 1]) & ~info.known[1]
                 cards = [c for c in range(52) if truth >> c & 1]
                 if cards:
-                    for t in args.trust:
-                        freq = dealt_to_opponent(info, t, args.worlds, rng)
-                        placed[t].append(float(freq[cards].mean()))
-                        loglik[t].append(float(np.log(np.maximum(freq[cards], 0.5 / args.worlds))
+                    freqs = [dealt_to_opponent(info, t, args.worlds, rng) for t in args.trust]
+                    if args.particles:
+                        hands, w = particle_hands(s, 0, args.particles, args.eps, rng,
+                                                  args.check)
+                        freqs.append(np.array([sum(float(wi) for h, wi in zip(hands, w,
+                                                                               strict=True)
+                                                   if h >> c & 1) for c in range(52)]))
+                    for r, freq in zip(rows, freqs, strict=True):
+                        placed[r].append(float(freq[cards].mean()))
+                        loglik[r].append(float(np.log(np.maximum(freq[cards], 0.5 / args.worlds))
                                                .mean()))
             s.apply(agents[p].act(info))
-        print(f"game {g + 1}/{args.games}: {len(placed[args.trust[0]])} positions", flush=True)
+        print(f"game {g + 1}/{args.games}: {len(placed[rows[0]])} positions", flush=True)
     print(f"{game.game_type.long_name}: {args.agent} watching {args.opponent}, {args.games} "
           f"games, seed {args.seed}, {args.worlds} worlds a position")
-    print("| trust | positions | hidden cards placed right | mean log-probability per card |")
-    print("| ---: | ---: | ---: | ---: |")
-    for t in args.trust:
-        v = np.array(placed[t])
+    print("| worlds | positions | hidden cards placed right | mean log-probability per card |")
+    print("| --- | ---: | ---: | ---: |")
+    for r in rows:
+        v = np.array(placed[r])
         se = v.std(ddof=1) / np.sqrt(len(v)) if len(v) > 1 else float("nan")
-        print(f"| {t:g} | {len(v)} | {100 * v.mean():.1f}% (+- {100 * 1.96 * se:.1f}) | "
-              f"{np.mean(loglik[t]):.3f} |")
+        print(f"| {r} | {len(v)} | {100 * v.mean():.1f}% (+- {100 * 1.96 * se:.1f}) | "
+              f"{np.mean(loglik[r]):.3f} |")
 
 
 if __name__ == "__main__":
