@@ -11,23 +11,24 @@ of the true hand's cards under the worlds' card frequencies (higher is better).
 
 ``--particles M`` adds the exact reading under the opponent model, as a yardstick
 for the weights: a particle filter over the opponent's whole hand through the game
-(each particle deals it its first six cards and every draw, uniformly from the
-cards that may still lie in the stock, except that a card it plays before its next
-draw must come with the draw before - importance weight: the number of ways of the
-free part; at each of its decisions a particle is weighted by the chance of the
-move under the model: ``eps`` spread over the legal moves, the rest on greedy's
-move; resampled when the effective sample size falls below ``M / 2``). It reads
-only what seat 0 knows: its own cards, the public moves, how many cards each seat
-drew. ``--check`` also runs one particle along the true draws (left out of the
-figures) and stops if the filter ever rules it out.
+(each particle deals it its first six cards and every draw card by card from the
+cards that may still lie in the stock, uniformly unless the cards it plays later
+would no longer fit into its later draws - then from those; importance weight: one
+over the probability of the picks, as every deal is equally likely; at each of its
+decisions a particle is weighted by the chance of the move under the model: ``eps``
+spread over the legal moves, the rest on greedy's move; resampled when the effective
+sample size falls below ``M / 2``). It reads only what seat 0 knows: its own cards,
+the public moves, how many cards each seat drew. ``--check`` also runs one particle
+along the true draws (left out of the figures) and stops if the filter ever rules
+it out.
 
-    python experiments/durak_inference_accuracy.py --games 60 --seed 2048 --particles 200
+    python experiments/durak_inference_accuracy.py --games 60 --seed 2048 --particles 300
 """
 
 from __future__ import annotations
 
 import argparse
-from math import comb, log
+from math import log
 
 import numpy as np
 
@@ -109,6 +110,35 @@ def opponent_events(state: DurakState, viewer: int) -> tuple[list[Event], list[i
     return ev, later
 
 
+def _propose(count: int, free: int, needs: list[int], room: list[int],
+             rng: np.random.Generator) -> tuple[int, float]:
+    """One draw of ``count`` cards from ``free``, card by card, such that the cards the
+    opponent plays later (``needs[i]``: before its draw ``i + 1`` from now, not yet in
+    its hand) still fit into its later draws (``room[i]`` cards at draw ``i + 1``): a
+    card is drawn uniformly from ``free`` unless the remaining slots are all owed, then
+    from the cards owed soonest. Returns the cards and the log-probability of that
+    sequence of picks (-1 and 0 when the needs cannot be met)."""
+    got, log_q = 0, 0.0
+    for left in range(count, 0, -1):
+        owed, tight, union, later_room = 0, 0, 0, 0
+        for i, need in enumerate(needs):
+            if i > 0:
+                later_room += room[i - 1]
+            union |= need & ~got
+            short = K.popcount(union) - later_room
+            if short > owed:
+                owed, tight = short, union
+        if owed > left:
+            return -1, 0.0
+        pool = tight & free & ~got if owed == left else free & ~got
+        cards = [c for c in range(52) if pool >> c & 1]
+        if not cards:
+            return -1, 0.0
+        got |= 1 << cards[int(rng.integers(len(cards)))]
+        log_q -= log(len(cards))
+    return got, log_q
+
+
 def particle_hands(state: DurakState, viewer: int, M: int, eps: float,
                    rng: np.random.Generator, check: bool = False) -> tuple[list[int], np.ndarray]:
     """The other seat's hand now: ``M`` particles and their normalized weights (see the
@@ -116,16 +146,20 @@ def particle_hands(state: DurakState, viewer: int, M: int, eps: float,
     survive; it is not returned."""
     opp = 1 - viewer
     ev, later = opponent_events(state, viewer)
+    # cards the opponent plays after each of its draws and before the next that it had
+    # not held before (taken from the table or played already): they came with a draw
     forced: dict[int, int] = {}
-    last, taken = 0, 0
+    last, held = 0, 0
     for k, e in enumerate(ev):
         if e[0] == "draw":
-            last, taken = k, 0
+            last = k
             forced[k] = 0
         elif e[0] == "take":
-            taken |= e[1]
+            held |= e[1]
         elif e[0] == "play":
-            forced[last] |= e[1] & ~taken
+            forced[last] |= e[1] & ~held
+            held |= e[1]
+    order = [k for k, e in enumerate(ev) if e[0] == "draw"]
     buf = np.empty(K.MAX_ACTIONS, np.int64)
     M += check
     hands = [0] * M
@@ -150,27 +184,25 @@ def particle_hands(state: DurakState, viewer: int, M: int, eps: float,
             hands = [h | e[1] for h in hands]
         else:
             count, public, may, true_cards = e[1], e[2], e[3], e[4]
+            at = order.index(k)
             for m in range(M):
                 if logw[m] == -np.inf:
                     continue
                 h = hands[m]
                 free = may & ~h & ~later[k]
-                must = (forced[k] | public) & ~h
-                rest = [c for c in range(52) if (free & ~must) >> c & 1]
-                n_free = count - K.popcount(must)
-                if must & ~free or n_free < 0 or n_free > len(rest):
-                    logw[m] = -np.inf
-                    continue
+                needs = [(forced[j] | (public if j == k else 0)) & ~h for j in order[at:]]
+                room = [ev[j][1] for j in order[at + 1:]]
                 if check and m == 0:
-                    if (true_cards & must) != must or true_cards & ~free:
+                    if (true_cards & needs[0]) != needs[0] or true_cards & ~free:
                         raise AssertionError(f"the true draw is ruled out at event {k}")
                     hands[m] = h | true_cards
-                else:
-                    got = must
-                    for j in rng.choice(len(rest), n_free, replace=False):
-                        got |= 1 << rest[int(j)]
-                    hands[m] = h | got
-                logw[m] += log(comb(len(rest), n_free))
+                    continue
+                got, log_q = _propose(count, free, needs, room, rng)
+                if got < 0:
+                    logw[m] = -np.inf
+                    continue
+                hands[m] = h | got
+                logw[m] -= log_q
         if kind in ("decide", "draw"):
             if check and logw[0] == -np.inf:
                 raise AssertionError(f"the true hand is ruled out at event {k}")
