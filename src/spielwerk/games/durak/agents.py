@@ -283,8 +283,9 @@ class DurakISMCTSParams(ISMCTSParams):
                         "iterations) or python (the generic search)", ("numba", "python"))
     threads: int = param(1, "trees searched at once on as many cores, root statistics "
                          "added up (numba engine)", (1, 64))
-    bias: float = param(0.0, "progressive bias toward the rollout policy's move at the "
-                        "player's own nodes (numba engine; 0: none)", (0, 100))
+    bias: float = param(0.0, "progressive bias toward greedy's move (smart's with smart "
+                        "rollouts) at the player's own nodes (numba engine; 0: none)",
+                        (0, 100))
     bias_other: float = param(0.0, "the same at the other seats' nodes: models them as "
                               "playing their sampled hands the heuristic's way (numba "
                               "engine; 0: none)", (0, 100))

@@ -252,8 +252,9 @@ def ismcts_durak(
     :func:`spielwerk.mc.ismcts.ismcts_search` returns them.
 
     ``policy`` is the rollout policy (``policies.POLICY_*``), ``eps`` its chance of a
-    random move; ``bias`` and ``bias_other`` the progressive bias toward that policy's move
-    at the player's own and at the other seats' nodes (0: none); ``weights`` (seats x 52,
+    random move; ``bias`` and ``bias_other`` the progressive bias toward greedy's move
+    (smart's with smart rollouts) at the player's own and at the other seats' nodes (0:
+    none); ``weights`` (seats x 52,
     or None for uniform worlds) deal the hidden cards as :mod:`inference` does.
     ``iterations`` and/or ``time_limit`` (seconds from ``start``) bound the search, at
     least one iteration per tree; ``threads`` trees
