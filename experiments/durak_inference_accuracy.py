@@ -33,7 +33,8 @@ from math import log
 import numpy as np
 
 from spielwerk.core.agent import make_agent
-from spielwerk.core.game import sample_chance
+from spielwerk.core.game import State
+from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
 from spielwerk.games.durak import kernel as K
 from spielwerk.games.durak.inference import card_weights, hidden_places
@@ -248,34 +249,32 @@ def main() -> None:
         rows.append(f"exact reading ({args.particles} particles, eps {args.eps:g})")
     placed: dict[str, list[float]] = {r: [] for r in rows}
     loglik: dict[str, list[float]] = {r: [] for r in rows}
+    def measure(s: State, player: int, action: int) -> None:
+        """Before each of seat 0's moves while the stock lasts: score every reading."""
+        if player != 0:
+            return
+        assert isinstance(s, DurakState)
+        info = s.info_state(0)
+        assert isinstance(info, DurakInfoState)
+        truth = int(s.S[K.HANDS + 1]) & ~info.known[1]
+        cards = [c for c in range(52) if truth >> c & 1]
+        if info.stock == 0 or not cards:
+            return
+        freqs = [dealt_to_opponent(info, t, args.worlds, rng) for t in args.trust]
+        if args.particles:
+            hands, w = particle_hands(s, 0, args.particles, args.eps, rng, args.check)
+            freq = np.zeros(52)
+            for h, wi in zip(hands, w, strict=True):
+                freq[[c for c in range(52) if h >> c & 1]] += wi
+            freqs.append(freq)
+        for r, f in zip(rows, freqs, strict=True):
+            placed[r].append(float(f[cards].mean()))
+            loglik[r].append(float(np.log(np.maximum(f[cards], 0.5 / args.worlds)).mean()))
+
     for g in range(args.games):
-        s = game.new_initial_state()
         agents = [make_agent(args.agent, game, seed=2 * g), make_agent(args.opponent, game,
                                                                          seed=2 * g + 1)]
-        assert isinstance(s, DurakState)
-        while not s.is_terminal():
-            p = s.current_player
-            if p < 0:
-                s.apply(sample_chance(s, rng))
-                continue
-            info = s.info_state(p)
-            assert isinstance(info, DurakInfoState)
-            if p == 0 and info.stock > 0:
-                truth = int(s.S[K.HANDS + 1]) & ~info.known[1]
-                cards = [c for c in range(52) if truth >> c & 1]
-                if cards:
-                    freqs = [dealt_to_opponent(info, t, args.worlds, rng) for t in args.trust]
-                    if args.particles:
-                        hands, w = particle_hands(s, 0, args.particles, args.eps, rng,
-                                                  args.check)
-                        freqs.append(np.array([sum(float(wi) for h, wi in zip(hands, w,
-                                                                               strict=True)
-                                                   if h >> c & 1) for c in range(52)]))
-                    for r, freq in zip(rows, freqs, strict=True):
-                        placed[r].append(float(freq[cards].mean()))
-                        loglik[r].append(float(np.log(np.maximum(freq[cards], 0.5 / args.worlds))
-                                               .mean()))
-            s.apply(agents[p].act(info))
+        play(game.new_initial_state(), agents, rng, before=measure)
         print(f"game {g + 1}/{args.games}: {len(placed[rows[0]])} positions", flush=True)
     print(f"{game.game_type.long_name}: {args.agent} watching {args.opponent}, {args.games} "
           f"games, seed {args.seed}, {args.worlds} worlds a position")
