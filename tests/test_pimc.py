@@ -62,6 +62,8 @@ def test_time_limit_stops_sampling_but_solves_one_world() -> None:
     start = time.perf_counter()
     res = pimc_search(lambda rng: 0, slow, np.random.default_rng(0), worlds=1000, time_limit=0.05)
     assert 1 <= res.worlds <= 10 and time.perf_counter() - start < 1.0
+    # 20 ms a world: a third world would end at 60 ms, past the limit, so it is not begun
+    assert res.worlds <= 2
     with pytest.raises(PimcError):
         pimc_search(lambda rng: 0, slow, np.random.default_rng(0), worlds=0)
 

@@ -93,7 +93,8 @@ def pimc_search(
     """PIMC over any world type ``W``.
 
     ``worlds`` caps the number of sampled worlds and ``time_limit`` (seconds)
-    stops sampling early (at least one world is always solved). If
+    stops sampling early: no further world is started when one more, at the mean time per
+    world so far, would end past the limit (at least one world is always solved). If
     ``enumerate_worlds(worlds)`` returns a list, exactly those worlds are
     solved (each once) instead of samples.
 
@@ -136,9 +137,10 @@ def pimc_search(
                 if len(alive) == 1:
                     skipped = left
                     break
-        if (listed is None and time_limit is not None
-                and time.perf_counter() - start >= time_limit):
-            break
+        if listed is None and time_limit is not None:
+            spent = time.perf_counter() - start
+            if spent * (i + 2) / (i + 1) >= time_limit:  # the next world would overrun
+                break
     action, counts_out, totals = choose(per_world, rng, prefer)
     return PimcResult(
         action, counts_out, totals, len(per_world), listed is not None,

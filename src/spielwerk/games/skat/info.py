@@ -4,6 +4,7 @@ shown, by exact counting)."""
 from __future__ import annotations
 
 from collections.abc import Hashable
+from math import comb
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -134,6 +135,16 @@ class SkatInfoState(InfoState):
         return places
 
     # ----- determinization ------------------------------------------------------------------
+    def place_sampler(self) -> PlaceSampler:
+        """The uniform sampler of the :meth:`unseen` cards over the :meth:`hidden_places`
+        (built once per information state)."""
+        sampler: PlaceSampler | None = getattr(self, "_place_sampler", None)
+        if sampler is None:
+            sampler = PlaceSampler(cards_of(self.unseen()),
+                                   [(c, f) for _, c, f in self.hidden_places()])
+            self._place_sampler = sampler
+        return sampler
+
     def sample_world(self, rng: np.random.Generator) -> SkatState:
         """A full state consistent with this knowledge; hidden cards uniform over the
         hidden places subject to the voids shown (exact, by counting)."""
@@ -144,8 +155,7 @@ class SkatInfoState(InfoState):
         d = self.declarer
         shown = self.declarer_hand_known()
         places = self.hidden_places()
-        unseen = self.unseen()
-        fill = _sample_places(cards_of(unseen), [(c, f) for _, c, f in places], rng)
+        fill = self.place_sampler().draw(rng)
         hands_now: dict[int, int] = {}
         skat_place = 0
         for (seat, _, _), cards in zip(places, fill, strict=True):
@@ -232,23 +242,39 @@ def _sample_places(
 ) -> list[list[int]]:
     """Distribute ``cards`` over places ``(count, forbidden mask)`` uniformly among all
     assignments that respect the forbidden masks (exact, by counting)."""
-    k = len(places)
-    if sum(c for c, _ in places) != len(cards):
-        raise SkatRuleError("inconsistent information state: hidden card count mismatch")
-    groups: dict[int, list[int]] = {}
-    for c in cards:
-        allowed = 0
-        for i, (_, forbidden) in enumerate(places):
-            if not (forbidden >> c) & 1:
-                allowed |= 1 << i
-        groups.setdefault(allowed, []).append(c)
-    keys = sorted(groups)
-    sizes = [len(groups[g]) for g in keys]
-    from functools import cache
-    from math import comb
+    return PlaceSampler(cards, places).draw(rng)
 
-    def compositions(n: int, allowed: int, caps: tuple[int, ...]) -> list[tuple[int, ...]]:
+
+class PlaceSampler:
+    """Uniform draws of ``cards`` over places ``(count, forbidden mask)`` among all
+    assignments that respect the forbidden masks (exact, by counting). The counting is done
+    once, so many draws from one information state cost little each."""
+
+    def __init__(self, cards: list[int], places: list[tuple[int, int]]) -> None:
+        self.k = len(places)
+        if sum(c for c, _ in places) != len(cards):
+            raise SkatRuleError("inconsistent information state: hidden card count mismatch")
+        groups: dict[int, list[int]] = {}
+        for c in cards:
+            allowed = 0
+            for i, (_, forbidden) in enumerate(places):
+                if not (forbidden >> c) & 1:
+                    allowed |= 1 << i
+            groups.setdefault(allowed, []).append(c)
+        self.groups = groups
+        self.keys = sorted(groups)
+        self.sizes = [len(groups[g]) for g in self.keys]
+        self.caps = tuple(c for c, _ in places)
+        self._counts: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._options: dict[tuple[int, tuple[int, ...]],
+                            tuple[list[tuple[tuple[int, ...], tuple[int, ...]]], list[int]]] = {}
+        if self.count(0, self.caps) == 0:
+            raise SkatRuleError("inconsistent information state: no deal fits the known voids")
+
+    def compositions(self, n: int, allowed: int, caps: tuple[int, ...]
+                     ) -> list[tuple[int, ...]]:
         out: list[tuple[int, ...]] = []
+        k = self.k
 
         def rec(i: int, left: int, acc: list[int]) -> None:
             if i == k:
@@ -264,6 +290,7 @@ def _sample_places(
         rec(0, n, [])
         return out
 
+    @staticmethod
     def ways(n: int, comp: tuple[int, ...]) -> int:
         total, left = 1, n
         for x in comp:
@@ -271,49 +298,55 @@ def _sample_places(
             left -= x
         return total
 
-    @cache
-    def count(gi: int, caps: tuple[int, ...]) -> int:
-        if gi == len(keys):
-            return 1 if not any(caps) else 0
-        total = 0
-        for comp in compositions(sizes[gi], keys[gi], caps):
-            rest = tuple(c - x for c, x in zip(caps, comp, strict=True))
-            sub = count(gi + 1, rest)
-            if sub:
-                total += ways(sizes[gi], comp) * sub
-        return total
+    def count(self, gi: int, caps: tuple[int, ...]) -> int:
+        """Assignments of groups ``gi..`` to places with ``caps`` cards still to fill."""
+        key = (gi, caps)
+        if key not in self._counts:
+            if gi == len(self.keys):
+                self._counts[key] = 1 if not any(caps) else 0
+            else:
+                self._counts[key] = sum(self.options(gi, caps)[1])
+        return self._counts[key]
 
-    caps = tuple(c for c, _ in places)
-    if count(0, caps) == 0:
-        raise SkatRuleError("inconsistent information state: no deal fits the known voids")
-    out: list[list[int]] = [[] for _ in range(k)]
-    for gi, g in enumerate(keys):
-        options = []
-        weights = []
-        for comp in compositions(sizes[gi], g, caps):
-            rest = tuple(c - x for c, x in zip(caps, comp, strict=True))
-            w = ways(sizes[gi], comp) * count(gi + 1, rest)
-            if w:
-                options.append((comp, rest))
-                weights.append(w)
-        total = sum(weights)
-        r = _big_rand(rng, total)
-        acc = 0
-        chosen = options[-1]
-        for option, w in zip(options, weights, strict=True):
-            acc += w
-            if r < acc:
-                chosen = option
-                break
-        comp, rest = chosen
-        cards_g = list(groups[g])
-        rng.shuffle(cards_g)
-        pos = 0
-        for i, x in enumerate(comp):
-            out[i].extend(cards_g[pos : pos + x])
-            pos += x
-        caps = rest
-    return out
+    def options(self, gi: int, caps: tuple[int, ...]
+                ) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...]]], list[int]]:
+        """How group ``gi`` can be split over the places (and the caps left after each
+        split), with each split's number of completions."""
+        key = (gi, caps)
+        if key not in self._options:
+            options, weights = [], []
+            size = self.sizes[gi]
+            for comp in self.compositions(size, self.keys[gi], caps):
+                rest = tuple(c - x for c, x in zip(caps, comp, strict=True))
+                sub = self.count(gi + 1, rest)
+                if sub:
+                    options.append((comp, rest))
+                    weights.append(self.ways(size, comp) * sub)
+            self._options[key] = (options, weights)
+        return self._options[key]
+
+    def draw(self, rng: np.random.Generator) -> list[list[int]]:
+        out: list[list[int]] = [[] for _ in range(self.k)]
+        caps = self.caps
+        for gi, g in enumerate(self.keys):
+            options, weights = self.options(gi, caps)
+            r = _big_rand(rng, sum(weights))
+            acc = 0
+            chosen = options[-1]
+            for option, w in zip(options, weights, strict=True):
+                acc += w
+                if r < acc:
+                    chosen = option
+                    break
+            comp, rest = chosen
+            cards_g = list(self.groups[g])
+            rng.shuffle(cards_g)
+            pos = 0
+            for i, x in enumerate(comp):
+                out[i].extend(cards_g[pos : pos + x])
+                pos += x
+            caps = rest
+        return out
 
 
 def _big_rand(rng: np.random.Generator, total: int) -> int:
