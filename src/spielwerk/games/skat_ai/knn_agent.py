@@ -82,10 +82,14 @@ AGENT_PUTTINGS = (*PUTTINGS, "rule")
 rule agent's keep order (:func:`agents.rule_put`), the games compared by the neighbours'
 values of those puts."""
 BIDDING_SYSTEMS = ("knn", "stegen", "kinback")
-CARD_PLAY = ("pimc", "rule")
-"""Card play: PIMC (``worlds`` per decision), or the ``rule`` agent's highest-lowest play -
+CARD_PLAY = ("pimc", "infer", "rule")
+INFER = "auction"
+"""The inference of ``play=infer`` (:data:`inference.INFERENCES`)."""
+"""Card play: PIMC (``worlds`` per decision), ``infer`` - PIMC over worlds weighted by the
+auction's likelihood (:mod:`inference`), or the ``rule`` agent's highest-lowest play -
 cheap, and identical to ``rule``'s, so a match against ``rule`` compares the decisions before
-the first card alone."""
+the first card alone. The decisions before the first card are the same under ``pimc`` and
+``infer``, so a match between the two compares the card play alone."""
 AGENT_CALIBRATIONS = ("auto", *CALIBRATION_NAMES)
 """Win-chance calibration of the ``ev`` / ``score`` decisions: that of ``play`` (auto) or a
 named one (``strong``: PIMC card play on every side)."""
@@ -127,8 +131,9 @@ class KnnSettings:
                                           "std", SCALINGS)
     bidding: str = param("knn", "bidding: knn, or the hand-strength counts stegen / kinback",
                          BIDDING_SYSTEMS)
-    play: str = param("pimc", "card play: pimc (worlds per decision) or rule (the rule "
-                              "agent's play)", CARD_PLAY)
+    play: str = param("pimc", "card play: pimc (worlds per decision), infer (pimc over "
+                              "worlds weighted by the auction) or rule (the rule agent's "
+                              "play)", CARD_PLAY)
     null_ties: bool = param(True, "pimc play as null declarer: cards the worlds' vote ties are "
                                   "chosen as null declarers play (stay under, discard the "
                                   "most exposed card), not at random")
@@ -180,8 +185,9 @@ class SkatKnnAgent(Agent):
         self.bidding, self.choose_by_put, self.putting = s.bidding, s.choose_by_put, s.putting
         self.scaling, self.base, self.play = s.scaling, s.base, s.play
         self.player: Agent = (
-            SkatPimcAgent(game, seed, worlds=s.worlds, time=s.time, null_ties=s.null_ties)
-            if s.play == "pimc" else SkatRuleAgent(game, seed))
+            SkatPimcAgent(game, seed, worlds=s.worlds, time=s.time, null_ties=s.null_ties,
+                          infer=INFER if s.play == "infer" else "none")
+            if s.play != "rule" else SkatRuleAgent(game, seed))
         self._bid_cache: dict[tuple[int, int], BidDecision] = {}
         self._put: PutDecision | None = None
         self._put_key: tuple[int, int, int] = (0, 0, 0)

@@ -42,8 +42,19 @@ from spielwerk.games.skat.info import SkatInfoState
 from spielwerk.games.skat.position import deal_from_state
 from spielwerk.games.skat.rules import PLAY, PLAY_ON
 from spielwerk.games.skat_ai.baseline import SkatRuleAgent
+from spielwerk.games.skat_ai.inference import (
+    INFERENCES,
+    Inference,
+    InferenceSettings,
+    weighted_deals,
+    weighted_listed,
+)
 from spielwerk.games.skat_ai.null_play import null_declarer_preference
 from spielwerk.mc.pimc import PimcResult, pimc_search
+
+INFER_BATCH = 8
+"""Weighted worlds are drawn this many at a time (from ``candidates`` times as many uniform
+ones), so that a decision stopped by its time limit drew few more than it solved."""
 
 
 def goal_query(info: SkatInfoState) -> str:
@@ -66,6 +77,17 @@ class PimcSettings:
                               "(same choice)")
     null_ties: bool = param(True, "null declarer: cards the vote ties are chosen as null "
                                   "declarers play (null_play.py), not at random")
+    infer: str = param("none", "worlds drawn uniformly (none) or weighted by the likelihood "
+                               "of the auction (auction), of the cards played (play) or both, "
+                               "under models of our own bot (inference.py)", INFERENCES)
+    candidates: int = param(InferenceSettings.candidates, "infer: uniform candidates drawn "
+                            "per world", (1, 64))
+    floor: float = param(InferenceSettings.floor, "infer: likelihood floor (an opponent who "
+                         "bids unlike the model)", (0, 1))
+    power: float = param(InferenceSettings.power, "infer: exponent of the auction's "
+                         "likelihood", (0, 4))
+    play_power: float = param(InferenceSettings.play_power, "infer: exponent of the play's "
+                              "likelihood", (0, 4))
 
     def __post_init__(self) -> None:
         check_declared("pimc", self)
@@ -81,6 +103,8 @@ class SkatPimcAgent(Agent):
         self.time_limit = s.time if s.time > 0 else None
         self.values = s.values
         self.prune = s.prune
+        self.inference = Inference.of(s.infer, InferenceSettings(
+            floor=s.floor, candidates=s.candidates, power=s.power, play_power=s.play_power))
         self.solver = Solver(SolverConfig(tt_log2=20))
         self.fallback = SkatRuleAgent(game, seed)
         self.last: PimcResult | None = None
@@ -118,20 +142,38 @@ class SkatPimcAgent(Agent):
         """Run PIMC for the card to play now."""
         query = goal_query(info)
         me_declarer = info.player == info.declarer
+        inference = self.inference
+        pool: list[DealPosition] = []
+        solved: dict[DealPosition, dict[int, float]] = {}  # weighted worlds may repeat
 
         def sample(rng: Any) -> DealPosition:
-            return deal_from_state(info.sample_world(rng))
+            if inference is None:
+                return deal_from_state(info.sample_world(rng))
+            if not pool:  # drawn by weight a batch at a time; PIMC takes them in turn
+                pool.extend(weighted_deals(info, rng, min(INFER_BATCH, self.worlds), inference))
+            return pool.pop()
+
+        def listed(limit: int) -> list[DealPosition] | None:
+            found = enumerate_deals(info, limit)
+            if found is None or inference is None:
+                return found
+            return weighted_listed(info, found, self.worlds, self.rng, inference)
 
         def solve(pos: DealPosition) -> dict[int, float]:
-            return self.card_values(pos, query, me_declarer)
+            if pos not in solved:
+                solved[pos] = self.card_values(pos, query, me_declarer)
+            return solved[pos]
 
         def solve_some(pos: DealPosition, cards: frozenset[int] | None) -> dict[int, float]:
+            if pos in solved:  # solved for more cards than are still alive
+                return {c: v for c, v in solved[pos].items() if cards is None or c in cards}
             mask = 0xFFFFFFFF if cards is None else sum(1 << c for c in cards)
-            return self.card_values(pos, query, me_declarer, mask)
+            solved[pos] = self.card_values(pos, query, me_declarer, mask)
+            return solved[pos]
 
         return pimc_search(
             sample, solve, self.rng, worlds=self.worlds, time_limit=self.time_limit,
-            enumerate_worlds=lambda limit: enumerate_deals(info, limit),
+            enumerate_worlds=listed,
             solve_some=solve_some if self.values == "win" and self.prune else None,
             prefer=(lambda tied: null_declarer_preference(info, tied))
             if self.settings.null_ties else None,
