@@ -11,6 +11,7 @@ count and load: the figures are wall-clock on whatever else runs there).
 
     nice -n 10 .venv/bin/python benchmarks/web_move_times.py [--moves 40] [--budget 2.0]
     .venv/bin/python benchmarks/web_move_times.py --games skat --agents knn,pimc,rule
+    .venv/bin/python benchmarks/web_move_times.py --games skat --agents knn:play=infer,knn
     .venv/bin/python benchmarks/web_move_times.py --first-put --agents knn
 
 ``--first-put`` times, in this fresh process and without a warm-up, one agent's first
@@ -153,15 +154,16 @@ def main() -> None:
     print(f"budget {args.budget:g} s per engine move, {args.moves} decisions per agent")
     print(f"{'game':6} {'agent':10} {'n':>4} {'warm-up s':>9} {'p50 s':>7} {'p95 s':>7} "
           f"{'max s':>7} {'> budget':>8}  slowest at")
-    wanted = {a for a in args.agents.split(",") if a}
+    wanted = [a for a in args.agents.split(",") if a]  # agent specs (name:key=value...)
     for game_name in args.games.split(","):
-        for entry in list_agents(game_name):
-            if wanted and entry.name not in wanted:
+        names = [e.name for e in list_agents(game_name)]
+        for spec in wanted or names:
+            if spec.split(":")[0] not in names:
                 continue
-            warm = warm_up({game_name: entry.name}, args.budget)[game_name]
-            times, slow = measure(game_name, entry.name, args.budget, args.moves, args.seed)
+            warm = warm_up({game_name: spec}, args.budget)[game_name]
+            times, slow = measure(game_name, spec, args.budget, args.moves, args.seed)
             over = sum(t > args.budget * 1.1 for t in times)
-            print(f"{game_name:6} {entry.name:10} {len(times):4d} {warm:9.2f} "
+            print(f"{game_name:6} {spec:10} {len(times):4d} {warm:9.2f} "
                   f"{statistics.median(times):7.3f} {percentile(times, 0.95):7.3f} "
                   f"{max(times):7.3f} {over:8d}  {slow}", flush=True)
     print(f"load average {os.getloadavg()[0]:.2f} at the end")

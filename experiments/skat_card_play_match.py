@@ -66,6 +66,11 @@ def _init(a: str, b: str) -> None:
     game = load_game("skat")
     _WORKER.update(game=game, a=[make_agent(a, game, 0) for _ in range(3)],
                    b=[make_agent(b, game, 0) for _ in range(3)])
+    # warm up (load the compiled solver and the models) on a deal no match uses, so that the
+    # first timed decision is not the process's first search
+    state = game.new_initial_state()
+    for agents in (_WORKER["a"], _WORKER["b"]):
+        play(state.clone(), agents, np.random.default_rng(2**40), max_actions=45)
 
 
 def play_deal(seed: int, deal: int) -> dict[str, Any]:

@@ -37,9 +37,21 @@ from spielwerk.games.skat_ai.inference import (
     InferenceSettings,
     candidate_worlds,
     resample,
+    shared_bid_model,
+    shared_play_model,
+    shared_put_model,
 )
 
-MODES = ("auction", "play", "both")
+MODES = ("bids", "put", "auction", "play", "both")
+"""Each piece alone (the bids and the declaration; the put; the play) and together
+(``auction``: bids and put, what ``knn:play=infer`` uses; ``both``: everything)."""
+
+
+def inference_of(mode: str, settings: InferenceSettings) -> Inference:
+    bids = shared_bid_model() if mode in ("bids", "auction", "both") else None
+    put = shared_put_model() if mode in ("put", "auction", "both") else None
+    play = shared_play_model() if mode in ("play", "both") else None
+    return Inference(bids, play, put, settings)
 
 
 def placed_right(info: SkatInfoState, truth: dict[int, int], hands: dict[int, int]) -> float:
@@ -67,7 +79,7 @@ def main() -> None:
     game = load_game("skat")
     settings = InferenceSettings(floor=args.floor, power=args.power,
                                  play_power=args.play_power)
-    inferences = {m: Inference.of(m, settings) for m in MODES}
+    inferences = {m: inference_of(m, settings) for m in MODES}
     agents = [make_agent("knn:play=rule:calibration=strong", game, seed=i) for i in range(3)]
     rows: dict[str, list[list[float]]] = {"declarer": [], "defender": []}
     rng = np.random.default_rng(args.seed)
@@ -91,7 +103,6 @@ def main() -> None:
         row = [float(np.mean([placed_right(info, truth, c.hands) for c in cands]))]
         for mode in MODES:
             inference = inferences[mode]
-            assert inference is not None
             lw = inference.weights(info, [*cands, true_c])
             gain = math.log(lw[-1] / lw[:-1].mean())
             picked = resample(inference.weights(info, cands), args.worlds, rng)

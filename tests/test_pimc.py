@@ -68,6 +68,27 @@ def test_time_limit_stops_sampling_but_solves_one_world() -> None:
         pimc_search(lambda rng: 0, slow, np.random.default_rng(0), worlds=0)
 
 
+def test_time_limit_applies_to_listed_worlds_in_random_order() -> None:
+    solved: list[int] = []
+
+    def slow(w: int) -> dict[int, float]:
+        solved.append(w)
+        time.sleep(0.02)
+        return {0: 1.0}
+
+    listing = list(range(40))
+    res = pimc_search(lambda rng: -1, slow, np.random.default_rng(5), worlds=40,
+                      time_limit=0.05, enumerate_worlds=lambda limit: listing)
+    assert 1 <= res.worlds <= 2 and not res.exhaustive and -1 not in solved
+    firsts = set()
+    for seed in range(8):  # the listed worlds are taken in a seeded random order
+        solved.clear()
+        pimc_search(lambda rng: -1, slow, np.random.default_rng(seed), worlds=40,
+                    time_limit=0.03, enumerate_worlds=lambda limit: listing)
+        firsts.add(solved[0])
+    assert len(firsts) > 1
+
+
 def test_generic_driver_on_a_perfect_information_game() -> None:
     """Kalah: every world is the position itself, so PIMC plays a solver-optimal move."""
     game = load_game("kalah(pits=4,seeds=3)")

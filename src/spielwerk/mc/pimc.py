@@ -95,8 +95,9 @@ def pimc_search(
     ``worlds`` caps the number of sampled worlds and ``time_limit`` (seconds)
     stops sampling early: no further world is started when one more, at the mean time per
     world so far, would end past the limit (at least one world is always solved). If
-    ``enumerate_worlds(worlds)`` returns a list, exactly those worlds are
-    solved (each once) instead of samples.
+    ``enumerate_worlds(worlds)`` returns a list, those worlds are solved (each once)
+    instead of samples - under a time limit in random order and as many as it allows
+    (``exhaustive`` says whether all were).
 
     ``solve_some(world, actions)`` - for solvers whose values are win/loss
     (0 or 1) only - values just the listed actions (None: all). Then actions
@@ -115,6 +116,9 @@ def pimc_search(
         raise PimcError(f"PIMC time limit must be positive, not {time_limit}")
     start = time.perf_counter()
     listed = enumerate_worlds(worlds) if enumerate_worlds is not None else None
+    if listed is not None and time_limit is not None and len(listed) > 1:
+        # the time limit may stop before the end of the list: solve it in random order
+        listed = [listed[j] for j in rng.permutation(len(listed))]
     per_world: list[dict[int, float]] = []
     total = len(listed) if listed is not None else worlds
     alive: frozenset[int] | None = None
@@ -137,13 +141,14 @@ def pimc_search(
                 if len(alive) == 1:
                     skipped = left
                     break
-        if listed is None and time_limit is not None:
+        if time_limit is not None and i + 1 < total:
             spent = time.perf_counter() - start
             if spent * (i + 2) / (i + 1) >= time_limit:  # the next world would overrun
                 break
     action, counts_out, totals = choose(per_world, rng, prefer)
+    exhaustive = listed is not None and len(per_world) + skipped == len(listed)
     return PimcResult(
-        action, counts_out, totals, len(per_world), listed is not None,
+        action, counts_out, totals, len(per_world), exhaustive,
         time.perf_counter() - start, {"skipped_worlds": skipped} if solve_some else {},
     )
 
