@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import time
 from pathlib import Path
 from typing import Any
 
@@ -275,3 +276,21 @@ def test_infer_card_play_keeps_the_bidding() -> None:
         result = getattr(end, "result", None)
         assert result is not None and result.contract == a.contract
 
+
+
+def test_deadline_keeps_an_early_decision_short() -> None:
+    """With ``deadline``, a decision whose first world cannot be solved in time stops that
+    search and still plays a legal card (the rule agent's when no world finished)."""
+    state = declared_state(2)
+    assert state is not None
+    p = state.current_player
+    info = state.info_view(p)
+    agent = make_agent("pimc:worlds=64:time=0.002:deadline=true", GAME, seed=1)
+    t0 = time.perf_counter()
+    card = agent.act(info)
+    spent = time.perf_counter() - t0
+    assert card in info.legal_actions()
+    assert spent < 0.5
+    free = make_agent("pimc:worlds=64:time=0.002", GAME, seed=1)  # no deadline: a whole world
+    assert free.act(info) in info.legal_actions()
+    assert free.last is not None and free.last.worlds >= 1

@@ -114,6 +114,9 @@ class KnnSettings:
     time: float = param(0.0, "seconds per card decision: PIMC stops sampling worlds when they "
                              "are spent (at least one world; 0: all worlds); bidding and "
                              "putting take milliseconds", (0, None))
+    deadline: bool = param(False, "time: also stop a world's search when the card decision's "
+                                  "time is spent; a decision that finished no world plays the "
+                                  "rule agent's card (pimc's deadline)")
     k: int = param(DEFAULT_K, "neighbours per classification", (1, None))
     extensions: bool = param(True, "null, schneider/schwarz/ouvert announcements beyond the "
                                    "seed")
@@ -186,7 +189,7 @@ class SkatKnnAgent(Agent):
         self.scaling, self.base, self.play = s.scaling, s.base, s.play
         self.player: Agent = (
             SkatPimcAgent(game, seed, worlds=s.worlds, time=s.time, null_ties=s.null_ties,
-                          infer=INFER if s.play == "infer" else "none")
+                          infer=INFER if s.play == "infer" else "none", deadline=s.deadline)
             if s.play != "rule" else SkatRuleAgent(game, seed))
         self._bid_cache: dict[tuple[int, int], BidDecision] = {}
         self._put: PutDecision | None = None

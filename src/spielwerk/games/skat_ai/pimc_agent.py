@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, replace
 from typing import Any
 
 from spielwerk.core.agent import Agent, check_declared, param, register_declared
@@ -35,6 +36,7 @@ from spielwerk.games.skat.dds import (
     MODE_DEFENDER_TRICKS,
     MODE_POINTS,
     DealPosition,
+    SearchLimitError,
     Solver,
     SolverConfig,
 )
@@ -50,7 +52,7 @@ from spielwerk.games.skat_ai.inference import (
     weighted_listed,
 )
 from spielwerk.games.skat_ai.null_play import null_declarer_preference
-from spielwerk.mc.pimc import PimcResult, pimc_search
+from spielwerk.mc.pimc import PimcError, PimcResult, pimc_search
 
 INFER_BATCH = 8
 """Weighted worlds are drawn this many at a time (from ``candidates`` times as many uniform
@@ -75,6 +77,9 @@ class PimcSettings:
                                "the seed)", ("win", "points"))
     prune: bool = param(True, "win values: stop solving cards that can no longer win the vote "
                               "(same choice)")
+    deadline: bool = param(False, "time: also stop a world's search when the decision's time "
+                                  "is spent (node limit at the measured node rate); a decision "
+                                  "that finished no world plays the rule agent's card")
     null_ties: bool = param(True, "null declarer: cards the vote ties are chosen as null "
                                   "declarers play (null_play.py), not at random")
     infer: str = param("none", "worlds drawn uniformly (none) or weighted by the likelihood "
@@ -106,6 +111,8 @@ class SkatPimcAgent(Agent):
         self.inference = Inference.of(s.infer, InferenceSettings(
             floor=s.floor, candidates=s.candidates, power=s.power, play_power=s.play_power))
         self.solver = Solver(SolverConfig(tt_log2=20))
+        self.node_rate = INITIAL_NODE_RATE  # nodes a second, measured over this agent's solves
+        self._deadline: float | None = None
         self.fallback = SkatRuleAgent(game, seed)
         self.last: PimcResult | None = None
 
@@ -135,7 +142,11 @@ class SkatPimcAgent(Agent):
         cards = [a for a in legal if a < 32]
         if len(cards) == 1:
             return cards[0]
-        self.last = self.decide(info_state)
+        try:
+            self.last = self.decide(info_state)
+        except PimcError:  # deadline: no world finished in time
+            self.last = None
+            return self.fallback.act(info_state)
         return self.last.action
 
     def decide(self, info: SkatInfoState) -> PimcResult:
@@ -143,6 +154,8 @@ class SkatPimcAgent(Agent):
         query = goal_query(info)
         me_declarer = info.player == info.declarer
         inference = self.inference
+        self._deadline = (time.perf_counter() + self.time_limit
+                          if self.time_limit and self.settings.deadline else None)
         pool: list[DealPosition] = []
         solved: dict[DealPosition, dict[int, float]] = {}  # weighted worlds may repeat
 
@@ -183,7 +196,27 @@ class SkatPimcAgent(Agent):
         self, pos: DealPosition, query: str, me_declarer: bool, cards: int = 0xFFFFFFFF
     ) -> dict[int, float]:
         """Value of each legal card (those in the mask ``cards``) in one world, from the
-        mover's side (higher is better)."""
+        mover's side (higher is better); with a deadline, nothing (an empty answer) when the
+        time ran out during the search."""
+        if self._deadline is None:
+            return self._card_values(pos, query, me_declarer, cards)
+        left = self._deadline - time.perf_counter()
+        solver = self.solver
+        solver.config = replace(solver.config, node_limit=max(1000, int(left * self.node_rate)))
+        nodes, t0 = solver.nodes, time.perf_counter()
+        try:
+            return self._card_values(pos, query, me_declarer, cards)
+        except SearchLimitError:
+            return {}
+        finally:
+            spent = time.perf_counter() - t0
+            if spent > 0.005:  # long enough to measure the rate
+                self.node_rate = 0.5 * self.node_rate + 0.5 * (solver.nodes - nodes) / spent
+            solver.config = replace(solver.config, node_limit=0)
+
+    def _card_values(
+        self, pos: DealPosition, query: str, me_declarer: bool, cards: int = 0xFFFFFFFF
+    ) -> dict[int, float]:
         if self.values == "win":
             won = self.solver.move_values(pos, query, cards)
             return {c: float(bool(v) == me_declarer) for c, v in won.items()}
@@ -195,6 +228,10 @@ class SkatPimcAgent(Agent):
         raw = self.solver.remaining_move_values(pos, MODE_POINTS)
         final = {c: pos.declarer_points + v for c, v in raw.items()}
         return {c: float(v if me_declarer else TOTAL_POINTS - v) for c, v in final.items()}
+
+
+INITIAL_NODE_RATE = 2_000_000.0
+"""Nodes a second assumed for the deadline until the agent has measured its own rate."""
 
 
 register_declared(
