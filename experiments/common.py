@@ -14,10 +14,13 @@ the file helpers (:func:`self_check`).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import statistics
 import time
 from pathlib import Path
+
+import numpy as np
 
 from spielwerk.games.skat.actions import PUT
 from spielwerk.games.skat.cards import CLUBS, GRAND, string_to_card
@@ -26,6 +29,7 @@ from spielwerk.games.skat.scoring import Contract, evaluate, seeger_fabian
 from spielwerk.games.skat.staging import stage_play, stage_put
 from spielwerk.games.skat.state import SkatState
 from spielwerk.games.skat_ai.baseline import SkatRuleAgent
+from spielwerk.games.skat_ai.infer_models import Net
 
 STRATEGIES = ("random", "knn", "refined", "pimc", "rule")
 """The putting strategies of the studies, in the order of their tables."""
@@ -206,3 +210,29 @@ if __name__ == "__main__":
     with tempfile.TemporaryDirectory() as tmp:
         self_check(Path(tmp))
     print("experiments/common.py: self-check passed")
+
+
+# ----- the inference models' data and files (skat_{bid,put,play}_model.py) --------------------
+def load_chunks(data: Path) -> list[dict[str, np.ndarray]]:
+    """The arrays of every ``chunkNNN.npz`` in ``data``, in order (at least two: the last
+    is held out)."""
+    files = sorted(data.glob("chunk[0-9][0-9][0-9].npz"))
+    if len(files) < 2:
+        raise SystemExit(f"{data}: need at least two chunks (one is held out)")
+    out = []
+    for f in files:
+        with np.load(f) as z:
+            out.append({k: z[k] for k in z.files})
+    return out
+
+
+def write_model(net: Net, path: Path, meta: dict[str, object], command: str) -> None:
+    """Save ``net`` with ``meta`` to ``path`` and a manifest (SHA-256, size, the command that
+    fitted it, ``meta``) next to it."""
+    net.meta = dict(meta)
+    net.save(path)
+    manifest = {"file": path.name, "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+                "bytes": path.stat().st_size, "command": command, **meta}
+    (path.parent / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True)
+                                               + "\n")
+    print(f"wrote {path} ({path.stat().st_size} bytes) and its manifest")

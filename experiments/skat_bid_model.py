@@ -10,15 +10,13 @@ bidding (:func:`decide_bid`, default settings, the shipped knowledge base) decid
 the highest bid, the game, hand or pick-up (5,000 hands a chunk, about 11 s a chunk on one
 core). ``fit`` trains the model on all chunks but the last, reports its log-loss and accuracy
 on the last (held out) next to a model that knows only the class frequencies, and writes it
-with a manifest to ``src/spielwerk/data/skat_bid_model`` (``--model-dir`` elsewhere).
+with a manifest to ``src/spielwerk/data/skat_bid_model`` (``--model`` elsewhere).
 Refit whenever the bidding or its knowledge base changes.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
 import os
 import platform
 import time
@@ -26,14 +24,14 @@ from pathlib import Path
 
 import numpy as np
 
+from common import load_chunks, write_model
 from spielwerk.games.skat_ai.bidding import decide_bid
-from spielwerk.games.skat_ai.inference import (
+from spielwerk.games.skat_ai.infer_models import (
     BID_CLASSES,
     DECLARATIONS,
-    MODEL_FILE,
+    BidModel,
     bid_class,
     declaration_class,
-    default_model_dir,
     fit_bid_model,
 )
 from spielwerk.games.skat_ai.knn_agent import KnnSettings, shared_model
@@ -67,17 +65,6 @@ def make_data(out: Path, chunks: int, seed: int) -> None:
         print(f"chunk {c + 1}/{chunks}: {time.perf_counter() - t0:.1f} s", flush=True)
 
 
-def load_chunks(data: Path) -> list[dict[str, np.ndarray]]:
-    files = sorted(data.glob("chunk[0-9][0-9][0-9].npz"))
-    if len(files) < 2:
-        raise SystemExit(f"{data}: need at least two chunks (one is held out)")
-    out = []
-    for f in files:
-        with np.load(f) as z:
-            out.append({k: z[k] for k in ("hands", "pos", "res")})
-    return out
-
-
 def scores(pb: np.ndarray, pd: np.ndarray, yb: np.ndarray, yd: np.ndarray) -> dict[str, float]:
     rows = np.arange(len(yb))
     return {
@@ -88,7 +75,7 @@ def scores(pb: np.ndarray, pd: np.ndarray, yb: np.ndarray, yd: np.ndarray) -> di
     }
 
 
-def fit(data: Path, model_dir: Path, hidden: int, epochs: int, seed: int) -> None:
+def fit(data: Path, model_path: Path, hidden: int, epochs: int, seed: int) -> None:
     chunks = load_chunks(data)
     train, held = chunks[:-1], chunks[-1]
 
@@ -112,21 +99,16 @@ def fit(data: Path, model_dir: Path, hidden: int, epochs: int, seed: int) -> Non
     print(f"held out ({len(hh)} hands)   {'model':>8} {'frequencies':>12}")
     for k, v in held_scores.items():
         print(f"  {k:<22} {v:>8.3f} {prior[k]:>12.3f}")
-    model.meta = {
+    meta = {
         "training_hands": int(len(h)), "held_out_hands": int(len(hh)), "hidden": hidden,
         "epochs": epochs, "seed": seed, "held_out": held_scores, "frequencies_only": prior,
         "bidder": "knn (default settings)",
         "knowledge_base_manifest_sha256": base_fingerprint(default_base_dir())[
             "manifest_sha256"],
+        "data_command": f"python experiments/skat_bid_model.py data ({len(chunks)} chunks)",
     }
-    path = model.save(model_dir)
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    manifest = {"file": MODEL_FILE, "sha256": digest, "bytes": path.stat().st_size,
-                "command": "python experiments/skat_bid_model.py fit --data DIR",
-                **model.meta}
-    (model_dir / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True)
-                                             + "\n")
-    print(f"wrote {path} ({path.stat().st_size} bytes) and its manifest")
+    write_model(model.net, model_path, meta,
+                "python experiments/skat_bid_model.py fit --data DIR")
 
 
 def main() -> None:
@@ -139,7 +121,7 @@ def main() -> None:
     d.add_argument("--seed", type=int, default=7001)
     f = sub.add_parser("fit", help="fit the model, report held-out scores, write it")
     f.add_argument("--data", type=Path, required=True)
-    f.add_argument("--model-dir", type=Path, default=default_model_dir())
+    f.add_argument("--model", type=Path, default=BidModel.FILE, help="where to write it")
     f.add_argument("--hidden", type=int, default=64)
     f.add_argument("--epochs", type=int, default=30)
     f.add_argument("--seed", type=int, default=0)
@@ -148,7 +130,7 @@ def main() -> None:
     if args.cmd == "data":
         make_data(args.out, args.chunks, args.seed)
     else:
-        fit(args.data, args.model_dir, args.hidden, args.epochs, args.seed)
+        fit(args.data, args.model, args.hidden, args.epochs, args.seed)
 
 
 if __name__ == "__main__":

@@ -32,14 +32,16 @@ from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat.info import SkatInfoState
 from spielwerk.games.skat.rules import PLAY
+from spielwerk.games.skat_ai.infer_models import (
+    shared_bid_model,
+    shared_play_model,
+    shared_put_model,
+)
 from spielwerk.games.skat_ai.inference import (
     Inference,
     InferenceSettings,
     candidate_worlds,
     resample,
-    shared_bid_model,
-    shared_play_model,
-    shared_put_model,
 )
 
 MODES = ("bids", "put", "auction", "play", "both")

@@ -12,14 +12,12 @@ played, the trick so far, the game and the card chosen (50 deals a chunk, resuma
 ``fit`` trains :class:`~spielwerk.games.skat_ai.inference.PlayModel` on all chunks but the
 last, reports its log-loss and accuracy on the held-out chunk next to a model that picks
 uniformly among the legal cards, and writes it with a manifest to
-``src/spielwerk/data/skat_play_model`` (``--model-dir`` elsewhere).
+``src/spielwerk/data/skat_play_model`` (``--model`` elsewhere).
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
 import os
 import platform
 import time
@@ -29,19 +27,14 @@ from typing import Any
 
 import numpy as np
 
+from common import load_chunks, write_model
 from spielwerk.arena.match import derive_seed
 from spielwerk.core.agent import make_agent
 from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat.rules import PLAY
-from spielwerk.games.skat_ai.inference import (
-    CANON,
-    PLAY_MODEL_FILE,
-    decision_record,
-    default_play_model_dir,
-    fit_play_model,
-    play_features,
-)
+from spielwerk.games.skat_ai.infer_models import CANON, PlayModel, fit_play_model, play_features
+from spielwerk.games.skat_ai.inference import decision_record
 
 CHUNK = 50
 
@@ -73,22 +66,16 @@ def make_chunk(out: Path, chunk: int, seed: int, worlds: int) -> str:
     return f"chunk {chunk}: {len(rows)} decisions in {time.perf_counter() - t0:.0f} s"
 
 
-def fit(data: Path, model_dir: Path, hidden: int, epochs: int, l2: float, seed: int
+def fit(data: Path, model_path: Path, hidden: int, epochs: int, l2: float, seed: int
         ) -> None:
-    files = sorted(data.glob("chunk[0-9][0-9][0-9].npz"))
-    if len(files) < 2:
-        raise SystemExit(f"{data}: need at least two chunks (one is held out)")
-    chunks = []
-    for f in files:
-        with np.load(f) as z:
-            chunks.append(z["rows"])
+    chunks = [c["rows"] for c in load_chunks(data)]
     train, held = np.concatenate(chunks[:-1]), chunks[-1]
     t0 = time.perf_counter()
     model = fit_play_model(train, hidden=hidden, epochs=epochs, l2=l2, seed=seed, log=print)
     print(f"fitted on {len(train)} decisions in {time.perf_counter() - t0:.0f} s")
     x, legal = play_features(held)
     p = model.card_probabilities(x, legal)
-    chosen = CANON[held[:, 0], held[:, -1]]  # the card in the model's order
+    chosen = CANON[held[:, 0], held[:, -1]]  # the card in the models' order
     rows = np.arange(len(held))
     n_legal = legal.sum(axis=1)
     scores = {
@@ -100,17 +87,13 @@ def fit(data: Path, model_dir: Path, hidden: int, epochs: int, l2: float, seed: 
     print(f"held out ({len(held)} decisions): log-loss {scores['logloss']:.3f} "
           f"(uniform over the legal cards {scores['uniform_logloss']:.3f}), accuracy "
           f"{scores['accuracy']:.3f} (uniform {scores['uniform_accuracy']:.3f})")
-    model.meta = {"training_decisions": int(len(train)), "held_out_decisions": int(len(held)),
-                  "hidden": hidden, "epochs": epochs, "l2": l2, "seed": seed, "held_out": scores,
-                  "player": "knn (PIMC card play) self-play"}
-    path = model.save(model_dir)
-    manifest = {"file": PLAY_MODEL_FILE,
-                "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
-                "bytes": path.stat().st_size,
-                "command": "python experiments/skat_play_model.py fit --data DIR", **model.meta}
-    (model_dir / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True)
-                                             + "\n")
-    print(f"wrote {path} ({path.stat().st_size} bytes) and its manifest")
+    meta = {"training_decisions": int(len(train)), "held_out_decisions": int(len(held)),
+            "hidden": hidden, "epochs": epochs, "l2": l2, "seed": seed, "held_out": scores,
+            "player": "knn (PIMC card play) self-play",
+            "data_command": f"python experiments/skat_play_model.py data ({len(chunks)} chunks "
+                            f"of {CHUNK} deals)"}
+    write_model(model.net, model_path, meta,
+                "python experiments/skat_play_model.py fit --data DIR")
 
 
 def main() -> None:
@@ -125,7 +108,7 @@ def main() -> None:
     d.add_argument("--workers", type=int, default=1)
     f = sub.add_parser("fit", help="fit the model, report held-out scores, write it")
     f.add_argument("--data", type=Path, required=True)
-    f.add_argument("--model-dir", type=Path, default=default_play_model_dir())
+    f.add_argument("--model", type=Path, default=PlayModel.FILE, help="where to write it")
     f.add_argument("--hidden", type=int, default=64)
     f.add_argument("--epochs", type=int, default=5)
     f.add_argument("--l2", type=float, default=1e-3)
@@ -140,7 +123,7 @@ def main() -> None:
                                 [args.seed] * len(chunks), [args.worlds] * len(chunks)):
                 print(msg, flush=True)
     else:
-        fit(args.data, args.model_dir, args.hidden, args.epochs, args.l2, args.seed)
+        fit(args.data, args.model, args.hidden, args.epochs, args.l2, args.seed)
 
 
 if __name__ == "__main__":

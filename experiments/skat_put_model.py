@@ -9,14 +9,12 @@ decisions before the first card, as in play) and records every pick-up: the twel
 the game declared and the two cards put (1,000 deals a chunk, resumable). ``fit`` trains
 :class:`~spielwerk.games.skat_ai.inference.PutModel` on all chunks but the last, reports the
 held-out log-loss of the put pair next to uniform (1 in 66) and writes the model with a
-manifest to ``src/spielwerk/data/skat_put_model`` (``--model-dir`` elsewhere).
+manifest to ``src/spielwerk/data/skat_put_model`` (``--model`` elsewhere).
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
 import os
 import platform
 import time
@@ -25,17 +23,13 @@ from typing import Any
 
 import numpy as np
 
+from common import load_chunks, write_model
 from spielwerk.arena.match import derive_seed
 from spielwerk.core.agent import make_agent
 from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat.rules import PLAY
-from spielwerk.games.skat_ai.inference import (
-    PUT_MODEL_FILE,
-    default_put_model_dir,
-    fit_put_model,
-    put_pair_log_probabilities,
-)
+from spielwerk.games.skat_ai.infer_models import PutModel, fit_put_model
 
 CHUNK = 1000
 
@@ -77,35 +71,25 @@ def make_data(out: Path, deals: int, seed: int) -> None:
               flush=True)
 
 
-def fit(data: Path, model_dir: Path, hidden: int, epochs: int, seed: int) -> None:
-    files = sorted(data.glob("chunk[0-9][0-9][0-9].npz"))
-    if len(files) < 2:
-        raise SystemExit(f"{data}: need at least two chunks (one is held out)")
-    chunks = []
-    for f in files:
-        with np.load(f) as z:
-            chunks.append(z["rows"])
+def fit(data: Path, model_path: Path, hidden: int, epochs: int, seed: int) -> None:
+    chunks = [c["rows"] for c in load_chunks(data)]
     train, held = np.concatenate(chunks[:-1]), chunks[-1]
     t0 = time.perf_counter()
     model = fit_put_model(train, hidden=hidden, epochs=epochs, seed=seed, log=print)
     print(f"fitted on {len(train)} puts in {time.perf_counter() - t0:.0f} s")
-    logp = put_pair_log_probabilities(model, held[:, 0], held[:, 1], held[:, 2])
+    logp = model.pair_log_probability(held[:, 0], held[:, 1], held[:, 2])
     scores = {"logloss": float(-logp.mean()), "uniform_logloss": float(np.log(66)),
               "pair_probability_mean": float(np.exp(logp).mean())}
     print(f"held out ({len(held)} puts): log-loss {scores['logloss']:.3f} (uniform "
           f"{scores['uniform_logloss']:.3f}); mean probability of the pair put "
           f"{scores['pair_probability_mean']:.3f} (uniform {1 / 66:.3f})")
-    model.meta = {"training_puts": int(len(train)), "held_out_puts": int(len(held)),
-                  "hidden": hidden, "epochs": epochs, "seed": seed, "held_out": scores,
-                  "player": "knn (default settings)"}
-    path = model.save(model_dir)
-    manifest = {"file": PUT_MODEL_FILE,
-                "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
-                "bytes": path.stat().st_size,
-                "command": "python experiments/skat_put_model.py fit --data DIR", **model.meta}
-    (model_dir / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True)
-                                             + "\n")
-    print(f"wrote {path} ({path.stat().st_size} bytes) and its manifest")
+    meta = {"training_puts": int(len(train)), "held_out_puts": int(len(held)),
+            "hidden": hidden, "epochs": epochs, "seed": seed, "held_out": scores,
+            "player": "knn (default settings)",
+            "data_command": f"python experiments/skat_put_model.py data ({len(chunks)} chunks "
+                            f"of {CHUNK} deals)"}
+    write_model(model.net, model_path, meta,
+                "python experiments/skat_put_model.py fit --data DIR")
 
 
 def main() -> None:
@@ -118,7 +102,7 @@ def main() -> None:
     d.add_argument("--seed", type=int, default=7201)
     f = sub.add_parser("fit", help="fit the model, report held-out scores, write it")
     f.add_argument("--data", type=Path, required=True)
-    f.add_argument("--model-dir", type=Path, default=default_put_model_dir())
+    f.add_argument("--model", type=Path, default=PutModel.FILE, help="where to write it")
     f.add_argument("--hidden", type=int, default=64)
     f.add_argument("--epochs", type=int, default=20)
     f.add_argument("--seed", type=int, default=0)
@@ -127,7 +111,7 @@ def main() -> None:
     if args.cmd == "data":
         make_data(args.out, args.deals, args.seed)
     else:
-        fit(args.data, args.model_dir, args.hidden, args.epochs, args.seed)
+        fit(args.data, args.model, args.hidden, args.epochs, args.seed)
 
 
 if __name__ == "__main__":

@@ -17,22 +17,23 @@ from spielwerk.games.skat.info import PlaceSampler, SkatInfoState
 from spielwerk.games.skat.kernel import legal_cards
 from spielwerk.games.skat.rules import PLAY
 from spielwerk.games.skat_ai.bidding import decide_bid
-from spielwerk.games.skat_ai.inference import (
+from spielwerk.games.skat_ai.infer_models import (
     BID_CLASSES,
     CANON,
     BidModel,
-    Inference,
     InferenceError,
     PlayModel,
     PutModel,
-    auction_observations,
     bid_class,
-    candidate_worlds,
-    decision_record,
     fit_bid_model,
     fit_put_model,
+)
+from spielwerk.games.skat_ai.inference import (
+    Inference,
+    auction_observations,
+    candidate_worlds,
+    decision_record,
     past_decisions,
-    put_pair_log_probabilities,
     resample,
     weighted_deals,
 )
@@ -220,8 +221,8 @@ def test_fit_bid_model_learns_a_simple_rule(tmp_path: Path) -> None:
     predicted = BID_CLASSES[pb.argmax(1)]
     assert (predicted == max_bid[:500]).mean() > 0.95
     assert (pd.argmax(1) == decl[:500]).mean() > 0.95
-    model.save(tmp_path)
-    again = BidModel.load(tmp_path)
+    model.net.save(tmp_path / "bid.npz")
+    again = BidModel.load(tmp_path / "bid.npz")
     assert np.allclose(again.predict(hands[:5], positions[:5])[0], pb[:5])
     assert bid_class(np.array([0, 17, 18, 19, 71, 72, 264])).tolist() == [0, 0, 1, 1, 23, 24,
                                                                             24]
@@ -237,26 +238,26 @@ def test_fit_put_model_learns_which_cards_go() -> None:
         rows.append((sum(1 << c for c in twelve), 4, (1 << plain[0]) | (1 << plain[1])))
     data = np.array(rows, dtype=np.int64)
     model = fit_put_model(data[:1200], hidden=32, epochs=15, seed=0)
-    logp = put_pair_log_probabilities(model, data[1200:, 0], data[1200:, 1], data[1200:, 2])
+    logp = model.pair_log_probability(data[1200:, 0], data[1200:, 1], data[1200:, 2])
     assert np.all(logp <= 1e-9)
     assert float(np.exp(logp).mean()) > 0.3  # uniform: 1/66
     # probabilities of all 66 pairs of one twelve sum to 1
     twelve = int(data[0, 0])
     cards = [c for c in range(32) if twelve >> c & 1]
     pairs = [(1 << a) | (1 << b) for i, a in enumerate(cards) for b in cards[i + 1:]]
-    total = np.exp(put_pair_log_probabilities(model, np.full(66, twelve), np.full(66, 4),
+    total = np.exp(model.pair_log_probability(np.full(66, twelve), np.full(66, 4),
                                               np.array(pairs))).sum()
     assert abs(total - 1.0) < 1e-9
 
 
 def test_unreadable_models_are_refused(tmp_path: Path) -> None:
-    (tmp_path / "bid_model.npz").write_bytes(b"not a model")
-    with pytest.raises(InferenceError):
-        BidModel.load(tmp_path)
-    with pytest.raises(InferenceError):
-        PlayModel.load(tmp_path)
-    with pytest.raises(InferenceError):
-        PutModel.load(tmp_path)
+    bad = tmp_path / "model.npz"
+    bad.write_bytes(b"not a model")
+    for model in (BidModel, PlayModel, PutModel):
+        with pytest.raises(InferenceError):
+            model.load(bad)
+    with pytest.raises(InferenceError):  # a model of another kind: the shapes do not fit
+        PlayModel.load(BidModel.FILE)
     with pytest.raises(InferenceError):
         Inference.of("everything")
 
