@@ -18,6 +18,7 @@ get wrong and raises :class:`PositionError` with a message that says what.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -249,20 +250,27 @@ def deal_from_state(state: Any) -> DealPosition:
         raise PositionError("deal_from_state needs a Skat state")
     if state.phase != PLAY or state.contract is None:
         raise PositionError("the double-dummy solver needs a declared game in the play phase")
-    g = state.sgame
-    game = state.contract.game
-    decl = state.declarer
-    skat_cards = state.put if state.picked_up else state.skat
-    skat_points = points_of(skat_cards) if game != kernel.NULL else 0
+    return deal_position(state, state.hands, state.put if state.picked_up else state.skat)
+
+
+def deal_position(source: Any, hands: Sequence[int] | dict[int, int], skat: int
+                  ) -> DealPosition:
+    """The solver position of a Skat state or info state ``source`` in the play phase (its
+    contract, trick, leader, tricks and points won) with the seats' ``hands`` and the cards
+    in the skat (those put after a pick-up), which count for the declarer except in null."""
+    g = source.sgame
+    game = source.contract.game
+    decl = source.declarer
+    skat_points = points_of(skat) if game != kernel.NULL else 0
     defenders = [s for s in g.positions if s != decl]
     return DealPosition(
         game=game,
         declarer=g.position_of(decl),
-        hands=(state.hands[g.seat_of(0)], state.hands[g.seat_of(1)], state.hands[g.seat_of(2)]),
-        trick=tuple(state.trick),
-        leader=g.position_of(state.leader),
-        declarer_points=points_of(state.won[decl]) + skat_points,
-        defender_points=sum(points_of(state.won[s]) for s in defenders),
-        declarer_tricks=state.trick_count[decl],
-        defender_tricks=sum(state.trick_count[s] for s in defenders),
+        hands=(hands[g.seat_of(0)], hands[g.seat_of(1)], hands[g.seat_of(2)]),
+        trick=tuple(source.trick),
+        leader=g.position_of(source.leader),
+        declarer_points=points_of(source.won[decl]) + skat_points,
+        defender_points=sum(points_of(source.won[s]) for s in defenders),
+        declarer_tricks=source.trick_count[decl],
+        defender_tricks=sum(source.trick_count[s] for s in defenders),
     )

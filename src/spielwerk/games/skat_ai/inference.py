@@ -28,11 +28,12 @@ import numpy as np
 
 from spielwerk.games.skat.actions import BID_BASE, DECLARE_BASE, HOLD, PASS, PICKUP
 from spielwerk.games.skat.bidding import Auction
-from spielwerk.games.skat.cards import BID_VALUES, NULL, cards_of, points_of
+from spielwerk.games.skat.cards import BID_VALUES, cards_of, points_of
 from spielwerk.games.skat.dds import DealPosition
 from spielwerk.games.skat.info import SkatInfoState
 from spielwerk.games.skat.kernel import class_mask
 from spielwerk.games.skat.kernel_deal import first_bid
+from spielwerk.games.skat.position import deal_position
 from spielwerk.games.skat.rules import PLAY
 from spielwerk.games.skat_ai.infer_models import (
     BID_CLASSES,
@@ -217,24 +218,8 @@ def normalised(log_w: np.ndarray) -> np.ndarray:
 
 
 def to_position(info: SkatInfoState, c: Candidate) -> DealPosition:
-    """A candidate as the solver's position (as :func:`deal_from_state` builds one)."""
-    assert info.contract is not None
-    g = info.sgame
-    d = info.declarer
-    game = info.contract.game
-    defenders = [s for s in g.positions if s != d]
-    skat_points = points_of(c.skat) if game != NULL else 0
-    return DealPosition(
-        game=game,
-        declarer=g.position_of(d),
-        hands=(c.hands[g.seat_of(0)], c.hands[g.seat_of(1)], c.hands[g.seat_of(2)]),
-        trick=tuple(info.trick),
-        leader=g.position_of(info.leader),
-        declarer_points=points_of(info.won[d]) + skat_points,
-        defender_points=sum(points_of(info.won[s]) for s in defenders),
-        declarer_tricks=info.trick_count[d],
-        defender_tricks=sum(info.trick_count[s] for s in defenders),
-    )
+    """A candidate as the solver's position."""
+    return deal_position(info, c.hands, c.skat)
 
 
 def resample(weights: np.ndarray, count: int, rng: np.random.Generator) -> np.ndarray:

@@ -31,7 +31,7 @@ from typing import Any
 
 from spielwerk.core.agent import Agent, check_declared, param, register_declared
 from spielwerk.core.game import Game, InfoState
-from spielwerk.games.skat.cards import NULL, TOTAL_POINTS, cards_of, points_of
+from spielwerk.games.skat.cards import NULL, TOTAL_POINTS, cards_of
 from spielwerk.games.skat.dds import (
     MODE_DEFENDER_TRICKS,
     MODE_POINTS,
@@ -41,7 +41,7 @@ from spielwerk.games.skat.dds import (
     SolverConfig,
 )
 from spielwerk.games.skat.info import SkatInfoState
-from spielwerk.games.skat.position import deal_from_state
+from spielwerk.games.skat.position import deal_from_state, deal_position
 from spielwerk.games.skat.rules import PLAY, PLAY_ON
 from spielwerk.games.skat_ai.baseline import SkatRuleAgent
 from spielwerk.games.skat_ai.inference import (
@@ -284,14 +284,10 @@ def enumerate_deals(info: SkatInfoState, limit: int, cap: int = 20000) -> list[D
 
     if not rec(0, unseen, []):
         return None
-    game = info.contract.game
     hands_now = dict.fromkeys(g.positions, 0)
     hands_now[me] = info.hand
     if shown is not None:
         hands_now[d] = shown
-    defenders = [s for s in g.positions if s != d]
-    won_d = points_of(info.won[d])
-    won_f = sum(points_of(info.won[s]) for s in defenders)
     out = []
     for fill in fills:
         hands = dict(hands_now)
@@ -303,16 +299,5 @@ def enumerate_deals(info: SkatInfoState, limit: int, cap: int = 20000) -> list[D
                 hands[seat] = m
         if skat_cards is None:  # the declarer's put cards are known to this player
             skat_cards = info.put or info.skat or 0
-        skat_points = points_of(skat_cards) if game != NULL else 0
-        out.append(DealPosition(
-            game=game,
-            declarer=g.position_of(d),
-            hands=(hands[g.seat_of(0)], hands[g.seat_of(1)], hands[g.seat_of(2)]),
-            trick=tuple(info.trick),
-            leader=g.position_of(info.leader),
-            declarer_points=won_d + skat_points,
-            defender_points=won_f,
-            declarer_tricks=info.trick_count[d],
-            defender_tricks=sum(info.trick_count[s] for s in defenders),
-        ))
+        out.append(deal_position(info, hands, skat_cards))
     return out
