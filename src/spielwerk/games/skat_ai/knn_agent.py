@@ -83,13 +83,13 @@ rule agent's keep order (:func:`agents.rule_put`), the games compared by the nei
 values of those puts."""
 BIDDING_SYSTEMS = ("knn", "stegen", "kinback")
 CARD_PLAY = ("pimc", "infer", "rule")
-INFER = "auction"
-"""The inference of ``play=infer`` (:data:`inference.INFERENCES`)."""
 """Card play: PIMC (``worlds`` per decision), ``infer`` - PIMC over worlds weighted by the
 auction's likelihood (:mod:`inference`), or the ``rule`` agent's highest-lowest play -
 cheap, and identical to ``rule``'s, so a match against ``rule`` compares the decisions before
 the first card alone. The decisions before the first card are the same under ``pimc`` and
 ``infer``, so a match between the two compares the card play alone."""
+INFER = "auction"
+"""The inference of ``play=infer`` (:data:`inference.INFERENCES`)."""
 AGENT_CALIBRATIONS = ("auto", *CALIBRATION_NAMES)
 """Win-chance calibration of the ``ev`` / ``score`` decisions: that of ``play`` (auto) or a
 named one (``strong``: PIMC card play on every side)."""

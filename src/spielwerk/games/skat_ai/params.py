@@ -171,7 +171,8 @@ AGENT_DECISION = "score"
 def auto_calibration(decision: str, play: str) -> str:
     """The win chances a decision rule uses unless one is named: ``score`` with PIMC card
     play those measured with PIMC on every side (``strong``), else those of the card play
-    (``rule`` or ``pimc``, against rule's defence)."""
+    (``rule`` or ``pimc``, against rule's defence). ``infer`` is PIMC over weighted worlds
+    and bids as ``pimc`` does."""
     pimc = play in ("pimc", "infer")  # infer: PIMC over weighted worlds, the same bidding
     return ("strong" if decision == "score" else "pimc") if pimc else play
 
