@@ -117,6 +117,9 @@ class KnnSettings:
     deadline: bool = param(False, "time: also stop a world's search when the card decision's "
                                   "time is spent; a decision that finished no world plays the "
                                   "rule agent's card (pimc's deadline)")
+    endgame: int = param(0, "pimc/infer play: with this many tricks left or fewer, choose "
+                            "the card by alpha-mu search over the worlds (pimc's endgame; 0: "
+                            "off)", (0, 4))
     k: int = param(DEFAULT_K, "neighbours per classification", (1, None))
     extensions: bool = param(True, "null, schneider/schwarz/ouvert announcements beyond the "
                                    "seed")
@@ -189,7 +192,8 @@ class SkatKnnAgent(Agent):
         self.scaling, self.base, self.play = s.scaling, s.base, s.play
         self.player: Agent = (
             SkatPimcAgent(game, seed, worlds=s.worlds, time=s.time, null_ties=s.null_ties,
-                          infer=INFER if s.play == "infer" else "none", deadline=s.deadline)
+                          infer=INFER if s.play == "infer" else "none", deadline=s.deadline,
+                          endgame=s.endgame)
             if s.play != "rule" else SkatRuleAgent(game, seed))
         self._bid_cache: dict[tuple[int, int], BidDecision] = {}
         self._put: PutDecision | None = None

@@ -26,6 +26,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -43,6 +44,7 @@ from spielwerk.games.skat.dds import (
 from spielwerk.games.skat.info import SkatInfoState
 from spielwerk.games.skat.position import deal_from_state, deal_position
 from spielwerk.games.skat.rules import PLAY, PLAY_ON
+from spielwerk.games.skat_ai.alphamu import AlphaMuLimit, alphamu_card
 from spielwerk.games.skat_ai.baseline import SkatRuleAgent
 from spielwerk.games.skat_ai.inference import (
     INFERENCES,
@@ -93,6 +95,10 @@ class PimcSettings:
                          "likelihood", (0, 4))
     play_power: float = param(InferenceSettings.play_power, "infer: exponent of the play's "
                               "likelihood", (0, 4))
+    endgame: int = param(0, "win values: with this many tricks left or fewer, choose the card "
+                            "by alpha-mu search over the same worlds (one card for all the "
+                            "worlds the player cannot tell apart: less strategy fusion; "
+                            "alphamu.py); 0: off", (0, 4))
 
     def __post_init__(self) -> None:
         check_declared("pimc", self)
@@ -115,6 +121,7 @@ class SkatPimcAgent(Agent):
         self._deadline: float | None = None
         self.fallback = SkatRuleAgent(game, seed)
         self.last: PimcResult | None = None
+        self.endgame_fallbacks = 0  # αμ searches that passed their limits
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -184,13 +191,53 @@ class SkatPimcAgent(Agent):
             solved[pos] = self.card_values(pos, query, me_declarer, mask)
             return solved[pos]
 
+        prefer = ((lambda tied: null_declarer_preference(info, tied))
+                  if self.settings.null_ties else None)
+        time_limit = self.time_limit
+        if (self.settings.endgame and self.values == "win"
+                and int(info.hand).bit_count() <= self.settings.endgame):
+            t0 = time.perf_counter()
+            chosen = self._endgame(info, query, sample, listed, prefer)
+            if chosen is not None:
+                return chosen
+            if time_limit is not None:  # PIMC's card, in the time left
+                time_limit = max(0.2 * time_limit, time_limit - (time.perf_counter() - t0))
         return pimc_search(
-            sample, solve, self.rng, worlds=self.worlds, time_limit=self.time_limit,
+            sample, solve, self.rng, worlds=self.worlds, time_limit=time_limit,
             enumerate_worlds=listed,
             solve_some=solve_some if self.values == "win" and self.prune else None,
-            prefer=(lambda tied: null_declarer_preference(info, tied))
-            if self.settings.null_ties else None,
+            prefer=prefer,
         )
+
+    def _endgame(self, info: SkatInfoState, query: str, sample: Callable[[Any], DealPosition],
+                 listed: Callable[[int], list[DealPosition] | None],
+                 prefer: Callable[[list[int]], int | None] | None) -> PimcResult | None:
+        """αμ's card over the worlds PIMC would solve (all of them when they can be listed,
+        else ``worlds`` drawn, within half the time); None when the search passes its limits
+        (then PIMC decides)."""
+        start = time.perf_counter()
+        found = listed(self.worlds)
+        exhaustive = found is not None and self.inference is None
+        worlds: list[DealPosition] = found if found is not None else []
+        while found is None and len(worlds) < self.worlds:
+            worlds.append(sample(self.rng))
+            if self.time_limit and time.perf_counter() - start > 0.5 * self.time_limit:
+                break
+        deadline = start + 0.8 * self.time_limit if self.time_limit else None
+        try:
+            res = alphamu_card(worlds, query, node_limit=ENDGAME_NODES, deadline=deadline)
+        except AlphaMuLimit:
+            self.endgame_fallbacks += 1
+            return None
+        best = max(res.scores.values())
+        tied = [c for c, v in sorted(res.scores.items()) if v == best]
+        action = tied[0]
+        if len(tied) > 1:
+            pick = prefer(tied) if prefer is not None else None
+            action = pick if pick in tied else tied[int(self.rng.integers(len(tied)))]
+        return PimcResult(action, {c: int(v == best) for c, v in res.scores.items()},
+                          dict(res.scores), len(worlds), exhaustive,
+                          time.perf_counter() - start, {"alphamu_nodes": res.nodes})
 
     def card_values(
         self, pos: DealPosition, query: str, me_declarer: bool, cards: int = 0xFFFFFFFF
@@ -229,6 +276,9 @@ class SkatPimcAgent(Agent):
         final = {c: pos.declarer_points + v for c, v in raw.items()}
         return {c: float(v if me_declarer else TOTAL_POINTS - v) for c, v in final.items()}
 
+
+ENDGAME_NODES = 100_000
+"""Nodes an αμ endgame search may visit before PIMC decides instead."""
 
 INITIAL_NODE_RATE = 2_000_000.0
 """Nodes a second assumed for the deadline until the agent has measured its own rate."""
