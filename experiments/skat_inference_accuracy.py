@@ -1,8 +1,9 @@
 """How much closer to the truth are worlds weighted by the auction (:mod:`skat_ai.inference`)?
 
-Self-play deals of the ``knn`` bot (its bidding, putting and declaring; the rule agent's cheap
-card play only moves the games along). At the card decisions of tricks ``--tricks`` each
-player's knowledge is scored two ways against the true deal:
+Self-play deals of the ``knn`` bot (its bidding, putting and declaring; its card play,
+``--card-play``, by default the rule agent's cheap one, only moves the games along). At the
+card decisions of tricks ``--tricks`` each player's knowledge is scored two ways against the
+true deal:
 
 * **log-likelihood gain**: ``log L(true world) - log mean L(uniform worlds)``, the log of how
   many times likelier the weighted sampler makes the true hidden hands than the uniform one
@@ -33,6 +34,8 @@ from spielwerk.core.registry import load_game
 from spielwerk.games.skat.info import SkatInfoState
 from spielwerk.games.skat.rules import PLAY
 from spielwerk.games.skat_ai.infer_models import (
+    HeuristicPlayModel,
+    PlayModel,
     shared_bid_model,
     shared_play_model,
     shared_put_model,
@@ -44,15 +47,19 @@ from spielwerk.games.skat_ai.inference import (
     resample,
 )
 
-MODES = ("bids", "put", "auction", "play", "both")
-"""Each piece alone (the bids and the declaration; the put; the play) and together
-(``auction``: bids and put, what ``knn:play=infer`` uses; ``both``: everything)."""
+MODES = ("bids", "put", "auction", "play", "heuristic", "both")
+"""Each piece alone (the bids and the declaration; the put; the play under the fitted
+network, and under the rule of thumb: ``heuristic``) and together (``auction``: bids and put,
+what ``knn:play=infer`` uses; ``both``: everything, the network for the play)."""
 
 
-def inference_of(mode: str, settings: InferenceSettings) -> Inference:
+def inference_of(mode: str, settings: InferenceSettings, smear: float, take: float
+                 ) -> Inference:
     bids = shared_bid_model() if mode in ("bids", "auction", "both") else None
     put = shared_put_model() if mode in ("put", "auction", "both") else None
-    play = shared_play_model() if mode in ("play", "both") else None
+    play: PlayModel | HeuristicPlayModel | None = (
+        shared_play_model() if mode in ("play", "both")
+        else HeuristicPlayModel(smear, take) if mode == "heuristic" else None)
     return Inference(bids, play, put, settings)
 
 
@@ -74,6 +81,12 @@ def main() -> None:
     ap.add_argument("--floor", type=float, default=InferenceSettings.floor)
     ap.add_argument("--power", type=float, default=InferenceSettings.power)
     ap.add_argument("--play-power", type=float, default=InferenceSettings.play_power)
+    ap.add_argument("--smear", type=float, default=HeuristicPlayModel.smear,
+                    help="heuristic play model: weight of a card's points")
+    ap.add_argument("--take", type=float, default=HeuristicPlayModel.take,
+                    help="heuristic play model: weight of taking the trick")
+    ap.add_argument("--card-play", default="rule", help="the players' card play: rule (fast) "
+                    "or a knn play= option (pimc, infer)")
     args = ap.parse_args()
     print(f"machine: {platform.platform()}, {os.cpu_count()} CPUs; deals {args.deals}, seed "
           f"{args.seed}, {args.worlds} worlds per position")
@@ -81,8 +94,9 @@ def main() -> None:
     game = load_game("skat")
     settings = InferenceSettings(floor=args.floor, power=args.power,
                                  play_power=args.play_power)
-    inferences = {m: inference_of(m, settings) for m in MODES}
-    agents = [make_agent("knn:play=rule:calibration=strong", game, seed=i) for i in range(3)]
+    inferences = {m: inference_of(m, settings, args.smear, args.take) for m in MODES}
+    agents = [make_agent(f"knn:play={args.card_play}:calibration=strong:worlds=16", game,
+                         seed=i) for i in range(3)]
     rows: dict[str, list[list[float]]] = {"declarer": [], "defender": []}
     rng = np.random.default_rng(args.seed)
     t0 = time.perf_counter()

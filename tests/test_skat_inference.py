@@ -13,6 +13,7 @@ import pytest
 from spielwerk.core.agent import make_agent
 from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
+from spielwerk.games.skat.cards import GRAND, string_to_card
 from spielwerk.games.skat.info import PlaceSampler, SkatInfoState
 from spielwerk.games.skat.kernel import legal_cards
 from spielwerk.games.skat.rules import PLAY
@@ -21,6 +22,7 @@ from spielwerk.games.skat_ai.infer_models import (
     BID_CLASSES,
     CANON,
     BidModel,
+    HeuristicPlayModel,
     InferenceError,
     PlayModel,
     PutModel,
@@ -29,7 +31,9 @@ from spielwerk.games.skat_ai.infer_models import (
     fit_put_model,
 )
 from spielwerk.games.skat_ai.inference import (
+    PLAY_MODELS,
     Inference,
+    InferenceSettings,
     auction_observations,
     candidate_worlds,
     decision_record,
@@ -295,3 +299,57 @@ def test_deadline_keeps_an_early_decision_short() -> None:
     free = make_agent("pimc:worlds=64:time=0.002", GAME, seed=1)  # no deadline: a whole world
     assert free.act(info) in info.legal_actions()
     assert free.last is not None and free.last.worlds >= 1
+
+
+def _row(game: int, role: int, pos: int, trick: list[str], hand: list[str], leader_role: int,
+         card: str) -> tuple[int, ...]:
+    cards = [string_to_card(c) for c in hand]
+    table = [string_to_card(c) for c in trick]
+    mask = sum(1 << c for c in cards)
+    led = table[0] if table else -1
+    legal = int(legal_cards(mask, led, game))
+    return (game, role, pos, led, table[1] if len(table) > 1 else -1, mask, 0, 0, 0,
+            leader_role, 3, 0, 0, legal, string_to_card(card))
+
+
+def test_heuristic_play_model_smears_onto_the_partner_s_tricks() -> None:
+    model = HeuristicPlayModel()
+    hand = ["SA", "S7", "DK"]
+    # the partner (role 2) led the heart ace, the declarer followed low: the defender (role 1,
+    # void in hearts) gives the partner points
+    rows = np.array([_row(GRAND, 1, 2, ["HA", "H7"], hand, 2, c) for c in hand])
+    p = model.chosen_probability(rows)
+    assert math.isclose(float(p.sum()), 1.0)
+    assert p[0] > p[2] > p[1]
+    # the declarer trumped with a jack: now the cheap card goes
+    rows = np.array([_row(GRAND, 1, 2, ["HA", "CJ"], hand, 2, c) for c in hand])
+    p = model.chosen_probability(rows)
+    assert math.isclose(float(p.sum()), 1.0)
+    assert p[1] > p[2] > p[0]
+    # on lead every card is as likely; illegal cards are never chosen
+    rows = np.array([_row(GRAND, 0, 0, [], hand, 0, c) for c in hand])
+    assert np.allclose(model.chosen_probability(rows), 1 / 3)
+    rows = np.array([_row(GRAND, 1, 1, ["ST"], hand, 0, c) for c in hand])
+    assert model.chosen_probability(rows)[2] < 1e-9
+
+
+def test_play_inference_with_either_play_model() -> None:
+    """infer=play weights worlds by the cards played under the network or the heuristic, and
+    knn passes the choice on; a bad play model is refused."""
+    state = played_state(4, 14)
+    assert state is not None
+    info = state.info_view(state.current_player)
+    rng = np.random.default_rng(0)
+    for kind in PLAY_MODELS:
+        inference = Inference.of("play", InferenceSettings(play_model=kind))
+        assert inference is not None
+        worlds = weighted_deals(info, rng, 8, inference)
+        assert len(worlds) == 8
+        w = inference.weights(info, candidate_worlds(info, rng, 64))
+        assert math.isclose(float(w.sum()), 1.0) and w.max() > w.min()
+    with pytest.raises(InferenceError):
+        Inference.of("play", InferenceSettings(play_model="oracle"))
+    agent = make_agent("knn:play=infer:infer=both:play_model=heuristic:worlds=4", GAME, seed=1)
+    inference = agent.player.inference  # type: ignore[attr-defined]
+    assert isinstance(inference.play_model, HeuristicPlayModel)
+    assert inference.bid_model is not None

@@ -24,6 +24,8 @@ from typing import Any
 import numpy as np
 
 from spielwerk.core.errors import SpielwerkError
+from spielwerk.games.skat.cards import card_points
+from spielwerk.games.skat.kernel import card_power
 from spielwerk.games.skat_ai.knowledge.features import card_bits, suit_features_from_bits
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
@@ -401,6 +403,13 @@ class PlayModel:
         _, h = self.net.hidden(x)
         return softmax(np.where(legal > 0, self.net.head(h, "card"), -1e9))
 
+    def chosen_probability(self, rows: np.ndarray) -> np.ndarray:
+        """The probability of each decision record's card (field 14) among its legal ones."""
+        x, legal = play_features(rows)
+        p = self.card_probabilities(x, legal)
+        out: np.ndarray = p[np.arange(len(rows)), CANON[rows[:, 0], rows[:, 14]]]
+        return out
+
     @staticmethod
     def load(path: Path | None = None) -> PlayModel:
         return PlayModel(Net.load(path or PlayModel.FILE, PLAY_FEATURES, PLAY_HEADS))
@@ -429,3 +438,50 @@ def fit_play_model(rows: np.ndarray, *, hidden: int = 64, epochs: int = 5, batch
 @cache
 def shared_play_model() -> PlayModel:
     return PlayModel.load()
+
+
+@dataclass(frozen=True)
+class HeuristicPlayModel:
+    """The card a player plays by the rule of thumb of every Skat table, as a soft choice:
+    cards with points go onto the own side's tricks (schmieren) and cheap cards onto the
+    opponents'; the side that takes the trick after the card also counts. A card's score is
+    ``smear * points * (+1 own side winning / -1 not)`` plus ``take`` when its side then
+    wins the trick; after the trick's second card the third may still turn it, so both
+    count half there. Lead: uniform. No training: the same for any player's cards."""
+
+    smear: float = 0.1
+    take: float = 0.5
+
+    def chosen_probability(self, rows: np.ndarray) -> np.ndarray:
+        r = np.asarray(rows, dtype=np.int64)
+        n = len(r)
+        legal = card_bits(r[:, 13]).astype(bool)  # (n, 32) in card numbers
+        games, pos = r[:, 0], r[:, 2]
+        led, second = np.maximum(r[:, 3], 0), np.maximum(r[:, 4], 0)
+        power = _power_table()[games, led]  # (n, 32): each card's power in this trick
+        top = np.where(pos >= 1, power[np.arange(n), led], -1)
+        top_at = np.zeros(n, dtype=np.int64)  # trick position of the winning card so far
+        p2 = np.where(pos >= 2, power[np.arange(n), second], -1)
+        top_at = np.where(p2 > top, 1, top_at)
+        top = np.maximum(top, p2)
+        beats = power > top[:, None]  # (n, 32): the card takes the lead of the trick
+        winner_at = np.where(beats, pos[:, None], top_at[:, None])
+        winner_role = (r[:, 9][:, None] + winner_at) % 3
+        mine = (winner_role == 0) == (r[:, 1] == 0)[:, None]
+        sign = np.where(mine, 1.0, -1.0) * np.where(pos == 1, 0.5, 1.0)[:, None]
+        score = sign * (self.smear * _CARD_POINTS[None, :] + self.take)
+        score = np.where(pos[:, None] == 0, 0.0, score)
+        score = np.where(legal, score, -1e9)
+        p = softmax(score)
+        out: np.ndarray = p[np.arange(n), r[:, 14]]
+        return out
+
+
+_CARD_POINTS = np.array([card_points(c) for c in range(32)], dtype=np.float64)
+
+
+@cache
+def _power_table() -> np.ndarray:
+    """``[game, led card, card]``: :func:`kernel.card_power` (0: cannot win the trick)."""
+    return np.array([[[card_power(c, led, g) for c in range(32)] for led in range(32)]
+                     for g in range(6)], dtype=np.int64)

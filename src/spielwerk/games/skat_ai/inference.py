@@ -37,12 +37,11 @@ from spielwerk.games.skat.position import deal_position
 from spielwerk.games.skat.rules import PLAY
 from spielwerk.games.skat_ai.infer_models import (
     BID_CLASSES,
-    CANON,
     BidModel,
+    HeuristicPlayModel,
     InferenceError,
     PlayModel,
     PutModel,
-    play_features,
     shared_bid_model,
     shared_play_model,
     shared_put_model,
@@ -114,6 +113,9 @@ class InferenceSettings:
     """Exponent of the play's likelihood (each card's probability under the play model)."""
     play_floor: float = 0.05
     """Mixed into each card's probability: a card the model did not expect."""
+    play_model: str = "net"
+    """The play's likelihood: ``net`` (:class:`PlayModel`, fitted to our bot's self-play) or
+    ``heuristic`` (:class:`HeuristicPlayModel`, the table's rule of thumb)."""
 
 
 def seat_likelihood(obs: SeatAuction, pb: np.ndarray, pd: np.ndarray,
@@ -163,8 +165,8 @@ def _candidate(info: SkatInfoState, hands: dict[int, int], skat: int,
         cards = hand | info.played[s]
         if s == d and info.picked_up:
             twelve = cards_of(cards | skat)
-            pick = rng.choice(len(twelve), size=2, replace=False)
-            cards = sum(1 << c for i, c in enumerate(twelve) if i not in pick)
+            a, b = (int(i) for i in rng.choice(len(twelve), size=2, replace=False))
+            cards = (cards | skat) & ~(1 << twelve[a]) & ~(1 << twelve[b])
         dealt[s] = cards
     return Candidate(hands, skat, dealt)
 
@@ -332,7 +334,8 @@ def past_decisions(info: SkatInfoState, seats: set[int]) -> list[PastDecision]:
     return out
 
 
-def play_log_likelihood(info: SkatInfoState, candidates: list[Candidate], model: PlayModel,
+def play_log_likelihood(info: SkatInfoState, candidates: list[Candidate],
+                        model: PlayModel | HeuristicPlayModel,
                         settings: InferenceSettings) -> np.ndarray:
     """Log-likelihood of the cards the other seats played in each candidate world (their
     hands then are their hands in the world and the cards they played since), tempered by
@@ -355,11 +358,8 @@ def play_log_likelihood(info: SkatInfoState, candidates: list[Candidate], model:
     led = rows[:, 3]
     follow = np.where(led >= 0, hands & _follow_table()[game, np.maximum(led, 0)], 0)
     rows[:, 13] = np.where(follow != 0, follow, hands)
-    x, legal = play_features(rows)
-    p = model.card_probabilities(x, legal)
-    chosen = CANON[game, rows[:, 14]]
     f = settings.play_floor
-    lik = f + (1 - f) * p[np.arange(len(rows)), chosen]
+    lik = f + (1 - f) * model.chosen_probability(rows)
     out: np.ndarray = settings.play_power * np.log(lik).reshape(k, n).sum(axis=0)
     return out
 
@@ -391,6 +391,9 @@ def _follow_table() -> np.ndarray:
     return np.array([[class_mask(g, c) for c in range(32)] for g in range(6)], dtype=np.int64)
 
 
+PLAY_MODELS = ("net", "heuristic")
+"""The likelihoods of the cards played (:attr:`InferenceSettings.play_model`)."""
+
 INFERENCES = ("none", "auction", "play", "both")
 """What weights the worlds: nothing (uniform), the auction (the bids, the declaration and the
 put), the play, or both."""
@@ -401,7 +404,7 @@ class Inference:
     """The likelihoods that weight the worlds, and how strongly."""
 
     bid_model: BidModel | None
-    play_model: PlayModel | None
+    play_model: PlayModel | HeuristicPlayModel | None
     put_model: PutModel | None = None
     settings: InferenceSettings = field(default_factory=InferenceSettings)
 
@@ -412,11 +415,16 @@ class Inference:
             raise InferenceError(f"inference is one of {', '.join(INFERENCES)}, not {kind!r}")
         if kind == "none":
             return None
+        settings = settings or InferenceSettings()
+        if settings.play_model not in PLAY_MODELS:
+            raise InferenceError(f"the play model is one of {', '.join(PLAY_MODELS)}, not "
+                                 f"{settings.play_model!r}")
         auction = kind in ("auction", "both")
+        play_model = (shared_play_model() if settings.play_model == "net"
+                      else HeuristicPlayModel())
         return Inference(shared_bid_model() if auction else None,
-                         shared_play_model() if kind in ("play", "both") else None,
-                         shared_put_model() if auction else None,
-                         settings or InferenceSettings())
+                         play_model if kind in ("play", "both") else None,
+                         shared_put_model() if auction else None, settings)
 
     def log_likelihood(self, info: SkatInfoState, candidates: list[Candidate]) -> np.ndarray:
         log_w = np.zeros(len(candidates))

@@ -50,6 +50,7 @@ from spielwerk.games.skat.rules import (
 from spielwerk.games.skat.scoring import NULL_VALUES, Contract, suit_game_value
 from spielwerk.games.skat_ai.baseline import SkatRuleAgent, rule_put
 from spielwerk.games.skat_ai.bidding import BidDecision, apply_strength_bidding, decide_bid
+from spielwerk.games.skat_ai.inference import PLAY_MODELS, InferenceSettings
 from spielwerk.games.skat_ai.knn import KnnModel
 from spielwerk.games.skat_ai.knowledge.store import base_fingerprint, default_base_dir
 from spielwerk.games.skat_ai.params import (
@@ -89,7 +90,9 @@ cheap, and identical to ``rule``'s, so a match against ``rule`` compares the dec
 the first card alone. The decisions before the first card are the same under ``pimc`` and
 ``infer``, so a match between the two compares the card play alone."""
 INFER = "auction"
-"""The inference of ``play=infer`` (:data:`inference.INFERENCES`)."""
+"""The inference of ``play=infer`` unless ``infer`` names another (:data:`INFER_KINDS`)."""
+INFER_KINDS = ("auction", "play", "both")
+"""What ``play=infer`` weights the worlds by (:data:`inference.INFERENCES` but none)."""
 AGENT_CALIBRATIONS = ("auto", *CALIBRATION_NAMES)
 """Win-chance calibration of the ``ev`` / ``score`` decisions: that of ``play`` (auto) or a
 named one (``strong``: PIMC card play on every side)."""
@@ -117,6 +120,10 @@ class KnnSettings:
     deadline: bool = param(False, "time: also stop a world's search when the card decision's "
                                   "time is spent; a decision that finished no world plays the "
                                   "rule agent's card (pimc's deadline)")
+    infer: str = param(INFER, "play=infer: worlds weighted by the auction (bids, declaration, "
+                              "put), the cards played, or both", INFER_KINDS)
+    play_model: str = param(InferenceSettings.play_model, "infer=play/both: the play's "
+                            "likelihood, net or heuristic (pimc's play_model)", PLAY_MODELS)
     endgame: int = param(0, "pimc/infer play: with this many tricks left or fewer, choose "
                             "the card by alpha-mu search over the worlds (pimc's endgame; 0: "
                             "off)", (0, 4))
@@ -192,8 +199,8 @@ class SkatKnnAgent(Agent):
         self.scaling, self.base, self.play = s.scaling, s.base, s.play
         self.player: Agent = (
             SkatPimcAgent(game, seed, worlds=s.worlds, time=s.time, null_ties=s.null_ties,
-                          infer=INFER if s.play == "infer" else "none", deadline=s.deadline,
-                          endgame=s.endgame)
+                          infer=s.infer if s.play == "infer" else "none", deadline=s.deadline,
+                          endgame=s.endgame, play_model=s.play_model)
             if s.play != "rule" else SkatRuleAgent(game, seed))
         self._bid_cache: dict[tuple[int, int], BidDecision] = {}
         self._put: PutDecision | None = None

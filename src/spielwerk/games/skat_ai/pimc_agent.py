@@ -48,6 +48,7 @@ from spielwerk.games.skat_ai.alphamu import AlphaMuLimit, alphamu_card
 from spielwerk.games.skat_ai.baseline import SkatRuleAgent
 from spielwerk.games.skat_ai.inference import (
     INFERENCES,
+    PLAY_MODELS,
     Inference,
     InferenceSettings,
     weighted_deals,
@@ -95,6 +96,10 @@ class PimcSettings:
                          "likelihood", (0, 4))
     play_power: float = param(InferenceSettings.play_power, "infer: exponent of the play's "
                               "likelihood", (0, 4))
+    play_model: str = param(InferenceSettings.play_model, "infer=play/both: the play's "
+                            "likelihood from the network fitted to our bot's cards (net) or "
+                            "the table's rule of thumb (heuristic: points onto the own side's "
+                            "tricks)", PLAY_MODELS)
     endgame: int = param(0, "win values: with this many tricks left or fewer, choose the card "
                             "by alpha-mu search over the same worlds (one card for all the "
                             "worlds the player cannot tell apart: less strategy fusion; "
@@ -115,7 +120,8 @@ class SkatPimcAgent(Agent):
         self.values = s.values
         self.prune = s.prune
         self.inference = Inference.of(s.infer, InferenceSettings(
-            floor=s.floor, candidates=s.candidates, power=s.power, play_power=s.play_power))
+            floor=s.floor, candidates=s.candidates, power=s.power, play_power=s.play_power,
+            play_model=s.play_model))
         self.solver = Solver(SolverConfig(tt_log2=20))
         self.node_rate = INITIAL_NODE_RATE  # nodes a second, measured over this agent's solves
         self._deadline: float | None = None
