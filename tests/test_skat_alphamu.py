@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import functools
 import itertools
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -221,3 +224,12 @@ def test_endgame_option_plays_legal_cards_reproducibly() -> None:
                     and a.last is not None and "alphamu_nodes" in a.last.details]
             assert used  # the last tricks were chosen by αμ
         assert histories[0] == histories[1]
+
+
+def test_benchmark_prints_its_table() -> None:
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "skat_alphamu.py"
+    out = subprocess.run([sys.executable, str(script), "--positions", "2", "--tricks", "2"],
+                         capture_output=True, text=True, timeout=300, check=True).stdout
+    assert "machine:" in out
+    row = [line.split() for line in out.splitlines() if line.split()[:1] == ["2"]]
+    assert len(row) == 1 and row[0][1] == "2"

@@ -449,7 +449,7 @@ class HeuristicPlayModel:
     wins the trick; after the trick's second card the third may still turn it, so both
     count half there. Lead: uniform. No training: the same for any player's cards."""
 
-    smear: float = 0.1
+    smear: float = 1.5
     take: float = 0.5
 
     def chosen_probability(self, rows: np.ndarray) -> np.ndarray:

@@ -15,6 +15,10 @@ no more worlds are consistent than ``worlds``, all of them are listed
   tricks the defenders take. Exact values for every card are about ten times
   dearer (minutes per early decision on a busy 2-core machine).
 
+With ``endgame=N`` the card of the last N tricks is chosen by αμ search over
+the same worlds (:mod:`alphamu`: one card for all the worlds the player cannot
+tell apart, which PIMC's vote does not ensure).
+
 Bidding, the skat and the declaration come from the rule baseline
 (:class:`SkatRuleAgent`), so matches compare card play with the contract
 fixed by the baseline bidder. Offers to concede are declined, as the
@@ -229,6 +233,8 @@ class SkatPimcAgent(Agent):
             worlds.append(sample(self.rng))
             if self.time_limit and time.perf_counter() - start > 0.5 * self.time_limit:
                 break
+        if not worlds:
+            return None
         deadline = start + 0.8 * self.time_limit if self.time_limit else None
         try:
             res = alphamu_card(worlds, query, node_limit=ENDGAME_NODES, deadline=deadline)
