@@ -120,6 +120,13 @@ def test_the_table_clock_reaches_minimax() -> None:
         agent = make_agent(spec, load_game(game_name), seed=0)
         assert isinstance(agent, MinimaxAgent) and agent.time == 2.0
         assert timed_spec("minimax:time=0.5", game_name, 2.0) == "minimax:time=0.5"
+        if game_name == "skat":  # PIMC card play is also held to the budget
+            assert timed_spec("knn:play=infer", game_name, 2.0) == \
+                "knn:play=infer:time=2:deadline=true"
+            assert timed_spec("pimc:deadline=false", game_name, 2.0) == \
+                "pimc:deadline=false:time=2"
+            assert make_agent(timed_spec("knn", game_name, 2.0), load_game(game_name),
+                              seed=0).settings.deadline  # type: ignore[attr-defined]
         small = make_agent(fallback_spec("minimax", game_name), load_game(game_name), seed=0)
         assert isinstance(small, MinimaxAgent)
         assert (small.worlds, small.depth, small.time) == (1, 2, 0.05)

@@ -21,12 +21,15 @@ def replay(spec: str, history: list[int]) -> State:
 
 
 def timed_spec(spec: str, game_name: str, budget_s: float) -> str:
-    """Give an agent with a ``time`` parameter the table's budget unless the spec sets it."""
+    """Give an agent with a ``time`` parameter the table's budget unless the spec sets it,
+    and keep it within that budget (``deadline=true``) where the agent can and the spec does
+    not say otherwise."""
     name, raw = parse_agent_spec(spec)
     entry = next((e for e in list_agents(game_name) if e.name == name), None)
     if entry is None or "time" not in entry.defaults or "time" in raw:
         return spec
-    return f"{spec}:time={budget_s:g}"
+    strict = ":deadline=true" if "deadline" in entry.defaults and "deadline" not in raw else ""
+    return f"{spec}:time={budget_s:g}{strict}"
 
 
 # the search-size parameters an agent's own fallback turns down: fewer worlds, iterations,
