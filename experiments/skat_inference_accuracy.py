@@ -15,6 +15,7 @@ Both as declarer and as defender. Held-out deals: the seed must not be one the b
 any tuning used.
 
     python experiments/skat_inference_accuracy.py --deals 300 --seed 8101
+    python experiments/skat_inference_accuracy.py --deals 100 --seed 8101 --card-play pimc
 """
 
 from __future__ import annotations
@@ -85,8 +86,9 @@ def main() -> None:
                     help="heuristic play model: weight of a card's points")
     ap.add_argument("--take", type=float, default=HeuristicPlayModel.take,
                     help="heuristic play model: weight of taking the trick")
-    ap.add_argument("--card-play", default="rule", help="the players' card play: rule (fast) "
-                    "or a knn play= option (pimc, infer)")
+    ap.add_argument("--card-play", default="rule", choices=("rule", "pimc", "infer"),
+                    help="the players' card play (knn's play=): rule (fast), pimc or infer "
+                    "(16 worlds a card)")
     args = ap.parse_args()
     print(f"machine: {platform.platform()}, {os.cpu_count()} CPUs; deals {args.deals}, seed "
           f"{args.seed}, {args.worlds} worlds per position")

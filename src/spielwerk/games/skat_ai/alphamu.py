@@ -131,17 +131,14 @@ class AlphaMu:
             if f_tricks > 0:
                 return 0
             return worlds if finished else None
-        if finished or self.defender_points0 + f_gained > 120 - self.target:
-            lost_all = True  # the declarer can reach no more points than he has
-        else:
-            lost_all = False
+        # settled when the game is over, or the defenders hold so many points that the
+        # target is out of reach in every world, or it is reached in every world
+        out_of_reach = self.defender_points0 + f_gained > 120 - self.target
         won = 0
         for i in _bits(worlds):
             if self.base_points[i] + gained >= self.target:
                 won |= 1 << i
-        if won == worlds or lost_all:
-            return won
-        return None
+        return won if finished or out_of_reach or won == worlds else None
 
     # ---- search -----------------------------------------------------------------------------
     def choose(self) -> AlphaMuResult:

@@ -420,10 +420,11 @@ class Inference:
             raise InferenceError(f"the play model is one of {', '.join(PLAY_MODELS)}, not "
                                  f"{settings.play_model!r}")
         auction = kind in ("auction", "both")
-        play_model = (shared_play_model() if settings.play_model == "net"
-                      else HeuristicPlayModel())
-        return Inference(shared_bid_model() if auction else None,
-                         play_model if kind in ("play", "both") else None,
+        play_model: PlayModel | HeuristicPlayModel | None = None
+        if kind in ("play", "both"):
+            play_model = (shared_play_model() if settings.play_model == "net"
+                          else HeuristicPlayModel())
+        return Inference(shared_bid_model() if auction else None, play_model,
                          shared_put_model() if auction else None, settings)
 
     def log_likelihood(self, info: SkatInfoState, candidates: list[Candidate]) -> np.ndarray:
