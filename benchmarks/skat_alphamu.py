@@ -18,30 +18,11 @@ import time
 
 import numpy as np
 
-from spielwerk.core.agent import make_agent
-from spielwerk.core.game import CHANCE
-from spielwerk.core.registry import load_game
 from spielwerk.games.skat.dds import Solver
 from spielwerk.games.skat.position import deal_from_state
-from spielwerk.games.skat.rules import PLAY, SkatState
 from spielwerk.games.skat_ai.alphamu import alphamu_card
+from spielwerk.games.skat_ai.baseline import rule_deal_until
 from spielwerk.games.skat_ai.pimc_agent import enumerate_deals, goal_query
-
-
-def endgame(seed: int, tricks_left: int) -> SkatState | None:
-    game = load_game("skat")
-    state = game.new_initial_state()
-    assert isinstance(state, SkatState)
-    rule = make_agent("rule", game, seed=seed)
-    rng = np.random.default_rng(seed)
-    while not state.is_terminal() and not (
-            state.phase == PLAY and 10 - state.tricks_done == tricks_left and not state.trick):
-        if state.current_player == CHANCE:
-            outcomes = state.chance_outcomes()
-            state.apply(outcomes[int(rng.integers(len(outcomes)))][0])
-        else:
-            state.apply(rule.act(state.info_state(state.current_player)))
-    return None if state.is_terminal() else state
 
 
 def main() -> None:
@@ -59,7 +40,7 @@ def main() -> None:
     for k in (int(t) for t in args.tricks.split(",")):
         times, nodes, worlds_n, fused, seed = [], [], [], 0, 0
         while len(times) < args.positions:
-            state = endgame(seed, k)
+            state = rule_deal_until(seed, k)
             seed += 1
             if state is None:
                 continue

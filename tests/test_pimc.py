@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 
 from spielwerk.core.agent import AgentSpecError, make_agent
-from spielwerk.core.game import CHANCE
 from spielwerk.core.registry import load_game
 from spielwerk.games.kalah.agents import alphabeta_root_values
 from spielwerk.games.skat.dds import Solver
 from spielwerk.games.skat.position import deal_from_state
-from spielwerk.games.skat.rules import PLAY, SkatState
+from spielwerk.games.skat.rules import SkatState
 from spielwerk.games.skat_ai import pimc_agent  # noqa: F401 - registers "pimc" for skat
+from spielwerk.games.skat_ai.baseline import rule_deal_until
 from spielwerk.games.skat_ai.pimc_agent import SkatPimcAgent, goal_query
 from spielwerk.mc.pimc import PimcError, choose, pimc_decide, pimc_search
 
@@ -108,29 +108,11 @@ def test_generic_driver_on_a_perfect_information_game() -> None:
     assert res.worlds == 5
 
 
-def _play_until(seed: int, tricks_left: int) -> SkatState | None:
-    """A deal bid and played by the rule baseline until ``tricks_left`` tricks remain."""
-    game = load_game("skat")
-    state = game.new_initial_state()
-    assert isinstance(state, SkatState)
-    rule = make_agent("rule", game, seed=seed)
-    rng = np.random.default_rng(seed)
-    while not state.is_terminal() and not (
-        state.phase == PLAY and 10 - state.tricks_done == tricks_left and not state.trick
-    ):
-        if state.current_player == CHANCE:
-            outcomes = state.chance_outcomes()
-            state.apply(outcomes[int(rng.integers(len(outcomes)))][0])
-        else:
-            state.apply(rule.act(state.info_state(state.current_player)))
-    return None if state.is_terminal() else state
-
-
 def _endgames(count: int, tricks_left: int) -> list[SkatState]:
     out = []
     seed = 0
     while len(out) < count:
-        st = _play_until(seed, tricks_left)
+        st = rule_deal_until(seed, tricks_left)
         seed += 1
         if st is not None:
             out.append(st)
@@ -157,18 +139,25 @@ def test_world_values_are_the_solver_s_move_values() -> None:
         assert wins == {c: float(bool(solved[c]) == me_declarer) for c in solved}
 
 
-def test_pimc_plays_endgames_to_the_end_deterministically() -> None:
-    for state in _endgames(3, 3):
+@pytest.mark.parametrize(("spec", "tricks"), [("pimc:worlds=6", 3),
+                                              ("pimc:worlds=16:endgame=3", 4)])
+def test_pimc_plays_endgames_to_the_end_deterministically(spec: str, tricks: int) -> None:
+    """Legal cards to the end, the same game twice from the same seeds; with ``endgame`` the
+    last tricks' cards come from the αμ search."""
+    for state in _endgames(3, tricks):
         histories = []
         for _ in range(2):
             st = state.clone()
-            agents = {s: make_agent("pimc:worlds=6", st.game, seed=5) for s in range(3)}
+            agents = {s: make_agent(spec, st.game, seed=5) for s in range(3)}
             while not st.is_terminal():
                 seat = st.current_player
                 action = agents[seat].act(st.info_state(seat))
                 assert action in st.legal_actions()
                 st.apply(action)
             histories.append(st.history)
+            if "endgame" in spec:
+                assert any(isinstance(a, SkatPimcAgent) and a.last is not None
+                           and "alphamu_nodes" in a.last.details for a in agents.values())
         assert histories[0] == histories[1]
 
 

@@ -13,9 +13,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from spielwerk.core.agent import Agent, check_declared, param, register_agent, register_declared
+import numpy as np
+
+from spielwerk.core.agent import (
+    Agent,
+    check_declared,
+    make_agent,
+    param,
+    register_agent,
+    register_declared,
+)
 from spielwerk.core.errors import SpielwerkError
-from spielwerk.core.game import Game, InfoState
+from spielwerk.core.game import CHANCE, Game, InfoState
 from spielwerk.games.skat import kernel
 from spielwerk.games.skat.bidding import BID_VALUES
 from spielwerk.games.skat.cards import ACE, CARD_POINTS, GRAND, JACK, NULL, TEN, popcount
@@ -28,8 +37,10 @@ from spielwerk.games.skat.rules import (
     HOLD,
     PASS,
     PICKUP,
+    PLAY,
     PLAY_ON,
     RESIGN,
+    SkatState,
 )
 from spielwerk.games.skat.scoring import suit_game_value
 from spielwerk.games.skat_ai.knowledge.features import hand_count
@@ -232,3 +243,25 @@ register_agent(
 register_declared("rule", SkatRuleAgent, RuleParams,
                   "rule-based Skat baseline: strength-count bidding, highest-lowest play",
                   ("skat",))
+
+
+def rule_deal_until(seed: int, tricks_left: int) -> SkatState | None:
+    """A seeded deal bid and played by :class:`SkatRuleAgent` on every seat until the start
+    of a trick with ``tricks_left`` tricks to go (None when it was passed in or ended before):
+    endgame positions for tests and benchmarks."""
+    from spielwerk.core.registry import load_game  # the registry loads this module
+
+    game = load_game("skat")
+    state = game.new_initial_state()
+    assert isinstance(state, SkatState)
+    rule = make_agent("rule", game, seed=seed)
+    rng = np.random.default_rng(seed)
+    while not state.is_terminal() and not (
+        state.phase == PLAY and 10 - state.tricks_done == tricks_left and not state.trick
+    ):
+        if state.current_player == CHANCE:
+            outcomes = state.chance_outcomes()
+            state.apply(outcomes[int(rng.integers(len(outcomes)))][0])
+        else:
+            state.apply(rule.act(state.info_state(state.current_player)))
+    return None if state.is_terminal() else state
