@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.games.skat.cards import NULL
 from spielwerk.games.skat.dds import DealPosition
-from spielwerk.games.skat.kernel import card_power, class_mask, points
+from spielwerk.games.skat.kernel import class_mask, points, trick_winner
 
 GOALS = ("61", "90", "schwarz", "null")
 
@@ -185,15 +185,7 @@ class AlphaMu:
         trick = (*trick, card)
         played |= 1 << card
         if len(trick) == 3:
-            game = self.game
-            lead = trick[0]
-            win = 0
-            best = card_power(lead, lead, game)
-            for k in (1, 2):
-                p = card_power(trick[k], lead, game)
-                if p > best:
-                    best, win = p, k
-            winner = (leader + win) % 3
+            winner = (leader + int(trick_winner(trick[0], trick[1], trick[2], self.game))) % 3
             pts = int(points((1 << trick[0]) | (1 << trick[1]) | (1 << trick[2])))
             if winner == self.declarer:
                 gained += pts
