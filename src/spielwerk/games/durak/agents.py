@@ -5,7 +5,9 @@ facts only). The search agents sample worlds with ``sample_world`` and use
 greedy playouts (numba, a few microseconds per game). Once the stock is empty
 in a 2-player game every card is known, so the search agents switch to the
 exact alpha-beta solver of :mod:`endgame` (falling back to their search if the
-position is too big for the node budget).
+position is too big for the node budget); with ``paranoid=N`` they also search
+endgames of three or more seats (stock empty), each seat against all the others,
+over N sampled deals of the unseen cards.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from spielwerk.games.durak import kernel as K
 from spielwerk.games.durak import policies
 from spielwerk.games.durak.endgame import (
     BUDGET_EXHAUSTED,
+    paranoid_best,
     solve_best_counted,
     two_seat_state,
 )
@@ -97,12 +100,16 @@ def endgame_action(info: DurakInfoState, rng: np.random.Generator, nodes: int,
 
 
 def endgame_counted(info: DurakInfoState, rng: np.random.Generator, nodes: int,
-                    tt_bits: int = 20) -> tuple[int | None, int]:
+                    tt_bits: int = 20, worlds: int = 0) -> tuple[int | None, int]:
     """:func:`endgame_action` and the solver nodes it spent (0 where it did not solve).
 
     Known endgames: the stock is empty and two seats still hold cards (a 2-player game,
     or a bigger one where the others went out): the other seat then holds exactly the
-    unseen cards."""
+    unseen cards. With ``worlds`` > 0 also endgames of three or more seats (stock empty):
+    the paranoid search of :func:`~spielwerk.games.durak.endgame.paranoid_best` over that
+    many sampled deals of the unseen cards."""
+    if worlds < 0:
+        raise SpielwerkError(f"endgame worlds must not be negative, not {worlds}")
     if info.stock != 0 or info.public[K.PHASE] == K.PH_DEAL:
         return None, 0
     P = info.public
@@ -110,8 +117,12 @@ def endgame_counted(info: DurakInfoState, rng: np.random.Generator, nodes: int,
     # (an attacker may have just played its last card)
     seats = sorted({q for q in range(info.dgame.players) if info.hand_sizes[q] > 0}
                    | {int(P[K.ATTACKER]), int(P[K.DEFENDER])})
-    if len(seats) != 2:
-        return None, 0
+    if len(seats) > 2:
+        if worlds == 0:
+            return None, 0
+        action, used = paranoid_best([info.sample_world(rng).S for _ in range(worlds)],
+                                     nodes, tt_bits)
+        return action, used
     world = info.sample_world(rng)  # unique: the opponent holds exactly the unseen cards
     S = world.S if info.dgame.players == 2 else two_seat_state(world.S, (seats[0], seats[1]))
     (action, value), used = solve_best_counted(S, nodes, tt_bits)
@@ -228,11 +239,12 @@ class _EndgameMixin:
             return None
         info = _durak_info(info_state)
         seconds = float(getattr(self.params, "time", 0.0))
+        worlds = int(getattr(self.params, "paranoid", 0))
         if seconds <= 0:  # iteration budgets: the fixed node budget, load-independent
-            return endgame_action(info, self.rng, self.solver_nodes)
+            return endgame_counted(info, self.rng, self.solver_nodes, worlds=worlds)[0]
         nodes = max(1000, min(self.solver_nodes, int(self.solver_rate * SOLVER_SHARE * seconds)))
         t = search_clock()
-        action, used = endgame_counted(info, self.rng, nodes, _table_bits(nodes))
+        action, used = endgame_counted(info, self.rng, nodes, _table_bits(nodes), worlds)
         spent = search_clock() - t
         if used >= 2000 and spent > 0:
             self.solver_rate = 0.7 * self.solver_rate + 0.3 * used / spent
@@ -254,6 +266,11 @@ def _solver_nodes_param() -> Any:
     return param(300_000, "node budget of the solver (falls back to search)")
 
 
+def _paranoid_param() -> Any:
+    return param(0, "3+ seats, stock empty: paranoid search over this many sampled "
+                 "deals of the unseen cards, within the solver's budget (0: off)", (0, 64))
+
+
 def _rollout_eps_param() -> Any:
     return param(0.0, "chance of a random move at each step of a greedy/smart rollout", (0, 1))
 
@@ -272,6 +289,7 @@ class DurakMCTSParams(MCTSParams):
     rollout_eps: float = _rollout_eps_param()
     solver: bool = _solver_param()
     solver_nodes: int = _solver_nodes_param()
+    paranoid: int = _paranoid_param()
     infer: float = _infer_param()
 
 
@@ -293,6 +311,7 @@ class DurakISMCTSParams(ISMCTSParams):
     rollout_eps: float = _rollout_eps_param()
     solver: bool = _solver_param()
     solver_nodes: int = _solver_nodes_param()
+    paranoid: int = _paranoid_param()
     infer: float = _infer_param()
 
 
@@ -306,6 +325,7 @@ class DurakMinimaxParams:
     time: float = minimax_time_param()
     solver: bool = _solver_param()
     solver_nodes: int = _solver_nodes_param()
+    paranoid: int = _paranoid_param()
 
     def __post_init__(self) -> None:
         check_declared("minimax", self)

@@ -1,4 +1,5 @@
-"""Exact solver of 2-player Durak endgames (stock empty, every card known).
+"""Exact solver of 2-player Durak endgames (stock empty, every card known), and a
+paranoid search for endgames of more seats (:func:`paranoid_best`).
 
 A game of more players whose stock is empty and in which only two seats still hold
 cards is such an endgame too: :func:`two_seat_state` maps it to the 2-player game
@@ -80,12 +81,15 @@ def two_seat_state(S: np.ndarray, seats: tuple[int, int]) -> np.ndarray:
 
 @njit(cache=True)
 def position_key(S: np.ndarray) -> int:
-    """64-bit hash of everything that decides a 2-player endgame (stock empty)."""
+    """64-bit hash of everything that decides an endgame (stock empty): the hands, the
+    table, whose turn, the throw-in order and whether the first bout is over."""
     h = S[HANDS] * 0x9E3779B97F4A7C15
     h ^= S[HANDS + 1] * 0xC2B2AE3D27D4EB4F + (h >> 29)
     h ^= S[ATTACK] * 0x165667B19E3779F9 + (h >> 31)
     h ^= S[OPEN] * 0x27D4EB2F165667C5 + (h >> 27)
     h ^= S[DEFENCE] * 0x94D049BB133111EB + (h >> 30)
+    for q in range(2, S[NPLAYERS]):  # more seats (paranoid search): their hands too
+        h ^= S[HANDS + q] * (0x9E3779B97F4A7C15 + 2 * q) + (h >> (25 + q))
     small = (S[ATTACKER] | (S[DEFENDER] << 3) | (S[PHASE] << 6) | (S[TO_MOVE] << 9)
              | (S[ROUND] << 12) | (min(S[BOUT], 1) << 15))
     h ^= (small + S[SHOWN]) * 0xFF51AFD7ED558CCD + (h >> 33)
@@ -104,9 +108,9 @@ def _greedy_first(S: np.ndarray, row: np.ndarray, n: int) -> None:
 
 
 @njit(cache=True)
-def _terminal_value(S: np.ndarray) -> int:
+def _terminal_value(S: np.ndarray, root: int) -> int:
     loser = S[LOSER]
-    return DRAW if loser < 0 else (WIN if loser == 1 else LOSS)
+    return DRAW if loser < 0 else (LOSS if loser == root else WIN)
 
 
 @njit(cache=True)
@@ -135,6 +139,15 @@ def _solve(S0: np.ndarray, alpha0: int, beta0: int, table: np.ndarray,
     ``budget[0]`` counts down nodes; when it reaches 0 the search stops and the
     result is meaningless (callers check the budget).
     """
+    return _search(S0, alpha0, beta0, table, budget, 0)
+
+
+@njit(cache=True)
+def _search(S0: np.ndarray, alpha0: int, beta0: int, table: np.ndarray,
+            budget: np.ndarray, root: int) -> int:
+    """Paranoid value for seat ``root``: ``root`` maximizes, every other seat minimizes
+    (``WIN`` someone else is the durak, ``LOSS`` ``root`` is, ``DRAW`` nobody). With two
+    players and ``root`` 0 this is the exact value of :func:`_solve`."""
     D = MAX_DEPTH
     st = np.empty((D, STATE_LEN), np.int64)
     acts = np.empty((D, MAX_ACTIONS), np.int64)
@@ -158,7 +171,7 @@ def _solve(S0: np.ndarray, alpha0: int, beta0: int, table: np.ndarray,
             S = st[d]
             done = False
             if S[PHASE] == PH_OVER:
-                v = _terminal_value(S)
+                v = _terminal_value(S, root)
                 done = True
             else:
                 budget[0] -= 1
@@ -174,7 +187,7 @@ def _solve(S0: np.ndarray, alpha0: int, beta0: int, table: np.ndarray,
                 nact[d] = n
                 a0[d] = al[d]
                 b0[d] = be[d]
-                maxi[d] = S[TO_MOVE] == 0
+                maxi[d] = S[TO_MOVE] == root
                 best[d] = LOSS - 1 if maxi[d] else WIN + 1
                 idx[d] = 0
         else:
@@ -207,14 +220,20 @@ def _solve(S0: np.ndarray, alpha0: int, beta0: int, table: np.ndarray,
 
 @njit(cache=True)
 def _solve_root(S: np.ndarray, table: np.ndarray, budget: np.ndarray) -> np.ndarray:
+    return _root_values(S, table, budget, 0, 1 if S[TO_MOVE] == 0 else -1)
+
+
+@njit(cache=True)
+def _root_values(S: np.ndarray, table: np.ndarray, budget: np.ndarray, root: int,
+                 sign: int) -> np.ndarray:
+    """Rows (action, ``sign`` x the value for ``root`` after it) for every legal action."""
     buf = np.empty(MAX_ACTIONS, np.int64)
     n = legal_actions(S, buf)
     out = np.empty((n, 2), np.int64)
-    sign = 1 if S[TO_MOVE] == 0 else -1
     for i in range(n):
         child = S.copy()
         apply_action(child, buf[i])
-        v = _solve(child, LOSS, WIN, table, budget)
+        v = _search(child, LOSS, WIN, table, budget, root)
         out[i, 0] = buf[i]
         out[i, 1] = v * sign
     if budget[0] <= 0:
@@ -282,3 +301,32 @@ def solve_best_counted(S: np.ndarray, node_budget: int,
     budget = np.array([node_budget], np.int64)
     row = _solve_best(S, tt.new_table(tt_bits), budget)
     return row, node_budget - int(budget[0])
+
+
+def paranoid_best(worlds: list[np.ndarray], node_budget: int,
+                  tt_bits: int) -> tuple[int | None, int]:
+    """The mover's best action over ``worlds`` (states of one position of 3-6 players,
+    stock empty, the hidden cards dealt differently): in each world the paranoid value
+    of every action (the mover against all the others, :func:`_search`), summed over
+    the worlds; ties go to the first action in the rules' order.
+
+    Returns ``(action, nodes searched)``, or ``(None, nodes)`` when the node budget (for
+    all worlds together) ran out. One transposition table serves every world (the keys
+    hold every hand)."""
+    if not worlds:
+        raise ValueError("paranoid_best needs at least one world")
+    root = int(worlds[0][TO_MOVE])
+    if root < 0 or any(int(W[TO_MOVE]) != root for W in worlds):
+        raise ValueError("paranoid_best: the worlds must be one position with a seat to move")
+    table = tt.new_table(tt_bits)
+    budget = np.array([node_budget], np.int64)
+    total: dict[int, int] = {}
+    for W in worlds:
+        rows = _root_values(W, table, budget, root, 1)
+        if budget[0] <= 0:
+            return None, node_budget
+        for a, v in rows:
+            total[int(a)] = total.get(int(a), 0) + int(v)
+    best = max(total.values())
+    action = next(a for a, v in total.items() if v == best)
+    return action, node_budget - int(budget[0])
