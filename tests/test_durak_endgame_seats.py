@@ -7,6 +7,8 @@ paranoid search matches a brute force too."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -36,9 +38,10 @@ def _two_seats(S: np.ndarray) -> tuple[int, int] | None:
     return (seats[0], seats[1]) if len(seats) == 2 else None
 
 
-def _endgames(spec: str, games: int, seed: int) -> list[tuple[DurakState, tuple[int, int]]]:
-    """Positions of random games (random moves, so every phase shows up) with two seats
-    left, one per game, the first such decision of the game."""
+def _first_positions(spec: str, games: int, seed: int,
+                     pick: Callable[[DurakState], Any]) -> list[tuple[DurakState, Any]]:
+    """Random games (random moves, so every phase shows up): per game the first decision
+    for which ``pick`` returns something other than None, with what it returned."""
     game = load_game(spec)
     rng = np.random.default_rng(seed)
     out = []
@@ -49,13 +52,19 @@ def _endgames(spec: str, games: int, seed: int) -> list[tuple[DurakState, tuple[
                 s.apply(sample_chance(s, rng))
                 continue
             assert isinstance(s, DurakState)
-            seats = _two_seats(s.S)
-            if seats is not None and s.dgame.players > 2:
-                out.append((s.clone(), seats))
+            tag = pick(s)
+            if tag is not None:
+                out.append((s.clone(), tag))
                 break
             legal = s.legal_actions()
             s.apply(legal[int(rng.integers(len(legal)))])
     return out  # type: ignore[return-value]
+
+
+def _endgames(spec: str, games: int, seed: int) -> list[tuple[DurakState, tuple[int, int]]]:
+    """Positions with two seats left (games of 3+ players), one per game."""
+    return _first_positions(spec, games, seed,
+                            lambda s: _two_seats(s.S) if s.dgame.players > 2 else None)
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -144,27 +153,16 @@ def test_search_agents_solve_multi_player_endgames() -> None:
 
 
 def _open_endgames(spec: str, games: int, seed: int, cards: int) -> list[DurakState]:
-    """Decisions of random games with the stock empty, three or more seats still in play
-    and at most ``cards`` cards in the hands (the first such decision of each game)."""
-    game = load_game(spec)
-    rng = np.random.default_rng(seed)
-    out = []
-    for _ in range(games):
-        s = game.new_initial_state()
-        while not s.is_terminal():
-            if s.current_player < 0:
-                s.apply(sample_chance(s, rng))
-                continue
-            assert isinstance(s, DurakState)
-            S = s.S
-            in_play = sum(S[K.HANDS + q] != 0 for q in range(int(S[K.NPLAYERS])))
-            held = sum(K.popcount(S[K.HANDS + q]) for q in range(int(S[K.NPLAYERS])))
-            if K.stock_size(S) == 0 and in_play >= 3 and held <= cards:
-                out.append(s.clone())
-                break
-            legal = s.legal_actions()
-            s.apply(legal[int(rng.integers(len(legal)))])
-    return out  # type: ignore[return-value]
+    """Decisions with the stock empty, three or more seats still in play and at most
+    ``cards`` cards in the hands (the first such decision of each game)."""
+
+    def pick(s: DurakState) -> bool | None:
+        S, seats = s.S, range(int(s.S[K.NPLAYERS]))
+        in_play = sum(S[K.HANDS + q] != 0 for q in seats)
+        held = sum(K.popcount(S[K.HANDS + q]) for q in seats)
+        return True if K.stock_size(S) == 0 and in_play >= 3 and held <= cards else None
+
+    return [state for state, _ in _first_positions(spec, games, seed, pick)]
 
 
 class _Cycle(Exception):
