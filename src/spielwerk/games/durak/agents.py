@@ -92,16 +92,10 @@ def make_rollout(policy: str, eps: float = 0.0) -> Rollout:
     return rollout
 
 
-def endgame_action(info: DurakInfoState, rng: np.random.Generator, nodes: int,
-                   tt_bits: int = 20) -> int | None:
-    """The exact best action once everything is known (stock empty, two seats with cards),
-    else None."""
-    return endgame_counted(info, rng, nodes, tt_bits)[0]
-
-
 def endgame_counted(info: DurakInfoState, rng: np.random.Generator, nodes: int,
                     tt_bits: int = 20, worlds: int = 0) -> tuple[int | None, int]:
-    """:func:`endgame_action` and the solver nodes it spent (0 where it did not solve).
+    """The exact best action once everything is known (stock empty, two seats with cards),
+    else None; and the solver nodes it spent (0 where it did not solve).
 
     Known endgames: the stock is empty and two seats still hold cards (a 2-player game,
     or a bigger one where the others went out): the other seat then holds exactly the
