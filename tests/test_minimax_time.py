@@ -106,8 +106,53 @@ def test_timed_minimax_keeps_the_budget(spec: str) -> None:
     times.sort()
     p95 = times[int(round(0.95 * (len(times) - 1)))]
     assert p95 < 3 * budget, (times, searched)
-    if spec == "skat":  # the budget is what stops it: fewer than the 30 worlds
-        assert any(w < 30 for _, w in searched)
+
+
+class SteppedClock:
+    """``time.perf_counter`` stand-in: each reading is ``step`` seconds after the last, so
+    how far a timed search gets depends on how often it reads the clock, never on how fast
+    the machine is."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step, self.reads = 1000.0, step, 0
+
+    def perf_counter(self) -> float:
+        self.reads += 1
+        self.now += self.step
+        return self.now
+
+
+def test_the_clock_is_what_stops_skat_minimax(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Skat's card play at 0.2 s a move: on a clock that moves 1 ms a reading (the search
+    reads it once a node) the budget ends the search before its worlds are done; on a clock
+    that stands still every world is searched to full depth, so the clock and nothing else
+    made the difference. And a budget no machine can meet (1 ns) leaves exactly the one
+    world at depth 1 that always finishes."""
+    import spielwerk.mc.agents as agents_module
+    import spielwerk.search.alphabeta as alphabeta_module
+
+    game = load_game("skat")
+    positions_ = play_positions("skat", 3, 5)
+
+    def searched(spec: str, step: float | None) -> list[tuple[int, int]]:
+        out = []
+        for i, s in enumerate(positions_):
+            if step is not None:
+                clock = SteppedClock(step)
+                monkeypatch.setattr(agents_module, "time", clock)
+                monkeypatch.setattr(alphabeta_module, "time", clock)
+            agent = make_agent(spec, game, seed=i)
+            assert isinstance(agent, MinimaxAgent)
+            assert agent.act(s.info_state(s.current_player)) in s.legal_actions()
+            assert agent.searched is not None
+            out.append(agent.searched)
+        monkeypatch.undo()
+        return out
+
+    ticking = searched("minimax:time=0.2:worlds=4", 1e-3)
+    assert all(worlds < 4 or depth < 3 for depth, worlds in ticking), ticking
+    assert searched("minimax:time=0.2:worlds=4", 0.0) == [(3, 4)] * len(positions_)
+    assert searched("minimax:time=0.000000001:worlds=4", None) == [(1, 1)] * len(positions_)
 
 
 def test_the_table_clock_reaches_minimax() -> None:
