@@ -286,3 +286,16 @@ def test_defaults_agree_between_commands() -> None:
     game_default = spielwerk.load_game("durak").spec()
     assert default(("durak", "tournament"), "preset") in game_default
     assert default(("durak", "play"), "preset") in game_default
+
+
+def test_a_long_error_is_one_line_when_piped_at_80_columns(tmp_path: Path) -> None:
+    """The error line is not wrapped to the terminal's (or a pipe's default) width."""
+    folder = tmp_path / ("a-folder-with-a-long-name-" * 4)
+    folder.mkdir()
+    env = {**os.environ, "COLUMNS": "80"}
+    out = subprocess.run([sys.executable, "-m", "spielwerk.cli.main", "serve", "--db",
+                          str(folder)], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 2
+    assert out.stderr.endswith("\n") and out.stderr.count("\n") == 1, out.stderr
+    assert out.stderr.startswith("error: --db ") and len(out.stderr) > 160
+    assert f"{folder / 'web.sqlite3'}" in out.stderr

@@ -5,7 +5,7 @@ that is missing or does not import is an error (:class:`CommandModuleError`),
 never skipped silently: a command that vanished must not look like one that
 was never there (``tests/test_cli_games_play.py`` checks every listed module).
 Errors that spielwerk raises on purpose are printed as one line (exit code 2),
-never as a traceback.
+never as a traceback, and never folded to the terminal's width.
 
 ``spielwerk --help`` answers from :data:`COMMAND_HELP` without importing typer,
 rich or any command module (a test keeps that table equal to what the modules
@@ -97,7 +97,8 @@ def __getattr__(name: str) -> Any:
     elif name == "err_console":
         from rich.console import Console
 
-        value = Console(stderr=True)
+        # soft_wrap: an error is one line at any width, piped or not (never folded at 80)
+        value = Console(stderr=True, soft_wrap=True)
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value  # later lookups find the module global directly

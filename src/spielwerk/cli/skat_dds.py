@@ -113,7 +113,7 @@ def register_dds_commands(skat_app: typer.Typer) -> None:
         record, skipped = select_record(file, game_id)
         console = Console(highlight=False)
         if skipped:
-            Console(stderr=True, highlight=False).print(
+            Console(stderr=True, highlight=False, soft_wrap=True).print(
                 f"note: skipped {len(skipped)} unreadable record(s) before it: "
                 + "; ".join(skipped[:3]) + (" ..." if len(skipped) > 3 else ""))
         rep = iss.replay(record)
