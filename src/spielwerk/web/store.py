@@ -3,8 +3,15 @@
 A table is its configuration plus the action history of the game in progress,
 written after every action, so a server restart continues where it stopped.
 A finished game is stored as its action record (the project's JSON record:
-game spec plus history). Writes are single transactions; a file that is not
-a SQLite database is refused with one clear line.
+game spec plus history). Writes are single transactions.
+
+spielwerk writes only to its own databases: a new or empty file becomes one,
+marked with :data:`APPLICATION_ID` (``PRAGMA application_id``); an existing
+database is used only if it carries the mark, or if it is one written before
+the mark existed (exactly spielwerk's two tables, schema 1), which is then
+marked. Any other file (another program's database, a file that is not a
+SQLite database) is refused with one clear line before anything is written
+to it.
 """
 
 from __future__ import annotations
@@ -23,6 +30,15 @@ from spielwerk.core.errors import SpielwerkError
 log = logging.getLogger("spielwerk.web")
 
 SCHEMA_VERSION = 1
+APPLICATION_ID = int.from_bytes(b"SPWK", "big")
+"""``PRAGMA application_id`` of every spielwerk database (0x5350574B, "SPWK")."""
+SCHEMA = {
+    "tables": ("id", "config", "history", "deal_no", "series", "created", "updated"),
+    "games": ("id", "table_id", "spec", "history", "seat", "players", "summary", "source",
+              "finished"),
+}
+"""The tables of schema 1 and their columns, by which an unmarked database of an earlier
+spielwerk is recognised."""
 SQLITE_INT = range(-(2**63), 2**63)
 """The integers SQLite stores; an id outside it names no row (and would overflow)."""
 
@@ -52,6 +68,7 @@ class Store:
                              f"{exc.strerror}") from None
         self._lock = threading.Lock()
         try:
+            self._check_owner()
             self.db = sqlite3.connect(str(self.path), check_same_thread=False,
                                       isolation_level=None)
             self.db.execute("PRAGMA journal_mode=WAL")
@@ -63,13 +80,41 @@ class Store:
                 f"choose another file with --db"
             ) from None
 
+    def _check_owner(self) -> None:
+        """Refuse an existing database that is not spielwerk's, reading it only."""
+        if not self.path.exists() or self.path.stat().st_size == 0:
+            return  # a new file: spielwerk's from the start
+        uri = self.path.resolve().as_uri() + "?mode=ro"
+        con = sqlite3.connect(uri, uri=True)
+        try:
+            app_id = con.execute("PRAGMA application_id").fetchone()[0]
+            version = con.execute("PRAGMA user_version").fetchone()[0]
+            names = sorted(row[0] for row in con.execute(
+                "SELECT name FROM sqlite_master WHERE substr(name, 1, 7) != 'sqlite_'"))
+            columns = {name: tuple(row[0] for row in con.execute(
+                "SELECT name FROM pragma_table_info(?)", (name,))) for name in SCHEMA}
+        finally:
+            con.close()
+        if app_id == APPLICATION_ID:
+            return
+        if app_id == 0 and not names and version == 0:
+            return  # an empty database: nothing in it to damage
+        if app_id == 0 and version == SCHEMA_VERSION and columns == SCHEMA \
+                and names == sorted(SCHEMA):
+            return  # written by spielwerk before the mark; _migrate marks it
+        what = (f"its tables: {', '.join(names)}" if names and app_id == 0
+                else f"application id {app_id}")
+        raise StoreError(f"{self.path} is not a spielwerk database ({what}); it is left "
+                         "untouched: choose another file with --db")
+
     def _migrate(self) -> None:
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise StoreError(f"{self.path} was written by a newer spielwerk "
                              f"(schema {version}); choose another file with --db")
         self.db.executescript(
-            """
+            f"""
+            BEGIN;
             CREATE TABLE IF NOT EXISTS tables (
                 id TEXT PRIMARY KEY, config TEXT NOT NULL, history TEXT NOT NULL,
                 deal_no INTEGER NOT NULL DEFAULT 0, series TEXT NOT NULL DEFAULT '[]',
@@ -81,9 +126,11 @@ class Store:
                 players TEXT NOT NULL DEFAULT '[]', summary TEXT NOT NULL DEFAULT '',
                 source TEXT NOT NULL DEFAULT 'played', finished REAL NOT NULL
             );
+            PRAGMA application_id={APPLICATION_ID};
+            PRAGMA user_version={SCHEMA_VERSION};
+            COMMIT;
             """
         )
-        self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     def close(self) -> None:
         with self._lock:
