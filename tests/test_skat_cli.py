@@ -181,6 +181,34 @@ def test_replay_of_a_folder_or_an_empty_file_is_an_error(tmp_path: Path) -> None
     assert "holds no ISS records" in str(result.exception)
 
 
+
+NOT_ISS = {
+    "json": b'{"game": "skat", "history": [1, 2, 3]}\n',
+    "binary": bytes(range(256)) * 8,
+    "text": b"hello\nthese are no ISS records\n",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(NOT_ISS))
+def test_replay_of_a_file_that_is_not_iss_says_so_in_one_line(monkeypatch, capsys, tmp_path,
+                                                              kind: str) -> None:
+    f = tmp_path / f"not-iss.{kind}"
+    f.write_bytes(NOT_ISS[kind])
+    code, out, err = _main(monkeypatch, capsys, "skat", "replay", str(f))
+    assert code == 2, (out, err)
+    assert out == "" and "agree" not in err
+    assert err.count("\n") == 1 and f"{f} is not an ISS record file" in err, err
+
+
+def test_replay_of_a_disagreeing_iss_record_still_exits_1(monkeypatch, capsys, tmp_path) -> None:
+    first = SAMPLE.read_text().splitlines()[0]
+    assert "v:-54" in first
+    f = tmp_path / "changed.sgf"
+    f.write_text(first.replace("v:-54", "v:-60") + "\n")
+    code, out, _ = _main(monkeypatch, capsys, "skat", "replay", str(f))
+    assert code == 1 and "0 of 1 records agree with the server" in out, out
+
+
 # --------------------------------------------------------------------------- issue 12: skat CLI
 @pytest.mark.parametrize("bid", ["19", "-5", "265", "0"])
 def test_put_refuses_a_bid_that_is_no_bid_value(monkeypatch, capsys, bid: str) -> None:

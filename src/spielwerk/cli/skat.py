@@ -2,7 +2,8 @@
 
 ``spielwerk skat replay FILE`` streams a file of ISS records, replays each
 through the engine and prints one row per record (exit code 1 if any record
-disagrees with the server's result or cannot be replayed).
+disagrees with the server's result or cannot be replayed; exit code 2 for a
+file that holds no ISS record at all).
 ``spielwerk skat play`` (and ``spielwerk play skat``, through the play
 command's front ends) lets a person play a deal against two agents.
 """
@@ -61,6 +62,9 @@ def replay_command(
     first = next(texts, None)  # a missing file fails here, before the table header
     if first is None:
         raise iss.IssRecordError(f"{file} holds no ISS records")
+    if not iss.holds_records(file):  # JSON, binary, prose: no record that could disagree
+        raise iss.IssRecordError(f"{file} is not an ISS record file (no record '(; ... ;)' "
+                                 "in it)")
     console.print(_ROW.format("game", "declarer", "game", "value", "points", "agree?"))
     for line, text in itertools.chain([first], texts):
         total += 1

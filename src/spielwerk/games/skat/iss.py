@@ -158,6 +158,13 @@ def iter_record_texts(source: str | Path | TextIO) -> Iterator[tuple[int, str]]:
         yield start, " ".join(buf)  # unterminated: parse_record reports it
 
 
+def holds_records(path: str | Path) -> bool:
+    """Whether the file holds at least one text that starts like a record (``(;``), even a
+    broken one: False for a file of some other kind (JSON, binary, prose), which is then no
+    ISS record file at all. Streams the file and stops at the first record."""
+    return any(text.startswith("(;") for _, text in iter_record_texts(path))
+
+
 def _record_pieces(line: str) -> list[str]:
     """``line`` cut before every ``(;`` and after every ``;)`` (empty pieces dropped)."""
     pieces = []
