@@ -83,7 +83,10 @@ def test_time_budget_is_kept() -> None:
                            threads=threads, start=start)
         spent = time.perf_counter() - start
         assert res.iterations > 50
-        assert spent < 0.05 + 0.03, spent
+        # a loose wall-clock bound (a loaded machine may deschedule the process); that the
+        # clock is what stops the search is checked on a stand-in clock in
+        # test_durak_time_budget.py
+        assert spent < 0.05 + 0.5, spent
 
 
 def test_tree_grows_past_its_first_size() -> None:

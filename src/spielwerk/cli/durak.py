@@ -29,7 +29,7 @@ from spielwerk.arena.tournament import TournamentConfig, run_tournament, unique_
 from spielwerk.cli.options import file_target
 from spielwerk.cli.play import _ask_move as ask_move
 from spielwerk.cli.play import seat_opponents
-from spielwerk.core.agent import Agent, parse_agent_spec
+from spielwerk.core.agent import Agent, default_opponent, parse_agent_spec
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.game import State
 from spielwerk.core.parallel import make_executor
@@ -383,7 +383,9 @@ def play_durak(game: DurakGame, vs: list[str], seat: int, seed: int,
 
 @durak_app.command("play")
 def play(
-    vs: list[str] = typer.Option(["mcts"], "--vs", help="opponent agent spec (repeat per seat)"),
+    vs: list[str] | None = typer.Option(
+        None, "--vs", help="opponent agent spec (repeat per seat; default: the web table's "
+        "default opponent, the strongest measured agent)"),
     preset: str = typer.Option("classic", help="classic, zarlykov2023 or perevodnoy"),
     players: int = typer.Option(2, min=2, max=6, help="players at the table"),
     deck: int = typer.Option(36, help="24, 36 or 52 cards"),
@@ -393,11 +395,11 @@ def play(
     """Play Durak in the terminal against agents (type a card such as S6, take, pass; q quits)."""
     game = load_game(f"durak(preset={preset},players={players},deck={deck})")
     assert isinstance(game, DurakGame)
-    play_durak(game, vs, seat, seed)
+    play_durak(game, vs or [default_opponent(game)], seat, seed)
 
 
 def _front_end(game: DurakGame, vs: list[str], seat: int, seed: int) -> None:
-    play_durak(game, vs if vs != ["alphabeta:depth=6"] else ["mcts"], seat, seed)
+    play_durak(game, vs, seat, seed)
 
 
 def register(app: typer.Typer) -> None:

@@ -14,22 +14,19 @@ import numpy as np
 import typer
 from rich.console import Console
 
-from spielwerk.core.agent import Agent, make_agent
+from spielwerk.core.agent import Agent, default_opponent, make_agent
 from spielwerk.core.errors import GameParameterError
 from spielwerk.core.game import Game, State
 from spielwerk.core.play import Chooser, play
 from spielwerk.core.registry import load_game
 
-DEFAULT_OPPONENTS = {"kalah": "alphabeta:depth=6", "skat": "rule", "durak": "mcts"}
-"""The opponent ``play GAME`` uses without ``--vs`` (others: ``mcts``, generic)."""
-
 SEAT_NAMES = {"kalah": ("South: the bottom row, your store is on the right",
                         "North: the top row, your store is on the left")}
 """How the terminal names a seat, for games that have names for them."""
 
-_VS_HELP = ("opponent agent spec (repeat for more seats; default: "
-            + ", ".join(f"{spec} for {name}" for name, spec in DEFAULT_OPPONENTS.items())
-            + ", else mcts)")
+_VS_HELP = ("opponent agent spec (repeat for more seats; default: the game's default "
+            "opponent at the web table, its strongest measured agent: `spielwerk games` "
+            "lists the agents)")
 
 FRONT_ENDS: dict[str, Callable[..., None]] = {}
 """Game name -> ``front_end(game, vs, seat, seed)`` replacing the generic loop."""
@@ -118,7 +115,7 @@ def play_command(
     """Play a game in the terminal against agents (type 'q' to quit)."""
     game = load_game(game_spec)
     if not vs:
-        vs = [DEFAULT_OPPONENTS.get(game.name, "mcts")]
+        vs = [default_opponent(game)]
     if game.name in FRONT_ENDS:
         FRONT_ENDS[game.name](game, vs=vs, seat=seat, seed=seed)
         return

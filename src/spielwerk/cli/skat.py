@@ -18,7 +18,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from spielwerk.core.agent import Agent, make_agent
+from spielwerk.core.agent import Agent, default_opponent, make_agent
 from spielwerk.core.errors import GameParameterError
 from spielwerk.core.game import CHANCE, Game, State
 from spielwerk.core.play import Chooser, play
@@ -104,8 +104,9 @@ def replay_command(
 
 @skat_app.command("play")
 def play_command(
-    vs: list[str] = typer.Option(
-        ["rule"], "--vs", help="agent spec for the other seats (repeatable)"
+    vs: list[str] | None = typer.Option(
+        None, "--vs", help="agent spec for the other seats (repeatable; default: the web "
+        "table's default opponent, the strongest measured agent)"
     ),
     seat: int = typer.Option(0, min=0, max=2,
                              help="your seat (0 is forehand with the default dealer)"),
@@ -115,7 +116,7 @@ def play_command(
 ) -> None:
     """Play one deal of Skat against two agents (bidding, skat and declaration prompts)."""
     game = load_game(f"skat(players=3,dealer={dealer},ramsch={str(ramsch).lower()})")
-    front_end(game, vs=vs, seat=seat, seed=seed)
+    front_end(game, vs=vs or [default_opponent(game)], seat=seat, seed=seed)
 
 
 def _describe(state: SkatState, seat: int, action: int) -> str:

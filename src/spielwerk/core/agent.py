@@ -173,6 +173,17 @@ def list_agents(game: str | Game | None = None) -> list[AgentEntry]:
     return list(seen.values())
 
 
+def default_opponent(game: Game) -> str:
+    """The game's default opponent: the first registered agent of its presentation's
+    ``default_opponents`` (its strongest measured), else ``random``. The web table and
+    ``spielwerk play`` both take it, so the terminal and the table agree."""
+    names = {e.name for e in list_agents(game)}
+    for name in game.presentation().default_opponents:
+        if name in names:
+            return name
+    return "random"
+
+
 def _convert(name: str, key: str, text: str, default: Any) -> Any:
     try:
         if isinstance(default, bool):

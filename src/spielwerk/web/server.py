@@ -20,7 +20,8 @@ import numpy as np
 from fastapi import WebSocket
 from fastapi.responses import JSONResponse
 
-from spielwerk.core.agent import list_agents, make_agent
+from spielwerk.core.agent import default_opponent as game_default_opponent
+from spielwerk.core.agent import make_agent
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.registry import list_games, load_game
 from spielwerk.web.engines import EngineCancelled, EngineFailed, EnginePool, EngineTimeout
@@ -135,13 +136,9 @@ def _static_dir() -> Path:
 
 
 def default_opponent(game: str) -> str:
-    """The game's preferred default opponent (its presentation's list), first registered
-    one wins (the table lists all)."""
-    names = {e.name for e in list_agents(game)}
-    for name in load_game(game).presentation().default_opponents:
-        if name in names:
-            return name
-    return "random"
+    """The game's preferred default opponent (:func:`spielwerk.core.agent.default_opponent`;
+    the table lists all)."""
+    return game_default_opponent(load_game(game))
 
 
 class Server:
