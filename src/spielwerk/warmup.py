@@ -4,7 +4,8 @@ numba compiles a kernel on its first call; with ``cache=True`` the result is
 kept in the user's cache folder (:mod:`spielwerk._jit`) and later processes
 load it in milliseconds. :func:`warm_up` makes those first calls on tiny
 inputs, with the same argument types the commands use, so that
-``spielwerk kalah solve`` or an arena run starts without a compile wait.
+``spielwerk kalah solve``, ``spielwerk skat solve`` or an arena run starts without a
+compile wait (``tests/test_warmup.py`` checks that ``skat solve`` compiles nothing new).
 ``spielwerk warmup`` runs it; ``make install`` / ``make run`` call that.
 """
 
@@ -90,6 +91,24 @@ def _skat() -> None:
     game.legal_action_masks([state])  # type: ignore[attr-defined]
     for query, seed, code in (("61", 3, 0), ("exact", 3, 0), ("null", 6, 5)):  # double dummy
         Solver().query(skat_deal(seed, code), query)  # type: ignore[arg-type]
+    _skat_solve()
+
+
+def _skat_solve() -> None:
+    """What `spielwerk skat solve` runs: a position read from its JSON notation, then the
+    value of every card (``Solver.solve``, whose kernels ``Solver.query`` does not use) for a
+    card-point, a threshold and a null query."""
+    from spielwerk.games.skat.dds import Solver
+    from spielwerk.games.skat.position import parse_position
+
+    grand = {"game": "grand", "declarer": 0, "hands": [["CJ", "SA"], ["HA", "H7"], ["DA", "S7"]],
+             "to_move": 0, "declarer_tricks": 4, "defender_tricks": 4}
+    null = {**grand, "game": "null", "declarer_tricks": 0, "defender_tricks": 8}
+    for data, queries in ((grand, ("exact", "61")), (null, ("null",))):
+        position = parse_position(data)
+        position.describe()
+        for query in queries:
+            Solver().solve(position.deal, query)
 
 
 STEPS: dict[str, Callable[[], None]] = {"kalah": _kalah, "durak": _durak, "skat": _skat}
