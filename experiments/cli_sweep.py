@@ -310,6 +310,7 @@ def run_case(case: Case, exe: str, time_limit: float, mem_limit_mb: float) -> Re
             peak = 0
             sent_at: float | None = None
             killed = None
+            stack.callback(kill_all, proc.pid, pgid)  # also when the sweep itself is interrupted
             while True:
                 rc = proc.poll()
                 now = time.monotonic() - t0
@@ -598,7 +599,7 @@ def cases() -> list[Case]:
     )
     add(
         "arena/output-resume",
-        [*a, "-n", "4", "-o", "r.jsonl", "--resume"],
+        [*a, "-n", "2", "-o", "r.jsonl", "--resume"],
         pre=[[*a, "-n", "2", "-o", "r.jsonl"]],
         writes=("r.jsonl",),
     )
@@ -1354,6 +1355,12 @@ def main(argv: list[str] | None = None) -> int:
         default=[],
         help="run only cases whose name contains this (repeatable)",
     )
+    ap.add_argument(
+        "--skip",
+        action="append",
+        default=[],
+        help="leave out cases whose name contains this (repeatable)",
+    )
     ap.add_argument("--time-limit", type=float, default=60.0, help="seconds per case (default 60)")
     ap.add_argument(
         "--mem-limit-mb",
@@ -1368,7 +1375,12 @@ def main(argv: list[str] | None = None) -> int:
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
-    selected = [k for k in cases() if not opts.only or any(s in k.name for s in opts.only)]
+    selected = [
+        k
+        for k in cases()
+        if (not opts.only or any(s in k.name for s in opts.only))
+        and not any(s in k.name for s in opts.skip)
+    ]
     if opts.list:
         for k in selected:
             print(f"{k.name:45} spielwerk {' '.join(k.args)}")
