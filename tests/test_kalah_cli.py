@@ -1,21 +1,30 @@
 """Kalah commands and their errors: analyze within a time budget, clear notation errors,
-tables sized to the instance, databases: limits, no leftover temporary files, progress
+tables sized to the instance (the seeds in play, the time limit), the size limit of a
+position, finished positions, databases: limits, no leftover temporary files, progress
 per level."""
 
 from __future__ import annotations
 
 import errno
 import os
+import resource
+import subprocess
+import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+import spielwerk
 from spielwerk.cli.main import app
-from spielwerk.core.errors import SpielwerkError
+from spielwerk.core.errors import GameParameterError, SpielwerkError
 from spielwerk.games.kalah import egdb
 from spielwerk.games.kalah.notation import NotationError, parse_position
 from spielwerk.games.kalah.perfect import analyze_within
+from spielwerk.games.kalah.plan import KalahPlan
 from spielwerk.games.kalah.solver import Solver, table_log2
 
 runner = CliRunner()
@@ -217,3 +226,132 @@ def test_cost_warning_only_for_slow_solves() -> None:
     assert cost_warning(4, 4, False, 0) is None
     empty = cost_warning(6, 4, True, 0, threads=1)
     assert empty is not None and "--empty-capture" in empty
+
+
+# ------------------------------------------- analyze: seeds in play, time limit, size, the end
+def _analyze_in_a_process(*args: str, address_space: int = 0) -> subprocess.CompletedProcess[str]:
+    """``spielwerk kalah analyze ARGS`` in a fresh process (under an address-space limit of
+    ``address_space`` bytes, if given), as a user runs it."""
+
+    def limit() -> None:
+        if address_space:
+            resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+
+    return subprocess.run([sys.executable, "-m", "spielwerk.cli.main", "kalah", "analyze", *args],
+                          capture_output=True, text=True, timeout=300, preexec_fn=limit)
+
+
+def test_analyze_sizes_its_table_from_the_seeds_in_play_not_the_stores(tmp_path: Path) -> None:
+    """Six seeds in the pits and 500 in a store: the stores never come back into play, so the
+    table is the smallest one and the command runs in 1.5 GB of address space (a table for
+    506 seeds was 2^28 slots, 4 GiB); the value counts the store all the same."""
+    proc = _analyze_in_a_process("1,1,1|1,1,1|500-0 S", "--egdb-dir", str(tmp_path),
+                                 address_space=1536 << 20)
+    assert proc.returncode == 0, proc.stderr
+    assert "value +500 for South" in proc.stdout
+    said = " ".join(proc.stderr.split())  # the note, unwrapped
+    assert "2^10 slots" in said and "the 6 seeds in play" in said
+    # the same under the time limit, with 10,000 seeds in play: a table the 2 s can fill
+    proc = _analyze_in_a_process("9997,1|1,1|0-0 S", "--time", "2", "--egdb-dir",
+                                 str(tmp_path), address_space=1536 << 20)
+    assert proc.returncode == 0, proc.stderr
+    assert "best" in proc.stdout and "the time limit of 2 s" in " ".join(proc.stderr.split())
+
+
+class _ChargedClock:
+    """``time`` stand-in for the Kalah search: the real clock plus the seconds charged to
+    clearing transposition tables, so what a table costs does not depend on how fast this
+    machine clears memory."""
+
+    def __init__(self) -> None:
+        self.charged = 0.0
+
+    def perf_counter(self) -> float:
+        return time.perf_counter() + self.charged
+
+
+def _charge_tables(monkeypatch: pytest.MonkeyPatch, seconds: Callable[[int], float]
+                   ) -> _ChargedClock:
+    """Every table made costs ``seconds(log2 slots)`` on the clock the command keeps."""
+    from spielwerk.cli import kalah as cli_kalah
+    from spielwerk.games.kalah import perfect, solver
+    from spielwerk.search import tt
+
+    clock = _ChargedClock()
+    for module in (cli_kalah, perfect, solver):
+        monkeypatch.setattr(module, "time", clock)
+    new_table = tt.new_table
+
+    def charged(log2_entries: int) -> np.ndarray:
+        clock.charged += seconds(log2_entries)
+        return new_table(log2_entries)
+
+    monkeypatch.setattr(tt, "new_table", charged)
+    _run("kalah", "analyze", "1,1|1,1", "-q")  # the kernels loaded (compiled) outside the clock
+    clock.charged = 0.0
+    return clock
+
+
+def test_analyze_keeps_its_time_limit_with_the_table_counted(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    """10,000 seeds in play, --time 2, a table clearing at 1 GiB/s (a slow machine's rate):
+    the command stops within the limit plus a generous margin and shows the best found so
+    far. Without a time-sized table (4 GiB: 4 s) and with the setup outside the limit it
+    took at least 6 s on that clock."""
+    clock = _charge_tables(monkeypatch, lambda log2: (16 << log2) / 2**30)
+    start = clock.perf_counter()
+    result = _run("kalah", "analyze", "9997,1|1,1|0-0 S", "--time", "2", "-q",
+                  "--egdb-dir", str(tmp_path))
+    took = clock.perf_counter() - start
+    assert result.exit_code == 0, result.output
+    assert "best" in result.stdout and "not exact" in result.stdout
+    assert took < 2 + 1.5, took
+
+
+def test_analyze_counts_its_setup_in_the_time_limit(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A setup that takes the whole --time (here: a table that costs 2.5 s) leaves no time to
+    search: the immediate gains are shown at once, no search of 2 s more after it."""
+    _charge_tables(monkeypatch, lambda log2: 2.5)
+    result = _run("kalah", "analyze", "4,4,4|4,4,4|0-0 S", "--time", "2", "-q",
+                  "--egdb-dir", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "no search finished in 2 s" in result.stdout
+    assert "nodes: 0 in" in result.stdout
+
+
+def test_a_position_has_the_seed_limit_of_a_game_spec() -> None:
+    """At most 10,000 seeds in all (pits and stores), checked by the game spec's check; the
+    command refuses more with one line and exit code 2."""
+    with pytest.raises(GameParameterError) as game_spec:
+        spielwerk.load_game("kalah(pits=1,seeds=5001)")
+    with pytest.raises(GameParameterError) as position:
+        parse_position("9999,1|1,1|0-0 S")
+    assert str(game_spec.value) == str(position.value) == (
+        "kalah: at most 16 pits and 10,000 seeds in all, not 10,002 seeds")
+    with pytest.raises(GameParameterError, match="not 10,001 seeds"):
+        parse_position("1,1|1,1|9997-0 N")  # seeds in the stores count
+    with pytest.raises(GameParameterError, match="not 10,020 seeds"):
+        parse_position("start", 15, 334)
+    assert int(parse_position("9997,1|1,1|0-0 S")[0].sum()) == 10_000  # the limit itself
+    proc = _analyze_in_a_process("9999,1|1,1|0-0 S", "--time", "2")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.splitlines() == [
+        "error: kalah: at most 16 pits and 10,000 seeds in all, not 10,002 seeds"]
+
+
+@pytest.mark.parametrize("position", ["0,0,0|10,20,30|5-0 N", "7,8,9|0,0,0|1-2 S"])
+def test_a_finished_position_is_said_to_be_over_before_anything_is_loaded(
+        position: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No database or table is chosen (so no lines about them), no position line: the one
+    line that the game is over."""
+
+    def choose(self: KalahPlan) -> None:
+        raise AssertionError("a database and table were chosen for a finished position")
+
+    monkeypatch.setattr(KalahPlan, "choose", choose)
+    result = _run("kalah", "analyze", position, "--egdb-dir", str(tmp_path))
+    assert isinstance(result.exception, SpielwerkError), result.exception
+    assert str(result.exception) == f"the game is over in {position}: no moves to analyse"
+    assert result.output == ""

@@ -179,27 +179,33 @@ def analyze(
     Positions with many seeds can take hours to solve exactly (the Kalah(6,4)
     start: over 2 billion nodes); --time S gives estimates within S seconds and
     --egdb N (an endgame database) makes exact solving much faster."""
+    t0 = time.perf_counter()  # --time counts from here: making the table is part of it
     board, mover = parse_position(position, pits, seeds)
     m = (len(board) - 2) // 2
     if not 1 <= m <= 15:
         raise SpielwerkError(f"a position has 1..15 pits per side, this one {m}")
-    total = int(board.sum())
-    in_pits = total - int(board[m]) - int(board[2 * m + 1])
-    plan = KalahPlan(m, total, empty_capture, egdb=egdb, tt=tt, egdb_dir=egdb_dir)
+    seen = board.copy()  # the mover as player 0
+    if mover == 1:
+        egdb_index.swap_sides(seen, m)
+    if egdb_index.is_over(seen, m, kernel.END_EITHER_EMPTY):  # before any database or table
+        raise SpielwerkError(f"the game is over in {format_position(board, mover)}: no moves "
+                             f"to analyse")
+    # seeds in a store never come back into play: they size neither the table nor the database
+    in_pits = int(board.sum()) - int(board[m]) - int(board[2 * m + 1])
+    plan = KalahPlan(m, in_pits, empty_capture, egdb=egdb, tt=tt, egdb_dir=egdb_dir,
+                     seconds=time_budget)
     solver = _make_solver(plan, True, quiet)
     rel = solver.relative(board, mover)
     who = "South" if mover == 0 else "North"
     diff = int(board[m] - board[2 * m + 1]) * (1 if mover == 0 else -1)
     console.print(f"position {format_position(board, mover)}")
-    if solver.is_over(rel):
-        raise SpielwerkError("the game is over in this position: no moves to analyse")
     if time_budget == 0 and in_pits > max(30, solver.db_n + 10) and not quiet:
         err.print(f"note: {in_pits} seeds in the pits: the exact values can take a long time "
                   f"(the Kalah(6,4) start: hours). --time 10 gives estimates in 10 s; "
                   f"--egdb 20 speeds up the exact search. Ctrl-C stops.", highlight=False)
     try:
         if time_budget > 0:
-            timed = analyze_within(solver, rel, time_budget)
+            timed = analyze_within(solver, rel, time_budget, started=t0)
             values, depth = timed.move_values, timed.depth
         else:
             res = solver.analyze(rel)

@@ -9,7 +9,9 @@
 * ``MOVER``: ``S`` or ``N`` (default ``S``), the player to move.
 
 The number of pits is the length of the lists. ``start`` (with a game's pits
-and seeds) is the initial position. Spaces around separators are ignored.
+and seeds) is the initial position. Spaces around separators are ignored. A
+position has at most as many pits and seeds as a game
+(:func:`~spielwerk.games.kalah.rules.check_size`: 10,000 seeds in all).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import numpy as np
 
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.games.kalah import kernel
+from spielwerk.games.kalah.rules import check_size
 
 MAX_COUNT = 1_000_000
 """Largest seed count read for one pit or store (the board is 32-bit)."""
@@ -58,6 +61,7 @@ def parse_position(text: str, pits: int | None = None, seeds: int | None = None
     if src.lower() == "start":
         if pits is None or seeds is None:
             raise NotationError("'start' needs the number of pits and seeds")
+        check_size(pits, 2 * pits * seeds)
         return kernel.initial_board(pits, seeds), 0
     mover = 0
     m = re.fullmatch(r"(.*?)\s+([SsNn])", src)
@@ -94,6 +98,7 @@ def parse_position(text: str, pits: int | None = None, seeds: int | None = None
     board[n] = stores[0]
     board[n + 1 : 2 * n + 1] = north
     board[2 * n + 1] = stores[1]
+    check_size(n, sum(south) + sum(north) + sum(stores))
     return board, mover
 
 

@@ -48,20 +48,27 @@ class TimedAnalysis:
     seconds: float
 
 
-def analyze_within(solver: Solver, rel: np.ndarray, budget_s: float) -> TimedAnalysis:
-    """Values of every move of ``rel`` within about ``budget_s`` seconds.
+def analyze_within(solver: Solver, rel: np.ndarray, budget_s: float,
+                   started: float | None = None) -> TimedAnalysis:
+    """Values of every move of ``rel`` within about ``budget_s`` seconds from ``started``
+    (a ``time.perf_counter()`` reading, e.g. before the solver was made, so that its setup
+    counts; default: now).
 
     Depth-limited iterations (``solver.depth_step``, 2x, ...) give estimates for
     every move first; the exact search follows with the time left. The result is
-    the exact values if they finished, else those of the deepest full iteration.
+    the exact values if they finished, else those of the deepest full iteration
+    (the immediate gains, depth 0, when the time was gone before the first).
     """
-    start = time.perf_counter()
+    start = time.perf_counter() if started is None else started
     if solver.is_over(rel):
         raise SolverError("the game is over: no move")
     kids = solver.children(rel)
     best: dict[int, int] = {pit: g for pit, g, _nxt, _c in kids}
     found_depth = 0
     solver.deadline = start + budget_s
+    if time.perf_counter() >= solver.deadline:
+        solver.deadline = None
+        return TimedAnalysis(best, found_depth, time.perf_counter() - start)
 
     def values(depth: int) -> dict[int, int]:
         out: dict[int, int] = {}

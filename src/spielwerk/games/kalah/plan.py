@@ -50,9 +50,14 @@ class Choice:
 class KalahPlan:
     """What a Kalah search was asked to use; checked once, here.
 
-    ``total``: seeds on the board (the largest position searched). ``egdb`` and ``tt``:
-    sizes, or :data:`AUTO`. ``threads``: searches with a table each, sharing the table
-    budget. ``tt_cap``: the largest table :data:`AUTO` chooses.
+    ``total``: seeds in play, i.e. in the pits (the largest position searched; seeds in a
+    store never come back into play, so they size neither the table nor the database).
+    ``egdb`` and ``tt``: sizes, or :data:`AUTO`. ``threads``: searches with a table each,
+    sharing the table budget. ``tt_cap``: the largest table :data:`AUTO` chooses.
+    ``seconds``: the search's time limit (0: none); :data:`AUTO` then chooses no more slots
+    than the nodes searched in that time on a loaded machine
+    (:data:`~spielwerk.games.kalah.defaults.NODES_PER_SECOND`): more are never filled, and
+    clearing them would eat the time (1 GiB took 5-8 s of a 20 s limit on a loaded machine).
     """
 
     pits: int
@@ -64,6 +69,7 @@ class KalahPlan:
     egdb_dir: str | None = None
     threads: int = 1
     tt_cap: int = defaults.TT_LOG2_CAP
+    seconds: float = 0.0
 
     def __post_init__(self) -> None:
         if not 1 <= self.pits <= 15:
@@ -78,6 +84,9 @@ class KalahPlan:
                             f"{TT_LOG2_MIN}..{TT_LOG2_MAX}, not {self.tt}")
         if self.threads < 1:
             raise PlanError(f"threads must be at least 1, not {self.threads}")
+        if not self.seconds >= 0:
+            raise PlanError(f"the time limit must be 0 (none) or more seconds, not "
+                            f"{self.seconds}")
 
     @property
     def egdb_asked(self) -> int | None:
@@ -106,13 +115,18 @@ class KalahPlan:
         db_bytes = egdb_index.entries(choice.egdb_seeds, self.pits) if choice.egdb_seeds else 0
         budget = max(1 << 24, (memory - db_bytes) // (2 * self.threads))
         by_seeds = 8 + self.total // 3  # filling a table costs time: small instances need little
-        want = max(TT_LOG2_MIN, min(self.tt_cap, by_seeds, (budget // 16).bit_length() - 1))
+        by_time = 64
+        if self.seconds > 0:  # at most the nodes searched in the time (on a loaded machine)
+            by_time = int(self.seconds * defaults.NODES_PER_SECOND[0]).bit_length() - 1
+        want = max(TT_LOG2_MIN, min(self.tt_cap, by_seeds, by_time,
+                                    (budget // 16).bit_length() - 1))
         use, _note = table_log2(want, self.pits, self.total)
         choice.tt_log2 = use
         per = f" per thread ({self.threads})" if self.threads > 1 else ""
+        limit = f" and the time limit of {self.seconds:g} s" if self.seconds > 0 else ""
         choice.notes.append(f"transposition table: 2^{use} slots ({(16 << use) / 2**20:,.0f} "
-                            f"MiB){per}, from {memory / 2**30:.1f} GiB available memory and "
-                            f"the instance's {self.total} seeds")
+                            f"MiB){per}, from {memory / 2**30:.1f} GiB available memory, "
+                            f"the {self.total} seeds in play{limit}")
         return choice
 
     def _database(self, files: list[tuple[int, Path]], memory: int) -> Choice:

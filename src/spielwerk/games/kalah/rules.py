@@ -35,6 +35,17 @@ from spielwerk.games.kalah import kernel
 _CODE_MASK = (1 << kernel.STEP_CODE_BITS) - 1
 END_RULES = {"either_empty": kernel.END_EITHER_EMPTY, "mover_empty": kernel.END_MOVER_EMPTY}
 SOUTH, NORTH = 0, 1
+MAX_PITS, MAX_SEEDS_IN_ALL = 16, 10_000
+"""The size limit of Kalah, games and positions alike (:func:`check_size`)."""
+
+
+def check_size(pits: int, seeds_in_all: int) -> None:
+    """Refuse more than :data:`MAX_PITS` pits a side or :data:`MAX_SEEDS_IN_ALL` seeds on the
+    board (pits and stores): the one limit of a game spec and of a position text."""
+    if pits > MAX_PITS or seeds_in_all > MAX_SEEDS_IN_ALL:
+        this = f"{pits} pits" if pits > MAX_PITS else f"{seeds_in_all:,} seeds"
+        raise GameParameterError(
+            f"kalah: at most {MAX_PITS} pits and {MAX_SEEDS_IN_ALL:,} seeds in all, not {this}")
 
 
 class KalahGame(Game):
@@ -50,8 +61,7 @@ class KalahGame(Game):
             raise GameParameterError(f"kalah: pits must be at least 1, not {self.pits}")
         if self.seeds < 1:
             raise GameParameterError(f"kalah: seeds must be at least 1, not {self.seeds}")
-        if self.pits > 16 or self.seeds * self.pits * 2 > 10_000:
-            raise GameParameterError("kalah: at most 16 pits and 10,000 seeds in all")
+        check_size(self.pits, 2 * self.pits * self.seeds)
         if end_rule not in END_RULES:
             raise GameParameterError(
                 f"kalah: end_rule must be one of {', '.join(END_RULES)}, not {end_rule!r}"
