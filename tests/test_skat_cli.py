@@ -186,6 +186,9 @@ NOT_ISS = {
     "json": b'{"game": "skat", "history": [1, 2, 3]}\n',
     "binary": bytes(range(256)) * 8,
     "text": b"hello\nthese are no ISS records\n",
+    # prose that quotes a record's shape, as the README does; and a record cut in half
+    "prose": b"files hold one (;GM[Skat]...;) per line, which skat replay reads\n",
+    "truncated": SAMPLE.read_bytes().splitlines()[0][:300] + b"\n",
 }
 
 

@@ -63,8 +63,8 @@ def replay_command(
     if first is None:
         raise iss.IssRecordError(f"{file} holds no ISS records")
     if not iss.holds_records(file):  # JSON, binary, prose: no record that could disagree
-        raise iss.IssRecordError(f"{file} is not an ISS record file (no record '(; ... ;)' "
-                                 "in it)")
+        raise iss.IssRecordError(f"{file} is not an ISS record file (no readable record "
+                                 "'(;GM[Skat]...;)' in it)")
     console.print(_ROW.format("game", "declarer", "game", "value", "points", "agree?"))
     for line, text in itertools.chain([first], texts):
         total += 1

@@ -159,10 +159,19 @@ def iter_record_texts(source: str | Path | TextIO) -> Iterator[tuple[int, str]]:
 
 
 def holds_records(path: str | Path) -> bool:
-    """Whether the file holds at least one text that starts like a record (``(;``), even a
-    broken one: False for a file of some other kind (JSON, binary, prose), which is then no
-    ISS record file at all. Streams the file and stops at the first record."""
-    return any(text.startswith("(;") for _, text in iter_record_texts(path))
+    """Whether the file holds at least one readable record: False for a file of some other
+    kind (JSON, binary, prose - also prose that quotes a record's shape, ``(;GM[Skat]...;)``,
+    as the README does), which is then no ISS record file at all. Streams the file and
+    stops at the first readable record."""
+    for line, text in iter_record_texts(path):
+        if not text.startswith("(;"):
+            continue
+        try:
+            parse_record(text, line)
+        except IssRecordError:
+            continue
+        return True
+    return False
 
 
 def _record_pieces(line: str) -> list[str]:
