@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from conftest import ToyGame
 from spielwerk import load_game
 from spielwerk.cli.main import app
-from spielwerk.core.fuzz import FuzzError, fuzz_batch, run_fuzz
+from spielwerk.core.fuzz import PROBE_FROM, FuzzError, check_fuzz_size, fuzz_batch, run_fuzz
 from spielwerk.core.testing import random_playout
 
 runner = CliRunner()
@@ -157,3 +157,36 @@ def test_fuzz_cli_on_a_pool_reports_failing_seeds(toy_game: ToyFactory) -> None:
         assert f"seed {seed}: no unexpected exception" in result.output
         assert f"--games 1 --seed {seed} --workers 1" in result.output
     assert "ZeroDivisionError: pot split by zero" in result.output
+
+
+def test_a_fuzz_run_hands_out_its_games_as_it_goes() -> None:
+    """10**12 games: the first batch is checked at once (the seeds are not listed first,
+    which needs far more than the 2 GB the run may take here)."""
+    script = (
+        "import resource, sys\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))\n"
+        "from spielwerk.core.fuzz import run_fuzz\n"
+        "class Done(Exception): pass\n"
+        "def stop(batch): raise Done(batch.games)\n"
+        "try:\n"
+        "    run_fuzz('kalah(pits=2,seeds=1)', 10**12, workers=1, on_batch=stop)\n"
+        "except Done as done:\n"
+        "    print('first batch', done.args[0])\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "first batch 50"
+
+
+def test_a_large_fuzz_run_is_timed_and_refused_when_it_takes_years() -> None:
+    spec = "kalah(pits=2,seeds=1)"
+    assert check_fuzz_size(spec, PROBE_FROM - 1) is None  # small runs: no timing
+    est = check_fuzz_size(spec, PROBE_FROM, workers=2)
+    assert est is not None and est.workers == 2 and est.timed >= 1
+    assert est.wall_seconds == pytest.approx(PROBE_FROM * est.seconds_per_game / 2)
+    with pytest.raises(FuzzError, match=r"--games 10,000,000,000,000,000 cannot be played "
+                                        r"here: at .* a game \(timed on \d+ games?\) it takes "
+                                        r"about .* years on 2 workers; at most about [\d,]+ "
+                                        r"games fit in a year"):
+        check_fuzz_size(spec, 10**16, workers=2)

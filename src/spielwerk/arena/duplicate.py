@@ -52,7 +52,6 @@ from spielwerk.arena.match import (
     GameResult,
     GameTask,
     _game,
-    derive_seed,
     play_task,
 )
 from spielwerk.arena.results import ResultsFileError, read_results
@@ -193,25 +192,16 @@ class SkatMatchConfig(TournamentConfig):
         return replace(config, knowledge_bases=tuple(
             (str(label), json.dumps(info, sort_keys=True)) for label, info in bases.items()))
 
-    def schedule(self) -> list[GameTask]:
-        """Every game, deal by deal (a partial run covers whole deals first)."""
-        tasks = []
-        for deal in range(self.deals):
-            chance_seed = derive_seed(self.seed, 1, deal)
-            for si, order in enumerate(self.arrangements):
-                tasks.append(
-                    GameTask(
-                        task_id=f"d{deal}-s{si}",
-                        game=self.game,
-                        agents=tuple(self.agents[m] for m in order),
-                        labels=tuple(self.labels[m] for m in order),
-                        seed=derive_seed(self.seed, 2, deal, si),
-                        chance_seed=chance_seed,
-                        deal=deal,
-                        seating=si,
-                    )
-                )
-        return tasks
+    SEED_BY_GROUP = False  # one group: game seeds derive_seed(seed, 2, deal, seating)
+
+    def _orders(self) -> list[tuple[int, ...]]:
+        return self.arrangements
+
+    def _task_template(self, group: int, seating: int) -> str:
+        return f"d%d-s{seating}"
+
+    def _size_text(self, games_per_group: int) -> str:
+        return f"{games_per_group // len(self.arrangements):,} deals"
 
 
 def skat_details(state: SkatState) -> dict[str, Any]:

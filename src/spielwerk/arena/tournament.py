@@ -34,10 +34,11 @@ import numpy as np
 
 from spielwerk.arena.batch import BatchResult, Schedule, run_batch, run_each
 from spielwerk.arena.match import ArenaError, GameResult, GameTask, run_task
+from spielwerk.arena.plan import ListedGames, Plan, SeededGames
 from spielwerk.arena.results import ResultsFile
-from spielwerk.arena.seeds import AGENT_SALT, derive_seed_array
 from spielwerk.arena.stats import Standings, standings
 from spielwerk.core.agent import make_agent
+from spielwerk.core.estimate import physical_memory, size
 from spielwerk.core.parallel import Executor, LocalProcessExecutor
 from spielwerk.core.registry import load_game
 
@@ -148,44 +149,69 @@ class TournamentConfig:
         return self.plan().tasks()
 
     def plan(self) -> Schedule:
-        """:meth:`schedule` as columns (:class:`~spielwerk.arena.batch.Schedule`), built in
-        one vectorised pass; a subclass that lists its own games in :meth:`schedule` gets
-        those."""
+        """:meth:`schedule` as columns (:class:`~spielwerk.arena.batch.Schedule`), built
+        whole in one vectorised pass; :meth:`lazy_plan` computes them as they are needed."""
+        return self.lazy_plan()[:]
+
+    def total_games(self) -> int:
+        """The number of games scheduled (without listing them)."""
         if type(self).schedule is not TournamentConfig.schedule:
-            return Schedule.from_tasks(self.schedule())
-        orders = seatings(self.num_players, self.seating)
-        n_deals = self.games_per_group // len(orders)
-        groups = self.groups()
-        if self.seed < 0:
-            raise ArenaError(f"seeds must be non-negative integers, not {self.seed}")
-        # every seed of the schedule in one vectorised pass (equal to derive_seed one by one)
-        n_groups, n_orders, seats = len(groups), len(orders), self.num_players
-        per_deal = n_groups * n_orders
-        index = np.arange(n_deals * per_deal, dtype=np.int64)  # task k: deal, group, seating
-        deals, group_of = index // per_deal, index // n_orders % n_groups
-        order_of = index % n_orders
-        keys = np.stack([np.full_like(index, 2), group_of, deals, order_of], axis=1)
-        if self.seed < 2**63:
-            game_rows: Any = np.concatenate([np.full_like(index, self.seed)[:, None], keys], axis=1)
-        else:  # too large for an int64 column: row by row
-            game_rows = [(self.seed, *row) for row in keys.tolist()]
-        game_seeds = derive_seed_array(game_rows)
-        chance_seeds = derive_seed_array([(self.seed, 1, d) for d in range(n_deals)])
-        agent_rows = np.empty((len(game_seeds) * seats, 3), np.int64)
-        agent_rows[:, 0] = np.repeat(game_seeds, seats)
-        agent_rows[:, 1] = AGENT_SALT
-        agent_rows[:, 2] = np.tile(np.arange(seats), len(game_seeds))
-        agent_seeds = derive_seed_array(agent_rows).reshape(len(game_seeds), seats)
+            return len(self.schedule())
+        return len(self.groups()) * self.games_per_group
+
+    def lazy_plan(self) -> Plan:
+        """Every game, computed when asked for (:class:`~spielwerk.arena.plan.Plan`): a run
+        of any size starts at once. A subclass that lists its own games in :meth:`schedule`
+        gets those."""
+        if type(self).schedule is not TournamentConfig.schedule:
+            return Plan(ListedGames(Schedule.from_tasks(self.schedule())))
+        orders = self._orders()
         arrangements = []  # (group, seating) -> agent specs and labels by seat, id template
-        for gi, group in enumerate(groups):
+        for gi, group in enumerate(self.groups()):
             for si, order in enumerate(orders):
                 members = [group[m] for m in order]
                 arrangements.append((tuple(self.agents[m] for m in members),
                                      tuple(self.labels[m] for m in members),
-                                     f"g{gi}-d%d-s{si}"))
-        return Schedule(self.game, arrangements, index % per_deal, game_seeds,
-                        chance_seeds[deals] if n_deals else chance_seeds, deals, order_of,
-                        agent_seeds)
+                                     self._task_template(gi, si)))
+        return Plan(SeededGames(self.game, arrangements, len(orders),
+                                self.games_per_group // len(orders), self.seed,
+                                self.num_players, self.SEED_BY_GROUP))
+
+    SEED_BY_GROUP = True
+    """Whether a game's seed is derived from its group too (see
+    :class:`~spielwerk.arena.plan.SeededGames`)."""
+    RESULT_BYTES = 1000
+    """Memory a finished game's result takes while the run keeps it for the standings
+    (measured: about 840 bytes for Kalah, 1000 for Durak, 1100 for a Skat match's)."""
+
+    def _orders(self) -> list[tuple[int, ...]]:
+        """The seatings of a group: ``order[s]`` is the group member in seat ``s``."""
+        return seatings(self.num_players, self.seating)
+
+    def _task_template(self, group: int, seating: int) -> str:
+        return f"g{group}-d%d-s{seating}"
+
+    def _size_text(self, games_per_group: int) -> str:
+        """The run's size in the user's terms (a subclass: in deals)."""
+        return f"{games_per_group:,} games per pairing"
+
+    def check_fits(self) -> None:
+        """Refuse, with the estimate, a run whose results do not fit in this machine's memory
+        (the run keeps every game's result for the standings): one line, before anything
+        is played or written."""
+        memory = physical_memory()
+        total = self.total_games()
+        need = total * self.RESULT_BYTES
+        if memory is None or need <= memory:
+            return
+        per_group = total // self.games_per_group
+        orders = len(self._orders())
+        fit = memory // self.RESULT_BYTES // max(1, per_group)
+        fit -= fit % orders
+        raise ArenaError(
+            f"{self._size_text(self.games_per_group)} cannot be played here: the {total:,} "
+            f"games' results need about {size(need)} of memory for the standings (this machine "
+            f"has {size(memory)}); at most about {self._size_text(max(fit, orders))} fit")
 
 
 def match_config(
@@ -220,7 +246,7 @@ class TournamentResult:
 
     @property
     def complete(self) -> bool:
-        return len(self.results) == len(self.config.plan())
+        return len(self.results) == self.config.total_games()
 
     def standings(self, confidence: float = 0.95) -> Standings:
         return standings(self.results, self.config.labels, confidence)
@@ -230,7 +256,7 @@ class TournamentResult:
             "config": self.config.to_dict(),
             "config_hash": self.config.config_hash(),
             "games_played": len(self.results),
-            "games_scheduled": len(self.config.plan()),
+            "games_scheduled": self.config.total_games(),
             "standings": self.standings(confidence).to_dict(),
         }
 
@@ -259,7 +285,8 @@ def run_tournament(
     pools and Dask can pickle it); Skat duplicate matches pass one that also
     records the contract (:mod:`spielwerk.arena.duplicate`).
     """
-    plan = config.plan()
+    config.check_fits()
+    plan = config.lazy_plan()
     done: dict[str, GameResult] = {}
     results_file: ResultsFile | None = None
     if output is not None:
@@ -272,14 +299,14 @@ def run_tournament(
     by_row: list[GameResult | None] = [None] * len(plan)
     todo = plan
     if done:
-        position = {task_id: k for k, task_id in enumerate(plan.task_ids())}
         for task_id, result in done.items():
-            if task_id not in position:
+            k = plan.position(task_id)
+            if k is None:
                 assert results_file is not None
                 results_file.close()
                 raise ArenaError(f"{output}: result for unknown game {task_id!r}")
-            by_row[position[task_id]] = result
-        todo = plan.take(np.flatnonzero([r is None for r in by_row]))
+            by_row[k] = result
+        todo = plan.subset(np.flatnonzero([r is None for r in by_row]))
     if on_start is not None:
         on_start(len(plan), len(done))
     lines = results_file is not None
@@ -309,7 +336,7 @@ def run_tournament(
     return TournamentResult(config, [r for r in by_row if r is not None], len(done))
 
 
-def _results(plan: Schedule, outcome: BatchResult) -> list[GameResult]:
+def _results(plan: Plan | Schedule, outcome: BatchResult) -> list[GameResult]:
     """The :class:`GameResult` objects of a batch's games (rows of ``plan``)."""
     if outcome.results is not None:
         return outcome.results

@@ -14,7 +14,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from spielwerk.core.fuzz import BatchResult, default_workers, run_fuzz
+from spielwerk.core.fuzz import BatchResult, check_fuzz_size, default_workers, run_fuzz
 from spielwerk.core.registry import load_game
 
 
@@ -43,6 +43,7 @@ def fuzz(
     loaded = load_game(game)  # a bad spec fails here, before any progress display
     spec = loaded.spec()
     n_workers = workers or default_workers()
+    check_fuzz_size(spec, games, seed, n_workers, max_moves)  # a run of years: refused now
     progress = Progress(
         TextColumn("[bold]fuzz[/] {task.description}"),
         BarColumn(),

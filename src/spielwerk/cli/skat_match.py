@@ -188,7 +188,7 @@ def match_command(
         if as_json:
             print(stats_json(config, stats))
         else:
-            _print_stats(config, stats, f"{len(results)} of {len(config.schedule())} games "
+            _print_stats(config, stats, f"{len(results)} of {config.total_games()} games "
                          f"in {summarize}")
         return
     if not agents:
@@ -212,7 +212,7 @@ def match_command(
                 console.print(f"resuming: {done} of {total} games already in {output}")
 
         last_line = started
-        total_games = len(config.schedule())
+        total_games = config.total_games()
 
         def on_result(result: GameResult) -> None:
             nonlocal played, last_line

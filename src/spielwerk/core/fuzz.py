@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from spielwerk.core.errors import SpielwerkError
+from spielwerk.core.estimate import MAX_RUN_SECONDS, duration
 from spielwerk.core.game import Game
 from spielwerk.core.process import watch_parent
 from spielwerk.core.registry import load_game
@@ -86,6 +87,37 @@ class FuzzSummary:
         return (self.moves + self.chance_moves) / self.seconds if self.seconds > 0 else 0.0
 
 
+PROBE_FROM = 1_000_000
+"""Fuzz runs of this many games or more are timed before they start (:func:`check_fuzz_size`)."""
+PROBE_SECONDS = 0.3
+"""About how long :func:`estimate_fuzz` plays games to time them."""
+PROBE_GAMES = 200
+"""At most this many games are timed."""
+
+
+@dataclass(frozen=True)
+class FuzzEstimate:
+    """How long a fuzz run takes: ``games`` on ``workers`` processes at the rate timed on
+    ``timed`` games here."""
+
+    games: int
+    workers: int
+    seconds_per_game: float
+    timed: int
+
+    @property
+    def wall_seconds(self) -> float:
+        return self.games * self.seconds_per_game / self.workers
+
+    def describe(self) -> str:
+        each = self.seconds_per_game
+        rate = f"{1000 * each:.2g} ms" if each < 1 else f"{each:.2g} s"
+        return (f"at {rate} a game (timed on {self.timed} "
+                f"game{'s' if self.timed != 1 else ''}) it takes about "
+                f"{duration(self.wall_seconds)} on {self.workers} "
+                f"worker{'s' if self.workers != 1 else ''}")
+
+
 @lru_cache(maxsize=8)
 def _game(spec: str) -> Game:
     return load_game(spec)
@@ -126,6 +158,45 @@ def default_workers() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on Linux
         return max(1, os.cpu_count() or 1)
+
+
+def estimate_fuzz(game: Game, games: int, seed: int = 0, workers: int = 1,
+                  max_moves: int = 10_000) -> FuzzEstimate:
+    """Time a few of the run's games here (about :data:`PROBE_SECONDS`) and scale to
+    ``games`` on ``workers`` processes. The first game is played untimed before (it may
+    load or compile code)."""
+    times: list[float] = []
+    start = 0.0
+    for s in range(seed, seed + min(games, PROBE_GAMES)):
+        t0 = time.perf_counter()
+        try:
+            play_checked_game(game, s, max_moves=max_moves, deep_every=1)
+        except ConformanceError:
+            pass  # the run reports it; the time still counts
+        times.append(time.perf_counter() - t0)
+        start = start or time.perf_counter()  # the clock starts after the first game
+        if time.perf_counter() - start >= PROBE_SECONDS:
+            break
+    timed = times[1:] or times
+    return FuzzEstimate(games, max(1, min(workers, games)), sum(timed) / len(timed),
+                        len(timed))
+
+
+def check_fuzz_size(spec: str, games: int, seed: int = 0, workers: int | None = None,
+                    max_moves: int = 10_000) -> FuzzEstimate | None:
+    """Refuse, in one line with the estimate, a run of ``games`` games that takes longer than
+    :data:`~spielwerk.core.estimate.MAX_RUN_SECONDS`. Runs of fewer than :data:`PROBE_FROM`
+    games are not timed (None); larger ones are (a fraction of a second)."""
+    if games < PROBE_FROM:
+        return None
+    workers = default_workers() if workers is None else workers
+    est = estimate_fuzz(load_game(spec), games, seed, workers, max_moves)
+    if est.wall_seconds > MAX_RUN_SECONDS:
+        fit = int(MAX_RUN_SECONDS * est.workers / est.seconds_per_game)
+        raise FuzzError(
+            f"--games {games:,} cannot be played here: {est.describe()}; at most about "
+            f"{fit:,} games fit in a year")
+    return est
 
 
 def run_fuzz(
@@ -171,7 +242,9 @@ def run_fuzz(
         return summary
     if batch_size is None:
         batch_size = max(1, min(50, games // (workers * 8)))
-    bounds = [(s, min(s + batch_size, seed + games)) for s in range(seed, seed + games, batch_size)]
+    # generated as the batches are handed out: 10**12 games are no list of bounds
+    bounds = ((s, min(s + batch_size, seed + games)) for s in range(seed, seed + games,
+                                                                      batch_size))
 
     def absorb(result: BatchResult) -> bool:
         summary.games += result.games
@@ -230,9 +303,12 @@ def run_fuzz(
 __all__ = [
     "BatchResult",
     "FuzzError",
+    "FuzzEstimate",
     "FuzzFailure",
     "FuzzSummary",
+    "check_fuzz_size",
     "default_workers",
+    "estimate_fuzz",
     "fuzz_batch",
     "run_fuzz",
 ]

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import datetime
 import itertools
-import os
 import platform
 import shutil
 import time
@@ -28,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from spielwerk.core.estimate import MAX_RUN_SECONDS, duration, physical_memory, size
 from spielwerk.core.parallel import Executor, SerialExecutor
 from spielwerk.games.skat_ai.knowledge import store
 from spielwerk.games.skat_ai.knowledge.deals import (
@@ -42,7 +42,7 @@ DEFAULT_CHUNK = 50
 DEFAULT_PUT_K = 12
 MAX_DEALS = int(np.iinfo(store.HAND_FIELDS["deal_id"]).max)
 """Deal ids are stored as int32: at most 2**31 - 1 deals."""
-MAX_BUILD_SECONDS = 365 * 86400.0
+MAX_BUILD_SECONDS = MAX_RUN_SECONDS
 """A build estimated to take longer than a year (wall clock) is refused."""
 WINDOW = 1024
 """Chunks handed to the executor at a time: the task lists never grow with --deals."""
@@ -194,25 +194,6 @@ class BuildEstimate:
                 f"{size(self.memory_bytes)} of memory")
 
 
-def duration(seconds: float) -> str:
-    """``"40 s"``, ``"12 min"``, ``"3.5 h"``, ``"9.6 days"``, ``"26 years"``."""
-    for unit, length in (("years", 365 * 86400.0), ("days", 86400.0), ("h", 3600.0),
-                         ("min", 60.0)):
-        if seconds >= 2 * length if unit != "min" else seconds >= 120:
-            value = seconds / length
-            return f"{value:.{0 if value >= 10 else 1}f} {unit}"
-    return f"{seconds:.0f} s"
-
-
-def size(n: float) -> str:
-    """``"141 kB"``, ``"1.4 GB"`` (powers of 1000)."""
-    for unit, length in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
-        if n >= length:
-            value = n / length
-            return f"{value:.{0 if value >= 10 else 1}f} {unit}"
-    return f"{n:.0f} B"
-
-
 def _measures() -> tuple[float, float]:
     """(CPU seconds, bytes on disk) per deal of the shipped base, or the stored defaults."""
     directory = store.default_base_dir()
@@ -236,14 +217,6 @@ def _workers_of(executor: Executor) -> int:
         except Exception:  # noqa: BLE001 - an unreachable cluster fails later, clearly
             workers = None
     return max(1, int(workers or 1))
-
-
-def physical_memory() -> int | None:
-    """Bytes of memory of this machine (None where it cannot be asked)."""
-    try:
-        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
-    except (AttributeError, ValueError, OSError):
-        return None
 
 
 def free_disk(directory: Path) -> int | None:
