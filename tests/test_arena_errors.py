@@ -5,6 +5,7 @@ main guard is told so, 3-player W/D/L is explained."""
 from __future__ import annotations
 
 import errno
+import json
 import os
 import signal
 import subprocess
@@ -16,13 +17,20 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from process_helpers import (
+    HAVE_PROC,
+    SPIELWERK,
+    alive,
+    assert_stopped_cleanly,
+    ctrl_c,
+    descendants,
+)
 from spielwerk.arena import ResultsFileError, SerialExecutor, TournamentConfig, run_tournament
 from spielwerk.arena import results as results_mod
 from spielwerk.cli.main import app
 
 GAME = "kalah(pits=3,seeds=2)"
 ROOT = Path(__file__).resolve().parents[1]
-SPIELWERK = Path(sys.executable).with_name("spielwerk")
 runner = CliRunner()
 
 
@@ -84,33 +92,7 @@ def test_disk_full_gives_a_clear_message_and_the_resume_hint(tmp_path: Path,
     assert resumed.resumed == kept >= 1 and len(resumed.results) == 4
 
 
-def _descendants(pid: int) -> list[int]:
-    children: dict[int, list[int]] = {}
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(ppid, []).append(int(d.name))
-    out, todo = [], [pid]
-    while todo:
-        for c in children.get(todo.pop(), []):
-            out.append(c)
-            todo.append(c)
-    return out
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state != "Z"
-
-
-@pytest.mark.skipif(not Path("/proc").is_dir() or not SPIELWERK.exists(),
-                    reason="needs /proc and the installed spielwerk script")
+@pytest.mark.skipif(not HAVE_PROC, reason="needs /proc and the installed spielwerk script")
 @pytest.mark.parametrize("command", ["arena", "fuzz"])
 def test_workers_exit_when_the_parent_process_is_killed(tmp_path: Path, command: str) -> None:
     out = tmp_path / "k.jsonl"
@@ -126,28 +108,30 @@ def test_workers_exit_when_the_parent_process_is_killed(tmp_path: Path, command:
                 time.sleep(0.2)
             assert out.exists() and out.stat().st_size >= 2000, "the arena did not start"
         else:
-            while time.time() < deadline and len(_descendants(proc.pid)) < 2:
+            while time.time() < deadline and len(descendants(proc.pid)) < 2:
                 time.sleep(0.2)
             time.sleep(2.0)
-        workers = _descendants(proc.pid)
+        workers = descendants(proc.pid)
         assert len(workers) >= 2
     finally:
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
     deadline = time.time() + 5
-    while time.time() < deadline and any(_alive(p) for p in workers):
+    while time.time() < deadline and any(alive(p) for p in workers):
         time.sleep(0.1)
-    left = [p for p in workers if _alive(p)]
+    left = [p for p in workers if alive(p)]
     for p in left:  # do not leave them behind even when the test fails
         os.kill(p, signal.SIGKILL)
     assert not left, f"processes still alive 5 s after kill -9 of {command}: {left}"
 
 
-def test_a_script_without_main_guard_is_told_so(tmp_path: Path) -> None:
+@pytest.mark.parametrize("comment", ["", "# __name__ is not checked in this script"])
+def test_a_script_without_main_guard_is_told_so(tmp_path: Path, comment: str) -> None:
     script = tmp_path / "tournament.py"
     script.write_text(textwrap.dedent(f"""
         from spielwerk.arena import TournamentConfig, run_tournament
         config = TournamentConfig.create("{GAME}", ["random", "greedy"], 2)
+        {comment}
         print(run_tournament(config).standings().agents[0].label)
     """))
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
@@ -155,6 +139,48 @@ def test_a_script_without_main_guard_is_told_so(tmp_path: Path) -> None:
     assert done.returncode != 0
     assert "__main__" in done.stderr and "tournament.py" in done.stderr
     assert "out of memory" not in done.stderr
+    # only the script's own traceback, ending in the one-line ExecutorError: the workers,
+    # which import the script again, say nothing
+    assert done.stderr.count("Traceback") == 1, done.stderr
+    assert done.stderr.strip().splitlines()[-1].startswith(
+        "spielwerk.core.parallel.ExecutorError: the worker processes could not start")
+    assert "RuntimeError" not in done.stderr and len(done.stderr.splitlines()) < 20
+
+
+def _lines(path: Path) -> int:
+    return len(path.read_text().splitlines()) if path.exists() else 0
+
+
+@pytest.mark.skipif(not HAVE_PROC, reason="needs /proc and the installed spielwerk script")
+def test_ctrl_c_stops_a_knowledge_base_build_at_once(tmp_path: Path) -> None:
+    # a chunk is seconds of solving per worker: Ctrl-C must not wait for the running ones
+    out = tmp_path / "kb"
+    run = ctrl_c(["skat", "kb", "build", "--deals", "400", "--chunk", "2", "--out", str(out),
+                  "--workers", "2"], lambda pid: any(out.glob("hand-*.npz")), tmp_path)
+    assert_stopped_cleanly(run)
+    manifest = json.loads((out / "manifest.json").read_text())
+    shards = manifest["stages"]["hand"]["shards"]
+    assert shards and all((out / name).is_file() for name in shards)
+    assert f"{2 * len(shards)} of 400 deals of the hand stage" in " ".join(run.output.split())
+
+
+@pytest.mark.skipif(not HAVE_PROC, reason="needs /proc and the installed spielwerk script")
+def test_ctrl_c_stops_the_arena_with_the_table_of_what_finished(tmp_path: Path) -> None:
+    out = tmp_path / "a.jsonl"
+    run = ctrl_c(["arena", "kalah(pits=4,seeds=3)", "mcts:time=0.05", "random", "--games",
+                  "4000", "--workers", "2", "-o", str(out)], lambda pid: _lines(out) > 3, tmp_path)
+    assert_stopped_cleanly(run)
+    kept = results_mod.read_results(out).results
+    assert "Standings" in run.stdout and f"{len(kept)} games" in run.stdout
+    assert len({r.task_id for r in kept}) == len(kept)  # resume continues without duplicates
+    assert f"interrupted after {len(kept)} new games" in run.stderr
+
+
+@pytest.mark.skipif(not HAVE_PROC, reason="needs /proc and the installed spielwerk script")
+def test_ctrl_c_stops_the_fuzzer_and_names_the_seed_to_continue_from(tmp_path: Path) -> None:
+    run = ctrl_c(["fuzz", GAME, "--games", "900000", "--workers", "2"],
+                 lambda pid: len(descendants(pid)) >= 2, tmp_path)
+    assert_stopped_cleanly(run, continue_with="continue with --seed")
 
 
 def test_three_player_tables_explain_w_d_l() -> None:

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from process_helpers import HAVE_PROC, assert_stopped_cleanly, ctrl_c
 from spielwerk.arena import ArenaError, ResultsFileError, SerialExecutor, read_results
 from spielwerk.arena.duplicate import (
     SkatMatchConfig,
@@ -246,6 +247,22 @@ def test_killed_match_resumes_to_the_uninterrupted_result(tmp_path: Path) -> Non
     resumed, reference = read_results(out), read_results(whole)
     assert len(resumed.results) == 24 == len({r.task_id for r in resumed.results})
     assert _outcomes(resumed.results) == _outcomes(reference.results)
+
+
+@pytest.mark.skipif(not HAVE_PROC, reason="needs /proc and the installed spielwerk script")
+def test_ctrl_c_prints_the_figures_of_what_finished_and_resume_adds_no_duplicates(
+        tmp_path: Path) -> None:
+    out = tmp_path / "m.jsonl"
+
+    def games(pid: int) -> int:
+        return len(out.read_text().splitlines()) if out.exists() else 0
+
+    run = ctrl_c(["skat", "match", "rule", "random", "--deals", "3000", "--workers", "2",
+                  "-o", str(out)], lambda pid: games(pid) > 3, tmp_path)
+    assert_stopped_cleanly(run)
+    kept = read_results(out).results
+    assert f"{len(kept)} games played" in run.stdout  # the figures of the finished games
+    assert len({r.task_id for r in kept}) == len(kept)
 
 
 def test_foreign_files_are_refused_and_left_untouched(tmp_path: Path) -> None:

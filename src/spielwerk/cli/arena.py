@@ -6,6 +6,7 @@ import json
 import math
 import time
 from pathlib import Path
+from typing import NoReturn
 
 import typer
 from rich import box
@@ -22,9 +23,15 @@ from rich.table import Table
 
 from spielwerk.arena.match import GameResult
 from spielwerk.arena.stats import Standings, z_value
-from spielwerk.arena.tournament import SEATINGS, TournamentConfig, run_tournament
+from spielwerk.arena.tournament import (
+    SEATINGS,
+    TournamentConfig,
+    TournamentResult,
+    run_tournament,
+)
 from spielwerk.cli.options import file_target
 from spielwerk.core.parallel import make_executor
+from spielwerk.core.process import ignore_further_interrupts
 from spielwerk.core.registry import load_game
 
 HELP = """Play a round-robin tournament between AGENTS in GAME and print the standings.
@@ -147,6 +154,8 @@ def arena(
         long_name = load_game(config.game).game_type.long_name
         bar = progress.add_task(long_name, total=None, rate="")
         played = 0
+        finished: list[GameResult] = []  # this run's games, for the table after Ctrl-C
+        interrupted = False
 
         def on_start(total: int, done: int) -> None:
             # called once the results file is open: errors before it print no progress bar
@@ -158,6 +167,7 @@ def arena(
         def on_result(result: GameResult) -> None:
             nonlocal played
             played += 1
+            finished.append(result)
             rate = played / max(1e-9, time.perf_counter() - started)
             progress.update(bar, advance=1, rate=f"{rate:.1f} games/s")
 
@@ -166,19 +176,24 @@ def arena(
                 config, ex, output, resume=resume, fresh=fresh,
                 on_start=on_start, on_result=on_result,
             )
-        except KeyboardInterrupt:
-            hint = f"; continue with --resume -o {output}" if output else ""
-            console.print(f"interrupted after {played} new games{hint}")
-            raise typer.Exit(130) from None
+        except KeyboardInterrupt:  # the table of what finished, then how to continue
+            ignore_further_interrupts()
+            ex.stop()
+            interrupted = True
+            result = TournamentResult(config, finished)
         finally:
             progress.stop()
         described = ex.describe()
     wall = time.perf_counter() - started
+    if interrupted and not finished:
+        _interrupted(console, played, output)
     st = result.standings(confidence)
     if as_json:
         data = result.to_dict(confidence)
         data["wall_s"] = round(wall, 3)
         print(json.dumps(data, indent=2))
+        if interrupted:
+            _interrupted(console, played, output)
         return
     title = (
         f"Standings: {config.game}\n{len(result.results)} games, seed {config.seed}, "
@@ -202,6 +217,17 @@ def arena(
         f"on {described}{where}",
         highlight=False,
     )
+    if interrupted:
+        _interrupted(console, played, output)
+
+
+def _interrupted(console: Console, played: int, output: Path | None) -> NoReturn:
+    """The one line after Ctrl-C (below the table of the games that finished), exit 130."""
+    shown = " (the standings above)" if played else ""
+    hint = (f"; continue with --resume -o {output}" if output else
+            "; they are not saved: add -o FILE to continue a long run with --resume")
+    console.print(f"interrupted after {played} new games{shown}{hint}", highlight=False)
+    raise typer.Exit(130)
 
 
 def register(app: typer.Typer) -> None:

@@ -35,6 +35,7 @@ from spielwerk.core.game import State
 from spielwerk.core.parallel import make_executor
 from spielwerk.core.play import Chooser
 from spielwerk.core.play import play as play_loop
+from spielwerk.core.process import ignore_further_interrupts
 from spielwerk.core.registry import load_game
 from spielwerk.games.durak import kernel as K
 from spielwerk.games.durak.rules import DurakGame, DurakState, render
@@ -223,6 +224,7 @@ def tournament(
                     on_extended=None if as_json else lambda p: err.print(
                         f"extended {p.agent} vs {p.opponent}: {p.games} games"))
     except KeyboardInterrupt:
+        ignore_further_interrupts()  # a second Ctrl-C cannot cut the table short
         # what finished is printed, not lost: the table of this run's games, and where
         # (or that) they are kept
         pairs = decisive_records(finished, labels)

@@ -14,7 +14,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from spielwerk.core.fuzz import BatchResult, check_fuzz_size, default_workers, run_fuzz
+from spielwerk.core.fuzz import BatchResult, FuzzSummary, check_fuzz_size, default_workers, run_fuzz
 from spielwerk.core.registry import load_game
 
 
@@ -90,6 +90,7 @@ def fuzz(
     )
     if summary.ok:
         console.print("[green]all invariants held[/]")
+        _stop_if_interrupted(console, summary)
         return
     console.print(
         f"[bold red]{len(summary.failures)} failing game"
@@ -104,7 +105,21 @@ def fuzz(
             soft_wrap=True,
         )
         console.print(escape(failure.message), highlight=False, soft_wrap=True)
+    _stop_if_interrupted(console, summary)
     raise typer.Exit(code=1)
+
+
+def _stop_if_interrupted(console: Console, summary: FuzzSummary) -> None:
+    """After Ctrl-C (the figures above are the finished games'): where to continue, exit 130."""
+    if not summary.interrupted or summary.next_seed is None:
+        return
+    end = summary.seed + summary.requested
+    left = f"continue with --seed {summary.next_seed} --games {end - summary.next_seed}"
+    played = (f"every seed below {summary.next_seed} was played"
+              if summary.next_seed > summary.seed else "no seed range finished")
+    console.print(f"interrupted after {summary.games:,} of {summary.requested:,} games; "
+                  f"{played}: {left}", highlight=False)
+    raise typer.Exit(130)
 
 
 def register(app: typer.Typer) -> None:

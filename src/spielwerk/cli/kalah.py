@@ -294,8 +294,13 @@ def egdb_cmd(
         if not quiet:
             err.print(f"[dim]{text}[/]", highlight=False)
 
-    db = egdb_mod.open_egdb(pits, max_seeds, empty_capture, kernel.END_EITHER_EMPTY, egdb_dir,
-                            progress=progress, threads=threads)
+    try:
+        db = egdb_mod.open_egdb(pits, max_seeds, empty_capture, kernel.END_EITHER_EMPTY,
+                                egdb_dir, progress=progress, threads=threads)
+    except KeyboardInterrupt:  # typer would end it silently
+        err.print(f"interrupted (Ctrl-C): the same command continues from the last "
+                  f"checkpoint in {folder}", highlight=False)
+        raise typer.Exit(130) from None
     if db.file is None:  # built, but the save failed (disk full, folder removed meanwhile)
         why = next((x for x in reversed(lines) if "not saved" in x), "the save failed")
         raise egdb_index.EgdbError(f"endgame database built in {db.build_seconds or 0:.1f} s but "
@@ -371,11 +376,14 @@ def split_cmd(
     lo, hi = distributed.root_bounds(split, state.bounds)
     nodes = sum(state.nodes)
     what = f"value {lo:+d}" if lo == hi else f"value in [{lo:+d}, {hi:+d}] (not finished)"
-    if state.interrupted:
-        what += ", interrupted (Ctrl-C)"
     console.print(f"Kalah({pits},{seeds}), {rule}: {what} for South; {len(split.tasks)} tasks, "
                   f"{nodes:,} nodes in {wall:.1f} s wall ({nodes / max(wall, 1e-9) / 1e6:.2f} "
                   f"M nodes/s over all workers)")
+    if state.interrupted:  # the bounds above stand; the checkpoint has them
+        hint = (f"continue with --checkpoint {checkpoint}" if checkpoint else
+                "add --checkpoint FILE to keep the bounds and continue from them")
+        console.print(f"interrupted (Ctrl-C): {hint}", highlight=False)
+        raise typer.Exit(130)
 
 
 def register(app: typer.Typer) -> None:

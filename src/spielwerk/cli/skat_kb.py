@@ -22,6 +22,7 @@ from rich.table import Table
 
 from spielwerk.cli.options import OptionValueError
 from spielwerk.core.errors import SpielwerkError
+from spielwerk.core.process import ignore_further_interrupts
 from spielwerk.games.skat.bidding import BID_VALUES, POSITION_NAMES
 from spielwerk.games.skat.cards import DISPLAY_ORDER, GAME_NAMES, card_to_string, string_to_card
 from spielwerk.games.skat_ai.bidding import decide_bid
@@ -309,9 +310,11 @@ def register_kb_commands(skat_app: typer.Typer) -> None:
         progress = Progress("[progress.description]{task.description}", BarColumn(),
                             MofNCompleteColumn(), TimeRemainingColumn(), console=console)
         tasks: dict[str, Any] = {}
+        saved: dict[str, int] = {}  # deals saved per stage, for the line after Ctrl-C
         t0 = time.perf_counter()
 
         def report(stage: str, done: int, total: int) -> None:
+            saved[stage] = done
             if stage not in tasks:
                 tasks[stage] = progress.add_task(f"{stage} deals", total=total)
             progress.update(tasks[stage], completed=done, total=total)
@@ -320,10 +323,19 @@ def register_kb_commands(skat_app: typer.Typer) -> None:
             done = f" ({est.deals - est.todo} built already)" if est.todo < est.deals else ""
             console.print(f"building {est.deals} deals{done} into {out}: {est.describe()}")
 
-        with make_build_executor(executor, workers) as ex, progress:
-            manifest = build_base(out, deals, seed, chunk, ex, resume, put_k=put_k,
-                                  put_base=put_base, progress=report, put_scaling=put_scaling,
-                                  weak_accept=weak_accept, on_estimate=plan)
+        try:
+            with make_build_executor(executor, workers) as ex, progress:
+                manifest = build_base(out, deals, seed, chunk, ex, resume, put_k=put_k,
+                                      put_base=put_base, progress=report,
+                                      put_scaling=put_scaling, weak_accept=weak_accept,
+                                      on_estimate=plan)
+        except KeyboardInterrupt:
+            ignore_further_interrupts()
+            done = ", ".join(f"{n} of {deals} deals of the {stage} stage"
+                             for stage, n in saved.items()) or "no deals"
+            console.print(f"interrupted: {done} saved in {out}; continue with the same "
+                          f"options and --resume")
+            raise typer.Exit(130) from None
         stages = manifest["stages"]
         cpu = sum(s["cpu_seconds"] for s in stages.values())
         n = manifest["counts"]["deals"]

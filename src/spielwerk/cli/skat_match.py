@@ -38,8 +38,10 @@ from spielwerk.arena.duplicate import (
 )
 from spielwerk.arena.match import ArenaError, GameResult
 from spielwerk.arena.stats import z_value
+from spielwerk.arena.tournament import TournamentResult
 from spielwerk.cli.options import OptionValueError, range_text
 from spielwerk.core.parallel import make_executor
+from spielwerk.core.process import ignore_further_interrupts
 
 HELP = """Play a duplicate-deal Skat match between 2 or 3 AGENTS and print Seeger-Fabian figures.
 
@@ -197,6 +199,8 @@ def match_command(
     console = Console(stderr=True)
     started = time.perf_counter()
     played = 0
+    finished: list[GameResult] = []  # this run's games, for the figures after Ctrl-C
+    interrupted = False
     with make_executor(executor, workers) as ex:
         progress = Progress(
             TextColumn("[bold]skat match"), BarColumn(), MofNCompleteColumn(),
@@ -217,6 +221,7 @@ def match_command(
         def on_result(result: GameResult) -> None:
             nonlocal played, last_line
             played += 1
+            finished.append(result)
             now = time.perf_counter()
             rate = played / max(1e-9, now - started)
             progress.update(bar, advance=1, rate=f"{rate:.2f} games/s")
@@ -230,20 +235,28 @@ def match_command(
         try:
             result = run_skat_match(config, ex, output, resume=resume, fresh=fresh,
                                     on_start=on_start, on_result=on_result)
-        except KeyboardInterrupt:
-            hint = f"; continue with --resume -o {output}" if output else ""
-            console.print(f"interrupted after {played} new games{hint}")
-            raise typer.Exit(130) from None
+        except KeyboardInterrupt:  # the figures of what finished, then how to continue
+            ignore_further_interrupts()
+            ex.stop()
+            interrupted = True
+            result = TournamentResult(config, finished)
         finally:
             progress.stop()
         described = ex.describe()
     wall = time.perf_counter() - started
-    stats = match_stats(result, confidence)
-    if as_json:
-        print(stats_json(config, stats))
-        return
+    figures = match_stats(result, confidence) if played or not interrupted else None
     where = f", results in {output}" if output else ""
-    _print_stats(config, stats, f"{played} games played in {wall:.1f} s on {described}{where}")
+    if figures is not None and as_json:
+        print(stats_json(config, figures))
+    elif figures is not None:
+        _print_stats(config, figures,
+                     f"{played} games played in {wall:.1f} s on {described}{where}")
+    if interrupted:
+        shown = " (the figures above)" if played else ""
+        hint = (f"; continue with --resume -o {output}" if output else
+                "; they are not saved: add -o FILE to continue a long run with --resume")
+        console.print(f"interrupted after {played} new games{shown}{hint}", highlight=False)
+        raise typer.Exit(130)
 
 
 def register_match_command(skat_app: typer.Typer) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -20,7 +20,7 @@ from functools import lru_cache
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.estimate import MAX_RUN_SECONDS, duration
 from spielwerk.core.game import Game
-from spielwerk.core.process import watch_parent
+from spielwerk.core.process import init_worker, interrupts_ignored, terminate_pool
 from spielwerk.core.registry import load_game
 from spielwerk.core.testing import (
     ConformanceError,
@@ -73,6 +73,10 @@ class FuzzSummary:
     seconds: float = 0.0
     failures: list[FuzzFailure] = field(default_factory=list)
     stopped_early: bool = False
+    interrupted: bool = False
+    """Stopped by Ctrl-C: the figures are those of the games that finished."""
+    next_seed: int | None = None
+    """After Ctrl-C: every seed below this one was played (continue from it)."""
 
     @property
     def ok(self) -> bool:
@@ -246,7 +250,10 @@ def run_fuzz(
     bounds = ((s, min(s + batch_size, seed + games)) for s in range(seed, seed + games,
                                                                       batch_size))
 
+    finished: list[tuple[int, int]] = []  # the seed ranges played, for --seed after Ctrl-C
+
     def absorb(result: BatchResult) -> bool:
+        finished.append((result.start, result.stop))
         summary.games += result.games
         summary.moves += result.moves
         summary.chance_moves += result.chance_moves
@@ -258,46 +265,71 @@ def run_fuzz(
     def args(lo: int, hi: int) -> tuple[str, int, int, int, int]:
         return spec, lo, hi, max_moves, max_failures
 
-    if workers == 1:
-        for lo, hi in bounds:
-            if absorb(_check_games(game, lo, hi, max_moves, max_failures)):
-                summary.stopped_early = summary.games < games
-                break
-    else:
-        pending = iter(bounds)
-        with ProcessPoolExecutor(max_workers=workers, initializer=watch_parent,
-                                 initargs=(os.getpid(),)) as pool:
-            running: set[Future[BatchResult]] = set()
-            try:
-                for lo, hi in pending:
-                    running.add(pool.submit(fuzz_batch, *args(lo, hi)))
-                    if len(running) >= 2 * workers:
-                        break
-                stop = False
-                while running:
-                    done, running = wait(running, return_when=FIRST_COMPLETED)
-                    for fut in done:
-                        stop = absorb(fut.result()) or stop
-                    if stop:
-                        for fut in running:
-                            fut.cancel()
-                        for fut in running:
-                            if not fut.cancelled():
-                                absorb(fut.result())
-                        running = set()
-                        summary.stopped_early = summary.games < games
-                        break
-                    for lo, hi in pending:
-                        running.add(pool.submit(fuzz_batch, *args(lo, hi)))
-                        if len(running) >= 2 * workers:
-                            break
-            except BaseException:
-                pool.shutdown(wait=False, cancel_futures=True)
-                raise
+    try:
+        if workers == 1:
+            for lo, hi in bounds:
+                if absorb(_check_games(game, lo, hi, max_moves, max_failures)):
+                    summary.stopped_early = summary.games < games
+                    break
+        else:
+            _run_pool(workers, bounds, args, absorb, summary, games)
+    except KeyboardInterrupt:  # Ctrl-C: what finished, and where to continue
+        summary.interrupted = True
+        summary.next_seed = _first_unplayed(seed, finished)
     summary.failures.sort(key=lambda f: f.seed)
     del summary.failures[max_failures:]
     summary.seconds = time.perf_counter() - start_time
     return summary
+
+
+def _first_unplayed(seed: int, finished: list[tuple[int, int]]) -> int:
+    """The lowest seed from ``seed`` on that no finished batch covers."""
+    for lo, hi in sorted(finished):
+        if lo > seed:
+            break
+        seed = max(seed, hi)
+    return seed
+
+
+def _run_pool(workers: int, bounds: Iterator[tuple[int, int]],
+              args: Callable[[int, int], tuple[str, int, int, int, int]],
+              absorb: Callable[[BatchResult], bool], summary: FuzzSummary,
+              games: int) -> None:
+    """The batches on a pool of ``workers`` processes, two per worker in flight."""
+    pending = iter(bounds)
+    with ProcessPoolExecutor(max_workers=workers, initializer=init_worker,
+                             initargs=(os.getpid(),)) as pool:
+        running: set[Future[BatchResult]] = set()
+        try:
+            for lo, hi in pending:
+                running.add(pool.submit(fuzz_batch, *args(lo, hi)))
+                if len(running) >= 2 * workers:
+                    break
+            stop = False
+            while running:
+                done, running = wait(running, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    stop = absorb(fut.result()) or stop
+                if stop:
+                    for fut in running:
+                        fut.cancel()
+                    for fut in running:
+                        if not fut.cancelled():
+                            absorb(fut.result())
+                    running = set()
+                    summary.stopped_early = summary.games < games
+                    break
+                for lo, hi in pending:
+                    running.add(pool.submit(fuzz_batch, *args(lo, hi)))
+                    if len(running) >= 2 * workers:
+                        break
+        except KeyboardInterrupt:  # kill the workers rather than wait for their batches
+            with interrupts_ignored():
+                terminate_pool(pool)
+            raise
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
 
 
 __all__ = [

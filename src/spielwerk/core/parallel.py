@@ -25,6 +25,13 @@ Work that decides its next tasks from the results (the Kalah split resubmits an
 unfinished task with the bounds it proved) uses ``submit(fn, *args)``, which
 returns a future, ``first_done(futures)``, which waits for at least one, and
 ``slots()``, how many tasks run at once.
+
+Ctrl-C: pool workers ignore SIGINT (a terminal sends it to the whole process group), so
+only the main process sees it. A ``KeyboardInterrupt`` while the pool executor waits, or
+one leaving its ``with`` block, cancels the waiting tasks and kills the workers instead of
+waiting for the running ones (a Skat chunk or a Kalah task can take minutes); a second
+Ctrl-C meanwhile is ignored (stopping takes at most seconds). What finished stays with the
+caller, which says how to continue (``--resume``).
 """
 
 from __future__ import annotations
@@ -47,7 +54,15 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Generic, Protocol, TypeVar
 
 from spielwerk.core.errors import SpielwerkError
-from spielwerk.core.process import watch_parent
+from spielwerk.core.process import (
+    REIMPORT_EXIT,
+    exit_if_importing_main,
+    init_worker,
+    interrupts_deferred,
+    interrupts_ignored,
+    terminate_pool,
+    worker_processes,
+)
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -198,7 +213,16 @@ class Executor(ABC):
     def __enter__(self) -> Executor:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
+        if exc_type is not None and issubclass(exc_type, KeyboardInterrupt):
+            with interrupts_ignored():
+                self.stop()
+        else:
+            self.close()
+
+    def stop(self) -> None:
+        """Release workers or connections now, without waiting for running tasks (after
+        Ctrl-C); this default: :meth:`close`."""
         self.close()
 
 
@@ -285,31 +309,63 @@ class LocalProcessExecutor(Executor):
         self.batch_size = batch_size
         self.start_method = start_method or _default_start_method()
         self._pool: ProcessPoolExecutor | None = None
+        self._workers: list[Any] = []  # the pool's processes, for their exit codes
 
     def _get_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
+            exit_if_importing_main()  # a worker importing a script without a main guard
             ctx = multiprocessing.get_context(self.start_method)
             if self.start_method == "forkserver":
                 # the games load lazily in a plain import; workers get them ready-made
                 ctx.set_forkserver_preload(["spielwerk.games.kalah", "spielwerk.games.durak",
                                             "spielwerk.games.skat", "spielwerk.arena.match"])
             self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx,
-                                             initializer=watch_parent, initargs=(os.getpid(),))
+                                             initializer=init_worker, initargs=(os.getpid(),))
+            self._workers = []
         return self._pool
+
+    def _submit(self, fn: Callable[..., R], *args: Any) -> Future[R]:
+        pool = self._get_pool()
+        if len(self._workers) >= self.workers:
+            return pool.submit(fn, *args)
+        with interrupts_deferred():  # this submit starts the workers
+            future = pool.submit(fn, *args)
+            self._workers = worker_processes(pool)
+        return future
+
+    def _broken(self) -> ExecutorError:
+        """The error for a pool whose worker died: a script without a main guard, or a crash."""
+        pool, self._pool = self._pool, None  # unusable now; a later call starts a new pool
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+        for process in self._workers:
+            process.join(1.0)
+        codes = [process.exitcode for process in self._workers]
+        script = _missing_main_guard() if not any(codes) else None
+        if REIMPORT_EXIT in codes or script is not None:
+            main = sys.modules.get("__main__")
+            script = script or str(getattr(main, "__file__", None) or "the main script")
+            return ExecutorError(
+                f"the worker processes could not start: each one imports {script} "
+                f"again, which starts the pool again; put the code that runs the games "
+                f"under 'if __name__ == \"__main__\":' (the process pool needs it) or "
+                f"use SerialExecutor()")
+        return ExecutorError(
+            "a worker process died while playing (a crash in compiled code, or out of "
+            "memory); rerun with --executor serial to see the failing game")
 
     def map_unordered(self, fn: Callable[[T], R], tasks: Sequence[T]) -> Iterator[R]:
         for results in self.map_batches(functools.partial(_run_each, fn), list(tasks)):
             yield from results
 
     def map_batches(self, fn: Callable[[B], R], work: Sliceable[B]) -> Iterator[R]:
-        pool = self._get_pool()
         sizer: BatchSizer[B] = BatchSizer(work, self.workers, self.batch_size)
         pending: dict[Future[tuple[R, float]], int] = {}
 
         def submit() -> None:
             batch = sizer.take()
             if batch is not None:
-                pending[pool.submit(_timed, fn, batch)] = len(batch)  # type: ignore[arg-type]
+                pending[self._submit(_timed, fn, batch)] = len(batch)  # type: ignore[arg-type]
 
         for _ in range(2 * self.workers):  # two batches per worker in flight
             submit()
@@ -323,26 +379,25 @@ class LocalProcessExecutor(Executor):
                     submit()
                     yield result
         except BrokenProcessPool:
-            self._pool = None  # unusable now; a later call starts a new pool
-            pool.shutdown(wait=False, cancel_futures=True)
-            script = _missing_main_guard()
-            if script is not None:
-                raise ExecutorError(
-                    f"the worker processes could not start: each one imports {script} "
-                    f"again, which starts the pool again; put the code that runs the games "
-                    f"under 'if __name__ == \"__main__\":' (the process pool needs it) or "
-                    f"use SerialExecutor()"
-                ) from None
-            raise ExecutorError(
-                "a worker process died while playing (a crash in compiled code, or out of "
-                "memory); rerun with --executor serial to see the failing game"
-            ) from None
+            raise self._broken() from None
+        except KeyboardInterrupt:
+            with interrupts_ignored():
+                self.stop()
+            raise
         finally:
             for future in pending:
                 future.cancel()
 
     def submit(self, fn: Callable[..., R], *args: Any) -> Pending[R]:
-        return self._get_pool().submit(fn, *args)
+        return self._submit(fn, *args)
+
+    def first_done(self, futures: Sequence[Pending[R]]) -> list[Pending[R]]:
+        try:
+            return super().first_done(futures)
+        except KeyboardInterrupt:
+            with interrupts_ignored():
+                self.stop()
+            raise
 
     def slots(self) -> int:
         return self.workers
@@ -354,6 +409,12 @@ class LocalProcessExecutor(Executor):
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+
+    def stop(self) -> None:
+        """Cancel the waiting tasks and kill the workers (their running tasks are lost)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            terminate_pool(pool)
 
 
 class DaskExecutor(Executor):

@@ -1,8 +1,23 @@
-"""Process-pool helpers shared by the arena and the fuzzer."""
+"""Process-pool helpers shared by the arena and the fuzzer: workers that leave Ctrl-C to the
+main process and exit with it, a pool stopped at once, and a quiet second Ctrl-C."""
 
 from __future__ import annotations
 
+import contextlib
+import multiprocessing
 import os
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+
+REIMPORT_EXIT = 97
+"""Exit code of a worker that found the main script starting a pool while the worker
+imported it (a script without ``if __name__ == "__main__":``)."""
+
+STOP_SECONDS = 5.0
+"""How long :func:`terminate_pool` waits for killed workers and the pool's thread."""
 
 
 def _exit_when_gone(pid: int) -> None:
@@ -34,7 +49,100 @@ def watch_parent(pid: int) -> None:
     arena process, so it would otherwise wait for tasks long after the arena
     was killed (``kill -9`` gives the pool no chance to stop it).
     """
-    import threading
-
     threading.Thread(target=_exit_when_gone, args=(pid,), daemon=True,
                      name="spielwerk-parent-watch").start()
+
+
+def init_worker(pid: int) -> None:
+    """Pool worker initializer: ignore Ctrl-C and exit when process ``pid`` dies.
+
+    A terminal sends SIGINT to every process of the foreground group; only the main
+    process decides what an interruption means (it stops the workers itself), so a
+    worker neither prints a traceback nor dies half-way through sending a result.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    watch_parent(pid)
+
+
+def importing_main_in_worker() -> bool:
+    """True while a spawned or forkserver worker imports the main script (``__mp_main__``)."""
+    return bool(getattr(multiprocessing.current_process(), "_inheriting", False))
+
+
+def exit_if_importing_main() -> None:
+    """End a worker quietly (exit code :data:`REIMPORT_EXIT`) when the main script it is
+    importing tries to start a pool: the main process explains it in one line, instead of
+    every worker printing multiprocessing's traceback."""
+    if importing_main_in_worker():
+        sys.stdout.flush()
+        os._exit(REIMPORT_EXIT)
+
+
+def _on_main_thread_default() -> bool:
+    """Whether this is the main thread and Ctrl-C raises ``KeyboardInterrupt`` (Python's
+    default): the helpers below change nothing for a caller with its own handler."""
+    return (threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+
+
+@contextlib.contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Hold back a Ctrl-C until the block is done, then raise it, so a pool never stops
+    half-way through starting a worker (which would then fail to read its start-up data and
+    print a traceback of its own)."""
+    if not _on_main_thread_default():
+        yield
+        return
+    caught: list[int] = []
+    signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if caught:
+        raise KeyboardInterrupt
+
+
+def worker_processes(pool: ProcessPoolExecutor) -> list[multiprocessing.process.BaseProcess]:
+    """The pool's worker processes started so far."""
+    return list((getattr(pool, "_processes", None) or {}).values())
+
+
+def terminate_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop ``pool`` now: cancel the waiting tasks and kill the workers instead of waiting
+    for their running tasks; waits at most :data:`STOP_SECONDS` for them to be gone."""
+    workers = worker_processes(pool)
+    manager = getattr(pool, "_executor_manager_thread", None)
+    for process in workers:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in workers:
+        with contextlib.suppress(OSError, ValueError, AssertionError):
+            process.join(STOP_SECONDS)
+    if isinstance(manager, threading.Thread) and manager is not threading.current_thread():
+        manager.join(STOP_SECONDS)
+
+
+def ignore_further_interrupts() -> bool:
+    """After the first Ctrl-C: ignore the next ones, so a second Ctrl-C cannot raise a
+    ``KeyboardInterrupt`` into the cleanup of the first (a traceback from an ``atexit``
+    callback, a message cut short). The cleanup is bounded: the workers are killed, not
+    waited for. False where nothing changed (not the main thread, or SIGINT already
+    handled otherwise)."""
+    if not _on_main_thread_default():
+        return False
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return True
+
+
+@contextlib.contextmanager
+def interrupts_ignored() -> Iterator[None]:
+    """:func:`ignore_further_interrupts` for the duration of the block (a library caller's
+    Ctrl-C works again afterwards)."""
+    changed = ignore_further_interrupts()
+    try:
+        yield
+    finally:
+        if changed:
+            signal.signal(signal.SIGINT, signal.default_int_handler)

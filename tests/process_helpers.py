@@ -1,0 +1,110 @@
+"""Helpers for tests that run the ``spielwerk`` script in a child process: its process tree
+(from /proc) and a Ctrl-C sent the way a terminal sends it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+SPIELWERK = Path(sys.executable).with_name("spielwerk")
+HAVE_PROC = Path("/proc").is_dir() and SPIELWERK.exists()
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (children, their children, ...)."""
+    children: dict[int, list[int]] = {}
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(d.name))
+    out, todo = [], [pid]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            out.append(c)
+            todo.append(c)
+    return out
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+def _default_sigint() -> None:
+    # a child of a shell's background job would inherit SIGINT ignored
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@dataclass
+class Interrupted:
+    """How a command ended after one Ctrl-C."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+    seconds: float  # from the Ctrl-C to the end of the command
+    workers: list[int]  # its processes at the Ctrl-C
+    left: list[int]  # of those, the ones still running 5 s after it ended
+
+    @property
+    def output(self) -> str:
+        return self.stdout + self.stderr
+
+
+def ctrl_c(args: list[str], ready: Callable[[int], bool], cwd: Path, *, within: float = 15.0,
+           start_timeout: float = 300.0) -> Interrupted:
+    """Run ``spielwerk ARGS``, wait until ``ready(pid)`` (its first results are written), then
+    send SIGINT to its whole process group, as a terminal's Ctrl-C does. Waits at most
+    ``within`` seconds for it to end (it is killed after that and the test fails)."""
+    proc = subprocess.Popen([str(SPIELWERK), *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=cwd,
+                            start_new_session=True, preexec_fn=_default_sigint)
+    try:
+        deadline = time.monotonic() + start_timeout
+        while not ready(proc.pid):
+            assert proc.poll() is None, f"ended before it was ready: {proc.communicate()}"
+            assert time.monotonic() < deadline, "the command did not get going"
+            time.sleep(0.2)
+        workers = descendants(proc.pid)
+        os.killpg(proc.pid, signal.SIGINT)
+        sent = time.monotonic()
+        try:
+            stdout, stderr = proc.communicate(timeout=within)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"still running {within:g} s after Ctrl-C") from None
+        seconds = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(alive(p) for p in workers):
+        time.sleep(0.1)
+    left = [p for p in workers if alive(p)]
+    for p in left:  # never leave them behind, even when the test fails
+        os.kill(p, signal.SIGKILL)
+    return Interrupted(proc.returncode, stdout, stderr, seconds, workers, left)
+
+
+def assert_stopped_cleanly(run: Interrupted, continue_with: str = "--resume") -> None:
+    """Exit code 130 within the limit, one line saying it was interrupted and how to go on,
+    no traceback, no process left."""
+    assert run.returncode == 130, run.output
+    assert run.output.count("interrupted") == 1, run.output
+    line = run.output[run.output.index("interrupted"):]
+    assert continue_with in " ".join(line.split()), run.output
+    assert "Traceback" not in run.output and "Exception ignored" not in run.output, run.output
+    assert not run.left, f"processes still running after the command ended: {run.left}"
