@@ -138,3 +138,27 @@ def test_a_tournament_too_big_for_memory_is_refused_before_anything(
     assert not out.exists()
     assert len(run_tournament(TournamentConfig.create(
         "kalah(pits=3,seeds=2)", ["random", "greedy"], 4), SerialExecutor()).results) == 4
+
+
+@pytest.mark.parametrize("args", [
+    ["arena", "kalah", "random", "greedy", "-n", "2"],
+    ["durak", "tournament", "--agents", "random", "random", "--games", "2"],
+    ["skat", "match", "random", "random", "--deals", "1"],
+    ["fuzz", "kalah", "--games", "2"],
+], ids=["arena", "durak", "skat-match", "fuzz"])
+def test_worker_counts_are_capped_in_one_line(args: list[str]) -> None:
+    from typer.testing import CliRunner
+
+    from spielwerk.cli.main import app
+    from spielwerk.cli.options import OptionValueError
+
+    result = CliRunner().invoke(app, [*args, "--workers", "100000"])
+    assert isinstance(result.exception, OptionValueError), result.output
+    low = 0 if args[0] == "fuzz" else 1  # fuzz: 0 is all cores
+    assert str(result.exception) == f"--workers must be in {low}..256, not 100000"
+    assert CliRunner().invoke(app, [*args, "--workers", "257"]).exit_code != 0
+
+
+def test_arena_refuses_a_hundred_thousand_workers_at_once() -> None:
+    code, text, _ = _spielwerk("arena", "kalah", "random", "greedy", "-w", "100000")
+    assert code == 2 and text.strip() == "error: --workers must be in 1..256, not 100000", text

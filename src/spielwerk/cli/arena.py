@@ -29,7 +29,7 @@ from spielwerk.arena.tournament import (
     TournamentResult,
     run_tournament,
 )
-from spielwerk.cli.options import file_target
+from spielwerk.cli.options import file_target, workers_option
 from spielwerk.core.parallel import make_executor
 from spielwerk.core.process import ignore_further_interrupts
 from spielwerk.core.registry import load_game
@@ -113,10 +113,8 @@ def arena(
     executor: str = typer.Option(
         "local", "--executor", "-e", help="local (process pool), serial or dask://HOST:PORT"
     ),
-    workers: int | None = typer.Option(
-        None, "--workers", "-w", min=1,
-        help="worker processes for --executor local (default: all cores)"
-    ),
+    workers: int | None = workers_option(
+        help="worker processes for --executor local (default: all cores)"),
     output: Path | None = typer.Option(
         None, "--output", "-o", help="results file (JSON Lines), appended as games finish"
     ),

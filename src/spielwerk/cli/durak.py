@@ -26,7 +26,7 @@ from spielwerk.arena.results import read_results
 from spielwerk.arena.sequential import Extension, extend_undecided
 from spielwerk.arena.stats import DecisiveRecord, decisive_records, wilson_interval, z_value
 from spielwerk.arena.tournament import TournamentConfig, run_tournament, unique_labels
-from spielwerk.cli.options import file_target
+from spielwerk.cli.options import file_target, workers_option
 from spielwerk.cli.play import _ask_move as ask_move
 from spielwerk.cli.play import seat_opponents
 from spielwerk.core.agent import Agent, default_opponent, parse_agent_spec
@@ -155,8 +155,7 @@ def tournament(
         " even pairing never becomes decided)"),
     confidence: float = typer.Option(0.98, help="confidence of the Wilson intervals"),
     seed: int = typer.Option(0, "--seed", "-s", min=0, help="same seed, same games"),
-    workers: int | None = typer.Option(None, "--workers", "-w", min=1,
-                                       help="worker processes (default: all cores)"),
+    workers: int | None = workers_option(),
     executor: str = typer.Option("local", help="local, serial or dask://HOST:PORT"),
     heatmap_path: Path | None = typer.Option(None, "--heatmap", help="write a heat-map PNG"),
     as_json: bool = typer.Option(False, "--json", help="one JSON object per pairing"),

@@ -14,6 +14,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from spielwerk.cli.options import workers_option
 from spielwerk.core.fuzz import BatchResult, FuzzSummary, check_fuzz_size, default_workers, run_fuzz
 from spielwerk.core.registry import load_game
 
@@ -24,9 +25,8 @@ def fuzz(
     ),
     games: int = typer.Option(1000, "--games", "-n", min=1, help="number of random games"),
     seed: int = typer.Option(0, "--seed", "-s", min=0, help="game i uses seed SEED+i"),
-    workers: int = typer.Option(
-        0, "--workers", "-w", min=0, help="processes (0: all cores; 1: run in this process)"
-    ),
+    workers: int = workers_option(
+        0, help="processes (0: all cores; 1: run in this process)", low=0),
     max_moves: int = typer.Option(
         10_000, "--max-moves", min=1, help="a game not over after this many actions fails"
     ),

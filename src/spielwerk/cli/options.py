@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+import typer
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from spielwerk.core.errors import SpielwerkError
@@ -73,6 +74,20 @@ def finite(name: str, value: float) -> None:
     """Refuse a ``nan`` or infinite ``value`` of option ``name``."""
     if isinstance(value, float) and not math.isfinite(value):
         raise OptionValueError(f"{name} must be a finite number, not {value}")
+
+
+MAX_WORKERS = 256
+"""The most worker processes a command takes (``--workers``), as ``kalah split`` and its
+``--threads``: more than the cores only adds processes that wait for one, and a pool of
+thousands runs the machine out of processes and memory."""
+
+
+def workers_option(default: int | None = None,
+                   help: str = "worker processes (default: all cores)",  # noqa: A002
+                   low: int = 1) -> Any:
+    """The ``--workers`` / ``-w`` option of every command that starts worker processes:
+    ``low`` to :data:`MAX_WORKERS` (a value outside is refused in one line, exit code 2)."""
+    return typer.Option(default, "--workers", "-w", min=low, max=MAX_WORKERS, help=help)
 
 
 def file_target(name: str, path: Path, example: str = "out.jsonl") -> None:

@@ -39,7 +39,7 @@ from spielwerk.arena.duplicate import (
 from spielwerk.arena.match import ArenaError, GameResult
 from spielwerk.arena.stats import z_value
 from spielwerk.arena.tournament import TournamentResult
-from spielwerk.cli.options import OptionValueError, range_text
+from spielwerk.cli.options import OptionValueError, range_text, workers_option
 from spielwerk.core.parallel import make_executor
 from spielwerk.core.process import ignore_further_interrupts
 
@@ -162,10 +162,8 @@ def match_command(
     executor: str = typer.Option(
         "local", "--executor", "-e", help="local (process pool), serial or dask://HOST:PORT"
     ),
-    workers: int | None = typer.Option(
-        None, "--workers", "-w", min=1,
-        help="worker processes for --executor local (default: all cores)"
-    ),
+    workers: int | None = workers_option(
+        help="worker processes for --executor local (default: all cores)"),
     output: Path | None = typer.Option(
         None, "--output", "-o", help="results file (JSON Lines), appended as games finish"
     ),
