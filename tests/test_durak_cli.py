@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -120,3 +121,26 @@ def test_extend_without_cap_stops_at_ten_times_games(tmp_path: Path) -> None:
     counts = [json.loads(x) for x in result.stdout.splitlines() if x.startswith("{")]
     assert counts and all(d["wins"] + d["losses"] + d["draws"] <= 20 for d in counts)
     assert any(d["wins"] + d["losses"] + d["draws"] > 2 for d in counts)
+
+
+def test_tournament_shows_live_progress_with_rate_and_time_left() -> None:
+    """On a terminal: the bar of arena and skat match (games done of all, games/s, time
+    so far and left), redrawn as games finish, not a line every 20 games."""
+    result = runner.invoke(app, [
+        "durak", "tournament", "--agents", "random", "random", "--games", "6",
+        "--executor", "serial",
+    ], env={"TTY_COMPATIBLE": "1", "TTY_INTERACTIVE": "1", "COLUMNS": "160"})
+    assert result.exit_code == 0, result.output
+    err = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", result.stderr)
+    assert "━" in err, err  # the bar
+    assert re.search(r"6/6 +[\d.]+ games/s +\d:\d\d:\d\d +\d:\d\d:\d\d", err), err
+    assert "6 games in" in result.stdout  # the table, as before
+
+
+def test_tournament_progress_in_a_log_is_a_plain_line() -> None:
+    result = runner.invoke(app, [
+        "durak", "tournament", "--agents", "random", "random", "--games", "4",
+        "--executor", "serial",
+    ])
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^4/4 games, [\d.]+ games/s, \d+ s$", result.stderr, re.M), result.stderr

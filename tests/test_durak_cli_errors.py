@@ -15,6 +15,7 @@ import spielwerk
 from spielwerk.arena.stats import DecisiveRecord
 from spielwerk.cli import durak as durak_cli
 from spielwerk.cli.main import app
+from spielwerk.cli.progress import GamesProgress
 from spielwerk.games.durak import kernel as K
 
 runner = CliRunner()
@@ -126,7 +127,7 @@ def test_an_interrupted_tournament_without_output_prints_what_finished(monkeypat
         if len(calls) == 3:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(durak_cli._Progress, "result", interrupt_third)
+    monkeypatch.setattr(GamesProgress, "result", interrupt_third)
     result = _run("--games", "4")  # the last --games counts
     assert result.exit_code == 130, result.exception
     assert "n=" in result.stdout and "3 games in" in result.stdout  # the table of 3 games

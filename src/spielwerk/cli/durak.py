@@ -29,6 +29,7 @@ from spielwerk.arena.tournament import TournamentConfig, run_tournament, unique_
 from spielwerk.cli.options import file_target, workers_option
 from spielwerk.cli.play import _ask_move as ask_move
 from spielwerk.cli.play import seat_opponents
+from spielwerk.cli.progress import GamesProgress
 from spielwerk.core.agent import Agent, default_opponent, parse_agent_spec
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.game import State
@@ -197,7 +198,7 @@ def tournament(
     labels = list(config.labels)
     err = Console(stderr=True)
     start = time.perf_counter()
-    progress = _Progress(err, quiet=as_json)
+    progress = GamesProgress(err, game.game_type.long_name, quiet=as_json)
     finished: list[GameResult] = []  # this run's games, for the table after Ctrl-C
 
     def on_result(result: GameResult) -> None:
@@ -224,6 +225,7 @@ def tournament(
                         f"extended {p.agent} vs {p.opponent}: {p.games} games"))
     except KeyboardInterrupt:
         ignore_further_interrupts()  # a second Ctrl-C cannot cut the table short
+        progress.stop()  # the bar as it stands, then the table
         # what finished is printed, not lost: the table of this run's games, and where
         # (or that) they are kept
         pairs = decisive_records(finished, labels)
@@ -239,6 +241,8 @@ def tournament(
         err.print(f"interrupted: the table above has the {len(finished)} games finished in "
                   f"this run; {kept}", highlight=False)
         raise typer.Exit(130) from None
+    finally:
+        progress.stop()
     wall = time.perf_counter() - start
     if as_json:
         for p in pairs.values():
@@ -253,29 +257,6 @@ def tournament(
         heatmap(pairs, labels, heatmap_path, title)
         if not as_json:
             err.print(f"heat map written to {heatmap_path}")
-
-
-class _Progress:
-    """One stderr line every 20 finished games (and at the end): done/total and games/s."""
-
-    def __init__(self, console: Console, quiet: bool) -> None:
-        self.console, self.quiet = console, quiet
-        self.total = self.done = self.played = 0
-        self.t0 = time.perf_counter()
-
-    def start(self, total: int, done: int) -> None:
-        self.total, self.done, self.played = total, done, 0
-        self.t0 = time.perf_counter()
-        if done and not self.quiet:
-            self.console.print(f"resuming: {done} of {total} games already played")
-
-    def result(self, _r: GameResult) -> None:
-        self.done += 1
-        self.played += 1
-        if not self.quiet and (self.played % 20 == 0 or self.done == self.total):
-            rate = self.played / max(time.perf_counter() - self.t0, 1e-9)
-            self.console.print(f"{self.done}/{self.total} games ({rate:.2f} games/s)",
-                               highlight=False)
 
 
 def _partial_results(output: Path, config_hash: str) -> list[GameResult]:

@@ -14,14 +14,6 @@ from pathlib import Path
 import typer
 from rich import box
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from spielwerk.arena.duplicate import (
@@ -40,6 +32,7 @@ from spielwerk.arena.match import ArenaError, GameResult
 from spielwerk.arena.stats import z_value
 from spielwerk.arena.tournament import TournamentResult
 from spielwerk.cli.options import OptionValueError, range_text, workers_option
+from spielwerk.cli.progress import GamesProgress
 from spielwerk.core.parallel import make_executor
 from spielwerk.core.process import ignore_further_interrupts
 
@@ -200,39 +193,17 @@ def match_command(
     finished: list[GameResult] = []  # this run's games, for the figures after Ctrl-C
     interrupted = False
     with make_executor(executor, workers) as ex:
-        progress = Progress(
-            TextColumn("[bold]skat match"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
-            console=console, disable=False, transient=False,
-        )
-        bar = progress.add_task("games", total=None, rate="")
-
-        def on_start(total: int, done: int) -> None:
-            progress.update(bar, total=total, completed=done)
-            progress.start()
-            if done:
-                console.print(f"resuming: {done} of {total} games already in {output}")
-
-        last_line = started
-        total_games = config.total_games()
+        progress = GamesProgress(console, "skat match", resumed_from=f"in {output}")
 
         def on_result(result: GameResult) -> None:
-            nonlocal played, last_line
+            nonlocal played
             played += 1
             finished.append(result)
-            now = time.perf_counter()
-            rate = played / max(1e-9, now - started)
-            progress.update(bar, advance=1, rate=f"{rate:.2f} games/s")
-            if not console.is_terminal and (now - last_line >= 60 or played == total_games):
-                # a log file gets a plain line a minute instead of a bar
-                last_line = now
-                done = int(progress.tasks[0].completed)
-                console.print(f"{done}/{total_games} games, {rate:.2f} games/s, "
-                              f"{now - started:.0f} s", highlight=False)
+            progress.result(result)
 
         try:
             result = run_skat_match(config, ex, output, resume=resume, fresh=fresh,
-                                    on_start=on_start, on_result=on_result)
+                                    on_start=progress.start, on_result=on_result)
         except KeyboardInterrupt:  # the figures of what finished, then how to continue
             ignore_further_interrupts()
             ex.stop()
