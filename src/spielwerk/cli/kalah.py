@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
@@ -52,12 +54,19 @@ def _progress(quiet: bool):  # type: ignore[no-untyped-def]
     return lambda text: err.print(f"[dim]{text}[/]", highlight=False)
 
 
-def _choose(plan: KalahPlan, quiet: bool, start_seeds: int | None = None) -> Choice:
+def _choose(plan: KalahPlan, quiet: bool, start_seeds: int | None = None,
+            force: bool = False) -> Choice:
     """The plan's choice, its notes said (unless ``quiet``). With ``start_seeds`` (solving the
     start of Kalah(pits, start_seeds)) a solve estimated to be slow with the chosen database
     is said up front, with the command that makes it fast (even with --quiet: it is no
-    progress line)."""
+    progress line), and one estimated at over a day is refused (unless ``force``) before
+    any database is read or table allocated."""
     choice = plan.choose()
+    if start_seeds is not None and not force:
+        no = defaults.refusal(plan.pits, start_seeds, plan.empty_capture, choice.egdb_seeds,
+                              plan.threads)
+        if no is not None:
+            raise SpielwerkError(no)
     warning = None if start_seeds is None else defaults.cost_warning(
         plan.pits, start_seeds, plan.empty_capture, choice.egdb_seeds, plan.threads)
     if not quiet:
@@ -70,17 +79,34 @@ def _choose(plan: KalahPlan, quiet: bool, start_seeds: int | None = None) -> Cho
 
 
 def _make_solver(plan: KalahPlan, iterative: bool, quiet: bool, depth_max: int | None = None,
-                 start_seeds: int | None = None) -> Solver:
+                 start_seeds: int | None = None, force: bool = False) -> Solver:
     """A solver with the database and table the plan chooses (and the choice said)."""
-    choice = _choose(plan, quiet, start_seeds)
+    choice = _choose(plan, quiet, start_seeds, force)
     return Solver(plan.pits, plan.empty_capture, plan.end_rule, max_seeds=plan.total,
                   egdb_seeds=choice.egdb_seeds, egdb_path=plan.egdb_dir,
                   tt_log2=choice.tt_log2, depth_step=3 if iterative else 0,
                   depth_max=depth_max, progress=_progress(quiet))
 
 
-def _interrupted(solver: Solver, who: str, diff: int, nodes: int | None = None) -> None:
-    """Ctrl-C: the bounds proven so far (and the deepest estimate), then exit 130."""
+def _interrupted(solver: Solver | None, who: str, diff: int,
+                 nodes: int | None = None) -> NoReturn:
+    """Ctrl-C: the bounds proven so far (and the deepest estimate), said once, then exit 130.
+    ``solver`` None: interrupted while the database or table was being set up."""
+    main = threading.current_thread() is threading.main_thread()
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None  # said once
+    try:
+        _say_interrupted(solver, who, diff, nodes)
+    finally:
+        if old is not None:
+            signal.signal(signal.SIGINT, old)
+    raise typer.Exit(130)
+
+
+def _say_interrupted(solver: Solver | None, who: str, diff: int, nodes: int | None) -> None:
+    if solver is None:
+        console.print("interrupted (Ctrl-C) while setting up the endgame database and the "
+                      "transposition table: no search yet, nothing proven")
+        return
     lo, hi = solver.bounds
     depth = solver.testing[1]
     st = solver.stats
@@ -93,7 +119,6 @@ def _interrupted(solver: Solver, who: str, diff: int, nodes: int | None = None) 
         d, v = solver.estimate
         console.print(f"deepest depth-limited estimate: {v + diff:+d} (depth {d})")
     console.print(f"nodes: {st.nodes if nodes is None else nodes:,} in {st.seconds:.2f} s")
-    raise typer.Exit(130)
 
 
 @kalah_app.command()
@@ -117,32 +142,42 @@ def solve(
         min=1, max=256,
         help="threads of the exact search, split over the first turns (default: the "
              "cores available, at most 8; 1: the serial search)")] = None,
+    force: Annotated[bool, typer.Option(
+        "--force", help="solve even when the estimate is over a day (refused otherwise)")] = False,
     quiet: Quiet = False,
 ) -> None:
     """Value of the start of Kalah(pits, seeds) for South (first player), best move and PV.
 
-    Progress lines (stderr) show the bounds proven so far; Ctrl-C stops with them."""
+    Progress lines (stderr) show the bounds proven so far; Ctrl-C stops with them. A solve
+    estimated at over a day is refused at once, unless --force."""
     t0 = time.perf_counter()
     n_threads = default_threads() if threads is None else threads
     plan = KalahPlan(pits, 2 * pits * seeds, empty_capture, egdb=egdb, tt=tt,
                      egdb_dir=egdb_dir, threads=n_threads)
-    solver = _make_solver(plan, iterative, quiet, depth_max, start_seeds=seeds)
-    solver.report_iterations = True
-    par = ParallelSolver(solver, n_threads)
-    t_db = time.perf_counter() - t0
     board = kernel.initial_board(pits, seeds)
-    rel = solver.relative(board, 0)
-    try:
+    solver: Solver | None = None
+    par: ParallelSolver | None = None
+    value: int | None = None
+    try:  # Ctrl-C at any moment, the table's allocation included
+        solver = _make_solver(plan, iterative, quiet, depth_max, start_seeds=seeds, force=force)
+        solver.report_iterations = True
+        par = ParallelSolver(solver, n_threads)
+        t_db = time.perf_counter() - t0
+        rel = solver.relative(board, 0)
         value = par.value(rel, guess=guess)
         move = par.best_move(rel, value)
+        rule = "empty capture" if empty_capture else "standard capture"
+        console.print(f"Kalah({pits},{seeds}), {rule}: value {value:+d} for South (first "
+                      f"player)")
+        console.print(f"best move: pit {move + 1}")
+        nodes, search_s = par.nodes, par.seconds
+        pv = solver.principal_variation(rel, value)
     except KeyboardInterrupt:
-        _interrupted(solver, "South", 0, par.nodes)
-    nodes, search_s = par.nodes, par.seconds
-    pv = solver.principal_variation(rel, value)
+        if value is not None:  # the value and best move are printed: only the PV is missing
+            console.print("interrupted (Ctrl-C) while following the principal variation")
+            raise typer.Exit(130) from None
+        _interrupted(solver, "South", 0, None if par is None else par.nodes)
     total = time.perf_counter() - t0
-    rule = "empty capture" if empty_capture else "standard capture"
-    console.print(f"Kalah({pits},{seeds}), {rule}: value {value:+d} for South (first player)")
-    console.print(f"best move: pit {move + 1}")
     console.print(f"principal variation: {solver.pv_notation(board, 0, pv)}")
     db_text = "none"
     if solver.egdb is not None:
@@ -194,16 +229,17 @@ def analyze(
     in_pits = int(board.sum()) - int(board[m]) - int(board[2 * m + 1])
     plan = KalahPlan(m, in_pits, empty_capture, egdb=egdb, tt=tt, egdb_dir=egdb_dir,
                      seconds=time_budget)
-    solver = _make_solver(plan, True, quiet)
-    rel = solver.relative(board, mover)
     who = "South" if mover == 0 else "North"
     diff = int(board[m] - board[2 * m + 1]) * (1 if mover == 0 else -1)
-    console.print(f"position {format_position(board, mover)}")
-    if time_budget == 0 and in_pits > max(30, solver.db_n + 10) and not quiet:
-        err.print(f"note: {in_pits} seeds in the pits: the exact values can take a long time "
-                  f"(the Kalah(6,4) start: hours). --time 10 gives estimates in 10 s; "
-                  f"--egdb 20 speeds up the exact search. Ctrl-C stops.", highlight=False)
-    try:
+    solver: Solver | None = None
+    try:  # Ctrl-C at any moment, the table's allocation included
+        solver = _make_solver(plan, True, quiet)
+        rel = solver.relative(board, mover)
+        console.print(f"position {format_position(board, mover)}")
+        if time_budget == 0 and in_pits > max(30, solver.db_n + 10) and not quiet:
+            err.print(f"note: {in_pits} seeds in the pits: the exact values can take a long "
+                      f"time (the Kalah(6,4) start: hours). --time 10 gives estimates in 10 s; "
+                      f"--egdb 20 speeds up the exact search. Ctrl-C stops.", highlight=False)
         if time_budget > 0:
             timed = analyze_within(solver, rel, time_budget, started=t0)
             values, depth = timed.move_values, timed.depth

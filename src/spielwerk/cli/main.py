@@ -143,16 +143,20 @@ def main() -> None:
     if sys.argv[1:] == ["--help"]:  # answered without loading typer or any command
         sys.stdout.write(top_level_help(os.path.basename(sys.argv[0]) or "spielwerk"))
         return
-    from rich.markup import escape
+    try:  # loading a command's modules (numba kernels from the cache) takes a second or more
+        from rich.markup import escape
 
-    from spielwerk.core.errors import IllegalActionError, SpielwerkError
+        from spielwerk.core.errors import IllegalActionError, SpielwerkError
 
-    this = sys.modules[__name__]
-    if "app" in this.__dict__ or sys.argv[1:2] == [] or sys.argv[1] not in COMMAND_MODULE:
-        app = this.app
-    else:  # `spielwerk kalah ...` imports the kalah command's module, not all of them
-        app = _build_app(only=COMMAND_MODULE[sys.argv[1]])
-    err_console = this.err_console
+        this = sys.modules[__name__]
+        if "app" in this.__dict__ or sys.argv[1:2] == [] or sys.argv[1] not in COMMAND_MODULE:
+            app = this.app
+        else:  # `spielwerk kalah ...` imports the kalah command's module, not all of them
+            app = _build_app(only=COMMAND_MODULE[sys.argv[1]])
+        err_console = this.err_console
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted (Ctrl-C) while starting: nothing done\n")
+        sys.exit(130)
     try:
         app(standalone_mode=True)
     except SpielwerkError as exc:

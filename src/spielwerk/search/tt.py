@@ -90,13 +90,34 @@ class Bound(IntEnum):
     """Both bounds known but apart."""
 
 
+FILL_STEP = 1 << 22
+"""Slots cleared or copied per step (64 MiB): a large table is filled step by step, so a
+Ctrl-C during the seconds that filling gigabytes takes is seen after at most one step."""
+
+
 def new_table(log2_entries: int) -> np.ndarray:
-    """Empty table with ``2 ** log2_entries`` slots, 16 bytes per slot."""
+    """Empty table with ``2 ** log2_entries`` slots, 16 bytes per slot (cleared in steps of
+    :data:`FILL_STEP` slots: interruptible)."""
     if not 1 <= log2_entries <= 34:
         raise ValueError("transposition table size: log2 entries must be in 1..34")
     table = np.zeros(2 << log2_entries, dtype=np.int64)
-    table[0::2] = -1
+    step = 2 * FILL_STEP
+    for i in range(0, table.size, step):
+        table[i : i + step : 2] = -1
     return table
+
+
+def copy_table(src: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """``src`` copied into ``out`` (a new array when None), in steps of :data:`FILL_STEP`
+    slots (interruptible, as :func:`new_table`)."""
+    if out is None:
+        out = np.empty_like(src)
+    elif out.shape != src.shape:
+        raise ValueError("transposition table copy: the tables differ in size")
+    step = 2 * FILL_STEP
+    for i in range(0, src.size, step):
+        out[i : i + step] = src[i : i + step]
+    return out
 
 
 @njit(cache=True, inline="always")

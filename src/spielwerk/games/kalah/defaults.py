@@ -18,6 +18,15 @@ NEEDS_DATABASE_SEEDS = 30
 TT_LOG2_CAP = 28
 """Largest default table: 2^28 slots, 4 GiB (per thread; Kalah(6,5) fills it many times
 over, and an overflowing table costs nodes: docs/kalah.md)."""
+TT_MEMORY_SHARE = 4
+"""The default tables of one search (one per thread) take at most 1/4 of the available
+memory (less the database): the machines are shared, and the rest is other people's."""
+TT_BYTES_CAP = 4 << 30
+"""... and at most 4 GiB in all, however much is free (``--tt`` chooses more)."""
+REFUSE_SECONDS = 86400.0
+"""A solve estimated to take longer than a day even at the fast end of the estimate (every
+thread at the idle machine's rate) is refused unless asked for (``kalah solve --force``):
+it would not finish, and Ctrl-C would then throw away what it proved."""
 
 
 MEASURED_NODES: dict[tuple[int, int, bool], tuple[tuple[int, float], ...]] = {
@@ -66,27 +75,46 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 86400:,.0f} days"
 
 
-def cost_warning(pits: int, seeds: int, empty_capture: bool, db_seeds: int,
-                 threads: int = 1, memory: int | None = None) -> str | None:
-    """What solving the start of Kalah(pits, seeds) with a database of ``db_seeds`` seeds
-    will cost, and the command that makes it fast, when it is estimated to take longer
-    than :data:`FAST_SECONDS`; None when it is fast (or small enough to need no database)."""
-    total = 2 * pits * seeds
+def estimated_seconds(pits: int, seeds: int, empty_capture: bool, db_seeds: int,
+                      threads: int = 1) -> tuple[float, float, float] | None:
+    """(nodes, fast, slow seconds) of solving the start on ``threads`` threads (at the
+    idle and the loaded machine's rate); None without a measurement of the instance."""
     nodes = estimated_nodes(pits, seeds, empty_capture, db_seeds)
-    rule = " --empty-capture" if empty_capture else ""
-    have = f"the endgame database <= {db_seeds} seeds" if db_seeds else "no endgame database"
     if nodes is None:
-        if db_seeds or total <= 40:
-            return None
-        cost = ("no measurement for this instance; without a database a start of more than "
-                "40 seeds can take hours")
-    else:
-        slow = nodes / (NODES_PER_SECOND[0] * max(1, threads))
-        if slow <= FAST_SECONDS:
-            return None
-        fast = nodes / (NODES_PER_SECOND[1] * max(1, threads))
-        cost = (f"estimated {_count(nodes)} nodes (extrapolated from measured solves), "
-                f"about {_duration(fast)} to {_duration(slow)} on {max(1, threads)} thread(s)")
+        return None
+    t = max(1, threads)
+    return nodes, nodes / (NODES_PER_SECOND[1] * t), nodes / (NODES_PER_SECOND[0] * t)
+
+
+def _have(db_seeds: int) -> str:
+    return f"the endgame database <= {db_seeds} seeds" if db_seeds else "no endgame database"
+
+
+def refusal(pits: int, seeds: int, empty_capture: bool, db_seeds: int, threads: int = 1,
+            memory: int | None = None) -> str | None:
+    """One line refusing to solve the start of Kalah(pits, seeds) when even the fast end of
+    its estimate is over :data:`REFUSE_SECONDS`, with the estimate and what to do instead;
+    None when it may start. Reads no database and allocates nothing."""
+    est = estimated_seconds(pits, seeds, empty_capture, db_seeds, threads)
+    if est is None or est[1] <= REFUSE_SECONDS:
+        return None
+    nodes, fast, slow = est
+    rule = " --empty-capture" if empty_capture else ""
+    build = _database_advice(pits, seeds, empty_capture, db_seeds, threads, memory)
+    instead = f"{build}; " if build else ""
+    return (f"not started: Kalah({pits},{seeds}) with {_have(db_seeds)} is estimated at "
+            f"{_count(nodes)} nodes, about {_duration(fast)} to {_duration(slow)} on "
+            f"{max(1, threads)} thread(s), over a day even at the fast end. {instead}"
+            f"`spielwerk kalah analyze start --pits {pits} --seeds {seeds}{rule} --time 10` "
+            f"gives estimates in 10 s; --force solves it anyway")
+
+
+def _database_advice(pits: int, seeds: int, empty_capture: bool, db_seeds: int, threads: int,
+                     memory: int | None) -> str | None:
+    """"Build the database once (...): `command`; then about ..." for the database that makes
+    the solve fast and fits in memory; None when no larger one fits."""
+    total = 2 * pits * seeds
+    rule = " --empty-capture" if empty_capture else ""
     memory = memory or available_memory_bytes() or (8 << 30)
     n = db_seeds
     while n < min(total, egdb_mod.MAX_SEEDS) and egdb_index.entries(n + 1, pits) <= memory // 2:
@@ -97,8 +125,7 @@ def cost_warning(pits: int, seeds: int, empty_capture: bool, db_seeds: int,
         if est is None and egdb_index.entries(n, pits) >= SUGGESTED_ENTRIES:
             break
     if n <= db_seeds:
-        return (f"warning: Kalah({pits},{seeds}) with {have}: {cost}; no larger database fits "
-                f"in memory here. Ctrl-C stops with the bounds proven so far.")
+        return None
     size = egdb_index.entries(n, pits)
     build = size * BUILD_SECONDS_PER_ENTRY
     after = estimated_nodes(pits, seeds, empty_capture, n)
@@ -107,9 +134,36 @@ def cost_warning(pits: int, seeds: int, empty_capture: bool, db_seeds: int,
         then = (f"; then about {_count(after)} nodes, "
                 f"{_duration(after / (NODES_PER_SECOND[1] * max(1, threads)))} to "
                 f"{_duration(after / (NODES_PER_SECOND[0] * max(1, threads)))}")
-    return (f"warning: Kalah({pits},{seeds}) with {have}: {cost}. Build the database once "
-            f"(<= {n} seeds, {size / 1e9:,.2f} GB, about {_duration(build)} of one core): "
-            f"`spielwerk kalah egdb --pits {pits} --max-seeds {n}{rule}`{then}. Estimates "
+    return (f"Build the database once (<= {n} seeds, {size / 1e9:,.2f} GB, about "
+            f"{_duration(build)} of one core): `spielwerk kalah egdb --pits {pits} "
+            f"--max-seeds {n}{rule}`{then}")
+
+
+def cost_warning(pits: int, seeds: int, empty_capture: bool, db_seeds: int,
+                 threads: int = 1, memory: int | None = None) -> str | None:
+    """What solving the start of Kalah(pits, seeds) with a database of ``db_seeds`` seeds
+    will cost, and the command that makes it fast, when it is estimated to take longer
+    than :data:`FAST_SECONDS`; None when it is fast (or small enough to need no database)."""
+    total = 2 * pits * seeds
+    est = estimated_seconds(pits, seeds, empty_capture, db_seeds, threads)
+    rule = " --empty-capture" if empty_capture else ""
+    have = _have(db_seeds)
+    if est is None:
+        if db_seeds or total <= 40:
+            return None
+        cost = ("no measurement for this instance; without a database a start of more than "
+                "40 seeds can take hours")
+    else:
+        nodes, fast, slow = est
+        if slow <= FAST_SECONDS:
+            return None
+        cost = (f"estimated {_count(nodes)} nodes (extrapolated from measured solves), "
+                f"about {_duration(fast)} to {_duration(slow)} on {max(1, threads)} thread(s)")
+    build = _database_advice(pits, seeds, empty_capture, db_seeds, threads, memory)
+    if build is None:
+        return (f"warning: Kalah({pits},{seeds}) with {have}: {cost}; no larger database fits "
+                f"in memory here. Ctrl-C stops with the bounds proven so far.")
+    return (f"warning: Kalah({pits},{seeds}) with {have}: {cost}. {build}. Estimates "
             f"within 10 s now: `spielwerk kalah analyze start --pits {pits} --seeds {seeds}"
             f"{rule} --time 10`. Ctrl-C stops with the bounds proven so far.")
 

@@ -22,9 +22,11 @@ the GIL, so the threads run in parallel. Node counts vary from run to run
 from __future__ import annotations
 
 import os
+import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -55,7 +57,8 @@ def twin(solver: Solver) -> Solver:
                etc_min_seeds=solver.etc_min_seeds, tt_skip=solver.tt_skip,
                max_ply=solver._brd.shape[0] - 1, depth_step=0,
                progress_nodes=WORKER_CHUNK, db_margin=solver.db_margin)
-    w.table, w.tt_log2 = solver.table.copy(), solver.tt_log2  # one pass, not fill + copy
+    # one pass, not fill + copy; in steps, so a Ctrl-C during gigabytes is seen at once
+    w.table, w.tt_log2 = tt.copy_table(solver.table), solver.tt_log2
     return w
 
 
@@ -119,7 +122,7 @@ class ParallelSolver:
         main = self.main
         n = min(self.threads, len(split.tasks))
         for w in self.workers[1:]:
-            w.table[:] = main.table  # what the iterations learned: move ordering for all
+            tt.copy_table(main.table, w.table)  # what the iterations learned: move ordering
         while len(self.workers) < n:
             self.workers.append(twin(main))
         self._split = split
@@ -238,9 +241,10 @@ class ParallelSolver:
                         next_report = time.perf_counter() + 5.0
                         progress(self._progress_line(time.perf_counter() - t0))
         except BaseException:
-            stop.set()
-            for th in threads:
-                th.join()
+            stop.set()  # every worker sees it within WORKER_CHUNK nodes
+            with _sigint_ignored():  # a second Ctrl-C must not cut the wrap-up short
+                for th in threads:
+                    th.join()
             raise
         finally:
             main.progress, main.progress_nodes = progress, chunk
@@ -254,6 +258,19 @@ class ParallelSolver:
         return (f"exact ({len(self.workers)} threads): value in [{lo:+d}, {hi:+d}], testing "
                 f">= {beta:+d}; {self.nodes / 1e6:.1f} M nodes, {seconds:.1f} s, "
                 f"{self.nodes / max(seconds, 1e-9) / 1e6:.2f} M nodes/s")
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored inside (in the main thread; elsewhere nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def _task_test(w: Solver, pos: np.ndarray, beta: int) -> int:

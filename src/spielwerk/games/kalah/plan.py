@@ -113,7 +113,9 @@ class KalahPlan:
             choice.tt_log2 = self.tt
             return choice
         db_bytes = egdb_index.entries(choice.egdb_seeds, self.pits) if choice.egdb_seeds else 0
-        budget = max(1 << 24, (memory - db_bytes) // (2 * self.threads))
+        # all the tables together: a share of what is free, and never more than a fixed cap
+        share = min((memory - db_bytes) // defaults.TT_MEMORY_SHARE, defaults.TT_BYTES_CAP)
+        budget = max(1 << 24, share // self.threads)
         by_seeds = 8 + self.total // 3  # filling a table costs time: small instances need little
         by_time = 64
         if self.seconds > 0:  # at most the nodes searched in the time (on a loaded machine)
@@ -124,9 +126,11 @@ class KalahPlan:
         choice.tt_log2 = use
         per = f" per thread ({self.threads})" if self.threads > 1 else ""
         limit = f" and the time limit of {self.seconds:g} s" if self.seconds > 0 else ""
+        cap = defaults.TT_BYTES_CAP / 2**30
         choice.notes.append(f"transposition table: 2^{use} slots ({(16 << use) / 2**20:,.0f} "
-                            f"MiB){per}, from {memory / 2**30:.1f} GiB available memory, "
-                            f"the {self.total} seeds in play{limit}")
+                            f"MiB){per}, from a quarter of the {memory / 2**30:.1f} GiB "
+                            f"available memory (at most {cap:g} GiB in all), the {self.total} "
+                            f"seeds in play{limit}")
         return choice
 
     def _database(self, files: list[tuple[int, Path]], memory: int) -> Choice:

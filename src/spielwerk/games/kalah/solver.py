@@ -92,6 +92,10 @@ def table_log2(tt_log2: int, pits: int, max_seeds: int) -> tuple[int, str]:
                  f"instead of 2^{tt_log2} ({(16 << tt_log2) / 2**20:,.0f} MiB): {why}")
 
 
+STOP_CHUNK = 1 << 18
+"""Most nodes the kernel searches before it returns to Python (~0.1-0.3 s at 1-3 M nodes/s):
+numba code cannot see a signal, so this bounds how long Ctrl-C (and a ``stop`` event) waits.
+The kernel resumes exactly where it paused, so the chunk size changes no node count."""
 DEADLINE_CHUNK = 1 << 15
 """Nodes between two looks at the clock when a search has a deadline (1 M otherwise): at
 1-3 M nodes/s a 1 M-node chunk let a 0.5 s move run 0.7-0.9 s."""
@@ -346,7 +350,7 @@ class Solver:
         try:
             # the kernel pauses after each chunk and resumes exactly where it stopped; under
             # a deadline the chunks are small enough (~10-30 ms) for the clock to be kept
-            chunk = min(1 << 20, self.progress_nodes)
+            chunk = min(STOP_CHUNK, self.progress_nodes)
             if self.deadline is not None:
                 chunk = min(chunk, DEADLINE_CHUNK)
             while True:
