@@ -145,7 +145,8 @@ def test_a_tournament_too_big_for_memory_is_refused_before_anything(
     ["durak", "tournament", "--agents", "random", "random", "--games", "2"],
     ["skat", "match", "random", "random", "--deals", "1"],
     ["fuzz", "kalah", "--games", "2"],
-], ids=["arena", "durak", "skat-match", "fuzz"])
+    ["skat", "kb", "build", "--deals", "1", "--out", "never-made"],
+], ids=["arena", "durak", "skat-match", "fuzz", "skat-kb-build"])
 def test_worker_counts_are_capped_in_one_line(args: list[str]) -> None:
     from typer.testing import CliRunner
 

@@ -11,14 +11,6 @@ from typing import NoReturn
 import typer
 from rich import box
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from spielwerk.arena.match import GameResult
@@ -30,6 +22,7 @@ from spielwerk.arena.tournament import (
     run_tournament,
 )
 from spielwerk.cli.options import file_target, workers_option
+from spielwerk.cli.progress import GamesProgress
 from spielwerk.core.parallel import make_executor
 from spielwerk.core.process import ignore_further_interrupts
 from spielwerk.core.registry import load_game
@@ -138,36 +131,22 @@ def arena(
         out = Console(width=160)
     started = time.perf_counter()
     with make_executor(executor, workers) as ex:
-        progress = Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[rate]}"),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            console=console,
-            disable=as_json,
-            transient=False,
-        )
         long_name = load_game(config.game).game_type.long_name
-        bar = progress.add_task(long_name, total=None, rate="")
+        progress = GamesProgress(console, long_name, quiet=as_json,
+                                 resumed_from=f"in {output}", rate_digits=1)
         played = 0
         finished: list[GameResult] = []  # this run's games, for the table after Ctrl-C
         interrupted = False
 
         def on_start(total: int, done: int) -> None:
             # called once the results file is open: errors before it print no progress bar
-            progress.update(bar, total=total, completed=done)
-            progress.start()
-            if done and not as_json:
-                console.print(f"resuming: {done} of {total} games already in {output}")
+            progress.start(total, done)
 
         def on_result(result: GameResult) -> None:
             nonlocal played
             played += 1
             finished.append(result)
-            rate = played / max(1e-9, time.perf_counter() - started)
-            progress.update(bar, advance=1, rate=f"{rate:.1f} games/s")
+            progress.result(result)
 
         try:
             result = run_tournament(

@@ -20,7 +20,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from spielwerk.cli.options import OptionValueError
+from spielwerk.cli.options import OptionValueError, workers_option
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.process import ignore_further_interrupts
 from spielwerk.games.skat.bidding import BID_VALUES, POSITION_NAMES
@@ -281,7 +281,7 @@ def register_kb_commands(skat_app: typer.Typer) -> None:
         seed: int = typer.Option(0, "--seed", min=0, help="seed of the deals"),
         executor: str = typer.Option("local", "--executor",
                                      help="local | serial | dask://HOST:PORT"),
-        workers: int = typer.Option(1, "--workers", min=1, help="local processes"),
+        workers: int = workers_option(1, help="local processes"),
         chunk: int = typer.Option(DEFAULT_CHUNK, "--chunk", min=1,
                                   help="deals per task and per shard"),
         resume: bool = typer.Option(False, "--resume", help="finish (or extend / cut back) "
