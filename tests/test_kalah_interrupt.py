@@ -149,7 +149,10 @@ def test_ctrl_c_while_the_command_starts_ends_quietly(tmp_path: Path) -> None:
     ends with one line and exit 130, no traceback."""
     c = Child(["kalah", "solve", "--pits", "6", "--seeds", "5", "--egdb", "0", "--force"],
               tmp_path)
-    c.wait_for(lambda: _catches_sigint(c.proc.pid), "catching SIGINT")
+    # past the interpreter's own start (site, the entry script: no code of ours), loading
+    # numba and the kernels: from some 80 MiB on
+    c.wait_for(lambda: _catches_sigint(c.proc.pid) and _rss_mib(c.proc.pid) > 80,
+               "loading the command")
     sent = c.ctrl_c()
     code = c.finish(WITHIN)
     assert time.monotonic() - sent < WITHIN
