@@ -385,7 +385,11 @@ def run_case(case: Case, exe: str, time_limit: float, mem_limit_mb: float) -> Re
         if not (case.usage_block and usage_block_only(err_lines)):
             problems.append(f"error is {len(err_lines)} lines on stderr")
     help_shown = case.usage_block and "Usage:" in stdout
-    if rc not in (0, None) and not killed and not err_lines and not case.sigint and not help_shown:
+    # a failure verdict (exit 1: a fuzz run that found a failing game, a record that
+    # disagrees) may be reported on stdout with its table; anything else says why on stderr
+    reported = rc == 1 and bool(stdout.strip())
+    if (rc not in (0, None) and not killed and not err_lines and not case.sigint
+            and not help_shown and not reported):
         problems.append(f"exit code {rc} with nothing on stderr")
     for name, (digest, mtime) in before.items():
         if name in case.writes:
