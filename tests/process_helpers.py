@@ -43,6 +43,22 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
+def in_group(pgid: int) -> list[int]:
+    """The running processes of process group ``pgid`` (``ctrl_c`` starts a command as the
+    leader of its own group: a process it started after the Ctrl-C is found here too, even
+    once the command has ended and it was handed to init)."""
+    out = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                out.append(int(d.name))
+    return out
+
+
 def _default_sigint() -> None:
     # a child of a shell's background job would inherit SIGINT ignored
     signal.signal(signal.SIGINT, signal.SIG_DFL)

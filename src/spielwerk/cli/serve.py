@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import signal
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
 import typer
 
 from spielwerk.cli.options import file_target
 from spielwerk.core.errors import SpielwerkError
+from spielwerk.core.process import ignore_further_interrupts
 
 
 def serve(
@@ -43,17 +48,39 @@ def serve(
         raise SpielwerkError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
     path = db if db is not None else default_db_path()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    app = create_app(path, workers=engines, abandon_s=abandon)
-    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
-    print(f"spielwerk web table: http://{shown}:{port}/  (database {path}; Ctrl-C stops)",
-          flush=True)
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20,
-                    timeout_graceful_shutdown=3)
+        app = create_app(path, workers=engines, abandon_s=abandon)
+        shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+        print(f"spielwerk web table: http://{shown}:{port}/  (database {path}; Ctrl-C stops)",
+              flush=True)
+        _run(uvicorn.Config(app, host=host, port=port, log_level="warning",
+                            ws_max_size=1 << 20, timeout_graceful_shutdown=3))
     except OSError as exc:
         raise SpielwerkError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
-    except KeyboardInterrupt:  # uvicorn re-raises Ctrl-C after its clean shutdown
-        print("spielwerk web table stopped", flush=True)
+    except KeyboardInterrupt:  # Ctrl-C before uvicorn started: nothing runs yet
+        pass
+    ignore_further_interrupts()  # a second Ctrl-C cannot raise into the exit's clean-up
+    print("spielwerk web table stopped", flush=True)
+
+
+def _run(config: Any) -> None:
+    """``uvicorn.run``: uvicorn takes Ctrl-C over, stops the server (the engine workers ignore
+    Ctrl-C; the app stops them) and returns (exit code 0, as uvicorn's own command). A second
+    Ctrl-C while it stops is ignored: the stop takes seconds at most, and uvicorn would re-raise
+    both at the end (the second cancels the stopping server: a traceback)."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            if self.should_exit and sig == signal.SIGINT:
+                return
+            super().handle_exit(sig, frame)
+
+    server = Server(config)
+    with contextlib.suppress(KeyboardInterrupt):  # the Ctrl-C, re-raised after the clean stop
+        server.run()
+    if not server.started:  # as uvicorn.run: it did not start (its log says why)
+        raise SystemExit(3)
 
 
 def register(app: typer.Typer) -> None:

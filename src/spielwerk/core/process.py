@@ -1,5 +1,6 @@
-"""Process-pool helpers shared by the arena and the fuzzer: workers that leave Ctrl-C to the
-main process and exit with it, a pool stopped at once, and a quiet second Ctrl-C."""
+"""Process-pool helpers shared by the arena, the fuzzer and the web table's engines: workers
+that leave Ctrl-C to the main process and exit with it, a pool stopped at once, and a quiet
+second Ctrl-C."""
 
 from __future__ import annotations
 
@@ -61,7 +62,26 @@ def init_worker(pid: int) -> None:
     worker neither prints a traceback nor dies half-way through sending a result.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # started under sigint_blocked: a Ctrl-C that
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # came meanwhile is dropped
     watch_parent(pid)
+
+
+@contextlib.contextmanager
+def sigint_blocked() -> Iterator[None]:
+    """Block SIGINT in this thread for the block. A process started meanwhile inherits the
+    block (through ``exec`` too), so a Ctrl-C sent to the process group while it imports its
+    modules waits until :func:`init_worker` ignores it, instead of printing a traceback from
+    the new process; a Ctrl-C for this process is delivered when the block ends (as
+    multiprocessing starts its resource tracker)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def importing_main_in_worker() -> bool:

@@ -32,7 +32,7 @@ import spielwerk  # noqa: F401 - games and agents register themselves
 from spielwerk.core.agent import AgentSpecError, list_agents
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.registry import list_games, load_game
-from spielwerk.web.engines import EnginePool
+from spielwerk.web.engines import EnginePool, in_daemon_thread
 from spielwerk.web.records import (
     RecordDamaged,
     RecordNotFound,
@@ -70,14 +70,17 @@ def create_app(db_path: str | Path, workers: int = 1, abandon_s: float = 10.0) -
         log.info("web table ready: database %s, %d engine worker(s)", store.path, pool.size)
         warm = asyncio.create_task(server.prewarm())  # in the background: pages answer now
         # the lobby's limits are probed on the agents (seconds per size for a solver
-        # agent): started now in a thread, so the first visitor of the lobby waits less
-        limits = asyncio.create_task(asyncio.to_thread(all_lobby_limits))
+        # agent): started now in a thread, so the first visitor of the lobby waits less (a
+        # daemon thread: the server's exit does not wait for the probe)
+        limits = asyncio.create_task(in_daemon_thread(all_lobby_limits))
         try:
             yield
-        finally:
+        finally:  # Ctrl-C at any moment: the engine work stops, no worker is replaced
+            pool.stop_replacing()
             warm.cancel()
             limits.cancel()
             await server.shutdown()
+            await asyncio.gather(warm, limits, return_exceptions=True)
             await pool.close()
             store.close()
             log.info("web table stopped: tables saved in %s", store.path)
@@ -171,7 +174,7 @@ def tables_router(server: Server) -> APIRouter:
                            for a in list_agents(entry.name)],
                 "default_opponent": default_opponent(entry.name),
                 # probed once per process (seconds for a solver agent), off the event loop
-                "limits": await asyncio.to_thread(lobby_limits, entry.name),
+                "limits": await in_daemon_thread(lobby_limits, entry.name),
             }
         return {"games": out}
 

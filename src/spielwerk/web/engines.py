@@ -6,9 +6,12 @@ and its arguments; the worker rebuilds the state from the game spec and the
 action history, so nothing but plain data crosses the process boundary.
 
 Work can really be stopped: a task that runs past its hard limit, or whose
-table was abandoned, has its worker terminated and replaced by a fresh one.
-``workers=0`` runs tasks in a thread of the server process instead (tests;
-still off the event loop, but not cancellable once started).
+table was abandoned, has its worker terminated and replaced by a fresh one
+(not once the server stops: :meth:`EnginePool.stop_replacing`). Workers ignore
+Ctrl-C (a terminal sends it to the whole process group): the server alone
+decides to stop, and stops them. ``workers=0`` runs tasks in a thread of the
+server process instead (tests; still off the event loop, but not cancellable
+once started).
 """
 
 from __future__ import annotations
@@ -16,13 +19,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing as mp
+import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, TypeVar
 
 from spielwerk.core.errors import SpielwerkError
+from spielwerk.core.process import STOP_SECONDS, init_worker, sigint_blocked
 from spielwerk.web.tasks import TASKS
 
 log = logging.getLogger("spielwerk.web")
@@ -53,7 +59,8 @@ def _run(name: str, kwargs: dict[str, Any]) -> tuple[bool, Any]:
         return False, f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
 
 
-def _worker_main(conn: Connection) -> None:
+def _worker_main(conn: Connection, server_pid: int) -> None:
+    init_worker(server_pid)  # Ctrl-C is the server's; exit if the server is killed
     import spielwerk  # noqa: F401 - games and agents register themselves
     import spielwerk.web.analysis  # noqa: F401
     import spielwerk.web.hints  # noqa: F401
@@ -68,6 +75,40 @@ def _worker_main(conn: Connection) -> None:
             return
         name, kwargs = msg
         conn.send(_run(name, kwargs))
+
+
+T = TypeVar("T")
+
+
+async def in_daemon_thread(fn: Callable[..., T], *args: Any) -> T:
+    """``await asyncio.to_thread(fn, *args)``, but in a daemon thread of its own: the server's
+    exit never waits for it (``asyncio.run`` joins the default executor's threads, so a Ctrl-C
+    while the lobby's limits were probed on the solver agents waited seconds for them).
+    Cancelling the await abandons the thread's result."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+
+    def settle(value: Any, error: BaseException | None) -> None:
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(value)
+
+    def target() -> None:
+        try:
+            value, error = fn(*args), None
+        except BaseException as exc:  # noqa: BLE001 - handed to the awaiting task
+            value, error = None, exc
+        try:
+            loop.call_soon_threadsafe(settle, value, error)
+        except RuntimeError:  # the loop is closed: the server has stopped
+            pass
+
+    name = f"spielwerk-{getattr(fn, '__name__', 'work')}"
+    threading.Thread(target=target, daemon=True, name=name).start()
+    return await future
 
 
 @dataclass
@@ -86,14 +127,16 @@ class EnginePool:
         self._all: list[_Worker] = []
         self._lock = threading.Lock()
         self.started = False
+        self.replacing = True
         self.tasks_run = 0
         self.tasks_killed = 0
 
     def _spawn(self) -> _Worker:
         parent, child = self._ctx.Pipe()
-        proc = self._ctx.Process(target=_worker_main, args=(child,), daemon=True,
+        proc = self._ctx.Process(target=_worker_main, args=(child, os.getpid()), daemon=True,
                                  name="spielwerk-engine")
-        proc.start()
+        with sigint_blocked():  # until the worker ignores Ctrl-C (it imports for a second)
+            proc.start()
         child.close()
         w = _Worker(proc, parent)
         with self._lock:
@@ -112,9 +155,10 @@ class EnginePool:
                 self._all.remove(w)
         try:
             w.process.terminate()
-            w.process.join(timeout=2)
+            w.process.join(timeout=STOP_SECONDS)
             if w.process.is_alive():
                 w.process.kill()
+                w.process.join(timeout=STOP_SECONDS)
         except Exception:  # noqa: BLE001 - already gone
             pass
         try:
@@ -122,7 +166,22 @@ class EnginePool:
         except OSError:
             pass
 
+    def _replace(self) -> None:
+        """Put a fresh worker in the idle queue for one that was stopped (none once the
+        server stops: it would only be started to be stopped, seconds later)."""
+        assert self._idle is not None
+        if self.replacing:
+            self._idle.put_nowait(self._spawn())
+
+    def stop_replacing(self) -> None:
+        """The server stops: a worker stopped from now on (its task cancelled) is not
+        replaced."""
+        self.replacing = False
+
     async def close(self) -> None:
+        """Stop every worker: an idle one ends when told, one still busy (or still
+        starting) is terminated after a second at most."""
+        self.stop_replacing()
         with self._lock:
             workers = list(self._all)
         for w in workers:
@@ -130,8 +189,9 @@ class EnginePool:
                 w.conn.send(None)
             except (OSError, ValueError):
                 pass
+        deadline = time.monotonic() + 1.0
         for w in workers:
-            w.process.join(timeout=1)
+            w.process.join(timeout=max(0.0, deadline - time.monotonic()))
             self._retire(w)
         self.started = False
 
@@ -171,7 +231,7 @@ class EnginePool:
         self.tasks_run += 1
         if self.size == 0:
             try:
-                ok, value = await asyncio.wait_for(asyncio.to_thread(_run, name, kwargs),
+                ok, value = await asyncio.wait_for(in_daemon_thread(_run, name, kwargs),
                                                    limit_s)
             except TimeoutError:  # the callers handle EngineTimeout (was: a 500 / a crash)
                 raise EngineTimeout(f"the engine did not answer within {limit_s:.0f} s "
@@ -193,7 +253,7 @@ class EnginePool:
             w.conn.send((name, kwargs))
         except (OSError, ValueError):
             self._retire(w)
-            self._idle.put_nowait(self._spawn())
+            self._replace()
             raise EngineFailed("the engine process died; a new one was started") from None
         loop.add_reader(fd, readable)
         waiters: list[asyncio.Future[Any]] = [done]
@@ -227,13 +287,13 @@ class EnginePool:
                     self._idle.put_nowait(w)
                 else:
                     self._retire(w)
-                    self._idle.put_nowait(self._spawn())
+                    self._replace()
             else:
                 self.tasks_killed += 1
-                log.info("engine task %s %s after %.1f s: worker replaced", name, outcome,
-                         time.perf_counter() - t0)
+                log.info("engine task %s %s after %.1f s: worker %s", name, outcome,
+                         time.perf_counter() - t0, "replaced" if self.replacing else "stopped")
                 self._retire(w)
-                self._idle.put_nowait(self._spawn())
+                self._replace()
         if outcome == "timeout":
             raise EngineTimeout(f"the engine did not answer within {limit_s:.0f} s")
         if outcome == "cancelled":
