@@ -45,6 +45,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if "huge" in item.keywords:
             item.add_marker(skip)
 
+@pytest.fixture(autouse=True)
+def _sigint_handler_kept() -> Iterator[None]:
+    """A command run in-process that was interrupted ignores further Ctrl-Cs (its process
+    ends); the test process gets its own handler back."""
+    import signal
+
+    before = signal.getsignal(signal.SIGINT)
+    yield
+    if signal.getsignal(signal.SIGINT) is not before and before is not None:
+        signal.signal(signal.SIGINT, before)
+
+
 _UNSEEDED = random.Random()  # the "unseeded" bug: a random choice without a seed
 
 TOY_BUGS = {

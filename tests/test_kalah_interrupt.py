@@ -236,3 +236,27 @@ def test_default_tables_take_a_share_of_the_available_memory(
     tables = threads * (16 << choice.tt_log2)
     assert tables <= min(available_gib * 2**30 / 4, defaults.TT_BYTES_CAP)
     assert any("a quarter of the" in n for n in choice.notes)
+
+
+@pytest.mark.parametrize("command", [
+    ["solve", "--pits", "6", "--seeds", "4", "--egdb", "0", "--tt", "20", "--threads", "2",
+     "--guess", "8"],
+    ["analyze", "start", "--pits", "6", "--seeds", "4", "--egdb", "0", "--tt", "20"],
+])
+def test_ctrl_c_while_the_command_exits_changes_nothing(command: list[str],
+                                                       tmp_path: Path) -> None:
+    """Once the bounds are said, the process ends; Ctrl-C pressed again and again while it
+    shuts down (Python puts the default action back then) must not kill it by the signal:
+    exit code 130 all the same, the summary once."""
+    c = Child(["kalah", *command], tmp_path)
+    c.wait_for(lambda: any(x.startswith("exact") for x in c.err),
+               "searching")
+    sent = c.ctrl_c(group=False)
+    c.wait_for(lambda: "interrupted" in c.stdout, "saying what it proved", timeout=WITHIN)
+    while not c._reaped() and time.monotonic() - sent < WITHIN:
+        try:
+            os.kill(c.proc.pid, signal.SIGINT)
+        except ProcessLookupError:
+            break
+        time.sleep(0.002)
+    _ended_once(c, sent)

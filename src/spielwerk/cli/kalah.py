@@ -92,13 +92,10 @@ def _interrupted(solver: Solver | None, who: str, diff: int,
                  nodes: int | None = None) -> NoReturn:
     """Ctrl-C: the bounds proven so far (and the deepest estimate), said once, then exit 130.
     ``solver`` None: interrupted while the database or table was being set up."""
-    main = threading.current_thread() is threading.main_thread()
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None  # said once
-    try:
-        _say_interrupted(solver, who, diff, nodes)
-    finally:
-        if old is not None:
-            signal.signal(signal.SIGINT, old)
+    if threading.current_thread() is threading.main_thread():
+        # said once, and the process ends: a second Ctrl-C is ignored to the very end
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _say_interrupted(solver, who, diff, nodes)
     raise typer.Exit(130)
 
 

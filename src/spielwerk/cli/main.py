@@ -138,6 +138,17 @@ def top_level_help(prog: str, width: int | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _stay_interrupted() -> None:
+    """After a Ctrl-C the process ends: further ones are ignored to the very end. Python
+    puts the default action back while it shuts down (which kills the process by the signal
+    instead of exit code 130) unless SIGINT is ignored then."""
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def main() -> None:
     """Entry point of the ``spielwerk`` script."""
     if sys.argv[1:] == ["--help"]:  # answered without loading typer or any command
@@ -155,15 +166,21 @@ def main() -> None:
             app = _build_app(only=COMMAND_MODULE[sys.argv[1]])
         err_console = this.err_console
     except KeyboardInterrupt:
+        _stay_interrupted()
         sys.stderr.write("interrupted (Ctrl-C) while starting: nothing done\n")
         sys.exit(130)
     try:
         app(standalone_mode=True)
+    except SystemExit as exc:
+        if exc.code == 130:  # a command said what finished after a Ctrl-C and ends now
+            _stay_interrupted()
+        raise
     except SpielwerkError as exc:
         text = exc.one_line() if isinstance(exc, IllegalActionError) else str(exc)
         err_console.print(f"[bold red]error:[/] {escape(text)}", highlight=False)
         sys.exit(2)
     except KeyboardInterrupt:
+        _stay_interrupted()
         err_console.print("interrupted")
         sys.exit(130)
     except BrokenPipeError:  # output piped into e.g. head, which has closed: not an error
