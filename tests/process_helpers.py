@@ -106,13 +106,19 @@ def ctrl_c(args: list[str], ready: Callable[[int], bool], cwd: Path, *, within: 
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-    deadline = time.monotonic() + 5
+    return Interrupted(proc.returncode, stdout, stderr, seconds, workers, left_behind(workers))
+
+
+def left_behind(workers: list[int], wait: float = 5.0) -> list[int]:
+    """Those of ``workers`` still running ``wait`` seconds from now (killed then, so a test
+    never leaves them behind, even when it fails)."""
+    deadline = time.monotonic() + wait
     while time.monotonic() < deadline and any(alive(p) for p in workers):
         time.sleep(0.1)
     left = [p for p in workers if alive(p)]
-    for p in left:  # never leave them behind, even when the test fails
+    for p in left:
         os.kill(p, signal.SIGKILL)
-    return Interrupted(proc.returncode, stdout, stderr, seconds, workers, left)
+    return left
 
 
 def assert_stopped_cleanly(run: Interrupted, continue_with: str = "--resume") -> None:

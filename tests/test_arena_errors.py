@@ -20,10 +20,10 @@ from typer.testing import CliRunner
 from process_helpers import (
     HAVE_PROC,
     SPIELWERK,
-    alive,
     assert_stopped_cleanly,
     ctrl_c,
     descendants,
+    left_behind,
 )
 from spielwerk.arena import ResultsFileError, SerialExecutor, TournamentConfig, run_tournament
 from spielwerk.arena import results as results_mod
@@ -116,12 +116,7 @@ def test_workers_exit_when_the_parent_process_is_killed(tmp_path: Path, command:
     finally:
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
-    deadline = time.time() + 5
-    while time.time() < deadline and any(alive(p) for p in workers):
-        time.sleep(0.1)
-    left = [p for p in workers if alive(p)]
-    for p in left:  # do not leave them behind even when the test fails
-        os.kill(p, signal.SIGKILL)
+    left = left_behind(workers)
     assert not left, f"processes still alive 5 s after kill -9 of {command}: {left}"
 
 
