@@ -1,0 +1,73 @@
+"""The ``knn`` agents' parameters: what every registered knn agent resolves its spec to.
+
+The snapshot below is the resolution computed from the code *before* the knn parameters were
+declared once (``KnnParams`` and ``KnnSettings`` each declared the 14 decision parameters,
+with other defaults for ``decision`` and ``calibration``, and the frozen bots declared
+``worlds`` again): a regression guard that the refactor, and any later one, leaves every
+knn agent deciding exactly as it did.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+import pytest
+
+from spielwerk.core.agent import list_agents, make_agent
+from spielwerk.core.registry import load_game
+from spielwerk.games.skat_ai.knn_agent import FROZEN, SkatKnnAgent
+
+# the pre-refactor resolution (git 966638e): the knn agent's settings and the decision
+# parameters it decides with (``calibration=auto`` resolved by its card play)
+KNN_SETTINGS: dict[str, Any] = {
+    "worlds": 32, "time": 0.0, "deadline": False, "infer": "auction", "play_model": "net",
+    "endgame": 0, "k": 12, "extensions": True, "putting": "refined", "base": "",
+    "hand_threshold": 64.0, "pickup_threshold": 52.0, "null_threshold": 0.8, "scaling": "std",
+    "bidding": "knn", "play": "pimc", "null_ties": True, "put_rules": "seed",
+    "choose_by_put": True, "switch_margin": 0.0, "contest_margin": 6.0, "decision": "score",
+    "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value", "contest_shift": 1.0,
+    "calibration": "auto",
+}
+KNN_PARAMS: dict[str, Any] = {
+    "k": 12, "hand_threshold": 64.0, "pickup_threshold": 52.0, "null_threshold": 0.8,
+    "extensions": True, "put_rules": "seed", "switch_margin": 0.0, "contest_margin": 6.0,
+    "decision": "score", "loss_bonus": 40.0, "ev_margin": 0.0, "contest_shift": 1.0,
+    "game_choice": "value", "calibration": "strong",
+}
+KNN1 = {"decision": "ev", "calibration": "pimc", "null_ties": False}
+# spec -> (settings, decision parameters), each as the knn agent's above but for these
+RESOLVED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    "knn": ({}, {}),
+    "knn1": (KNN1, {"decision": "ev", "calibration": "pimc"}),
+    "knn1:worlds=2:time=0.5": ({**KNN1, "worlds": 2, "time": 0.5},
+                               {"decision": "ev", "calibration": "pimc"}),
+    "knn:decision=ev": ({"decision": "ev"}, {"decision": "ev", "calibration": "pimc"}),
+    "knn:play=rule": ({"play": "rule"}, {"calibration": "rule"}),
+    "knn:play=infer": ({"play": "infer"}, {}),
+    "knn:decision=threshold:play=rule": ({"decision": "threshold", "play": "rule"},
+                                         {"decision": "threshold", "calibration": "rule"}),
+}
+SPEC_DEFAULTS = {"knn": KNN_SETTINGS, "knn1": {"worlds": 32, "time": 0.0, "base": ""}}
+
+
+def knn_agent_names() -> set[str]:
+    return {e.name for e in list_agents("skat") if e.factory is SkatKnnAgent} | set(FROZEN)
+
+
+def test_every_knn_agent_is_in_the_snapshot() -> None:
+    assert knn_agent_names() == {"knn", "knn1"}, "a new knn agent: add its resolution here"
+    assert {spec.split(":")[0] for spec in RESOLVED} == knn_agent_names()
+
+
+@pytest.mark.parametrize("spec", list(RESOLVED))
+def test_a_knn_spec_resolves_as_before(spec: str) -> None:
+    agent = make_agent(spec, load_game("skat"), seed=0)
+    settings, params = RESOLVED[spec]
+    assert asdict(agent.settings) == {**KNN_SETTINGS, **settings}  # type: ignore[attr-defined]
+    assert asdict(agent.params) == {**KNN_PARAMS, **params}  # type: ignore[attr-defined]
+
+
+def test_the_spec_defaults_are_as_before() -> None:
+    defaults = {e.name: e.defaults for e in list_agents("skat") if e.name in knn_agent_names()}
+    assert defaults == SPEC_DEFAULTS
