@@ -39,8 +39,9 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=1000)
     ap.add_argument("--base", default=str(default_base_dir()))
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--decision", choices=DECISIONS, default=KnnParams.decision)
-    ap.add_argument("--calibration", choices=CALIBRATION_NAMES, default=KnnParams.calibration)
+    # the workload its figures were taken with (KnnParams' defaults are now score, auto)
+    ap.add_argument("--decision", choices=DECISIONS, default="ev")
+    ap.add_argument("--calibration", choices=CALIBRATION_NAMES, default="rule")
     ap.add_argument("--putting", choices=("knn", "refined"), default="knn",
                     help="the pick-up decision: decide_put's knn putting, or bot_put with "
                          "refined selection as the knn agent puts")

@@ -103,8 +103,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     model = KnnModel.load(args.base or None)
-    on = KnnParams(null_threshold=args.null_threshold)
-    off = KnnParams(null_threshold=args.null_threshold, extensions=False)
+    rule = {"decision": "ev", "calibration": "rule"}  # this study's rule (not the default)
+    on = KnnParams(null_threshold=args.null_threshold, **rule)
+    off = KnnParams(null_threshold=args.null_threshold, extensions=False, **rule)
     counts: Counter[str] = Counter()
     null_values = []
     differing: list[int] = []

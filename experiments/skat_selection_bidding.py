@@ -62,7 +62,8 @@ def main() -> None:
                 ten = hands[position]
                 twelve = ten | skat
                 games = {
-                    "knn": decide_bid(model, ten, KnnParams(extensions=False)).game,
+                    "knn": decide_bid(model, ten, KnnParams(extensions=False, decision="ev",
+                                                          calibration="rule")).game,
                     "stegen": strength_bid(ten, "stegen", position),
                     "kinback": strength_bid(ten, "kinback", position),
                 }

@@ -112,7 +112,8 @@ def first_pass(args: argparse.Namespace, f: TextIO, done: dict[int, dict], model
         i += 1
         position, hands, skat = make_deal(args.seed, deal, WEAK_ACCEPT)
         twelve = hands[position] | skat
-        d = knn_put(model, twelve, 18, KnnParams(extensions=False))
+        d = knn_put(model, twelve, 18,
+                    KnnParams(extensions=False, decision="ev", calibration="rule"))
         if d.value < args.min_value:
             continue
         game = d.game

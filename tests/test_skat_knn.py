@@ -111,6 +111,12 @@ def thresholds(**kwargs: Any) -> KnnParams:
     return KnnParams(decision="threshold", **kwargs)
 
 
+def ev(**kwargs: Any) -> KnnParams:
+    """The expected-score rule with rule's win chances, which these tests pin (the library's
+    default until :class:`KnnParams` took the shipped agent's: score with strong chances)."""
+    return KnnParams(decision="ev", calibration="rule", **kwargs)
+
+
 def test_bidding_picks_the_best_winnable_game_and_bids_its_value(model: KnnModel) -> None:
     strong = hand("CJ SJ HJ CA CT CK CQ C9 SA HA")
     d = decide_bid(model, strong, KnnParams(k=1, extensions=False, decision="threshold"))
@@ -120,7 +126,7 @@ def test_bidding_picks_the_best_winnable_game_and_bids_its_value(model: KnnModel
     assert d.max_bid <= suit_game_value(strong, d.game) and d.max_bid >= 18
     assert d.features.shape == (5, 8)
     weak = hand("D7 D8 H7 H8 S7 S8 C7 C8 D9 H9")
-    assert decide_bid(model, weak, KnnParams(k=1, extensions=False)).game == -1
+    assert decide_bid(model, weak, ev(k=1, extensions=False)).game == -1
     high = thresholds(k=1, hand_threshold=121, pickup_threshold=121, extensions=False)
     assert decide_bid(model, strong, high).max_bid == 0
 
@@ -137,20 +143,20 @@ def test_extensions_bid_null_on_safe_cards(model: KnnModel) -> None:
 def test_putting_never_declares_a_certainly_overbid_game(model: KnnModel) -> None:
     twelve = hand("CJ SJ HJ DJ CA CT HA HT SA ST DA DT")  # grand with 4: 120 plain
     for bid in (18, 60, 120, 168):
-        d = decide_put(model, twelve, bid, KnnParams(k=1, extensions=False))
+        d = decide_put(model, twelve, bid, ev(k=1, extensions=False))
         assert bin(d.put).count("1") == 2 and d.put & ~twelve == 0
         best_possible = max(suit_game_value(twelve, g, schneider=True, schwarz=True)
                             for g in range(5))
         if best_possible >= bid:
             assert suit_game_value(twelve, d.game, schneider=True, schwarz=True) >= bid
-    d = decide_put(model, twelve, 168, KnnParams(k=1, extensions=False))
+    d = decide_put(model, twelve, 168, ev(k=1, extensions=False))
     assert d.game == 4  # only grand can reach 168 (24 x 7 with schneider and schwarz)
     with pytest.raises(KnowledgeBaseError, match="unknown putting strategy"):
         decide_put(model, twelve, 18, putting="magic")
 
 
 def test_putting_is_fast_enough_to_call_per_decision(model: KnnModel) -> None:
-    d = decide_put(model, hand("CJ SJ CA CT C9 SA HT H7 D7 D8 DA DT"), 18)
+    d = decide_put(model, hand("CJ SJ CA CT C9 SA HT H7 D7 D8 DA DT"), 18, ev())
     assert d.candidates == sum(len(model.put_candidates(
         hand("CJ SJ CA CT C9 SA HT H7 D7 D8 DA DT"), g)) for g in range(6))
 
@@ -316,7 +322,7 @@ def test_every_put_is_two_distinct_held_cards_for_random_hands(model: KnnModel) 
     rng = np.random.default_rng(4)
     for _ in range(20):
         twelve = int(sum(1 << int(c) for c in rng.choice(32, 12, replace=False)))
-        d = decide_put(model, twelve, int(rng.choice([18, 23, 36, 48])), KnnParams(k=3))
+        d = decide_put(model, twelve, int(rng.choice([18, 23, 36, 48])), ev(k=3))
         assert bin(d.put).count("1") == 2 and d.put & ~twelve == 0
         assert 0 <= d.game <= 5
 
@@ -377,7 +383,7 @@ def test_hard_put_rules_classify_only_refined_candidates(model: KnnModel) -> Non
         for position in range(3):
             hard = model.put_candidates(twelve, game, "hard", position)
             assert hard == hard_candidates(twelve, game, position)[0]
-    d = decide_put(model, twelve, 18, KnnParams(k=1, put_rules="hard"))
+    d = decide_put(model, twelve, 18, ev(k=1, put_rules="hard"))
     assert d.put in hard_candidates(twelve, d.game, 0)[0]
     # the hard rules keep a strict subset of the seed's no-jack, no-trump puts here
     assert set(hard_candidates(twelve, 3, 0)[0]) < set(model.put_candidates(twelve, 3))
@@ -407,12 +413,12 @@ def test_game_choice_keeps_the_game_bid_on_within_the_switch_margin() -> None:
 
     twelve = hand("CJ SJ CA CT C9 C8 HA HT H9 H8 D7 S7")
     per_game = {0: (0, 40.0), 1: (0, 70.0), 2: (0, 45.0), 3: (0, 66.0), 4: (0, 50.0)}
-    assert choose_game(per_game, twelve, 18, KnnParams())[0] == 1  # the best value
-    assert choose_game(per_game, twelve, 18, KnnParams(), prefer=3)[0] == 1  # 4 points worse
-    assert choose_game(per_game, twelve, 18, KnnParams(switch_margin=5), prefer=3)[0] == 3
+    assert choose_game(per_game, twelve, 18, ev())[0] == 1  # the best value
+    assert choose_game(per_game, twelve, 18, ev(), prefer=3)[0] == 1  # 4 points worse
+    assert choose_game(per_game, twelve, 18, ev(switch_margin=5), prefer=3)[0] == 3
     # never the preferred game when it is certainly overbid (above clubs' schwarz value)
     high = suit_game_value(twelve, 3, schneider=True, schwarz=True) + 1
-    assert choose_game(per_game, twelve, high, KnnParams(switch_margin=50), prefer=3)[0] != 3
+    assert choose_game(per_game, twelve, high, ev(switch_margin=50), prefer=3)[0] != 3
 
 
 def test_public_put_decision_is_what_a_fresh_agent_puts_and_declares() -> None:

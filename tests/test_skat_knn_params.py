@@ -71,3 +71,40 @@ def test_a_knn_spec_resolves_as_before(spec: str) -> None:
 def test_the_spec_defaults_are_as_before() -> None:
     defaults = {e.name: e.defaults for e in list_agents("skat") if e.name in knn_agent_names()}
     assert defaults == SPEC_DEFAULTS
+
+
+# ----- one declaration ---------------------------------------------------------------------
+def test_the_decision_parameters_are_declared_once() -> None:
+    from dataclasses import fields
+
+    from spielwerk.games.skat_ai.knn_agent import KnnSettings
+    from spielwerk.games.skat_ai.params import KnnParams
+
+    decision = {f.name for f in fields(KnnParams)}
+    assert len(decision) == 14 and decision < {f.name for f in fields(KnnSettings)}
+    assert not decision & set(KnnSettings.__annotations__)  # the agent does not declare them
+    # the library's defaults are the shipped agent's decisions: one default, not two
+    shipped = make_agent("knn", load_game("skat"), seed=0).params  # type: ignore[attr-defined]
+    assert KnnParams().resolved() == shipped
+    assert (KnnParams().decision, KnnParams().win_chances) == ("score", "strong")
+    assert KnnParams(decision="ev").win_chances == "pimc"  # auto: that of PIMC card play
+
+
+def test_a_frozen_bot_pins_values_checked_against_the_declaration() -> None:
+    from spielwerk.core.agent import AgentSpecError
+    from spielwerk.games.skat_ai.knn_agent import FROZEN_FREE, pinned
+
+    pins = dict(FROZEN["knn1"][0])
+    assert not set(pins) & set(FROZEN_FREE)
+    assert pinned("knn1", pins) == pins
+    with pytest.raises(ValueError, match=r"missing \['k'\]"):
+        pinned("x", {k: v for k, v in pins.items() if k != "k"})
+    with pytest.raises(ValueError, match=r"not pinnable \['worlds'\]"):
+        pinned("x", {**pins, "worlds": 4})  # left to the spec
+    with pytest.raises(ValueError, match="k='12' is not int"):
+        pinned("x", {**pins, "k": "12"})
+    with pytest.raises(ValueError, match="extensions=1 is not bool"):
+        pinned("x", {**pins, "extensions": 1})
+    with pytest.raises(AgentSpecError, match="'null_threshold' must be in 0..1"):
+        pinned("x", {**pins, "null_threshold": 2.0})
+    assert pinned("x", {**pins, "hand_threshold": 64})["hand_threshold"] == 64  # int for float

@@ -211,13 +211,15 @@ def test_bot_hooks_putting_and_bidding() -> None:
     from spielwerk.games.skat.bidding import highest_bid_at_most
     from spielwerk.games.skat.scoring import suit_game_value
     from spielwerk.games.skat_ai.knn import KnnModel
+    from spielwerk.games.skat_ai.params import KnnParams
     from spielwerk.games.skat_ai.putting import decide_put
 
     model = KnnModel.load()
     twelve = h("CJ SJ HJ CA CT C9 SA S7 HT H8 D7 D8")
-    d = decide_put(model, twelve, 18, putting="refined")
+    ev = KnnParams(decision="ev", calibration="rule")  # pinned: not the agent's default
+    d = decide_put(model, twelve, 18, ev, putting="refined")
     assert d.put == refined_put(twelve, d.game, 0).put
-    r = decide_put(model, twelve, 18, putting="random")
+    r = decide_put(model, twelve, 18, ev, putting="random")
     assert r.game == d.game and r.put.bit_count() == 2 and not r.put & ~twelve
     game = load_game("skat")
     agent = make_agent("knn:bidding=stegen:putting=refined:worlds=1", game, seed=1)
@@ -233,12 +235,14 @@ def test_bot_hooks_putting_and_bidding() -> None:
 
 def test_bot_put_uses_the_declarers_position() -> None:
     from spielwerk.games.skat_ai.knn import KnnModel
+    from spielwerk.games.skat_ai.params import KnnParams
     from spielwerk.games.skat_ai.putting import bot_put
 
     model = KnnModel.load()
     twelve = h("CJ SJ CA CT C9 C8 SA ST S9 HK H8 D7")
+    ev = KnnParams(decision="ev", calibration="rule")  # pinned: not the agent's default
     for position in (0, 2):
-        d = bot_put(model, twelve, 18, None, "refined", position)
+        d = bot_put(model, twelve, 18, ev, "refined", position)
         assert d.put == refined_put(twelve, d.game, position).put
     with pytest.raises(SelectionError, match="putting"):
         bot_put(model, twelve, 18, None, "bogus", 0)

@@ -69,7 +69,7 @@ def _winnable(p: KnnParams, value: float, hand: int, game: int, is_hand: bool, p
     if p.decision == "threshold":
         return value >= (p.hand_threshold if is_hand else p.pickup_threshold), value
     chance = win_probability(value, "hand" if is_hand else "pickup", position,
-                             hand_count(hand, game), game, shift, p.calibration)
+                             hand_count(hand, game), game, shift, p.win_chances)
     e = expected_score(chance, suit_game_value(hand, game, hand=is_hand), p.loss_bonus)
     return e > p.ev_margin, e
 
@@ -137,7 +137,7 @@ def options(hand: int, p: KnnParams, position: int, d: BidDecision, shift: float
     too where the calibration has its own win chances (:func:`params.has_ouvert`). ``shift``
     lowers the trump games' log-odds only: an opponent who bids on holds jacks, aces and
     long trumps - cards a null declarer wants the opponents to hold."""
-    ouverts = (False, True) if has_ouvert(p.calibration) else (False,)
+    ouverts = (False, True) if has_ouvert(p.win_chances) else (False,)
     out = []
     for is_hand, values, stage in ((False, d.pickup_values, "pickup"),
                                    (True, d.hand_values, "hand")):
@@ -149,7 +149,7 @@ def options(hand: int, p: KnnParams, position: int, d: BidDecision, shift: float
                 else:
                     value, count = suit_game_value(hand, g, hand=is_hand), hand_count(hand, g)
                 chance = win_probability(float(values[g]), stage, position, count, g,
-                                         0.0 if g == NULL else shift, p.calibration, ouvert)
+                                         0.0 if g == NULL else shift, p.win_chances, ouvert)
                 out.append((expected_score(chance, value, p.loss_bonus), g, is_hand, value,
                             ouvert))
     return out
@@ -167,7 +167,7 @@ def _score_bid(model: KnnModel, hand: int, p: KnnParams, position: int,
     _, game, is_hand, value, ouvert = max(good, key=lambda o: (o[0], o[3]))
     decision.game, decision.hand_game = game, is_hand
     if is_hand and game == NULL:
-        decision.ouvert = ouvert or (not has_ouvert(p.calibration)
+        decision.ouvert = ouvert or (not has_ouvert(p.win_chances)
                                      and bool(decision.hand_values[NULL] >= 1.0))
         value = NULL_VALUES[(True, decision.ouvert)]
     elif is_hand:

@@ -19,7 +19,7 @@ seeded like every agent.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ from spielwerk.core.agent import (
     Agent,
     AgentSpecError,
     check_declared,
+    declared,
     param,
     register_agent,
     register_declared,
@@ -53,27 +54,7 @@ from spielwerk.games.skat_ai.bidding import BidDecision, apply_strength_bidding,
 from spielwerk.games.skat_ai.inference import PLAY_MODELS, InferenceSettings
 from spielwerk.games.skat_ai.knn import KnnModel
 from spielwerk.games.skat_ai.knowledge.store import base_fingerprint, default_base_dir
-from spielwerk.games.skat_ai.params import (
-    AGENT_DECISION,
-    CALIBRATION_NAMES,
-    DECISIONS,
-    DEFAULT_CONTEST_MARGIN,
-    DEFAULT_CONTEST_SHIFT,
-    DEFAULT_EV_MARGIN,
-    DEFAULT_GAME_CHOICE,
-    DEFAULT_HAND_THRESHOLD,
-    DEFAULT_K,
-    DEFAULT_LOSS_BONUS,
-    DEFAULT_NULL_THRESHOLD,
-    DEFAULT_PICKUP_THRESHOLD,
-    DEFAULT_PUT_RULES,
-    DEFAULT_SCALING,
-    GAME_CHOICES,
-    PUT_RULES,
-    SCALINGS,
-    KnnParams,
-    auto_calibration,
-)
+from spielwerk.games.skat_ai.params import DEFAULT_SCALING, SCALINGS, KnnParams
 from spielwerk.games.skat_ai.pimc_agent import SkatPimcAgent
 from spielwerk.games.skat_ai.putting import PUTTINGS, PutDecision, bot_put, choose_game, knn_put
 
@@ -93,9 +74,6 @@ INFER = "auction"
 """The inference of ``play=infer`` unless ``infer`` names another (:data:`INFER_KINDS`)."""
 INFER_KINDS = ("auction", "play", "both")
 """What ``play=infer`` weights the worlds by (:data:`inference.INFERENCES` but none)."""
-AGENT_CALIBRATIONS = ("auto", *CALIBRATION_NAMES)
-"""Win-chance calibration of the ``ev`` / ``score`` decisions: that of ``play`` (auto) or a
-named one (``strong``: PIMC card play on every side)."""
 
 
 def shared_model(base: str, k: int, scaling: str = DEFAULT_SCALING) -> KnnModel:
@@ -108,10 +86,12 @@ def shared_model(base: str, k: int, scaling: str = DEFAULT_SCALING) -> KnnModel:
 
 
 @dataclass(frozen=True)
-class KnnSettings:
+class KnnSettings(KnnParams):
     """The ``knn`` agent's parameters, each declared once (default, help, limits): the
-    registry's spec parsing, validation and help come from here (:func:`register_declared`),
-    and an agent built directly is checked the same way."""
+    decisions before the first card (:class:`KnnParams`) and, here, the card play, the
+    putting and the base. The registry's spec parsing, validation and help come from here
+    (:func:`register_declared`), an agent built directly is checked the same way, and the
+    frozen bots pin values of them (:data:`FROZEN`)."""
 
     worlds: int = param(32, "PIMC worlds per card decision (declarer and defence)", (1, None))
     time: float = param(0.0, "seconds per card decision: PIMC stops sampling worlds when they "
@@ -127,19 +107,10 @@ class KnnSettings:
     endgame: int = param(0, "pimc/infer play: with this many tricks left or fewer, choose "
                             "the card by alpha-mu search over the worlds (pimc's endgame; 0: "
                             "off)", (0, 4))
-    k: int = param(DEFAULT_K, "neighbours per classification", (1, None))
-    extensions: bool = param(True, "null, schneider/schwarz/ouvert announcements beyond the "
-                                   "seed")
     putting: str = param("refined", "skat putting strategy: knn, refined, random, pimc "
                                      "(docs/skat-selection.md), or rule (the rule agent's put "
                                      "for each game, compared by KNN values)", AGENT_PUTTINGS)
     base: str = param("", "knowledge base directory (empty: the shipped base)")
-    hand_threshold: float = param(DEFAULT_HAND_THRESHOLD, "hand-game value (card points) "
-                                  "needed to call a game winnable", (0, 120))
-    pickup_threshold: float = param(DEFAULT_PICKUP_THRESHOLD, "pick-up value (card points) "
-                                    "needed to call a game winnable", (0, 120))
-    null_threshold: float = param(DEFAULT_NULL_THRESHOLD, "share of neighbours without a "
-                                  "trick needed to bid null", (0, 1))
     scaling: str = param(DEFAULT_SCALING, "feature scaling of the distance: none (the seed) or "
                                           "std", SCALINGS)
     bidding: str = param("knn", "bidding: knn, or the hand-strength counts stegen / kinback",
@@ -150,42 +121,21 @@ class KnnSettings:
     null_ties: bool = param(True, "pimc play as null declarer: cards the worlds' vote ties are "
                                   "chosen as null declarers play (stay under, discard the "
                                   "most exposed card), not at random")
-    put_rules: str = param(DEFAULT_PUT_RULES, "puts the KNN putting classifies: seed (no "
-                           "jacks/trumps) or hard (refined selection's hard rules)", PUT_RULES)
     choose_by_put: bool = param(True, "after picking up, compare the games by the values of "
                                       "the refined put of each (putting=refined)")
-    switch_margin: float = param(0.0, "keep the game bid on unless another is this many "
-                                      "points better")
-    contest_margin: float = param(DEFAULT_CONTEST_MARGIN, "points above the threshold a hand "
-                                  "needs to bid beyond 18")
-    decision: str = param(AGENT_DECISION, "when a game is winnable: ev (calibrated expected "
-                          "Seeger-Fabian score, by position), threshold (hand_threshold / "
-                          "pickup_threshold), or score (every choice by expected score, null "
-                          "included)", DECISIONS)
-    loss_bonus: float = param(DEFAULT_LOSS_BONUS, "ev/score: extra cost of a lost game (the "
-                              "opponents' 40 each)", (0, 1000))
-    ev_margin: float = param(DEFAULT_EV_MARGIN, "ev/score: expected score a game needs over "
-                             "passing", (-1000, 1000))
-    game_choice: str = param(DEFAULT_GAME_CHOICE, "after picking up, the game with the best put "
-                             "value (value) or the best calibrated expected score (ev)",
-                             GAME_CHOICES)
-    contest_shift: float = param(DEFAULT_CONTEST_SHIFT, "ev/score: log-odds a game must spare "
-                                 "to bid beyond 18 (contested)")
-    calibration: str = param("auto", "ev/score: win chances measured under rule's or PIMC's "
-                             "card play against rule's defence, or strong: PIMC on every "
-                             "side, per game type (auto: strong for score with pimc play, "
-                             "else those of play)", AGENT_CALIBRATIONS)
 
     def __post_init__(self) -> None:
         check_declared("knn", self)
 
+    @property
+    def card_play(self) -> str:
+        """``play``: the ``auto`` calibration is that of this card play."""
+        return self.play
+
     def decision_params(self) -> KnnParams:
         """The parameters of the decisions before the first card (:class:`KnnParams`); the
-        ``auto`` calibration is :func:`auto_calibration`'s."""
-        shared = {f.name: getattr(self, f.name) for f in fields(KnnParams)}
-        if self.calibration == "auto":  # the win chances measured under this card play
-            shared["calibration"] = auto_calibration(self.decision, self.play)
-        return KnnParams(**shared)
+        ``auto`` calibration is :func:`auto_calibration`'s for ``play``."""
+        return self.resolved()
 
 
 class SkatKnnAgent(Agent):
@@ -348,28 +298,53 @@ register_declared(
     games=("skat",),
 )
 
+FROZEN_FREE = ("worlds", "time", "base")
+"""The parameters a frozen bot leaves to its spec (how long it thinks, where its base is)."""
 FROZEN: dict[str, tuple[dict[str, Any], str]] = {
     "knn1": (
-        {"k": 12, "extensions": True, "putting": "refined", "base": "",
+        {"k": 12, "extensions": True, "putting": "refined",
          "hand_threshold": 64.0, "pickup_threshold": 52.0, "null_threshold": 0.8,
          "scaling": "std", "bidding": "knn", "play": "pimc", "put_rules": "seed",
          "choose_by_put": True, "switch_margin": 0.0, "contest_margin": 6.0, "decision": "ev",
          "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value", "contest_shift": 1.0,
-         "calibration": "pimc", "null_ties": False},
+         "calibration": "pimc", "null_ties": False, "deadline": False, "infer": "auction",
+         "play_model": "net", "endgame": 0},
         "474dc2f6fc4fc5fa7463bd90505fbd7f18795fba6c551877283119244af3aa1d",
     ),
 }
-"""Frozen bots to measure against: every decision parameter pinned, and the SHA-256 of the
-manifest of the knowledge base they decide with (the shipped base at the time). ``knn1`` is
-the ``knn`` bot as it shipped before expected-score decisions (``decision=ev``, game chosen
-by put value, win chances fitted against rule's defence)."""
+"""Frozen bots to measure against: the values they pin of :class:`KnnSettings` (every
+parameter but :data:`FROZEN_FREE`), and the SHA-256 of the manifest of the knowledge base
+they decide with (the shipped base at the time). ``knn1`` is the ``knn`` bot as it shipped
+before expected-score decisions (``decision=ev``, game chosen by put value, win chances fitted
+against rule's defence)."""
+
+
+def pinned(name: str, pins: dict[str, Any]) -> dict[str, Any]:
+    """``pins`` checked against the declaration of :class:`KnnSettings`: a value for every
+    parameter but :data:`FROZEN_FREE` (a parameter added later cannot change a frozen bot
+    unnoticed), each of its parameter's type and within its limits."""
+    defaults = declared(KnnSettings)[0]
+    expected = set(defaults) - set(FROZEN_FREE)
+    if set(pins) != expected:
+        missing, unknown = sorted(expected - set(pins)), sorted(set(pins) - expected)
+        raise ValueError(f"frozen bot {name!r} must pin every knn parameter but "
+                         f"{', '.join(FROZEN_FREE)}: missing {missing}, not pinnable {unknown}")
+    for key, value in pins.items():
+        kind = type(defaults[key])
+        if not (isinstance(value, kind) or (kind is float and type(value) is int)) or (
+                kind is not bool and isinstance(value, bool)):
+            raise ValueError(f"frozen bot {name!r}: {key}={value!r} is not {kind.__name__}")
+    KnnSettings(**pins)  # the declared limits (AgentSpecError naming the parameter)
+    return dict(pins)
 
 
 def _frozen(name: str) -> Any:
     params, manifest_sha = FROZEN[name]
+    pins = pinned(name, params)
+    free = declared(KnnSettings)[0]
 
-    def make(game: Game, seed: int | None = None, worlds: int = 32, time: float = 0.0,
-             base: str = "") -> SkatKnnAgent:
+    def make(game: Game, seed: int | None = None, worlds: int = free["worlds"],
+             time: float = free["time"], base: str = free["base"]) -> SkatKnnAgent:
         directory = Path(base) if base else default_base_dir()
         found = base_fingerprint(directory)["manifest_sha256"]
         if found != manifest_sha:
@@ -377,19 +352,21 @@ def _frozen(name: str) -> Any:
                 f"{name}: the knowledge base {directory} is not the one this frozen bot decides "
                 f"with (manifest SHA-256 {manifest_sha[:12]}..., found {found[:12]}...); give "
                 f"base=DIR of that base")
-        return SkatKnnAgent(game, seed, worlds=worlds, time=time, **{**params, "base": base})
+        return SkatKnnAgent(game, seed, worlds=worlds, time=time, base=base, **pins)
 
     return make
 
 
-for _name in FROZEN:
-    register_agent(
-        _name, _frozen(_name), {"worlds": 32, "time": 0.0, "base": ""},
-        "a frozen knn bot (decisions and knowledge base pinned) to measure against",
-        games=("skat",),
-        parameter_help={"worlds": "PIMC worlds per card decision",
-                        "time": "seconds per card decision (0: all worlds)",
-                        "base": "the directory of its knowledge base (default: the shipped "
-                                "one; refused unless its manifest is the pinned one)"},
-        limits={"worlds": (1, None), "time": (0, None)},
-    )
+def _register_frozen() -> None:
+    defaults, helps, limits = declared(KnnSettings)
+    for name in FROZEN:
+        register_agent(
+            name, _frozen(name), {k: defaults[k] for k in FROZEN_FREE},
+            "a frozen knn bot (decisions and knowledge base pinned) to measure against; its "
+            "base is refused unless its manifest is the pinned one",
+            games=("skat",), parameter_help={k: helps[k] for k in FROZEN_FREE},
+            limits={k: limits[k] for k in FROZEN_FREE if k in limits},
+        )
+
+
+_register_frozen()

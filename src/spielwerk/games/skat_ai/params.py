@@ -1,5 +1,7 @@
 """The ``knn`` bot's tuning parameters, declared once: defaults, allowed values, the win-chance
-calibrations, and :class:`KnnParams`, which holds one setting of them.
+calibrations, and :class:`KnnParams`, which declares the decision parameters (default, help,
+limits) and holds one setting of them. The ``knn`` agent's parameters are these and its own
+(:class:`knn_agent.KnnSettings` extends this class); its frozen bots pin values of them.
 
 Where each default was tuned is said beside it (docs/skat-bidding.md).
 """
@@ -7,12 +9,13 @@ Where each default was tuned is said beside it (docs/skat-bidding.md).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from spielwerk.core.agent import declared, param
 from spielwerk.games.skat.cards import GRAND, NULL
 from spielwerk.games.skat_ai.knowledge.store import KnowledgeBaseError
 
@@ -25,7 +28,9 @@ DEFAULT_CONTEST_MARGIN = 6.0
 DEFAULT_NULL_THRESHOLD = 0.8
 DEFAULT_SCALING = "std"
 DEFAULT_PUT_RULES = "seed"
-DEFAULT_DECISION = "ev"
+DEFAULT_DECISION = "score"
+"""Every choice before the first card by expected score: the shipped ``knn`` agent's rule since
+E5 (docs/skat-bot.md); ``ev`` was the library's default before it took the agent's."""
 DEFAULT_LOSS_BONUS = 40.0
 # ev_margin and contest_shift tuned on 600 duplicate deals each of seeds 21 and 22 against
 # rule with rule's card play (docs/skat-bidding.md, "Expected-score bidding").
@@ -75,6 +80,13 @@ may also carry the type ``ouvert`` (null ouvert, fitted on forced null ouvert ga
 own: ``skat_kb_calibrate.py --modes nullhand,nullouvert,nullouverthand``); then
 ``decision=score`` offers null ouvert by those win chances."""
 CALIBRATION_NAMES = (*CALIBRATIONS, *TYPED_CALIBRATIONS)
+AUTO = "auto"
+"""The calibration of the decision rule under the card play (:func:`auto_calibration`):
+``strong`` for ``score`` with PIMC card play, the shipped setting."""
+AGENT_CALIBRATIONS = (AUTO, *CALIBRATION_NAMES)
+"""Win-chance calibration of the ``ev`` / ``score`` decisions: that of the card play (auto) or
+a named one (``strong``: PIMC card play on every side)."""
+DEFAULT_CALIBRATION = AUTO
 CALIBRATION_DIR = Path(__file__).resolve().parents[2] / "data" / "skat_calibration"
 CALIBRATION_FORMAT = "spielwerk-skat-calibration"
 GAME_TYPES = ("suit", "grand", "null")
@@ -124,48 +136,91 @@ the jacks, 0-4)."""
 
 @dataclass(frozen=True)
 class KnnParams:
-    k: int = DEFAULT_K
-    hand_threshold: float = DEFAULT_HAND_THRESHOLD
-    pickup_threshold: float = DEFAULT_PICKUP_THRESHOLD
-    null_threshold: float = DEFAULT_NULL_THRESHOLD
-    extensions: bool = True
-    put_rules: str = DEFAULT_PUT_RULES
-    switch_margin: float = 0.0
-    contest_margin: float = DEFAULT_CONTEST_MARGIN
+    """The decisions before the first card (bidding, hand or pick-up, putting, declaring),
+    each parameter declared once with :func:`param` (default, help, limits): the ``knn``
+    agent's spec parameters come from here (:class:`knn_agent.KnnSettings` adds its own), and
+    the defaults are the shipped agent's. Built directly, only the named choices and ``k``
+    are checked (:class:`KnowledgeBaseError`); the agent checks every limit."""
+
+    k: int = param(DEFAULT_K, "neighbours per classification", (1, None))
+    hand_threshold: float = param(DEFAULT_HAND_THRESHOLD, "hand-game value (card points) "
+                                  "needed to call a game winnable", (0, 120))
+    pickup_threshold: float = param(DEFAULT_PICKUP_THRESHOLD, "pick-up value (card points) "
+                                    "needed to call a game winnable", (0, 120))
+    null_threshold: float = param(DEFAULT_NULL_THRESHOLD, "share of neighbours without a "
+                                  "trick needed to bid null", (0, 1))
+    extensions: bool = param(True, "null, schneider/schwarz/ouvert announcements beyond the "
+                                   "seed")
+    put_rules: str = param(DEFAULT_PUT_RULES, "puts the KNN putting classifies: seed (no "
+                           "jacks/trumps) or hard (refined selection's hard rules)", PUT_RULES)
+    switch_margin: float = param(0.0, "keep the game bid on unless another is this many "
+                                      "points better")
+    contest_margin: float = param(DEFAULT_CONTEST_MARGIN, "points above the threshold a hand "
+                                  "needs to bid beyond 18")
     """A suit/grand hand whose value is below its threshold + this bids and holds only 18:
     it plays when nobody else wants to, but does not compete in the auction (an opponent
     bidding on signals strength against it). With ``decision="ev"``: whose value less this
     margin would not be winnable."""
-    decision: str = DEFAULT_DECISION
-    loss_bonus: float = DEFAULT_LOSS_BONUS
+    decision: str = param(DEFAULT_DECISION, "when a game is winnable: ev (calibrated expected "
+                          "Seeger-Fabian score, by position), threshold (hand_threshold / "
+                          "pickup_threshold), or score (every choice by expected score, null "
+                          "included)", DECISIONS)
+    loss_bonus: float = param(DEFAULT_LOSS_BONUS, "ev/score: extra cost of a lost game (the "
+                              "opponents' 40 each)", (0, 1000))
     """Expected score of a game: p (v + 50) - (1 - p) (2 v + 50 + loss_bonus): a lost game
     also gives each opponent 40, so relative to them it costs that much more."""
-    ev_margin: float = DEFAULT_EV_MARGIN
-    """Expected score a game needs to be declared (passing scores 0)."""
-    contest_shift: float = DEFAULT_CONTEST_SHIFT
+    ev_margin: float = param(DEFAULT_EV_MARGIN, "ev/score: expected score a game needs over "
+                             "passing", (-1000, 1000))
+    game_choice: str = param(DEFAULT_GAME_CHOICE, "after picking up, the game with the best put "
+                             "value (value) or the best calibrated expected score (ev)",
+                             GAME_CHOICES)
+    contest_shift: float = param(DEFAULT_CONTEST_SHIFT, "ev/score: log-odds a game must spare "
+                                 "to bid beyond 18 (contested)")
     """``ev``: a game bids beyond 18 only when it stays winnable with its log-odds lowered
     by this much (an opponent who bids on holds cards against it)."""
-    game_choice: str = DEFAULT_GAME_CHOICE
-    """After picking up: the game with the best put ``value``, or the best expected score
-    (``ev``: the put value's calibrated win chance and the game's value)."""
-    calibration: str = "rule"
-    """``ev`` / ``score``: the win chances of :data:`CALIBRATION_NAMES` (rule / pimc: the
-    declarer's card play against rule's defence; strong: PIMC on every side)."""
+    calibration: str = param(DEFAULT_CALIBRATION, "ev/score: win chances measured under rule's "
+                             "or PIMC's card play against rule's defence, or strong: PIMC on "
+                             "every side, per game type (auto: strong for score with pimc play, "
+                             "else those of play)", AGENT_CALIBRATIONS)
 
     def __post_init__(self) -> None:
         if self.k < 1:
             raise KnowledgeBaseError(f"k must be at least 1, not {self.k}")
-        for name, allowed in (("decision", DECISIONS), ("game_choice", GAME_CHOICES),
-                              ("put_rules", PUT_RULES), ("calibration", CALIBRATION_NAMES)):
+        for name, allowed in _CHOICES.items():
             value = getattr(self, name)
             if value not in allowed:
                 raise KnowledgeBaseError(f"{name} must be one of {', '.join(allowed)}, "
                                          f"not {value!r}")
 
+    @property
+    def card_play(self) -> str:
+        """The card play the ``auto`` calibration is that of: PIMC, the shipped agent's (the
+        agent's settings answer with theirs)."""
+        return "pimc"
 
-AGENT_DECISION = "score"
-"""The ``knn`` agent's decision rule (E5 in docs/skat-bot.md); :class:`KnnParams` keeps
-``ev`` as the library's default."""
+    @property
+    def win_chances(self) -> str:
+        """The calibration the decisions use: the one named, or ``auto``'s
+        (:func:`auto_calibration` of the decision rule and :attr:`card_play`)."""
+        if self.calibration == AUTO:
+            return auto_calibration(self.decision, self.card_play)
+        return self.calibration
+
+    def resolved(self) -> KnnParams:
+        """Just the decision parameters, with ``auto`` replaced by the calibration it means."""
+        values = {f.name: getattr(self, f.name) for f in fields(KnnParams)}
+        return KnnParams(**{**values, "calibration": self.win_chances})
+
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    name: tuple(map(str, limit)) for name, limit in declared(KnnParams)[2].items()
+    if isinstance(limit[0], str)}
+"""The decision parameters with named values, and those values."""
+
+
+AGENT_DECISION = DEFAULT_DECISION
+"""The ``knn`` agent's decision rule (E5 in docs/skat-bot.md), the default of
+:class:`KnnParams`."""
 
 
 def auto_calibration(decision: str, play: str) -> str:

@@ -114,7 +114,7 @@ def choose_game(per_game: dict[int, tuple[int, float]], twelve: int, bid: int, p
                 plain_value(g) if plain_value(g) >= bid else max_value(g))
         chance = win_probability(per_game[g][1], "put", position,
                                  put_count(twelve & ~per_game[g][0], g), g,
-                                 calibration=p.calibration, ouvert=ouvert)
+                                 calibration=p.win_chances, ouvert=ouvert)
         return expected_score(chance, value, p.loss_bonus)
 
     def merit(g: int) -> tuple[float, int]:
@@ -125,7 +125,7 @@ def choose_game(per_game: dict[int, tuple[int, float]], twelve: int, bid: int, p
     if p.decision == "score":  # every game that is not certainly overbid, null included
         scored = pool + ([NULL] if NULL in per_game and max_value(NULL) >= bid else [])
         if scored:
-            own_ouvert = has_ouvert(p.calibration)
+            own_ouvert = has_ouvert(p.win_chances)
             options = [(expected(g), g, False) for g in scored]
             if NULL in scored and own_ouvert:  # null ouvert by its own win chances
                 options = [o for o in options if o[1] != NULL or plain_value(NULL) >= bid]
