@@ -53,11 +53,13 @@ def measure(game_name: str, agent: str, budget: float, moves: int, seed: int
             ) -> tuple[list[float], str]:
     """Seconds of ``moves`` decisions of ``agent`` on every seat of seeded games, and
     where the slowest one was."""
+    from spielwerk.core.agent import AgentSpec
     from spielwerk.core.game import CHANCE, sample_chance
     from spielwerk.core.registry import load_game
     from spielwerk.web.work import engine_move
 
     game = load_game(game_name)
+    parsed = AgentSpec.parse(agent)  # as the web server passes it to its workers
     times: list[float] = []
     slowest = (0.0, "")
     g = 0
@@ -74,7 +76,7 @@ def measure(game_name: str, agent: str, budget: float, moves: int, seed: int
                 state.apply(state.legal_actions()[0])
                 continue
             t0 = time.perf_counter()
-            action = engine_move(game.spec(), list(state.history), seat, agent,
+            action = engine_move(game.spec(), list(state.history), seat, parsed,
                                  int(rng.integers(2**31)), budget)
             times.append(time.perf_counter() - t0)
             if times[-1] > slowest[0]:
@@ -108,8 +110,10 @@ def put_position(seed: int) -> Any:
 
 def first_put(agent: str, budget: float, seed: int) -> None:
     """Seconds of the first bidding decision and then the first put of a fresh process."""
+    from spielwerk.core.agent import AgentSpec
     from spielwerk.web.work import engine_move
 
+    parsed = AgentSpec.parse(agent)
     put = put_position(seed)
     spec = put.game.spec()
     history = list(put.history)
@@ -119,9 +123,9 @@ def first_put(agent: str, budget: float, seed: int) -> None:
         start.apply(history[n])
         n += 1
     t0 = time.perf_counter()
-    engine_move(spec, history[:n], start.current_player, agent, seed, budget)
+    engine_move(spec, history[:n], start.current_player, parsed, seed, budget)
     t1 = time.perf_counter()
-    engine_move(spec, history, put.current_player, agent, seed, budget)
+    engine_move(spec, history, put.current_player, parsed, seed, budget)
     t2 = time.perf_counter()
     print(f"skat {agent}: first bidding decision {t1 - t0:.2f} s, then first put "
           f"{t2 - t1:.2f} s (fresh process, no warm-up)")

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import spielwerk  # noqa: F401 - games and agents register themselves
-from spielwerk.core.agent import make_agent
+from spielwerk.core.agent import AgentSpec, make_agent
 from spielwerk.core.game import CHANCE, State, sample_chance
 from spielwerk.core.registry import load_game
 from spielwerk.mc.agents import MinimaxAgent
@@ -159,19 +159,22 @@ def test_the_table_clock_reaches_minimax() -> None:
     """The web gives every agent with a ``time`` parameter the table's seconds per move:
     now ``minimax`` too (the generic one at Skat and Kalah, Durak's own), and its fallback
     is small."""
+    def timed(text: str, game_name: str) -> AgentSpec:
+        return timed_spec(AgentSpec.parse(text), game_name, 2.0)
+
     for game_name in ("skat", "kalah", "durak"):
-        spec = timed_spec("minimax", game_name, 2.0)
-        assert spec == "minimax:time=2"
+        spec = timed("minimax", game_name)
+        assert str(spec) == "minimax:time=2"
         agent = make_agent(spec, load_game(game_name), seed=0)
         assert isinstance(agent, MinimaxAgent) and agent.time == 2.0
-        assert timed_spec("minimax:time=0.5", game_name, 2.0) == "minimax:time=0.5"
+        assert str(timed("minimax:time=0.5", game_name)) == "minimax:time=0.5"
         if game_name == "skat":  # PIMC card play is also held to the budget
-            assert timed_spec("knn:play=infer", game_name, 2.0) == \
+            assert str(timed("knn:play=infer", game_name)) == \
                 "knn:play=infer:time=2:deadline=true"
-            assert timed_spec("pimc:deadline=false", game_name, 2.0) == \
-                "pimc:deadline=false:time=2"
-            assert make_agent(timed_spec("knn", game_name, 2.0), load_game(game_name),
+            assert str(timed("pimc:deadline=false", game_name)) == "pimc:deadline=false:time=2"
+            assert make_agent(timed("knn", game_name), load_game(game_name),
                               seed=0).settings.deadline  # type: ignore[attr-defined]
-        small = make_agent(fallback_spec("minimax", game_name), load_game(game_name), seed=0)
+        small = make_agent(fallback_spec(AgentSpec("minimax"), game_name), load_game(game_name),
+                           seed=0)
         assert isinstance(small, MinimaxAgent)
         assert (small.worlds, small.depth, small.time) == (1, 2, 0.05)

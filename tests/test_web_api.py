@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from spielwerk.core.agent import AgentSpec
 from spielwerk.core.registry import load_game
 from spielwerk.web.app import create_app
 from spielwerk.web.engines import EngineCancelled, EnginePool, EngineTimeout
@@ -293,10 +294,12 @@ def test_engine_pool_timeout_and_cancel_stop_the_worker() -> None:
         await pool.start()
         try:
             spec = load_game("kalah").spec()
-            slow = {"spec": spec, "history": [], "seat": 0, "agent": "mcts:time=30",
+            slow = {"spec": spec, "history": [], "seat": 0,
+                    "agent": AgentSpec.parse("mcts:time=30"),
                     "seed": 1, "budget_s": 30.0}
             # warm the worker (imports) so the limits below measure the move, not the start
-            fast = await pool.run("engine_move", {**slow, "agent": "random"}, 120)
+            quick = {**slow, "agent": AgentSpec("random")}
+            fast = await pool.run("engine_move", quick, 120)
             assert 0 <= fast < 6
             t0 = time.perf_counter()
             with pytest.raises(EngineTimeout):
@@ -309,7 +312,7 @@ def test_engine_pool_timeout_and_cancel_stop_the_worker() -> None:
                 await pool.run("engine_move", slow, 60, cancel)
             assert time.perf_counter() - t0 < 10
             assert pool.tasks_killed == 2
-            assert await pool.run("engine_move", {**slow, "agent": "random"}, 120) in range(6)
+            assert await pool.run("engine_move", quick, 120) in range(6)
             assert pool.alive == 1
         finally:
             await pool.close()

@@ -355,13 +355,19 @@ def test_thread_pool_timeout_is_an_engine_timeout(monkeypatch: pytest.MonkeyPatc
 
 
 def test_fallback_spec_is_the_same_agent_with_the_smallest_search() -> None:
+    from spielwerk.core.agent import AgentSpec
     from spielwerk.web.work import fallback_spec
 
-    assert fallback_spec("knn", "skat") == "knn:worlds=1:time=0.05"
-    assert fallback_spec("knn:worlds=8:k=10", "skat") == "knn:worlds=1:k=10:time=0.05"
-    assert fallback_spec("mcts:iters=500", "kalah") == "mcts:iters=20:worlds=1:time=0.05"
-    assert fallback_spec("perfect:time=5", "kalah") == "perfect:time=0.05"
-    assert fallback_spec("random", "kalah") == "random"
+    def fallback(text: str, game_name: str) -> str:
+        return str(fallback_spec(AgentSpec.parse(text), game_name))
+
+    # the same smaller searches as when fallback_spec took and gave text
+    assert fallback("knn", "skat") == "knn:worlds=1:time=0.05"
+    assert fallback("knn:worlds=8:k=10", "skat") == "knn:worlds=1:k=10:time=0.05"
+    assert fallback("mcts:iters=500", "kalah") == "mcts:iters=20:worlds=1:time=0.05"
+    assert fallback("perfect:time=5", "kalah") == "perfect:time=0.05"
+    assert fallback("random", "kalah") == "random"
+    assert fallback("knn:time=0", "skat") == "knn:time=0.05:worlds=1"  # 0: no limit
 
 
 def test_an_engine_that_fails_is_answered_by_its_own_fallback(
@@ -373,8 +379,8 @@ def test_an_engine_that_fails_is_answered_by_its_own_fallback(
     asked: list[str] = []
 
     def slow_unless_small(**kwargs: Any) -> int:
-        asked.append(kwargs["agent"])
-        if kwargs["agent"] == "mcts:worlds=2":
+        asked.append(str(kwargs["agent"]))
+        if asked[-1] == "mcts:worlds=2":
             raise engines.EngineTimeout("ran past its limit")
         return int(work.engine_move(**kwargs))
 

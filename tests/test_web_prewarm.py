@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from spielwerk.core.agent import AgentSpec
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat import rules as R
 from spielwerk.web.engines import EnginePool
@@ -89,7 +90,8 @@ def test_cancel_while_waiting_for_a_busy_worker() -> None:
         try:
             busy = asyncio.ensure_future(pool.run(
                 "engine_move", {"spec": "kalah", "history": [], "seat": 0,
-                                "agent": "mcts:time=3", "seed": 1, "budget_s": 3.0}, 60))
+                                "agent": AgentSpec.parse("mcts:time=3"), "seed": 1,
+                                "budget_s": 3.0}, 60))
             await asyncio.sleep(0.2)
             cancel = asyncio.Event()
             asyncio.get_running_loop().call_later(0.3, cancel.set)

@@ -225,6 +225,65 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, str]]:
     return parts[0], raw
 
 
+def _spec_text(value: object) -> str:
+    """A parameter value as spec text: ``true`` / ``false`` for a bool, else ``str``."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """An agent spec parsed once: the agent's ``name`` and its parameters as written, in
+    order (``"mcts:iters=800:c=1.4"`` -> ``AgentSpec("mcts", (("iters", "800"), ("c",
+    "1.4")))``). The web table, its fallback and its engine workers pass this around
+    instead of writing the text back and parsing it again; :func:`make_agent` takes it as
+    it is. ``str()`` writes it back: ``AgentSpec.parse(str(s)) == s``.
+
+    >>> s = AgentSpec.parse("mcts: iters=800")
+    >>> str(s.with_params(time=0.5)), s.params
+    ('mcts:iters=800:time=0.5', {'iters': '800'})
+    """
+
+    name: str
+    items: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        # only what str() can write and parse() read back the same
+        head, colon, rest = self.name.partition(":")
+        if not head or self.name != self.name.strip() or (colon and (
+                head not in _SPEC_FAMILIES or not rest or ":" in rest)) or (
+                self.items and head in _SPEC_FAMILIES and not colon):
+            raise AgentSpecError(f"agent spec: {self.name!r} is not an agent name")
+        keys = [k for k, _ in self.items]
+        if len(set(keys)) != len(keys):
+            raise AgentSpecError(f"agent spec {self.name!r}: a parameter is given twice")
+        for key, value in self.items:
+            if ":" in key or "=" in key or key != key.strip() or ":" in value or (
+                    value != value.strip()):
+                raise AgentSpecError(f"agent spec {self.name!r}: {key}={value} is not a "
+                                     "parameter (no ':' in it, no '=' in its name)")
+
+    @classmethod
+    def parse(cls, text: str) -> AgentSpec:
+        """The spec string ``text`` (:func:`parse_agent_spec`), as one object."""
+        name, raw = parse_agent_spec(text)
+        return cls(name, tuple(raw.items()))
+
+    @property
+    def params(self) -> dict[str, str]:
+        """The parameters as written (text), in order: a new dict each time."""
+        return dict(self.items)
+
+    def with_params(self, **params: object) -> AgentSpec:
+        """This spec with ``params`` set (a given one keeps its place, a new one goes last;
+        a bool is written ``true`` / ``false``)."""
+        merged = dict(self.items)
+        merged.update((key, _spec_text(value)) for key, value in params.items())
+        return AgentSpec(self.name, tuple(merged.items()))
+
+    def __str__(self) -> str:
+        return ":".join([self.name, *(f"{key}={value}" for key, value in self.items)])
+
+
 def param(default: Any, help: str, limits: Limit | None = None) -> Any:
     """One agent parameter, declared once: a dataclass field carrying its default, its help
     line and its limits (as for :func:`register_agent`; None: a number must be >= 0)."""
@@ -264,14 +323,16 @@ def check_declared(name: str, settings: Any) -> None:
         check_agent_parameter(entry, key, getattr(settings, key))
 
 
-def make_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
-    """Build an agent for ``game`` from a spec string."""
-    family = spec.strip().split(":", 1)[0]
+def make_agent(spec: str | AgentSpec, game: Game, seed: int | None = None) -> Agent:
+    """Build an agent for ``game`` from a spec string, or a spec parsed already
+    (:class:`AgentSpec`, used as it is)."""
+    family = (spec.strip() if isinstance(spec, str) else spec.name).split(":", 1)[0]
     if family in _SPEC_FAMILIES:  # e.g. "openspiel:ismcts:iters=1000", loaded only when used
         module, function = _SPEC_FAMILIES[family].split(":")
         factory = getattr(importlib.import_module(module), function)
-        return factory(spec, game, seed)  # type: ignore[no-any-return]
-    name, raw = parse_agent_spec(spec)
+        return factory(str(spec), game, seed)  # type: ignore[no-any-return]
+    parsed = AgentSpec.parse(spec) if isinstance(spec, str) else spec
+    name, raw = parsed.name, parsed.params
     entry = _AGENTS.get((game.name, name)) or _AGENTS.get((None, name))
     if entry is None:
         from spielwerk.core.registry import load_builtin_games

@@ -20,8 +20,8 @@ import numpy as np
 from fastapi import WebSocket
 from fastapi.responses import JSONResponse
 
+from spielwerk.core.agent import AgentSpec, make_agent
 from spielwerk.core.agent import default_opponent as game_default_opponent
-from spielwerk.core.agent import make_agent
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.registry import list_games, load_game
 from spielwerk.web.engines import EngineCancelled, EngineFailed, EnginePool, EngineTimeout
@@ -306,9 +306,10 @@ class Server:
                     return
                 ply = len(table.history)
                 history = list(table.history)
-                agent = table.agents[seat]
+                stored = table.agents[seat]
                 spec = table.state.game.spec()
-            assert agent is not None
+            assert stored is not None
+            agent = AgentSpec.parse(stored)  # once: the worker and the fallback take it parsed
             self.thinking[table.id] = seat
             await self.broadcast(table, {"type": "thinking", "seat": seat})
             seed = int(np.random.default_rng([table.seed, table.deal_no, ply, seat]).integers(
@@ -349,7 +350,7 @@ class Server:
         self.thinking[table.id] = None
 
     async def _fallback(self, table: Table, spec: str, history: list[int], seat: int,
-                        agent: str, seed: int, limit: float, cancel: asyncio.Event
+                        agent: AgentSpec, seed: int, limit: float, cancel: asyncio.Event
                         ) -> tuple[int, str] | None:
         """The move for an engine that did not answer in time or failed: the same agent with
         its smallest search (``work.fallback_spec``), else the game's rule baseline - never a

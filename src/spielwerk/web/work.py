@@ -6,7 +6,7 @@ record), so a worker never holds a table's state between tasks.
 
 from __future__ import annotations
 
-from spielwerk.core.agent import list_agents, make_agent, parse_agent_spec
+from spielwerk.core.agent import AgentSpec, list_agents, make_agent
 from spielwerk.core.game import State
 from spielwerk.core.registry import load_game
 from spielwerk.web.tasks import task
@@ -20,16 +20,17 @@ def replay(spec: str, history: list[int]) -> State:
     return state
 
 
-def timed_spec(spec: str, game_name: str, budget_s: float) -> str:
+def timed_spec(spec: AgentSpec, game_name: str, budget_s: float) -> AgentSpec:
     """Give an agent with a ``time`` parameter the table's budget unless the spec sets it,
     and keep it within that budget (``deadline=true``) where the agent can and the spec does
     not say otherwise."""
-    name, raw = parse_agent_spec(spec)
-    entry = next((e for e in list_agents(game_name) if e.name == name), None)
+    entry = next((e for e in list_agents(game_name) if e.name == spec.name), None)
+    raw = spec.params
     if entry is None or "time" not in entry.defaults or "time" in raw:
         return spec
-    strict = ":deadline=true" if "deadline" in entry.defaults and "deadline" not in raw else ""
-    return f"{spec}:time={budget_s:g}{strict}"
+    timed = spec.with_params(time=f"{budget_s:g}")
+    strict = "deadline" in entry.defaults and "deadline" not in raw
+    return timed.with_params(deadline=True) if strict else timed
 
 
 # the search-size parameters an agent's own fallback turns down: fewer worlds, iterations,
@@ -37,19 +38,18 @@ def timed_spec(spec: str, game_name: str, budget_s: float) -> str:
 _SMALLER = {"worlds": 1, "iters": 20, "playouts": 1, "depth": 2, "time": 0.05}
 
 
-def fallback_spec(spec: str, game_name: str) -> str:
+def fallback_spec(spec: AgentSpec, game_name: str) -> AgentSpec:
     """The agent of ``spec`` with the smallest search (:data:`_SMALLER` for each parameter it
     has): what answers for an engine that did not answer in time or failed."""
-    name, raw = parse_agent_spec(spec)
-    entry = next((e for e in list_agents(game_name) if e.name == name), None)
+    entry = next((e for e in list_agents(game_name) if e.name == spec.name), None)
     if entry is None:
         return spec
-    params = dict(raw)
+    raw, smaller = spec.params, {}
     for key, small in _SMALLER.items():
         if key in entry.defaults:
             current = float(raw.get(key, entry.defaults[key]))
-            params[key] = f"{min(current, small):g}" if current > 0 else f"{small:g}"
-    return ":".join([name, *(f"{k}={v}" for k, v in params.items())])
+            smaller[key] = f"{min(current, small):g}" if current > 0 else f"{small:g}"
+    return spec.with_params(**smaller)
 
 
 BASELINES = ("rule", "greedy")
@@ -66,9 +66,10 @@ def baseline_move(state: State, seat: int, seed: int) -> tuple[int, str]:
 
 
 @task
-def engine_move(spec: str, history: list[int], seat: int, agent: str, seed: int,
+def engine_move(spec: str, history: list[int], seat: int, agent: AgentSpec, seed: int,
                 budget_s: float) -> int:
-    """The action ``agent`` chooses for ``seat`` after ``history`` (sees only its info state)."""
+    """The action ``agent`` chooses for ``seat`` after ``history`` (sees only its info state;
+    the spec comes parsed, as the server parsed it once)."""
     state = replay(spec, history)
     if state.current_player != seat:
         raise ValueError(f"seat {seat} is not to move")
@@ -117,10 +118,11 @@ def warm_up(opponents: dict[str, str], budget_s: float = 0.05) -> dict[str, floa
     out = {}
     for game_name, agent in opponents.items():
         t0 = time.perf_counter()
+        timed = timed_spec(AgentSpec.parse(agent), game_name, budget_s)
         for stage in load_game(game_name).presentation().warm_stages:
             state = _sample_position(game_name, 1, stage)
             seat = state.current_player
-            bot = make_agent(timed_spec(agent, game_name, budget_s), state.game, seed=0)
+            bot = make_agent(timed, state.game, seed=0)
             bot.act(state.info_state(seat))
         out[game_name] = round(time.perf_counter() - t0, 3)
     return out
