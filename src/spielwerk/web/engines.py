@@ -3,7 +3,9 @@
 Each worker is a spawned process that answers one task at a time over a pipe.
 A task names a pure function (an agent's move for a seat, a review analysis)
 and its arguments; the worker rebuilds the state from the game spec and the
-action history, so nothing but plain data crosses the process boundary.
+action history, so nothing but plain data crosses the process boundary (numbers,
+strings, lists, and an engine's agent spec as the server parsed it once,
+:class:`~spielwerk.core.agent.AgentSpec`).
 
 Work can really be stopped: a task that runs past its hard limit, or whose
 table was abandoned, has its worker terminated and replaced by a fresh one

@@ -1,7 +1,10 @@
 """The functions engine workers run: plain data in, plain data out.
 
 Each rebuilds the state from the game spec and the action history (a game
-record), so a worker never holds a table's state between tasks.
+record), so a worker never holds a table's state between tasks. An engine's
+agent comes parsed (:class:`AgentSpec`): the server parses a seat's spec once
+per move, and the time budget and the fallback's smaller search are set on
+that object, never written back to text and parsed again.
 """
 
 from __future__ import annotations
