@@ -10,7 +10,7 @@ B/A and the spread of the per-round ratios; the work done
 (node counts, moves played) must be the same in both trees and is checked.
 
 Workloads use only the public API both trees share (``spielwerk.load_game``,
-``make_agent``, the ``spielwerk.bench`` positions):
+``make_agent``, the ``spielwerk.bench`` positions, read the way each tree offers them):
 
 * ``dds``: the Skat double-dummy solver on the ``spielwerk bench`` positions;
 * ``kalah``: the Kalah solver on the ``spielwerk bench`` Kalah(6,4) positions;
@@ -67,12 +67,20 @@ def play(game, agents, seed, limit=10**9):
 
 WORKLOADS: dict[str, str] = {
     "dds": """
-from spielwerk.bench import skat_nodes
+try:  # the game's bench workload (named by its plug-in record)
+    from spielwerk.bench import workload
+    skat_nodes = workload("skat").positions
+except ImportError:  # a tree from before the plug-in records
+    from spielwerk.bench import skat_nodes
 def work():
     return rows_work(skat_nodes())
 """,
     "kalah": """
-from spielwerk.bench import kalah_nodes
+try:  # the game's bench workload (named by its plug-in record)
+    from spielwerk.bench import workload
+    kalah_nodes = workload("kalah").positions
+except ImportError:  # a tree from before the plug-in records
+    from spielwerk.bench import kalah_nodes
 def work():
     return rows_work(kalah_nodes())
 """,
@@ -86,7 +94,11 @@ def work():
     return time.perf_counter() - start, solver.stats.nodes * 100 + value
 """,
     "durak_endgame": """
-from spielwerk.bench import durak_nodes
+try:  # the game's bench workload (named by its plug-in record)
+    from spielwerk.bench import workload
+    durak_nodes = workload("durak").positions
+except ImportError:  # a tree from before the plug-in records
+    from spielwerk.bench import durak_nodes
 def work():
     return rows_work(durak_nodes())
 """,

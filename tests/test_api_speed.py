@@ -28,9 +28,11 @@ def test_import_spielwerk_loads_no_numba_numpy_or_game() -> None:
         "print(sorted(m for m in ('numba', 'numpy', 'spielwerk.games.kalah', 'typer', 'scipy')"
         " if m in sys.modules))\n"
         "spielwerk.load_game('kalah')\n"
-        "print('spielwerk.games.kalah' in sys.modules, 'spielwerk.games.skat' in sys.modules)\n"
-        "print(len(spielwerk.list_games()), 'spielwerk.games.skat' in sys.modules)\n"
+        "print('spielwerk.games.kalah.rules' in sys.modules,\n"
+        "      'spielwerk.games.skat.rules' in sys.modules)\n"
+        "print(len(spielwerk.list_games()), 'spielwerk.games.skat.rules' in sys.modules)\n"
     )
+    # a game's plug-in record is read without its rules: only kalah's rules load
     assert out.splitlines() == ["[]", "True False", "3 True"]
 
 
@@ -53,8 +55,10 @@ def test_help_table_matches_the_registered_commands() -> None:
     for name in group.list_commands(ctx):  # type: ignore[attr-defined]
         command = group.get_command(ctx, name)  # type: ignore[attr-defined]
         registered[name] = command.get_short_help_str(limit=500)
-    assert registered == cli_main.COMMAND_HELP
-    assert group.help == cli_main.HELP
+    assert registered == cli_main.command_help()
+    assert list(registered) == list(cli_main.command_help())  # listed in the same order
+    assert group.help == cli_main.app_help()
+    assert set(cli_main.command_help()) > set(cli_main.COMMAND_HELP)  # the games' groups
 
 
 def test_top_level_help_needs_no_typer_and_lists_every_command() -> None:
@@ -63,13 +67,15 @@ def test_top_level_help_needs_no_typer_and_lists_every_command() -> None:
         "sys.argv = ['spielwerk', '--help']\n"
         "from spielwerk.cli.main import main\n"
         "main()\n"
-        "print(sorted(m for m in ('typer', 'rich', 'numba', 'numpy') if m in sys.modules))\n"
+        "print(sorted(m for m in sys.modules if m in ('typer', 'rich', 'numba', 'numpy')"
+        " or m.endswith('.rules')\n"
+        "             or m.startswith('spielwerk.cli.') and m != 'spielwerk.cli.main'))\n"
     )
     lines = out.splitlines()
     assert any("Usage: spielwerk [OPTIONS] COMMAND [ARGS]..." in x for x in lines[:3])
     assert lines[-1] == "[]"
     joined = " ".join(out.replace("│", " ").split())
-    for name, text in cli_main.COMMAND_HELP.items():
+    for name, text in cli_main.command_help().items():
         assert f"{name} {' '.join(text.split())}" in joined, name
 
 
@@ -126,7 +132,8 @@ def test_a_command_imports_only_its_own_module() -> None:
         "    main()\n"
         "except SystemExit as exc:\n"
         "    assert not exc.code, exc.code\n"
-        "print(sorted(m for m in ('spielwerk.cli.skat', 'spielwerk.games.skat')"
+        "print(sorted(m for m in ('spielwerk.cli.skat', 'spielwerk.games.skat.rules',"
+        " 'spielwerk.games.skat_ai', 'spielwerk.cli.durak', 'spielwerk.games.durak.rules')"
         " if m in sys.modules))\n"
     )
     assert "value +2 for South" in out

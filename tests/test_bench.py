@@ -12,20 +12,29 @@ from typer.testing import CliRunner
 from spielwerk import bench
 from spielwerk.cli.main import app
 from spielwerk.core.errors import SpielwerkError
+from spielwerk.games.durak import bench as durak_bench
+from spielwerk.games.kalah import bench as kalah_bench
+from spielwerk.games.skat import bench as skat_bench
+from spielwerk.plugins import BenchWorkload
 
 sys.path.insert(0, str(Path(__file__).parent))
 
 
 @pytest.fixture(scope="module")
 def per_position() -> dict[str, list[tuple[str, int, float]]]:
-    return {game: list(bench.POSITIONS[game]()) for game in bench.GAMES}
+    return {game: list(bench.workload(game).positions()) for game in bench.bench_games()}
+
+
+def test_the_built_in_games_are_benched_in_the_documented_order() -> None:
+    # docs/performance.md records the signature as skat-kalah-durak
+    assert bench.bench_games()[:3] == ("skat", "kalah", "durak")
 
 
 def test_node_totals_are_the_signature(
     per_position: dict[str, list[tuple[str, int, float]]],
 ) -> None:
     totals = {game: sum(n for _, n, _ in rows) for game, rows in per_position.items()}
-    assert totals == bench.SIGNATURE
+    assert totals == {game: bench.signature(game) for game in bench.bench_games()}
 
 
 def test_skat_positions_agree_with_the_dds_signature_test(
@@ -34,7 +43,7 @@ def test_skat_positions_agree_with_the_dds_signature_test(
     from test_skat_dds import SIGNATURE
 
     got = [n for _, n, _ in per_position["skat"]]
-    assert got == [SIGNATURE[key][1] for key in bench.SKAT_POSITIONS]
+    assert got == [SIGNATURE[key][1] for key in skat_bench.SKAT_POSITIONS]
 
 
 def test_kalah_positions_agree_with_the_solver_signature_test(
@@ -42,14 +51,14 @@ def test_kalah_positions_agree_with_the_solver_signature_test(
 ) -> None:
     from test_kalah_solver import SIGNATURE, SIGNATURE_POSITIONS
 
-    assert list(bench.KALAH_POSITIONS[: len(SIGNATURE_POSITIONS)]) == SIGNATURE_POSITIONS
+    assert list(kalah_bench.KALAH_POSITIONS[: len(SIGNATURE_POSITIONS)]) == SIGNATURE_POSITIONS
     got = [n for _, n, _ in per_position["kalah"]]
     assert got[: len(SIGNATURE)] == [nodes for _, nodes in SIGNATURE]
 
 
 def test_durak_positions_are_endgames_of_two_players() -> None:
-    for seed in bench.DURAK_SEEDS:
-        state = bench.durak_endgame(seed)
+    for seed in durak_bench.DURAK_SEEDS:
+        state = durak_bench.durak_endgame(seed)
         info = state.info_state(0)  # type: ignore[attr-defined]
         assert info.stock == 0 and not state.is_terminal()  # type: ignore[attr-defined]
         assert state.game.num_players == 2  # type: ignore[attr-defined]
@@ -58,8 +67,9 @@ def test_durak_positions_are_endgames_of_two_players() -> None:
 def _fake_kalah(monkeypatch: pytest.MonkeyPatch, recorded: int) -> None:
     # the printing, on two made-up positions (the real counts are checked above)
     rows = [("a", 700, 0.5), ("b", 300, 0.5)]
-    monkeypatch.setitem(bench.POSITIONS, "kalah", lambda: iter(rows))
-    monkeypatch.setitem(bench.SIGNATURE, "kalah", recorded)
+    fake = BenchWorkload(positions=lambda: iter(rows), warm_up=lambda: None)
+    monkeypatch.setattr(bench, "workload", lambda game: fake)
+    monkeypatch.setattr(bench, "signature", lambda game: recorded)
 
 
 def test_cli_prints_totals_rates_and_the_signature(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -71,8 +71,12 @@ def test_every_listed_command_module_exists_and_registers() -> None:
 
     from spielwerk.cli import main as cli_main
 
+    modules = cli_main.command_modules()
     for name in cli_main.COMMAND_MODULES:
-        module = importlib.import_module(f"spielwerk.cli.{name}")
+        assert modules[name] == f"spielwerk.cli.{name}"
+    assert set(modules) == set(cli_main.command_help())  # a game's group comes from its record
+    for name, module_name in modules.items():
+        module = importlib.import_module(module_name)
         assert callable(getattr(module, "register", None)), name
     for module_name in cli_main.COMMAND_MODULE.values():
         assert module_name in cli_main.COMMAND_MODULES

@@ -14,7 +14,9 @@ import pytest
 import spielwerk
 from spielwerk.core.game import Game
 from spielwerk.core.presentation import NoPresentationError, Presentation, bits_into
-from spielwerk.games import BUILTIN_GAMES
+from spielwerk.plugins import builtin_plugins
+
+BUILTIN_GAMES = [r.name for r in builtin_plugins()]
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "spielwerk"
 SPECS = ["kalah(pits=4,seeds=3)", "durak", "durak(players=4)", "skat", "skat(players=4)"]

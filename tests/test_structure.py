@@ -20,7 +20,7 @@ GRAPH = import_graph()
 LOWER = ("spielwerk.core", "spielwerk.search", "spielwerk.mc", "spielwerk.games")
 HIGHER = ("spielwerk.arena", "spielwerk.interop", "spielwerk.web", "spielwerk.cli",
           "spielwerk.bench")
-ALLOWED = {("spielwerk.core.registry", "spielwerk.games")}  # the plugin discovery
+ALLOWED: set[tuple[str, str]] = set()  # the plug-ins are found by name (spielwerk.plugins)
 
 
 def _in(module: str, package: str) -> bool:
@@ -28,7 +28,7 @@ def _in(module: str, package: str) -> bool:
 
 
 def test_the_graph_sees_the_modules() -> None:
-    assert "spielwerk.games.skat.rules" in GRAPH["spielwerk.games.skat"]
+    assert "spielwerk.games.skat.rules" in GRAPH["spielwerk.games.skat.presentation"]
     assert "spielwerk.games.skat.rules" in GRAPH["spielwerk.games.skat_ai.baseline"]
 
 

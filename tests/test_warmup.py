@@ -38,13 +38,13 @@ PROBE = textwrap.dedent(
     from typer.testing import CliRunner
 
     from spielwerk.cli.main import app
-    from spielwerk.warmup import STEPS
+    from spielwerk.warmup import steps
 
     def compiled():
         return {f"{d.py_func.__module__}.{d.py_func.__qualname__}": sorted(map(str, d.signatures))
                 for d in gc.get_objects() if isinstance(d, CPUDispatcher)}
 
-    STEPS[sys.argv[1]]()
+    steps()[sys.argv[1]]()
     warmed = compiled()
     for args in json.loads(sys.argv[2]):
         result = CliRunner().invoke(app, args)

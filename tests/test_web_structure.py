@@ -24,13 +24,16 @@ from fastapi.testclient import TestClient
 sys.path.insert(0, str(Path(__file__).parent))
 
 from spielwerk.core.registry import load_game  # noqa: E402
-from spielwerk.games import BUILTIN_GAMES, GAME_PACKAGES  # noqa: E402
+from spielwerk.plugins import builtin_plugins  # noqa: E402
 from spielwerk.web.app import create_app  # noqa: E402
 from spielwerk.web.server import web_games  # noqa: E402
 from structure import import_graph  # noqa: E402
 
 WEB = Path(__file__).resolve().parents[1] / "src" / "spielwerk" / "web"
-NAMES = sorted({*BUILTIN_GAMES, *(p for ps in GAME_PACKAGES.values() for p in ps)})
+BUILTIN_GAMES = [r.name for r in builtin_plugins()]
+# the games' names and their packages' (skat_ai)
+NAMES = sorted({*BUILTIN_GAMES,
+                *(m.split(".")[2] for r in builtin_plugins() for m in r.packages)})
 
 
 def _docstrings(tree: ast.AST) -> set[int]:

@@ -65,11 +65,22 @@ def kernel_folder() -> Path:
 
 
 def prepare() -> None:
-    """Point numba's kernel cache at :func:`cache_folder` and install the recovery (once)."""
+    """Point numba's kernel cache at :func:`kernel_folder` and install the damaged-cache
+    recovery (once). Before numba is loaded this only arms an import hook that does both as
+    numba loads, so a package that calls it (``spielwerk.games``) stays cheap to import:
+    reading a game's plug-in record loads no numba."""
     global _prepared
     if _prepared:
         return
     _prepared = True
+    if "numba" in sys.modules:
+        _use_kernel_folder()
+        _install_recovery()
+    else:
+        sys.meta_path.insert(0, _NumbaLoading())
+
+
+def _use_kernel_folder() -> None:
     if not os.environ.get("NUMBA_CACHE_DIR"):
         folder = kernel_folder()
         try:
@@ -81,9 +92,45 @@ def prepare() -> None:
             config = sys.modules.get("numba.core.config")
             if config is not None:  # numba already loaded: set its live setting too
                 config.CACHE_DIR = str(folder)  # type: ignore[attr-defined]
+
+
+def _install_recovery() -> None:
     from spielwerk._numba_cache import install
 
     install()
+
+
+class _NumbaLoading:
+    """An import hook (first on ``sys.meta_path``, removed once done): as ``numba`` starts to
+    load, the kernel folder is set (numba reads it when its config loads); right after
+    ``numba.core.caching`` has loaded, the recovery patches it."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if name == "numba":
+            _use_kernel_folder()
+            return None
+        if name != "numba.core.caching":
+            return None
+        if self in sys.meta_path:
+            sys.meta_path.remove(self)
+        for finder in sys.meta_path:  # the spec the other finders give, run then patched
+            find = getattr(finder, "find_spec", None)
+            spec = find(name, path, target) if find is not None else None
+            if spec is not None:
+                break
+        else:
+            return None
+        loader = spec.loader
+        run = getattr(loader, "exec_module", None)
+        if run is None:  # pragma: no cover - numba ships plain source modules
+            return spec
+
+        def exec_module(module: Any) -> None:
+            run(module)
+            _install_recovery()
+
+        loader.exec_module = exec_module
+        return spec
 
 
 def direct(dispatcher: Any, *example_args: object) -> Any:

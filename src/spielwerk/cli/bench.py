@@ -1,7 +1,8 @@
 """``spielwerk bench``: solve a fixed set of positions per game; print nodes, nodes/s, signature.
 
-The positions and the recorded signatures are in :mod:`spielwerk.bench`; this
-module parses the options and prints.
+The positions are each game's bench workload and the recorded signatures are in its plug-in
+record (:mod:`spielwerk.bench`, :mod:`spielwerk.plugins`); this module parses the options
+and prints.
 """
 
 from __future__ import annotations
@@ -14,26 +15,29 @@ import typer
 from spielwerk.core.errors import SpielwerkError
 
 GameOpt = Annotated[list[str] | None, typer.Option(
-    "--game", "-g", help="skat, kalah or durak (repeatable; default: all three)")]
+    "--game", "-g", help="a game with a bench workload (repeatable; default: all of them)")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="no line per position")]
 
 
 def bench_command(game: GameOpt = None, quiet: Quiet = False) -> None:
-    """Solve fixed positions per game (Skat DDS, Kalah, Durak endgames): total nodes and
-    nodes per second; the total node count is the signature."""
-    from spielwerk.bench import GAMES, SIGNATURE, run_bench
+    """Solve fixed positions per game with its exact solver: total nodes and nodes per
+    second; the total node count is the signature."""
+    from spielwerk.bench import bench_games, run_bench, signature
 
-    games = list(dict.fromkeys(game or GAMES))
-    unknown = [g for g in games if g not in GAMES]
+    known = bench_games()
+    games = list(dict.fromkeys(game or known))
+    unknown = [g for g in games if g not in known]
     if unknown:
         raise SpielwerkError(f"bench: no positions for {', '.join(unknown)} "
-                             f"(games: {', '.join(GAMES)})")
+                             f"(games: {', '.join(known)})")
     typer.echo(f"machine: {platform.machine()}, Python {platform.python_version()}")
     rows = run_bench(games, None if quiet else typer.echo)
     typer.echo(f"{'game':6s} {'positions':>9s} {'nodes':>12s} {'seconds':>8s} {'nodes/s':>11s}  "
                "signature")
     for row in rows:
-        mark = "ok" if row.signature_ok else f"DIFFERS (recorded {SIGNATURE[row.game]:,})"
+        recorded = signature(row.game)
+        mark = ("ok" if row.signature_ok else "none recorded" if recorded is None
+                else f"DIFFERS (recorded {recorded:,})")
         typer.echo(f"{row.game:6s} {row.positions:9d} {row.nodes:12,d} {row.seconds:8.2f} "
                    f"{row.nodes_per_second:11,.0f}  {mark}")
     nodes = sum(r.nodes for r in rows)

@@ -39,13 +39,14 @@ from spielwerk.core.play import play as play_loop
 from spielwerk.core.process import ignore_further_interrupts
 from spielwerk.core.registry import load_game
 from spielwerk.games.durak import kernel as K
+from spielwerk.games.durak.plugin import PLUGIN
 from spielwerk.games.durak.rules import DurakGame, DurakState, render
 
 TIMED_AGENTS = ("mcts", "ismcts")
 DEFAULT_EXTEND_FACTOR = 10
 """``--extend`` without ``--max-games`` stops a pairing at this many times ``--games``."""
 
-durak_app = typer.Typer(help="Durak: tournaments between agents, and play in the terminal.",
+durak_app = typer.Typer(help=PLUGIN.summary,
                         no_args_is_help=True)
 
 
@@ -380,15 +381,10 @@ def play(
     play_durak(game, vs or [default_opponent(game)], seat, seed)
 
 
-def _front_end(game: DurakGame, vs: list[str], seat: int, seed: int) -> None:
+def front_end(game: DurakGame, vs: list[str], seat: int, seed: int) -> None:
+    """``spielwerk play durak``: the terminal front end in Durak's plug-in record."""
     play_durak(game, vs, seat, seed)
 
 
 def register(app: typer.Typer) -> None:
     app.add_typer(durak_app, name="durak")
-    try:  # `spielwerk play durak` uses this front end as well
-        from spielwerk.cli.play import FRONT_ENDS
-
-        FRONT_ENDS["durak"] = _front_end
-    except ImportError:  # pragma: no cover - the play command is optional
-        pass

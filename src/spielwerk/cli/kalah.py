@@ -27,13 +27,14 @@ from spielwerk.games.kalah.plan import (
     Choice,
     KalahPlan,
 )
+from spielwerk.games.kalah.plugin import PLUGIN
 from spielwerk.games.kalah.solver import Solver
 from spielwerk.search.tt import DEPTH_INF
 
 console = Console()
 err = Console(stderr=True)
 
-kalah_app = typer.Typer(help="Kalah perfect play: solve, analyse positions, full game graphs.",
+kalah_app = typer.Typer(help=PLUGIN.summary,
                         no_args_is_help=True)
 
 Pits = Annotated[int, typer.Option("--pits", "-m", min=1, max=15, help="pits per side")]

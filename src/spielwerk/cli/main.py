@@ -1,16 +1,19 @@
 """The ``spielwerk`` command: one typer app, commands contributed by modules.
 
-Each module in ``COMMAND_MODULES`` defines ``register(app)``. A listed module
+Each module in ``COMMAND_MODULES``, and each game's command module named by its plug-in
+record (:mod:`spielwerk.plugins`), defines ``register(app)``. A listed module
 that is missing or does not import is an error (:class:`CommandModuleError`),
 never skipped silently: a command that vanished must not look like one that
 was never there (``tests/test_cli_games_play.py`` checks every listed module).
 Errors that spielwerk raises on purpose are printed as one line (exit code 2),
 never as a traceback, and never folded to the terminal's width.
 
-``spielwerk --help`` answers from :data:`COMMAND_HELP` without importing typer,
-rich or any command module (a test keeps that table equal to what the modules
-register); everything else builds the full app, which ``app`` (imported from
-here by tests and scripts) also gives.
+``spielwerk --help`` answers from :data:`COMMAND_HELP` and the games' records
+(:func:`command_help`) without importing typer, rich, any command module or any
+game (a test keeps that table equal to what the modules register); ``spielwerk
+COMMAND ...`` builds the app with that command's module alone; everything else
+builds the full app, which ``app`` (imported from here by tests and scripts) also
+gives.
 """
 
 from __future__ import annotations
@@ -20,36 +23,81 @@ import os
 import sys
 from typing import Any
 
-HELP = "Strong game AI for Skat, Durak and Kalah: play, analyse, run tournaments."
+HELP = "Strong game AI for {games}: play, analyse, run tournaments."
+"""The app's help; ``{games}`` becomes the plug-ins' titles (:func:`app_help`)."""
 
-COMMAND_HELP = {  # top-level command -> its short help, in the order `--help` lists them
+COMMAND_HELP = {  # command -> its short help, in the order `--help` lists them
     "games": "List the registered games, their parameters (with defaults) and their agents.",
     "play": "Play a game in the terminal against agents (type 'q' to quit).",
     "arena": "Play a round-robin tournament between AGENTS in GAME and print the standings.",
     "fuzz": "Play N seeded random games and check every invariant of check_game after every move.",
-    "serve": "Start the web table: play Skat, Durak and Kalah in the browser; Ctrl-C stops it.",
-    "kalah": "Kalah perfect play: solve, analyse positions, full game graphs.",
-    "skat": "Skat: replay ISS game records, play a deal, double-dummy solve and analyse.",
-    "durak": "Durak: tournaments between agents, and play in the terminal.",
+    "serve": "Start the web table: play every table game in the browser; Ctrl-C stops it.",
     "warmup": "Compile the game kernels into the user's cache folder so the first command "
     "starts at once.",
-    "bench": "Solve fixed positions per game (Skat DDS, Kalah, Durak endgames): total nodes and "
-    "nodes per second; the total node count is the signature.",
+    "bench": "Solve fixed positions per game with its exact solver: total nodes and nodes per "
+    "second; the total node count is the signature.",
 }
+"""The commands of ``spielwerk.cli`` itself; each game's command group comes from its plug-in
+record (:func:`command_help`), listed after them."""
 
-COMMAND_MODULES = ["games", "play", "arena", "fuzz", "kalah", "skat", "durak", "serve", "warmup",
-                   "bench"]
-"""Every ``spielwerk.cli.<name>`` module whose ``register(app)`` adds commands; each must exist."""
+COMMAND_MODULES = ["games", "play", "arena", "fuzz", "serve", "warmup", "bench"]
+"""Every ``spielwerk.cli.<name>`` module whose ``register(app)`` adds commands; each must exist.
+The games' command modules are named by their plug-in records (:func:`command_modules`)."""
 
 
 class CommandModuleError(RuntimeError):
-    """A command module listed in :data:`COMMAND_MODULES` is missing or has no ``register``."""
+    """A command module listed in :data:`COMMAND_MODULES` or named by a game's plug-in
+    record is missing or has no ``register``."""
 
 
-COMMAND_MODULE = {"games": "games", "arena": "arena", "fuzz": "fuzz", "serve": "serve",
-                  "kalah": "kalah", "skat": "skat", "durak": "durak", "warmup": "warmup",
-                  "bench": "bench"}
-"""Commands that need only their own module (``play`` uses every game's front end)."""
+COMMAND_MODULE = {"games": "games", "play": "play", "arena": "arena", "fuzz": "fuzz",
+                  "serve": "serve", "warmup": "warmup", "bench": "bench"}
+"""Commands that need only their own module (a game's command group needs only its own module
+too, and ``play`` loads the game's front end from its record)."""
+
+
+def _plugins() -> tuple[Any, ...]:
+    from spielwerk.plugins import game_plugins
+
+    return game_plugins()
+
+
+def app_help() -> str:
+    """The app's help with the games' titles (``Skat, Kalah and Durak``)."""
+    titles = [r.title for r in _plugins()]
+    games = ", ".join(titles[:-1]) + " and " + titles[-1] if len(titles) > 1 else "".join(titles)
+    return HELP.format(games=games or "games")
+
+
+def command_help() -> dict[str, str]:
+    """Every command's short help in the order ``--help`` lists them: :data:`COMMAND_HELP`,
+    then each game's command group (its record's ``summary``), as typer lists them."""
+    return {**COMMAND_HELP, **{r.name: r.summary for r in _plugins() if r.cli is not None}}
+
+
+def command_modules() -> dict[str, str]:
+    """Command -> the module whose ``register(app)`` adds it: ``spielwerk.cli.<name>`` for
+    :data:`COMMAND_MODULES`, each game's record's ``cli`` for its command group."""
+    out = {name: f"spielwerk.cli.{name}" for name in COMMAND_MODULES}
+    for record in _plugins():
+        if record.cli is not None:
+            if record.name in out:
+                raise CommandModuleError(f"game {record.name!r} would replace the command "
+                                         f"{record.name!r}: a game may not take that name")
+            out[record.name] = record.cli
+    return out
+
+
+def _only_module(command: str) -> str | None:
+    """The one module ``spielwerk COMMAND ...`` needs (None: the full app)."""
+    if command in COMMAND_MODULE:
+        return f"spielwerk.cli.{COMMAND_MODULE[command]}"
+    if command.startswith("-"):
+        return None
+    from spielwerk.plugins import game_plugin
+
+    record = game_plugin(command)
+    return record.cli if record is not None else None
 
 
 def _group() -> None:
@@ -57,7 +105,7 @@ def _group() -> None:
 
 
 def _build_app(only: str | None = None) -> Any:
-    """The typer app with every command module, or with module ``only`` alone."""
+    """The typer app with every command module, or with the module ``only`` alone."""
     import typer
 
     from spielwerk.cli.options import CheckedGroup
@@ -65,7 +113,7 @@ def _build_app(only: str | None = None) -> Any:
     app = typer.Typer(
         name="spielwerk",
         cls=CheckedGroup,
-        help=HELP,
+        help=app_help(),
         no_args_is_help=True,
         pretty_exceptions_enable=False,
         add_completion=False,
@@ -73,15 +121,13 @@ def _build_app(only: str | None = None) -> Any:
     if only is not None:
         # a group even with one command (typer would run a lone command as the app itself)
         app.callback()(_group)
-    for name in COMMAND_MODULES if only is None else [only]:
-        module_name = f"spielwerk.cli.{name}"
+    for module_name in command_modules().values() if only is None else [only]:
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
             if exc.name == module_name:
                 raise CommandModuleError(
-                    f"command module {module_name} is listed in COMMAND_MODULES but missing"
-                ) from exc
+                    f"command module {module_name} is listed but missing") from exc
             raise
         register = getattr(module, "register", None)
         if register is None:
@@ -124,16 +170,16 @@ def _box(title: str, rows: list[tuple[str, str]], width: int) -> list[str]:
 
 
 def top_level_help(prog: str, width: int | None = None) -> str:
-    """The answer to ``spielwerk --help``, from :data:`COMMAND_HELP` alone (no typer, no
-    rich), in the boxes of the commands' own help."""
+    """The answer to ``spielwerk --help``, from :func:`command_help` alone (the games' plug-in
+    records; no typer, no rich, no game loaded), in the boxes of the commands' own help."""
     import shutil
 
     if width is None:
         width = shutil.get_terminal_size((80, 24)).columns
     width = max(60, min(width, 160))
-    lines = ["", f" Usage: {prog} [OPTIONS] COMMAND [ARGS]...", "", f" {HELP}", ""]
+    lines = ["", f" Usage: {prog} [OPTIONS] COMMAND [ARGS]...", "", f" {app_help()}", ""]
     lines += _box("Options", [("--help", "Show this message and exit.")], width)
-    lines += _box("Commands", list(COMMAND_HELP.items()), width)
+    lines += _box("Commands", list(command_help().items()), width)
     lines += ["", f" Run '{prog} COMMAND --help' for a command's options."]
     return "\n".join(lines) + "\n"
 
@@ -151,6 +197,16 @@ def _stay_interrupted() -> None:
 
 def main() -> None:
     """Entry point of the ``spielwerk`` script."""
+    from spielwerk.plugins import PluginError
+
+    try:
+        _main()
+    except PluginError as exc:  # a game plug-in that cannot be read: one line, no traceback
+        sys.stderr.write(f"error: {exc}\n")
+        sys.exit(2)
+
+
+def _main() -> None:
     if sys.argv[1:] == ["--help"]:  # answered without loading typer or any command
         sys.stdout.write(top_level_help(os.path.basename(sys.argv[0]) or "spielwerk"))
         return
@@ -160,10 +216,10 @@ def main() -> None:
         from spielwerk.core.errors import IllegalActionError, SpielwerkError
 
         this = sys.modules[__name__]
-        if "app" in this.__dict__ or sys.argv[1:2] == [] or sys.argv[1] not in COMMAND_MODULE:
-            app = this.app
-        else:  # `spielwerk kalah ...` imports the kalah command's module, not all of them
-            app = _build_app(only=COMMAND_MODULE[sys.argv[1]])
+        only = None if "app" in this.__dict__ or sys.argv[1:2] == [] else \
+            _only_module(sys.argv[1])
+        # `spielwerk kalah ...` imports that game's command module, not all of them
+        app = this.app if only is None else _build_app(only=only)
         err_console = this.err_console
     except KeyboardInterrupt:
         _stay_interrupted()

@@ -2,8 +2,8 @@
 
 The generic loop works for every game: the person sees their own info state
 (never hidden cards), types a move in the game's notation, and gets a clear
-message for bad input. Games with richer terminal front ends (Skat, Durak)
-register them in :data:`FRONT_ENDS`.
+message for bad input. A game with a richer terminal front end names it in its
+plug-in record (:mod:`spielwerk.plugins`), as it names its seats.
 """
 
 from __future__ import annotations
@@ -19,17 +19,21 @@ from spielwerk.core.errors import GameParameterError
 from spielwerk.core.game import Game, State
 from spielwerk.core.play import Chooser, play
 from spielwerk.core.registry import load_game
-
-SEAT_NAMES = {"kalah": ("South: the bottom row, your store is on the right",
-                        "North: the top row, your store is on the left")}
-"""How the terminal names a seat, for games that have names for them."""
+from spielwerk.plugins import game_plugin, load_object
 
 _VS_HELP = ("opponent agent spec (repeat for more seats; default: the game's default "
             "opponent at the web table, its strongest measured agent: `spielwerk games` "
             "lists the agents)")
 
-FRONT_ENDS: dict[str, Callable[..., None]] = {}
-"""Game name -> ``front_end(game, vs, seat, seed)`` replacing the generic loop."""
+
+def front_end(game: Game) -> Callable[..., None] | None:
+    """The game's own ``front_end(game, vs=, seat=, seed=)`` replacing the generic loop, from
+    its plug-in record (None: the generic loop)."""
+    record = game_plugin(game.name)
+    if record is None or record.front_end is None:
+        return None
+    made: Callable[..., None] = load_object(record.front_end)
+    return made
 
 
 def _ask_move(state: State, seat: int, console: Console) -> int | None:
@@ -52,8 +56,9 @@ def _ask_move(state: State, seat: int, console: Console) -> int | None:
 
 
 def _seat_name(game: Game, seat: int, short: bool = False) -> str:
-    names = SEAT_NAMES.get(game.name)
-    if names is None or not 0 <= seat < len(names):
+    record = game_plugin(game.name)
+    names = record.seat_names if record is not None else ()
+    if not 0 <= seat < len(names):
         return ""
     name = names[seat]
     return f", {name.split(':')[0]}" if short else f", {name}"
@@ -109,15 +114,16 @@ def play_command(
     vs: list[str] | None = typer.Option(
         None, "--vs", help=_VS_HELP
     ),
-    seat: int = typer.Option(0, min=0, help="your seat (0 moves first in Kalah)"),
+    seat: int = typer.Option(0, min=0, help="your seat (0: the first)"),
     seed: int = typer.Option(0, min=0, help="seed for agents and chance"),
 ) -> None:
     """Play a game in the terminal against agents (type 'q' to quit)."""
     game = load_game(game_spec)
     if not vs:
         vs = [default_opponent(game)]
-    if game.name in FRONT_ENDS:
-        FRONT_ENDS[game.name](game, vs=vs, seat=seat, seed=seed)
+    own = front_end(game)
+    if own is not None:
+        own(game, vs=vs, seat=seat, seed=seed)
         return
     play_in_terminal(game, seat_opponents(game, vs, seat, seed), seat, seed, Console())
 

@@ -30,7 +30,7 @@ def serve(
         10.0, "--abandon", min=0, help="seconds after the last browser leaves a table before its "
         "engine work is cancelled"),
 ) -> None:
-    """Start the web table: play Skat, Durak and Kalah in the browser; Ctrl-C stops it."""
+    """Start the web table: play every table game in the browser; Ctrl-C stops it."""
     if db is not None:
         file_target("--db", db, "web.sqlite3")
     import socket

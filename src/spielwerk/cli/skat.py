@@ -4,8 +4,8 @@
 through the engine and prints one row per record (exit code 1 if any record
 disagrees with the server's result or cannot be replayed; exit code 2 for a
 file that holds no ISS record at all).
-``spielwerk skat play`` (and ``spielwerk play skat``, through the play
-command's front ends) lets a person play a deal against two agents.
+``spielwerk skat play`` (and ``spielwerk play skat``: :func:`front_end` is the terminal
+front end in Skat's plug-in record) lets a person play a deal against two agents.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from spielwerk.games.skat import iss
 from spielwerk.games.skat.bidding import POSITION_NAMES
 from spielwerk.games.skat.cards import DISPLAY_ORDER, mask_to_string
 from spielwerk.games.skat.info import SkatInfoState
+from spielwerk.games.skat.plugin import PLUGIN
 from spielwerk.games.skat.rules import (
     BID_BASE,
     CLAIM,
@@ -43,7 +44,7 @@ from spielwerk.games.skat.rules import (
 )
 
 skat_app = typer.Typer(
-    help="Skat: replay ISS game records, play a deal, double-dummy solve and analyse.",
+    help=PLUGIN.summary,
     no_args_is_help=True,
 )
 
@@ -290,9 +291,3 @@ def register(app: typer.Typer) -> None:
 
     register_match_command(skat_app)
     app.add_typer(skat_app, name="skat")
-    try:  # let ``spielwerk play skat`` use this front end
-        from spielwerk.cli import play
-
-        play.FRONT_ENDS["skat"] = front_end  # type: ignore[assignment]
-    except ImportError:  # pragma: no cover - the play command is optional
-        pass

@@ -333,6 +333,10 @@ def make_agent(spec: str | AgentSpec, game: Game, seed: int | None = None) -> Ag
         return factory(str(spec), game, seed)  # type: ignore[no-any-return]
     parsed = AgentSpec.parse(spec) if isinstance(spec, str) else spec
     name, raw = parsed.name, parsed.params
+    if (game.name, name) not in _AGENTS:  # the game's own agent wins over a generic one
+        from spielwerk.core.registry import load_game_packages
+
+        load_game_packages(game.name)  # (a game unpickled in a worker has loaded its rules only)
     entry = _AGENTS.get((game.name, name)) or _AGENTS.get((None, name))
     if entry is None:
         from spielwerk.core.registry import load_builtin_games

@@ -282,6 +282,15 @@ class ThreadExecutor(Executor):
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
+def preload_modules() -> list[str]:
+    """What a forkserver imports once for all its workers: every game plug-in's preload
+    modules (:mod:`spielwerk.plugins`) and the arena's game loop."""
+    from spielwerk.plugins import game_plugins
+
+    modules = [m for record in game_plugins() for m in record.preload_modules]
+    return [*dict.fromkeys(modules), "spielwerk.arena.match"]
+
+
 def _default_start_method() -> str:
     # forkserver: children fork from a clean server process, so threads in the
     # parent (progress bars, Dask clients) cannot deadlock them; Windows/macOS: spawn.
@@ -317,8 +326,7 @@ class LocalProcessExecutor(Executor):
             ctx = multiprocessing.get_context(self.start_method)
             if self.start_method == "forkserver":
                 # the games load lazily in a plain import; workers get them ready-made
-                ctx.set_forkserver_preload(["spielwerk.games.kalah", "spielwerk.games.durak",
-                                            "spielwerk.games.skat", "spielwerk.arena.match"])
+                ctx.set_forkserver_preload(preload_modules())
             self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx,
                                              initializer=init_worker, initargs=(os.getpid(),))
             self._workers = []

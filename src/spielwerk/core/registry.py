@@ -1,5 +1,8 @@
 """Game registry: ``register_game``, ``list_games`` and ``load_game("kalah(pits=6)")``.
 
+A game registers when its plug-in's packages are imported (:mod:`spielwerk.plugins`), on
+first use of its name.
+
 Parameters are typed by their defaults (bool, int, float, str); an optional
 validator rejects bad combinations with a :class:`GameParameterError`.
 """
@@ -25,17 +28,33 @@ class GameEntry:
 
 
 _GAMES: dict[str, GameEntry] = {}
-_BUILTIN_LOADED = False
+_ALL_LOADED = False
 
 
 def load_builtin_games() -> None:
-    """Import the built-in games and their agents (once); cheap after the first call."""
-    global _BUILTIN_LOADED
-    if not _BUILTIN_LOADED:
-        from spielwerk.games import load_builtin_games as load
+    """Import every game plug-in's packages (:mod:`spielwerk.plugins`), registering the
+    games and all their agents (once); cheap after the first call."""
+    global _ALL_LOADED
+    if not _ALL_LOADED:
+        from spielwerk.plugins import game_plugins
 
-        load()
-        _BUILTIN_LOADED = True
+        for record in game_plugins():
+            record.load_packages()
+        _ALL_LOADED = True
+
+
+def load_game_packages(name: str) -> bool:
+    """Import the packages of the game ``name`` alone (its plug-in record's), registering
+    it and its agents; False when no plug-in declares ``name``."""
+    from spielwerk.plugins import game_plugin
+
+    record = game_plugin(name)
+    if record is None:
+        return False
+    record.load_packages()
+    return True
+
+
 _SPEC_RE = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\((.*)\))?\s*$", re.S)
 
 
@@ -53,12 +72,8 @@ def register_game(
 
 
 def _load_builtin(name: str) -> None:
-    """Import the built-in game ``name`` alone (all of them for an unknown name)."""
-    from spielwerk.games import BUILTIN_GAMES, load_game_packages
-
-    if name in BUILTIN_GAMES:
-        load_game_packages(name)
-    else:
+    """Import the game ``name``'s packages alone (every game's for an unknown name)."""
+    if not load_game_packages(name):
         load_builtin_games()
 
 

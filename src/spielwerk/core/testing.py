@@ -452,6 +452,22 @@ def _choose(state: State, rng: np.random.Generator) -> int:
     return legal[int(rng.integers(len(legal)))]
 
 
+def api_playouts(spec: str, games: int, seed: int = 0) -> None:
+    """Play ``games`` games of ``spec`` through the object API alone (``legal_actions``,
+    ``apply``, chance moves too, uniform by one ``random.Random(seed)``), as a user's script
+    does: a game's warm-up makes the first calls of its kernels this way."""
+    import random
+
+    game = load_game(spec)
+    rng = random.Random(seed)
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+        state.returns()
+
+
 def random_playout(game: Game, seed: int, max_moves: int = 10_000) -> State:
     """Play game ``seed`` with the harness's random policy, without checks.
 

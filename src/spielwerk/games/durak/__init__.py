@@ -1,3 +1,5 @@
-"""Durak: rules with presets (classic, zarlykov2023, perevodnoy) and agents."""
+"""Durak: rules with presets (classic, zarlykov2023, perevodnoy) and agents.
 
-from spielwerk.games.durak import agents, rules  # noqa: F401
+Importing the package loads nothing (its plug-in record, ``plugin.py``, is read without the
+rules); the registry imports the modules the record names on first use of the game.
+"""

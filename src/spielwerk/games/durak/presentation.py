@@ -18,13 +18,14 @@ from spielwerk.core.game import Game, InfoState, State
 from spielwerk.core.presentation import LobbyField, Presentation, Sizes, bits_into
 from spielwerk.games.durak import kernel as K
 from spielwerk.games.durak import table as durak_table
+from spielwerk.games.durak.plugin import PLUGIN
 from spielwerk.games.durak.rules import DurakInfoState, DurakState, action_cards
 
 
 class DurakPresentation(Presentation):
     table = True
-    title = "Durak"
-    default_opponents = ("ismcts", "mcts", "smart")
+    title = PLUGIN.title
+    default_opponents = PLUGIN.default_opponents  # the record's: the terminal's too
     lobby_rank = 1
     lobby_fields = (
         LobbyField("preset", "preset", kind="choice",

@@ -14,13 +14,14 @@ import numpy as np
 from spielwerk.core.game import Game, InfoState, PerfectInfoState, State
 from spielwerk.core.presentation import LobbyField, Presentation, Sizes
 from spielwerk.games.kalah import table as kalah_table
+from spielwerk.games.kalah.plugin import PLUGIN
 from spielwerk.games.kalah.rules import KalahState
 
 
 class KalahPresentation(Presentation):
     table = True
-    title = "Kalah"
-    default_opponents = ("perfect", "alphabeta")
+    title = PLUGIN.title
+    default_opponents = PLUGIN.default_opponents  # the record's: the terminal's too
     # the number fields' ranges follow the chosen opponent (lobby_limits), in kalah.js
     lobby_rank = 2
     lobby_fields = (LobbyField("pits", "pits", low=1, high=6),

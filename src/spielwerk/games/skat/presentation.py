@@ -23,12 +23,13 @@ from spielwerk.games.skat import table as skat_table
 from spielwerk.games.skat.actions import NUM_ACTIONS
 from spielwerk.games.skat.cards import card_to_string
 from spielwerk.games.skat.info import SkatInfoState
+from spielwerk.games.skat.plugin import PLUGIN
 
 
 class SkatPresentation(Presentation):
     table = True
-    title = "Skat"
-    default_opponents = ("knn", "pimc", "rule")
+    title = PLUGIN.title
+    default_opponents = PLUGIN.default_opponents  # the record's: the terminal's too
     record_format = "ISS"
     record_line = "an ISS record line"
     undo_refusal = ("nothing to take back: only a card put into the skat can be taken back, "

@@ -1,0 +1,23 @@
+"""Skat's plug-in record (:mod:`spielwerk.plugins`): imports nothing but the record type.
+
+The rules register the game; the Skat AI beside them (:mod:`spielwerk.games.skat_ai`)
+registers the agents and the web table's hints. A process-pool worker preloads the rules
+only (the AI loads its knowledge bases when an agent first needs them).
+"""
+
+from spielwerk.plugins import GamePlugin
+
+PLUGIN = GamePlugin(
+    name="skat",
+    title="Skat",
+    packages=("spielwerk.games.skat.rules", "spielwerk.games.skat_ai"),
+    summary="Skat: replay ISS game records, play a deal, double-dummy solve and analyse.",
+    cli="spielwerk.cli.skat",
+    front_end="spielwerk.cli.skat:front_end",
+    default_opponents=("knn", "pimc", "rule"),
+    warm_up="spielwerk.games.skat.warmup:warm_up",
+    bench="spielwerk.games.skat.bench:WORKLOAD",
+    bench_signature=764_055,
+    preload=("spielwerk.games.skat.rules",),
+    rank=0,
+)
