@@ -133,7 +133,7 @@ def test_a_command_imports_only_its_own_module() -> None:
         "except SystemExit as exc:\n"
         "    assert not exc.code, exc.code\n"
         "print(sorted(m for m in ('spielwerk.cli.skat', 'spielwerk.games.skat.rules',"
-        " 'spielwerk.games.skat_ai', 'spielwerk.cli.durak', 'spielwerk.games.durak.rules')"
+        " 'spielwerk.games.skat_ai', 'spielwerk.games.durak.cli', 'spielwerk.games.durak.rules')"
         " if m in sys.modules))\n"
     )
     assert "value +2 for South" in out

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from spielwerk.cli.durak import DurakCliError, with_time
 from spielwerk.cli.main import app
+from spielwerk.games.durak.cli import DurakCliError, with_time
 
 runner = CliRunner()
 

@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 
 import spielwerk
 from spielwerk.arena.stats import DecisiveRecord
-from spielwerk.cli import durak as durak_cli
 from spielwerk.cli.main import app
 from spielwerk.cli.progress import GamesProgress
+from spielwerk.games.durak import cli as durak_cli
 from spielwerk.games.durak import kernel as K
 
 runner = CliRunner()

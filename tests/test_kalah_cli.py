@@ -196,7 +196,7 @@ def test_split_checkpoint_in_an_unwritable_place_is_refused_before_solving(tmp_p
 # ------------------------------------------------------------- the cost of a solve, up front
 def test_solve_without_a_large_database_says_its_cost_and_the_build_command_up_front(
         tmp_path: Path, monkeypatch) -> None:
-    from spielwerk.cli import kalah as kalah_cli
+    from spielwerk.games.kalah import cli as kalah_cli
 
     class Stop(Exception):
         pass
@@ -273,7 +273,7 @@ class _ChargedClock:
 def _charge_tables(monkeypatch: pytest.MonkeyPatch, seconds: Callable[[int], float]
                    ) -> _ChargedClock:
     """Every table made costs ``seconds(log2 slots)`` on the clock the command keeps."""
-    from spielwerk.cli import kalah as cli_kalah
+    from spielwerk.games.kalah import cli as cli_kalah
     from spielwerk.games.kalah import perfect, solver
     from spielwerk.search import tt
 

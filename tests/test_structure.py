@@ -27,6 +27,16 @@ def _in(module: str, package: str) -> bool:
     return module == package or module.startswith(package + ".")
 
 
+def _face(module: str) -> bool:
+    """A game's command line (``games/<game>/cli.py``, named by its plug-in record): an
+    interface module that lives with its game."""
+    return module.startswith("spielwerk.games.") and module.rpartition(".")[2] == "cli"
+
+
+def _interface(module: str) -> bool:
+    return _face(module) or any(_in(module, hi) for hi in HIGHER)
+
+
 def test_the_graph_sees_the_modules() -> None:
     assert "spielwerk.games.skat.rules" in GRAPH["spielwerk.games.skat.presentation"]
     assert "spielwerk.games.skat.rules" in GRAPH["spielwerk.games.skat_ai.baseline"]
@@ -42,8 +52,16 @@ def test_no_import_circles() -> None:
 
 def test_lower_layers_never_import_higher_ones() -> None:
     bad = [(m, d) for m, deps in GRAPH.items() for d in deps
-           if any(_in(m, lo) for lo in LOWER) and any(_in(d, hi) for hi in HIGHER)]
+           if any(_in(m, lo) for lo in LOWER) and not _face(m) and _interface(d)]
     assert bad == []
+
+
+def test_the_games_command_lines_are_interface_modules() -> None:
+    faces = sorted(m for m in GRAPH if _face(m))
+    assert "spielwerk.games.kalah.cli" in faces  # the check below sees them
+    # nothing below the interfaces imports one (the command line loads it by its record)
+    assert [(m, d) for m, deps in GRAPH.items() for d in deps
+            if _face(d) and not _interface(m)] == []
 
 
 def test_core_and_the_engines_know_no_game() -> None:

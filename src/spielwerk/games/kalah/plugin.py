@@ -8,7 +8,7 @@ PLUGIN = GamePlugin(
     packages=("spielwerk.games.kalah.rules", "spielwerk.games.kalah.agents",
               "spielwerk.games.kalah.perfect"),
     summary="Kalah perfect play: solve, analyse positions, full game graphs.",
-    cli="spielwerk.cli.kalah",
+    cli="spielwerk.games.kalah.cli",
     seat_names=("South: the bottom row, your store is on the right",
                 "North: the top row, your store is on the left"),
     default_opponents=("perfect", "alphabeta"),

@@ -1,4 +1,8 @@
-"""``spielwerk kalah solve|analyze|graph|egdb``: perfect play for Kalah(m, n)."""
+"""``spielwerk kalah solve|analyze|graph|egdb``: perfect play for Kalah(m, n).
+
+Kalah's command group, named by its plug-in record (``plugin.py``): an interface module
+that lives with the game (nothing below the interfaces imports it; the structure test).
+"""
 
 from __future__ import annotations
 

@@ -5,6 +5,10 @@ both seatings of a deal share its chance seed) with Durak reporting: win
 rates over decisive games with Wilson intervals, draws counted separately, a
 sequential extension of undecided pairings, a table, ``--json`` lines and a
 heat-map PNG like figure 5 of the seed.
+
+Durak's command group and terminal front end, named by its plug-in record (``plugin.py``):
+an interface module that lives with the game (nothing below the interfaces imports it; the
+structure test).
 """
 
 from __future__ import annotations
