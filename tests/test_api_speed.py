@@ -132,7 +132,7 @@ def test_a_command_imports_only_its_own_module() -> None:
         "    main()\n"
         "except SystemExit as exc:\n"
         "    assert not exc.code, exc.code\n"
-        "print(sorted(m for m in ('spielwerk.cli.skat', 'spielwerk.games.skat.rules',"
+        "print(sorted(m for m in ('spielwerk.games.skat.cli', 'spielwerk.games.skat.rules',"
         " 'spielwerk.games.skat_ai', 'spielwerk.games.durak.cli', 'spielwerk.games.durak.rules')"
         " if m in sys.modules))\n"
     )

@@ -9,8 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 import spielwerk.cli.play as play_cli
-import spielwerk.cli.skat as skat_cli
 import spielwerk.games.durak.cli as durak_cli
+import spielwerk.games.skat.cli as skat_cli
 from spielwerk.cli.main import app
 from spielwerk.core.agent import default_opponent, make_agent
 from spielwerk.core.registry import load_game

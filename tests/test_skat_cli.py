@@ -13,8 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 import spielwerk
-from spielwerk.cli import skat as skat_cli
 from spielwerk.cli.main import app
+from spielwerk.games.skat import cli as skat_cli
 from spielwerk.games.skat import iss
 from spielwerk.games.skat.cards import mask_to_string
 from spielwerk.games.skat.rules import BID_BASE, DECLARE_BASE, HOLD, PICKUP, PLAY, PUT

@@ -11,9 +11,9 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from spielwerk.cli.skat_dds import AnalysisError, analyze_state_history, register_dds_commands
 from spielwerk.games.skat import iss
 from spielwerk.games.skat.cards import points_of, string_to_card
+from spielwerk.games.skat.cli_dds import AnalysisError, analyze_state_history, register_dds_commands
 from spielwerk.games.skat.dds import MODE_POINTS, DealPosition, Solver
 from spielwerk.games.skat.position import (
     PositionError,

@@ -292,7 +292,7 @@ def test_cli_bid_and_put_json() -> None:
 def test_cli_bid_play_picks_the_calibration() -> None:
     """``--play`` decides with the win chances of that card play: PIMC (the knn agent's
     default) wins more, so a hand rule's play would pass is played with PIMC."""
-    from spielwerk.cli.skat_kb import bid_result
+    from spielwerk.games.skat_ai.cli_kb import bid_result
 
     cards = "DK DT DA DJ HK S7 SQ SA CT CA"
     pimc, rule = bid_result(cards), bid_result(cards, play="rule")
@@ -312,7 +312,7 @@ def test_cli_bid_play_picks_the_calibration() -> None:
     ("CJ SJ CA CT C9 SA HT H7 D7 X9", "not a card"),
 ])
 def test_cli_bad_cards(cards: str, message: str) -> None:
-    from spielwerk.cli.skat_kb import bid_result
+    from spielwerk.games.skat_ai.cli_kb import bid_result
 
     with pytest.raises(Exception, match=message):
         bid_result(cards)

@@ -281,13 +281,13 @@ def front_end(game: Game, vs: list[str], seat: int, seed: int) -> SkatState | No
 
 
 def register(app: typer.Typer) -> None:
-    from spielwerk.cli.skat_dds import register_dds_commands
+    from spielwerk.games.skat.cli_dds import register_dds_commands
 
     register_dds_commands(skat_app)
-    from spielwerk.cli.skat_kb import register_kb_commands
+    from spielwerk.games.skat_ai.cli_kb import register_kb_commands
 
     register_kb_commands(skat_app)
-    from spielwerk.cli.skat_match import register_match_command
+    from spielwerk.games.skat.cli_match import register_match_command
 
     register_match_command(skat_app)
     app.add_typer(skat_app, name="skat")
