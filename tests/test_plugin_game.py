@@ -244,3 +244,20 @@ def test_a_game_may_not_take_a_command_name(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(cli_main, "_plugins", lambda: (clash,))
     with pytest.raises(cli_main.CommandModuleError, match="may not take that name"):
         cli_main.command_modules()
+
+
+def test_contributing_shows_the_test_games_record() -> None:
+    """The record in CONTRIBUTING.md's "Adding a game" runs and is the test game's own."""
+    import re
+
+    text = (HERE.parent / "CONTRIBUTING.md").read_text()
+    section = text[text.index("## Adding a game"):text.index("## Adding an agent")]
+    (block,) = re.findall(r"```python\n(.*?)```", section, re.S)
+    namespace: dict[str, object] = {}
+    exec(textwrap.dedent(block), namespace)  # noqa: S102 - our own documentation
+    sys.path.insert(0, str(PLUGIN_DIR))
+    try:
+        from spielwerk_nim.plugin import PLUGIN  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(PLUGIN_DIR))
+    assert namespace["PLUGIN"] == PLUGIN
