@@ -261,3 +261,22 @@ def test_contributing_shows_the_test_games_record() -> None:
     finally:
         sys.path.remove(str(PLUGIN_DIR))
     assert namespace["PLUGIN"] == PLUGIN
+
+
+def test_a_games_own_agent_wins_where_only_its_rules_were_loaded() -> None:
+    """A worker that unpickles a game has imported its rules alone (the package's
+    ``__init__`` imports nothing): ``make_agent`` loads the game's own packages before it
+    would take a generic agent of the same name (Durak has its own ``random``)."""
+    code = textwrap.dedent("""
+        import pickle, sys
+        from spielwerk.games.durak.rules import DurakGame
+        game = pickle.loads(pickle.dumps(DurakGame({"preset": "classic", "players": 2,
+                                                    "deck": 36})))
+        print("spielwerk.games.durak.agents" in sys.modules)
+        from spielwerk.core.agent import make_agent
+        print(type(make_agent("random", game, seed=1)).__name__)
+    """)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.split() == ["False", "DurakRandomAgent"]

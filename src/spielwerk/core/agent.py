@@ -125,6 +125,8 @@ class AgentEntry:
 Limit = tuple[float | None, float | None] | tuple[str, ...]
 
 _AGENTS: dict[tuple[str | None, str], AgentEntry] = {}
+_OWN_LOADED: set[str] = set()
+"""Games whose own packages (and so agents) :func:`make_agent` has made sure of."""
 _SPEC_FAMILIES: dict[str, str] = {
     # spec prefix -> "module:function(spec, game, seed)", imported on first use
     "openspiel": "spielwerk.interop.openspiel:make_openspiel_agent",
@@ -333,10 +335,14 @@ def make_agent(spec: str | AgentSpec, game: Game, seed: int | None = None) -> Ag
         return factory(str(spec), game, seed)  # type: ignore[no-any-return]
     parsed = AgentSpec.parse(spec) if isinstance(spec, str) else spec
     name, raw = parsed.name, parsed.params
-    if (game.name, name) not in _AGENTS:  # the game's own agent wins over a generic one
+    gname = game.name
+    if gname not in _OWN_LOADED and (gname, name) not in _AGENTS:
+        # the game's own agent wins over a generic one of the same name: its packages load
+        # first (a game unpickled in a worker has loaded its rules only)
         from spielwerk.core.registry import load_game_packages
 
-        load_game_packages(game.name)  # (a game unpickled in a worker has loaded its rules only)
+        load_game_packages(gname)
+        _OWN_LOADED.add(gname)
     entry = _AGENTS.get((game.name, name)) or _AGENTS.get((None, name))
     if entry is None:
         from spielwerk.core.registry import load_builtin_games

@@ -43,15 +43,22 @@ def load_builtin_games() -> None:
         _ALL_LOADED = True
 
 
+_PACKAGES_LOADED: set[str] = set()
+
+
 def load_game_packages(name: str) -> bool:
     """Import the packages of the game ``name`` alone (its plug-in record's), registering
-    it and its agents; False when no plug-in declares ``name``."""
+    it and its agents; False when no plug-in declares ``name``. Cheap after the first call
+    (``make_agent`` asks before it takes a generic agent)."""
+    if name in _PACKAGES_LOADED:
+        return True
     from spielwerk.plugins import game_plugin
 
     record = game_plugin(name)
     if record is None:
         return False
     record.load_packages()
+    _PACKAGES_LOADED.add(name)
     return True
 
 
