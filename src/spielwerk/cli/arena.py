@@ -99,7 +99,7 @@ def arena(
     ),
     games: int = typer.Option(
         20, "--games", "-n", min=1,
-        help="games per pairing: a multiple of the seatings (2 for Kalah)"
+        help="games per pairing: a multiple of the seatings (2 for two players)"
     ),
     seed: int = typer.Option(0, "--seed", "-s", min=0,
                              help="tournament seed: same seed, same games"),
