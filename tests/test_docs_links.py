@@ -71,3 +71,19 @@ def test_relative_links_resolve(page: Path) -> None:
         if anchor and dest.suffix == ".md" and anchor.lower() not in anchors(dest):
             broken.append(f"{target}: no heading #{anchor} in {dest.relative_to(ROOT)}")
     assert not broken, f"{page.relative_to(ROOT)}: broken links:\n" + "\n".join(broken)
+
+
+def test_every_evaluation_is_linked_from_the_manual() -> None:
+    """An evaluation backs a claim of a manual page (docs/*.md), which links to it."""
+    evaluations = ROOT / "docs" / "evaluations"
+    linked = set()
+    for page in (ROOT / "docs").glob("*.md"):
+        for target in links(page):
+            path = target.partition("#")[0]
+            if path:
+                linked.add((page.parent / path).resolve())
+    orphans = [
+        f.name for f in sorted(evaluations.glob("*.md"))
+        if f.name != "README.md" and f.resolve() not in linked
+    ]
+    assert not orphans, f"evaluations no manual page links to: {orphans}"
