@@ -1320,7 +1320,9 @@ def cases() -> list[Case]:
         add(f"ctrl-c/{name}", args, expect, sigint=True, early_ok=early)
         add(f"ctrl-c-group/{name}", args, expect, sigint=True, sigint_group=True, early_ok=early)
     more: list[tuple[str, list[str]]] = [
-        ("kalah-solve", ["kalah", "solve", "--pits", "6", "--seeds", "5", "--egdb", "0"]),
+        # refused at once without --force (months of search): --force to reach the search
+        ("kalah-solve", ["kalah", "solve", "--pits", "6", "--seeds", "5", "--egdb", "0",
+                         "--force"]),
         (
             "kalah-analyze",
             ["kalah", "analyze", "start", "--pits", "6", "--seeds", "4", "--egdb", "0"],
