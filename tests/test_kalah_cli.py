@@ -355,3 +355,18 @@ def test_a_finished_position_is_said_to_be_over_before_anything_is_loaded(
     assert isinstance(result.exception, SpielwerkError), result.exception
     assert str(result.exception) == f"the game is over in {position}: no moves to analyse"
     assert result.output == ""
+
+
+@pytest.mark.parametrize("command", ["solve", "split"])
+def test_a_size_too_large_to_index_is_one_line_before_anything_else(command: str) -> None:
+    """12 billion seeds: the one error line, before any table or database is chosen and
+    announced (it came after two lines about the table)."""
+    args = ["kalah", command,
+            "--pits", "6", "--seeds", "1000000000"]
+    proc = subprocess.run([str(Path(sys.executable).with_name("spielwerk")), *args],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "COLUMNS": "80"})
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert proc.stdout == ""
+    assert proc.stderr.splitlines() == [
+        "error: Kalah with 6 pits and 12000000000 seeds in play is too large to index in 64 bits"]

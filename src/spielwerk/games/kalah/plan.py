@@ -14,6 +14,7 @@ building one would take. The cache folder is read once per choice.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import comb
 from pathlib import Path
 
 from spielwerk.games.kalah import defaults, egdb_index, kernel
@@ -76,6 +77,10 @@ class KalahPlan:
             raise PlanError(f"Kalah has 1..15 pits per side, not {self.pits}")
         if self.total < 0:
             raise PlanError(f"a position has no negative seed count ({self.total})")
+        if comb(self.total + 2 * self.pits, 2 * self.pits) >= 2**62:  # as egdb_index.binomials
+            # said before any table or database is chosen (and announced)
+            raise PlanError(f"Kalah with {self.pits} pits and {self.total} seeds in play is too "
+                            f"large to index in 64 bits")
         if self.egdb != AUTO and not 0 <= self.egdb <= egdb_mod.MAX_SEEDS:
             raise PlanError(f"egdb (the endgame database size) must be {AUTO} (auto) or "
                             f"0..{egdb_mod.MAX_SEEDS} seeds, not {self.egdb}")
