@@ -370,3 +370,26 @@ def test_a_size_too_large_to_index_is_one_line_before_anything_else(command: str
     assert proc.stdout == ""
     assert proc.stderr.splitlines() == [
         "error: Kalah with 6 pits and 12000000000 seeds in play is too large to index in 64 bits"]
+
+
+@pytest.mark.parametrize(("setup", "said"), [
+    ({"c.json": b"some notes\n"}, "not a readable checkpoint"),
+    ({"c.json": bytes(range(256))}, "not a readable checkpoint"),
+    ({"c.json": b'{"a": 1}'}, "a checkpoint of another run"),
+    ({}, "unknown executor"),
+])
+def test_split_refuses_a_bad_checkpoint_or_executor_in_one_line_first(
+        tmp_path: Path, setup: dict[str, bytes], said: str) -> None:
+    """The one error line comes before the table and database are chosen and announced (the
+    sweep saw the table's two lines first)."""
+    for name, data in setup.items():
+        (tmp_path / name).write_bytes(data)
+    executor = "serial" if setup else "bogus"
+    proc = subprocess.run([str(Path(sys.executable).with_name("spielwerk")), "kalah", "split",
+                           "--pits", "3", "--seeds", "2", "-e", executor, "--checkpoint",
+                           str(tmp_path / "c.json")], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "COLUMNS": "80"}, cwd=tmp_path)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and said in lines[0], proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(setup)  # nothing written

@@ -495,18 +495,27 @@ class DaskExecutor(Executor):
         self._client.close()
 
 
+def check_executor_spec(spec: str) -> str:
+    """``spec`` stripped, or :class:`ExecutorError` (one line) for one :func:`make_executor`
+    does not know; starts nothing, so a command can check it before any other work."""
+    text = spec.strip()
+    if text in ("serial", "threads", "local", "pool", "process"):
+        return text
+    if text.startswith(("dask://", "tcp://")):
+        if len(text.split("://", 1)[1]) == 0:
+            raise ExecutorError(f"executor {spec!r} needs an address, e.g. dask://localhost:8786")
+        return text
+    raise ExecutorError(
+        f"unknown executor {spec!r}; use local, threads, serial or dask://HOST:PORT")
+
+
 def make_executor(spec: str = "local", workers: int | None = None) -> Executor:
     """``"serial"``, ``"threads"``, ``"local"`` (process pool) or ``"dask://HOST:PORT"``."""
-    text = spec.strip()
+    text = check_executor_spec(spec)
     if text == "serial":
         return SerialExecutor()
     if text == "threads":
         return ThreadExecutor(workers)
     if text in ("local", "pool", "process"):
         return LocalProcessExecutor(workers)
-    if text.startswith(("dask://", "tcp://")):
-        if len(text.split("://", 1)[1]) == 0:
-            raise ExecutorError(f"executor {spec!r} needs an address, e.g. dask://localhost:8786")
-        return DaskExecutor(text)
-    raise ExecutorError(
-        f"unknown executor {spec!r}; use local, threads, serial or dask://HOST:PORT")
+    return DaskExecutor(text)

@@ -384,16 +384,18 @@ def split_cmd(
     Ctrl-C stops and prints the bounds proven so far."""
     from pathlib import Path
 
-    from spielwerk.core.parallel import make_executor
+    from spielwerk.core.parallel import check_executor_spec, make_executor
     from spielwerk.games.kalah import distributed
 
     if strategy not in distributed.STRATEGIES:
         raise SpielwerkError(f"--strategy must be one of {', '.join(distributed.STRATEGIES)}")
     plan = KalahPlan(pits, 2 * pits * seeds, empty_capture, egdb=egdb, tt=tt,
                      egdb_dir=egdb_dir, tt_cap=TT_LOG2_SHARED_CAP)
+    check_executor_spec(executor)
     if checkpoint is not None:
         file_target("--checkpoint", Path(checkpoint), "k.json")
-    choice = _choose(plan, quiet)
+        distributed.check_checkpoint(Path(checkpoint), pits, seeds, empty_capture)
+    choice = _choose(plan, quiet)  # said after every check of the input
     if choice.egdb_seeds:  # build (if needed) once here, not in every worker
         egdb_mod.open_egdb(pits, choice.egdb_seeds, empty_capture, plan.end_rule,
                            egdb_dir, progress=_progress(quiet))

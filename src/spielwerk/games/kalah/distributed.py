@@ -249,6 +249,17 @@ def _load_state(file: Path | None, meta: dict[str, Any], n: int,
     return RunState(list(fresh), [0] * n, [0.0] * n)
 
 
+def check_checkpoint(file: Path, m: int, n: int, empty_capture: bool) -> None:
+    """:class:`SolverError` (one line) unless ``file`` is missing (a fresh run) or a readable
+    checkpoint of this run; cheap (the root split only), so it is said before any other
+    work."""
+    root = Solver(m, empty_capture, kernel.END_EITHER_EMPTY, max_seeds=2 * m * n, tt_log2=10)
+    split = split_root(root, root.relative(kernel.initial_board(m, n), 0))
+    meta = {"m": m, "n": n, "empty_capture": empty_capture, "keys": split.keys}
+    sums = [int(t.sum()) for t in split.tasks]
+    _load_state(file, meta, len(split.tasks), [(-s, s) for s in sums])
+
+
 def solve_split(
     m: int, n: int, empty_capture: bool, executor: Executor,
     egdb: int = 0, egdb_dir: str | None = None,
