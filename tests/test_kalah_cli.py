@@ -6,6 +6,7 @@ per level."""
 from __future__ import annotations
 
 import errno
+import json
 import os
 import resource
 import subprocess
@@ -393,3 +394,21 @@ def test_split_refuses_a_bad_checkpoint_or_executor_in_one_line_first(
     lines = proc.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and said in lines[0], proc.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(setup)  # nothing written
+
+
+def test_egdb_refused_for_its_size_makes_no_folder(tmp_path: Path) -> None:
+    proc = subprocess.run([str(Path(sys.executable).with_name("spielwerk")), "kalah", "egdb",
+                           "--pits", "15", "--max-seeds", "40", "--egdb-dir", "edb"],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                          env={**os.environ, "COLUMNS": "80"})
+    assert proc.returncode == 2 and "seeds fit" in proc.stderr, proc.stderr
+    assert not (tmp_path / "edb").exists()
+
+
+def test_split_checkpoint_in_a_new_folder_is_written(tmp_path: Path) -> None:
+    """The folder is made on the way, as for --output (the run used to fail at its first
+    save, exit 1, after the work)."""
+    result = runner.invoke(app, ["kalah", "split", "--pits", "3", "--seeds", "2", "-e",
+                                 "serial", "--checkpoint", str(tmp_path / "new" / "k.json")])
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "new" / "k.json").read_text())["meta"]["m"] == 3

@@ -323,6 +323,7 @@ def egdb_cmd(
 
     A build continues from the largest smaller cached database (a prefix of the
     new one) and saves checkpoints, so an interrupted build resumes."""
+    egdb_mod.check_size(pits, max_seeds)  # before the folder is made: a refusal makes nothing
     folder = egdb_mod.check_folder(egdb_dir, write=True, name="--egdb-dir" if egdb_dir
                                    else "the endgame database folder")
     lines: list[str] = []

@@ -227,6 +227,7 @@ class RunState:
         self.paused = self.paused or [None] * n
 
     def save(self, file: Path, meta: dict[str, Any]) -> None:
+        file.parent.mkdir(parents=True, exist_ok=True)  # folders made on the way, as --output
         tmp = file.with_suffix(f".tmp{os.getpid()}")
         tmp.write_text(json.dumps({"meta": meta, "bounds": self.bounds, "nodes": self.nodes,
                                    "seconds": self.seconds, "guess": self.guess,
