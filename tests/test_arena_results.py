@@ -16,6 +16,7 @@ import pytest
 
 from spielwerk.arena import (
     ArenaError,
+    GameResult,
     ResultsFile,
     ResultsFileError,
     SerialExecutor,
@@ -203,3 +204,31 @@ def test_killed_tournament_resumes_to_the_uninterrupted_result(tmp_path: Path) -
     for r in resumed.results:  # finished games were kept, not replayed
         if r.task_id in finished_before:
             assert r.to_record() == finished_before[r.task_id]
+
+
+def test_a_ctrl_c_between_writing_and_counting_a_batch_waits_for_both(tmp_path: Path) -> None:
+    """The games counted for the figures after a Ctrl-C are exactly the file's games: the
+    signal, arriving while a batch is reported game by game, is raised once the whole batch
+    is both written and counted (it once landed in between, so the file held more games than
+    the figures said)."""
+    out = tmp_path / "t.jsonl"
+    counted: list[GameResult] = []
+
+    def on_result(result: GameResult) -> None:
+        counted.append(result)
+        if len(counted) == 3:  # inside the first batch
+            signal.raise_signal(signal.SIGINT)
+
+    class FiveAtATime(SerialExecutor):  # batches of 5 games whatever the machine's speed
+        def map_batches(self, fn: Any, work: Any) -> Any:
+            for start in range(0, len(work), 5):
+                yield fn(work[start : start + 5])
+
+    config = TournamentConfig.create("kalah(pits=4,seeds=3)", ["random", "greedy"], 40)
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament(config, FiveAtATime(), output=out, on_result=on_result)
+    written = read_results(out).results
+    assert len(counted) == 5  # the batch went on after the signal, no further ...
+    # ... and every game written was counted
+    assert sorted(r.task_id for r in written) == sorted(r.task_id for r in counted)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # the handler is back

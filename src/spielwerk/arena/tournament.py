@@ -40,6 +40,7 @@ from spielwerk.arena.stats import Standings, standings
 from spielwerk.core.agent import make_agent
 from spielwerk.core.estimate import physical_memory, size
 from spielwerk.core.parallel import Executor, LocalProcessExecutor
+from spielwerk.core.process import interrupts_deferred
 from spielwerk.core.registry import load_game
 
 SEATINGS = ("rotations", "permutations")
@@ -318,14 +319,17 @@ def run_tournament(
     try:
         if len(todo):
             for outcome in ex.map_batches(play, todo):
-                if results_file is not None and outcome.lines:
-                    results_file.append_lines(outcome.lines)
-                made = _results(plan, outcome)
-                for row, result in zip(outcome.rows, made, strict=True):
-                    by_row[row] = result
-                if on_result is not None:
-                    for result in made:
-                        on_result(result)
+                # a Ctrl-C waits until the batch is both in the file and counted, so the
+                # figures printed after it are those of the file's games
+                with interrupts_deferred():
+                    if results_file is not None and outcome.lines:
+                        results_file.append_lines(outcome.lines)
+                    made = _results(plan, outcome)
+                    for row, result in zip(outcome.rows, made, strict=True):
+                        by_row[row] = result
+                    if on_result is not None:
+                        for result in made:
+                            on_result(result)
                 if outcome.error is not None:
                     raise outcome.error
     finally:
