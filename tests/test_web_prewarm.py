@@ -10,6 +10,7 @@ from typing import Any
 
 from spielwerk.core.agent import AgentSpec
 from spielwerk.core.registry import load_game
+from spielwerk.core.table_face import table_face
 from spielwerk.games.skat import rules as R
 from spielwerk.web.engines import EnginePool
 from spielwerk.web.server import Server, default_opponent, web_games
@@ -61,7 +62,7 @@ def test_prewarm_warms_every_worker_with_every_default_opponent(tmp_path: Path) 
 
 
 def test_skat_warm_up_reaches_the_bid_the_put_and_the_card_play() -> None:
-    assert load_game("skat").presentation().warm_stages == ("start", "put", "play")
+    assert table_face(load_game("skat")).warm_stages == ("start", "put", "play")
     assert _sample_position("skat", 1, "start").phase == R.BIDDING
     put = _sample_position("skat", 1, "put")
     assert put.phase == R.PUT and put.current_player == put.declarer

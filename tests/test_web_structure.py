@@ -1,6 +1,6 @@
-"""The web table names no game: what a game shows at the table comes from its presentation
-(``game.presentation()``, :mod:`spielwerk.core.presentation`), so a new game means no
-edit in ``src/spielwerk/web``.
+"""The web table names no game: what a game shows at the table comes from its table face
+(``table_face(game)``, :mod:`spielwerk.core.table_face`), so a new game means no edit in
+``src/spielwerk/web``.
 
 Read from the source with ``ast``: no module of the web imports a game's package, and no
 string in its code (docstrings aside) is a game's name or starts with one
@@ -8,7 +8,7 @@ string in its code (docstrings aside) is a game's name or starts with one
 
 The page (``web/static``: ``app.js``, ``style.css``, ...) names no game either, not even
 in a comment: a game's drawing code and style live with the game (``games/<game>/web/``),
-declared by its presentation (``web_scripts``, ``web_styles``), served under
+declared by its table face (``web_scripts``, ``web_styles``), served under
 ``/games/<name>/<file>`` (only the declared files) and loaded by the index page.
 """
 
@@ -24,6 +24,7 @@ from fastapi.testclient import TestClient
 sys.path.insert(0, str(Path(__file__).parent))
 
 from spielwerk.core.registry import load_game  # noqa: E402
+from spielwerk.core.table_face import table_face  # noqa: E402
 from spielwerk.plugins import builtin_plugins  # noqa: E402
 from spielwerk.web.app import create_app  # noqa: E402
 from spielwerk.web.server import web_games  # noqa: E402
@@ -117,12 +118,12 @@ def test_no_page_file_names_a_game() -> None:
 
 
 def test_each_table_game_declares_its_page_code() -> None:
-    """Each table game's presentation declares at least one script, every declared file
+    """Each table game's table face declares at least one script, every declared file
     exists in the game's web/ folder, every file there is declared, and the scripts
     register the game under its name."""
     assert set(web_games()) == set(BUILTIN_GAMES)  # the check below covers every table game
     for name in web_games():
-        face = load_game(name).presentation()
+        face = table_face(load_game(name))
         assert face.web_scripts, f"{name} declares no page script"
         declared = (*face.web_scripts, *face.web_styles)
         missing = [f for f in declared if face.web_file(f) is None]
@@ -132,15 +133,15 @@ def test_each_table_game_declares_its_page_code() -> None:
         scripts = "".join(face.web_file(f).read_text(encoding="utf-8")  # type: ignore[union-attr]
                           for f in face.web_scripts)
         assert f'Spielwerk.registerGame("{name}"' in scripts
-        assert face.web_file("../presentation.py") is None
-        assert face.web_file("presentation.py") is None
+        assert face.web_file("../table_face.py") is None
+        assert face.web_file("table_face.py") is None
 
 
 def test_the_page_loads_and_serves_only_declared_page_code(tmp_path: Path) -> None:
     client = TestClient(create_app(tmp_path / "web.sqlite3"))  # no lifespan: no engines
     page = client.get("/").text
     for name in web_games():
-        face = load_game(name).presentation()
+        face = table_face(load_game(name))
         for f in face.web_scripts:
             assert f'<script src="/games/{name}/{f}"></script>' in page
             r = client.get(f"/games/{name}/{f}")
@@ -150,7 +151,7 @@ def test_the_page_loads_and_serves_only_declared_page_code(tmp_path: Path) -> No
             assert client.get(f"/games/{name}/{f}").headers["content-type"].startswith("text/css")
         # the page's own script first: the games' scripts register with it
         assert page.index("/static/app.js") < page.index(f'<script src="/games/{name}/')
-    for url in ("/games/kalah/presentation.py", "/games/kalah/..%2Fpresentation.py",
+    for url in ("/games/kalah/table_face.py", "/games/kalah/..%2Ftable_face.py",
                 "/games/kalah/%2e%2e", "/games/kalah/skat.js", "/games/chess/chess.js",
                 "/games/skat_ai/hints.py"):
         assert client.get(url).status_code == 404, url

@@ -3,7 +3,9 @@
 The generic loop works for every game: the person sees their own info state
 (never hidden cards), types a move in the game's notation, and gets a clear
 message for bad input. A game with a richer terminal front end names it in its
-plug-in record (:mod:`spielwerk.plugins`), as it names its seats.
+plug-in record (:mod:`spielwerk.plugins`), as it names its seats. Without ``--vs`` the
+opponents are the game's default, read from its table face
+(:func:`spielwerk.core.agent.default_opponent`), so the terminal and the web table agree.
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ from spielwerk.core.registry import load_game
 from spielwerk.plugins import game_plugin, load_object
 
 _VS_HELP = ("opponent agent spec (repeat for more seats; default: the game's default "
-            "opponent at the web table, its strongest measured agent: `spielwerk games` "
-            "lists the agents)")
+            "opponent, the same as at the web table, its strongest measured agent: "
+            "`spielwerk games` lists the agents)")
 
 
 def front_end(game: Game) -> Callable[..., None] | None:

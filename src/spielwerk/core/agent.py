@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.game import TERMINAL, Game, InfoState
+from spielwerk.core.table_face import table_face
 
 if TYPE_CHECKING:  # numpy loads with the first game, not with ``import spielwerk``
     import numpy as np
@@ -176,11 +177,12 @@ def list_agents(game: str | Game | None = None) -> list[AgentEntry]:
 
 
 def default_opponent(game: Game) -> str:
-    """The game's default opponent: the first registered agent of its presentation's
-    ``default_opponents`` (its strongest measured), else ``random``. The web table and
-    ``spielwerk play`` both take it, so the terminal and the table agree."""
+    """The game's default opponent: the first registered agent of its table face's
+    ``default_opponents`` (:mod:`spielwerk.core.table_face`: its strongest measured),
+    else ``random``. The web table and the terminal (``spielwerk play`` and the games'
+    own ``play`` commands) all take it, so they agree."""
     names = {e.name for e in list_agents(game)}
-    for name in game.presentation().default_opponents:
+    for name in table_face(game).default_opponents:
         if name in names:
             return name
     return "random"

@@ -30,7 +30,6 @@ from spielwerk.core.errors import (
     SeatError,
     SerializationError,
 )
-from spielwerk.core.presentation import Presentation, presentation_of
 
 if TYPE_CHECKING:  # numpy loads with the first game, not with ``import spielwerk``
     import numpy as np
@@ -125,14 +124,6 @@ class Game(ABC):
                 value = "true" if value else "false"
             parts.append(f"{key}={value}")
         return f"{self.name}({','.join(parts)})"
-
-    def presentation(self) -> Presentation:
-        """How this game shows itself outside its rules (sizes and tensors for host
-        libraries, a view for people): :mod:`spielwerk.core.presentation`, built once."""
-        made: Presentation | None = self.__dict__.get("_presentation")
-        if made is None:
-            self.__dict__["_presentation"] = made = presentation_of(self)
-        return made
 
     def __repr__(self) -> str:
         return f"<Game {self.spec()}>"

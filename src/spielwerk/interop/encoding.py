@@ -1,45 +1,44 @@
 """Fixed-size tensors and strings of an :class:`InfoState`, shared by both adapters.
 
-The tensors and sizes are each game's own (its presentation face,
-``game.presentation()``: :mod:`spielwerk.core.presentation`, one module per game
-package, which documents its tensor layout). Every encoder reads only the
-player's ``InfoState`` (never the full State), so whatever a host library shows
-a player is, by construction, what that player may know. Seats are encoded
-relative to the viewer (index 0 is the viewer).
+The tensors, sizes and strings are each game's own (its observation face,
+:func:`~spielwerk.core.observation.observation_face`: ``observation.py`` in the game's
+package, which documents its tensor layout). Every encoder reads only the player's
+``InfoState`` (never the full State), so whatever a host library shows a player is, by
+construction, what that player may know. Seats are encoded relative to the viewer
+(index 0 is the viewer).
 
-The information-state string is the player's seat plus a 128-bit digest of the
-InfoState's fingerprint (equal exactly when the knowledge is equal, up to hash
-collisions); the observation string is the readable ``str(info_state)``.
+By default the information-state string is the player's seat plus a 128-bit digest of
+the InfoState's fingerprint (equal exactly when the knowledge is equal, up to hash
+collisions) and the observation string is the readable ``str(info_state)``.
 """
 
 from __future__ import annotations
 
-import hashlib
-
 import numpy as np
 
 from spielwerk.core.game import CHANCE, TERMINAL, Game, InfoState
+from spielwerk.core.observation import observation_face
 
 
 def num_actions(game: Game) -> int:
     """Player action ids are ``0 .. num_actions(game) - 1`` (chance outcomes excluded)."""
-    return game.presentation().sizes().num_actions
+    return observation_face(game).sizes().num_actions
 
 
 def tensor_high(game: Game) -> float:
     """Largest value any entry of the tensor takes (seed counts in Kalah, else 1)."""
-    return game.presentation().tensor_high()
+    return observation_face(game).tensor_high()
 
 
 def tensor_size(game: Game) -> int:
     """Length of the information-state tensor of ``game``."""
-    return game.presentation().tensor_size()
+    return observation_face(game).tensor_size()
 
 
 def encode_into(info: InfoState, out: np.ndarray) -> None:
     """Write the tensor of ``info`` into ``out`` (zeroed here; length :func:`tensor_size`)."""
     out.fill(0.0)
-    info.game.presentation().encode_into(info, out)
+    observation_face(info.game).encode_into(info, out)
 
 
 def encode(info: InfoState) -> np.ndarray:
@@ -50,14 +49,14 @@ def encode(info: InfoState) -> np.ndarray:
 
 
 def info_string(info: InfoState) -> str:
-    """Seat plus a digest of the fingerprint: equal exactly for equal knowledge."""
-    digest = hashlib.blake2b(repr(info.fingerprint()).encode(), digest_size=16).hexdigest()
-    return f"seat {info.player} knows {digest}"
+    """The information-state string (by default the seat plus a digest of the
+    fingerprint: equal exactly for equal knowledge)."""
+    return observation_face(info.game).info_string(info)
 
 
 def observation_string(info: InfoState) -> str:
     """Readable text of what the player knows."""
-    return str(info)
+    return observation_face(info.game).observation_string(info)
 
 
 def mover_name(player: int) -> str:

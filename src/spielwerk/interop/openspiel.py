@@ -54,6 +54,7 @@ import numpy as np
 from spielwerk.core.agent import Agent, AgentSpecError
 from spielwerk.core.errors import GameParameterError, SpielwerkError, UnknownGameError
 from spielwerk.core.game import CHANCE, TERMINAL, Game, InfoState, State
+from spielwerk.core.observation import observation_face
 from spielwerk.core.registry import list_games, parse_game_spec
 from spielwerk.core.registry import load_game as load_spielwerk_game
 from spielwerk.interop import encoding
@@ -79,8 +80,8 @@ class OpenSpielAdapterError(GameParameterError, pyspiel.SpielError):
 # ----------------------------------------------------------------------------- game sizes
 def _sizes(game: Game) -> tuple[int, int, int, int, int]:
     """(distinct actions, max chance outcomes, max game length, min players, max players):
-    the game's own (its presentation face)."""
-    sz = game.presentation().sizes()
+    the game's own (its observation face)."""
+    sz = observation_face(game).sizes()
     return (sz.num_actions, sz.max_chance_outcomes, sz.max_game_length, sz.min_players,
             sz.max_players)
 

@@ -32,6 +32,7 @@ import spielwerk  # noqa: F401 - games and agents register themselves
 from spielwerk.core.agent import AgentSpecError, list_agents
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.registry import list_games, load_game
+from spielwerk.core.table_face import table_face
 from spielwerk.web.engines import EnginePool, in_daemon_thread
 from spielwerk.web.records import (
     RecordDamaged,
@@ -113,7 +114,7 @@ def create_app(db_path: str | Path, workers: int = 1, abandon_s: float = 10.0) -
 
     @app.get("/games/{name}/{file}")
     async def game_file(name: str, file: str) -> Response:
-        """A file of a game's page code: only those its presentation declares."""
+        """A file of a game's page code: only those its table face declares."""
         path = await asyncio.to_thread(game_web_file, name, file)
         if path is None:
             return error_response(404, "no such file")
@@ -132,16 +133,16 @@ def game_web_file(name: str, file: str) -> Path | None:
     """The declared page-code file ``file`` of the table game ``name`` (None: not one)."""
     if name not in web_games():
         return None
-    return load_game(name).presentation().web_file(file)
+    return table_face(load_game(name)).web_file(file)
 
 
 def index_page(static: Path) -> str:
-    """``index.html`` with each table game's style sheets and scripts (its presentation's
-    :attr:`~spielwerk.core.presentation.Presentation.web_styles` and ``web_scripts``),
+    """``index.html`` with each table game's style sheets and scripts (its table face's
+    :attr:`~spielwerk.core.table_face.TableFace.web_styles` and ``web_scripts``),
     loaded after the page's own: the scripts register the games' drawing code."""
     styles, scripts = [], []
     for name in web_games():
-        face = load_game(name).presentation()
+        face = table_face(load_game(name))
         styles += [f'<link rel="stylesheet" href="/games/{name}/{f}">' for f in face.web_styles]
         scripts += [f'<script src="/games/{name}/{f}"></script>' for f in face.web_scripts]
     html = (static / "index.html").read_text(encoding="utf-8")
@@ -156,7 +157,7 @@ def tables_router(server: Server) -> APIRouter:
     @router.get("/api/games")
     async def games() -> dict[str, Any]:
         out = {}
-        faces = {name: load_game(name).presentation() for name in web_games()}
+        faces = {name: table_face(load_game(name)) for name in web_games()}
         for entry in sorted((e for e in list_games() if e.name in faces),
                             key=lambda e: (faces[e.name].lobby_rank, e.name)):
             face = faces[entry.name]

@@ -11,8 +11,9 @@ from fastapi.responses import PlainTextResponse, Response
 
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.game import CHANCE, State
-from spielwerk.core.presentation import Presentation, RecordFormatError
+from spielwerk.core.record_format import RecordFormat, RecordFormatError
 from spielwerk.core.registry import load_game
+from spielwerk.core.table_face import table_face
 from spielwerk.web.engines import EngineCancelled, EngineFailed, EngineTimeout
 from spielwerk.web.server import (
     MAX_UPLOAD,
@@ -24,6 +25,7 @@ from spielwerk.web.server import (
     web_games,
 )
 from spielwerk.web.store import StoreError
+from spielwerk.web.tables import own_record_format
 from spielwerk.web.views import final_reveal, seat_view
 
 
@@ -39,10 +41,10 @@ class UploadError(SpielwerkError, ValueError):
     """An uploaded file that is no game record the review can show."""
 
 
-def _record_faces() -> list[Presentation]:
-    """The presentations of the table games that read a text record format of their own."""
-    faces = [load_game(g).presentation() for g in web_games()]
-    return [f for f in faces if f.record_format is not None]
+def _record_faces() -> list[RecordFormat]:
+    """The record formats of the table games that have a text record format of their own."""
+    faces = [own_record_format(load_game(g)) for g in web_games()]
+    return [f for f in faces if f.format_name is not None]
 
 
 def parse_upload(text: str) -> tuple[State, list[str]]:
@@ -119,11 +121,11 @@ def records_router(server: Server) -> APIRouter:
     @router.get("/api/games/{game_id}/record.sgf")
     async def record_text(game_id: int) -> Any:
         row, state = load_record(game_id)
-        face = state.game.presentation()
-        if face.record_format is None:
+        face = own_record_format(state.game)
+        if face.format_name is None:
             faces = _record_faces()
-            formats = " and ".join(sorted({str(f.record_format) for f in faces}))
-            titles = " and ".join(f.title for f in faces)
+            formats = " and ".join(sorted({str(f.format_name) for f in faces}))
+            titles = " and ".join(table_face(f.game).title for f in faces)
             return error_response(400, f"{formats} records exist for {titles} only; "
                                   "download the JSON record")
         text = face.write_text_record(state, list(row["players"]), str(game_id))
@@ -170,7 +172,7 @@ def records_router(server: Server) -> APIRouter:
         try:
             work = {"spec": row["spec"], "history": row["history"]}
             items = await server.pool.run("review", work, 300)
-            if final.game.presentation().has_seat_review(final):
+            if table_face(final.game).has_seat_review(final):
                 # e.g. the PIMC view of the seat's own cards, from what it could know then
                 pimc = await server.pool.run("seat_review", {**work, "seat": row["seat"]},
                                              300)
@@ -195,7 +197,7 @@ def review_steps(final: Any, seat: int) -> list[dict[str, Any]]:
         return {"ply": len(state.history), "actor": actor, "label": label, "view": view,
                 "hands": all_hands(state)}
 
-    face = game.presentation()
+    face = table_face(game)
     for a in final.history:
         cur = state.current_player
         if cur == CHANCE:
@@ -216,5 +218,5 @@ def review_steps(final: Any, seat: int) -> list[dict[str, Any]]:
 def all_hands(state: Any) -> list[list[str]] | None:
     """Every seat's hand (the review of a finished game shows them), where the game has
     hands."""
-    hands: list[list[str]] | None = state.game.presentation().all_hands(state)
+    hands: list[list[str]] | None = table_face(state.game).all_hands(state)
     return hands

@@ -24,6 +24,7 @@ from spielwerk.core.agent import AgentSpec, make_agent
 from spielwerk.core.agent import default_opponent as game_default_opponent
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.registry import list_games, load_game
+from spielwerk.core.table_face import table_face
 from spielwerk.web.engines import EngineCancelled, EngineFailed, EnginePool, EngineTimeout
 from spielwerk.web.store import Store
 from spielwerk.web.tables import Table, TableError
@@ -84,12 +85,12 @@ def parse_client_json(raw: str | bytes, what: str = "message") -> Any:
 
 @functools.cache
 def web_games() -> tuple[str, ...]:
-    """The registered games the table offers (their presentation says so), by name."""
+    """The registered games the table offers (their table face says so), by name."""
     out = []
     for entry in list_games():
         try:
-            face = load_game(entry.name).presentation()
-        except SpielwerkError:  # no presentation, or no game without parameters
+            face = table_face(load_game(entry.name))
+        except SpielwerkError:  # no table face, or no game without parameters
             continue
         if face.table:
             out.append(entry.name)
@@ -98,8 +99,8 @@ def web_games() -> tuple[str, ...]:
 
 def lobby_limits(game: str) -> dict[str, Any] | None:
     """Limits of the lobby's number fields for ``game``, per agent name (None: no
-    field to limit), probed on the game and agent code by the game's presentation."""
-    return load_game(game).presentation().lobby_limits()
+    field to limit), probed on the game and agent code by the game's table face."""
+    return table_face(load_game(game)).lobby_limits()
 
 
 def all_lobby_limits() -> None:
@@ -179,7 +180,7 @@ class Server:
         seat = body.get("seat", 0)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise TableError(f"seat must be a number 0..{n - 1}")
-        refusal = game.presentation().seat_refusal(seat)
+        refusal = table_face(game).seat_refusal(seat)
         if refusal is not None:
             raise TableError(refusal)
         opponents = body.get("opponents")
@@ -433,8 +434,8 @@ class Server:
         worker; the answer ``{"type": "hint", "ply", "hint"}`` comes when it is ready, the
         socket keeps serving meanwhile."""
         st = table.state
-        if not st.game.presentation().has_hints:
-            titles = [face.title for face in (load_game(g).presentation() for g in web_games())
+        if not table_face(st.game).has_hints:
+            titles = [face.title for face in (table_face(load_game(g)) for g in web_games())
                       if face.has_hints]
             await self.error(ws, table.id, f"hints exist for {' and '.join(titles)} tables")
             return

@@ -15,8 +15,11 @@ from typing import Any
 import numpy as np
 
 from spielwerk.core.errors import SpielwerkError
-from spielwerk.core.game import CHANCE, State, sample_chance
+from spielwerk.core.faces import NoFaceError
+from spielwerk.core.game import CHANCE, Game, State, sample_chance
+from spielwerk.core.record_format import RecordFormat, record_format
 from spielwerk.core.registry import load_game
+from spielwerk.core.table_face import table_face
 from spielwerk.web.views import action_label, seat_view
 
 log = logging.getLogger("spielwerk.web")
@@ -24,6 +27,15 @@ log = logging.getLogger("spielwerk.web")
 
 class TableError(SpielwerkError):
     """A request the table refuses; the message goes to that browser only."""
+
+
+def own_record_format(game: Game) -> RecordFormat:
+    """The game's record format face; the plain one (JSON records only) for a table game
+    whose package has none."""
+    try:
+        return record_format(game)
+    except NoFaceError:
+        return RecordFormat(game)
 
 
 class Table:
@@ -96,7 +108,7 @@ class Table:
 
     # ----- game of the current deal
     def current_spec(self) -> str:
-        return load_game(self.config["spec"]).presentation().deal_spec(self.deal_no)
+        return table_face(load_game(self.config["spec"])).deal_spec(self.deal_no)
 
     def _replay(self, history: list[int]) -> State:
         state = load_game(self.current_spec()).new_initial_state()
@@ -152,13 +164,13 @@ class Table:
 
     def _describe_refused(self, action: int) -> str:
         # name a refused action without revealing anything: only the seat's own things
-        return self.state.game.presentation().refused_name(self.state, self.seat, action)
+        return table_face(self.state.game).refused_name(self.state, self.seat, action)
 
     def apply(self, action: int) -> None:
         """Apply a legal action of the player to move, then any chance that follows."""
         st = self.state
         seat = st.current_player
-        is_put = st.game.presentation().hides_action(st)  # e.g. a card put away unseen
+        is_put = table_face(st.game).hides_action(st)  # e.g. a card put away unseen
         st.apply(action)
         self._chance(st)
         self.last = {"seat": seat, "action": action, "put": is_put,
@@ -167,12 +179,12 @@ class Table:
     def can_undo(self) -> bool:
         """Whether the person may take back their last action (the game says which:
         e.g. a card put away, until the game is declared)."""
-        return self.state.game.presentation().can_undo(self.state, self.seat)
+        return table_face(self.state.game).can_undo(self.state, self.seat)
 
     def undo(self) -> None:
         """Take back the person's last action (see :meth:`can_undo`)."""
         if not self.can_undo():
-            raise TableError(self.state.game.presentation().undo_refusal)
+            raise TableError(table_face(self.state.game).undo_refusal)
         self.state = self._replay(self.history[:-1])
         self.last = None
 
@@ -187,7 +199,7 @@ class Table:
     def record_finish(self) -> dict[str, Any] | None:
         """The list entry of a finished deal (appended to the series) where the game
         keeps a list: its result and each seat's list points (``sf``)."""
-        entry = self.state.game.presentation().series_entry(self.state)
+        entry = table_face(self.state.game).series_entry(self.state)
         if entry is None:
             return None
         entry = {"deal": self.deal_no + 1, **entry}
@@ -197,13 +209,13 @@ class Table:
     def has_iss_record(self) -> bool:
         """Whether a text record of the finished game exists (the game's own format)."""
         st = self.state
-        return bool(st.is_terminal() and st.game.presentation().has_text_record(st))
+        return bool(st.is_terminal() and own_record_format(st.game).has_text_record(st))
 
     def summary(self) -> str:
         st = self.state
         if not st.is_terminal():
             return "unfinished"
-        return st.game.presentation().summary(st, self.seat)
+        return table_face(st.game).summary(st, self.seat)
 
     # ----- messages
     def message(self, thinking: int | None = None) -> dict[str, Any]:

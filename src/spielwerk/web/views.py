@@ -1,7 +1,7 @@
 """What a browser sees: one seat's view, built from ``state.info_state(seat)`` only.
 
-The game's own fields come from its presentation (``game.presentation().table_view``,
-:mod:`spielwerk.core.presentation`), which receives an ``InfoState`` and never the full
+The game's own fields come from its table face (``table_face(game).table_view``,
+:mod:`spielwerk.core.table_face`), which receives an ``InfoState`` and never the full
 ``State``, so a hidden card cannot reach a browser by construction. The one exception is
 :func:`final_reveal`, called only for a finished game (the rules then show every hand),
 which the review also uses.
@@ -14,13 +14,14 @@ from __future__ import annotations
 from typing import Any
 
 from spielwerk.core.game import TERMINAL, State
+from spielwerk.core.table_face import table_face
 
 
 def seat_view(state: State, seat: int) -> dict[str, Any]:
     """The whole message body for ``seat``: common fields plus the game's own view."""
     info = state.info_state(seat)
     game = state.game
-    face = game.presentation()
+    face = table_face(game)
     body = face.table_view(info)
     cur = info.current_player
     body.update({
@@ -46,9 +47,9 @@ def final_reveal(state: State) -> dict[str, Any] | None:
     """
     if not state.is_terminal():
         raise ValueError("final_reveal is only for finished games")
-    return state.game.presentation().final_reveal(state)
+    return table_face(state.game).final_reveal(state)
 
 
 def action_label(state: State, action: int) -> str:
     """Public label of an action just played (never a put card to others: see caller)."""
-    return state.game.presentation().action_label(state, action)
+    return table_face(state.game).action_label(state, action)

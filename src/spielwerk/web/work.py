@@ -12,6 +12,7 @@ from __future__ import annotations
 from spielwerk.core.agent import AgentSpec, list_agents, make_agent
 from spielwerk.core.game import State
 from spielwerk.core.registry import load_game
+from spielwerk.core.table_face import table_face
 from spielwerk.web.tasks import task
 
 
@@ -85,14 +86,14 @@ def engine_move(spec: str, history: list[int], seat: int, agent: AgentSpec, seed
 
 def _sample_position(game_name: str, seed: int, stage: str) -> State:
     """A seeded position of ``game_name`` with a choice to make at the warm-up ``stage``
-    (the game's presentation names the stages, the agent that plays up to them and where
+    (the game's table face names the stages, the agent that plays up to them and where
     each is; by default the first decision)."""
     import numpy as np
 
     from spielwerk.core.game import CHANCE, sample_chance
 
     game = load_game(game_name)
-    face = game.presentation()
+    face = table_face(game)
     for attempt in range(200):
         state = game.new_initial_state()
         rng = np.random.default_rng([seed, attempt])
@@ -113,7 +114,7 @@ def _sample_position(game_name: str, seed: int, stage: str) -> State:
 def warm_up(opponents: dict[str, str], budget_s: float = 0.05) -> dict[str, float]:
     """Load what the default opponents need before the first table asks (the knn model,
     the putting tables, the numba kernels of the solvers and searches): one small decision
-    of each at every warm-up stage its game's presentation names (``warm_stages``: the
+    of each at every warm-up stage its game's table face names (``warm_stages``: the
     bidding, putting and card play where each loads something). Returns the seconds spent
     per game."""
     import time
@@ -122,7 +123,7 @@ def warm_up(opponents: dict[str, str], budget_s: float = 0.05) -> dict[str, floa
     for game_name, agent in opponents.items():
         t0 = time.perf_counter()
         timed = timed_spec(AgentSpec.parse(agent), game_name, budget_s)
-        for stage in load_game(game_name).presentation().warm_stages:
+        for stage in table_face(load_game(game_name)).warm_stages:
             state = _sample_position(game_name, 1, stage)
             seat = state.current_player
             bot = make_agent(timed, state.game, seed=0)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from spielwerk.core.presentation import RecordFormatError
+from spielwerk.core.record_format import RecordFormatError
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat import iss
 from spielwerk.games.skat import rules as R

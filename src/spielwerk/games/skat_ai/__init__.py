@@ -11,10 +11,10 @@ Layers, lowest first (no module imports one above it):
 * :mod:`baseline`, :mod:`pimc_agent`, :mod:`knn_agent` - the agents ``random``, ``rule``,
   ``pimc`` and ``knn``, registered when this package is imported;
 * :mod:`hints`, :mod:`review` - the web table's hints and the PIMC review of a seat's
-  cards, registered with the game's presentation when this package is imported.
+  cards, registered with the game's table face when this package is imported.
 """
 
-from spielwerk.core.presentation import register_advice
+from spielwerk.core.table_face import register_advice
 from spielwerk.games.skat_ai import baseline, knn_agent, pimc_agent  # noqa: F401 - registers
 from spielwerk.games.skat_ai.hints import hint_for
 from spielwerk.games.skat_ai.review import pimc_review

@@ -13,8 +13,8 @@
 
 Every number comes from ``state.info_state(seat)`` (:func:`hint_for`): a hidden card
 cannot change a hint, which the tests check by giving another world with the same
-info state. The web table asks for it through the game's presentation
-(:func:`spielwerk.core.presentation.register_advice`).
+info state. The web table asks for it through the game's table face
+(:func:`spielwerk.core.table_face.register_advice`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 // spielwerk web table: lobby, table, finished games and review.
 // The browser only renders what the server sends for its seat and sends the action it chose.
 // Each game's own drawing code lives with the game (games/<game>/web/, declared by its
-// presentation) and registers itself here with Spielwerk.registerGame(name, face):
+// table face) and registers itself here with Spielwerk.registerGame(name, face):
 //   renderTable(felt, view, message)   draw the table (required)
 //   animate(oldView, seat, action, newView)   a promise, played before the next view
 //   resultText(view, message)   the line at the end of a game
@@ -103,7 +103,7 @@ async function openLobby() {
 function numInput(id, value, min, max) {
   return h("input", { id, type: "number", value, min, max, step: "any", style: "width:4.5em" });
 }
-// One field of the form per parameter the game's presentation offers (/api/games "lobby").
+// One field of the form per parameter the game's table face offers (/api/games "lobby").
 function lobbyField(f) {
   const id = "opt-" + f.param;
   if (f.kind === "check") {

@@ -1,6 +1,6 @@
 // Durak at the web table: the bout (each defending card over the attack card it beats),
 // the stock and the trump, the other hands as far as they are known.
-// Registered with the page (Spielwerk.registerGame); declared by the game's presentation.
+// Registered with the page (Spielwerk.registerGame); declared by the game's table face.
 "use strict";
 (() => {
 const { h, act, addChoice, seatName, cardEl, SUIT_SYMBOL } = Spielwerk;

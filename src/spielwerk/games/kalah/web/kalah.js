@@ -1,5 +1,5 @@
 // Kalah at the web table: the board from the person's side, sowing animated seed by seed.
-// Registered with the page (Spielwerk.registerGame); declared by the game's presentation.
+// Registered with the page (Spielwerk.registerGame); declared by the game's table face.
 "use strict";
 (() => {
 const { h, act, addChoice, sleep } = Spielwerk;

@@ -1,6 +1,6 @@
 // Skat at the web table: bidding, the skat and putting, the game selector, tricks, hints,
 // the list of a series, the reveal at the end and the double-dummy / PIMC review notes.
-// Registered with the page (Spielwerk.registerGame); declared by the game's presentation.
+// Registered with the page (Spielwerk.registerGame); declared by the game's table face.
 "use strict";
 (() => {
 const { h, act, send, addChoice, render, seatName, seatShort, playerName, pct, cardEl } = Spielwerk;

@@ -1,24 +1,19 @@
-"""Kalah's presentation face (:mod:`spielwerk.core.presentation`).
-
-Tensor (perfect information): the ``2m + 2`` cells of the board in our layout
-(South's pits, South's store, North's pits, North's store), then the player to
-move, one-hot (South, North).
-"""
+"""Kalah at the web table and in the terminal (:mod:`spielwerk.core.table_face`): the
+board view, pit labels, the lobby's fields and their limits, the solver's review
+(:mod:`spielwerk.games.kalah.table`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from spielwerk.core.game import Game, InfoState, PerfectInfoState, State
-from spielwerk.core.presentation import LobbyField, Presentation, Sizes
+from spielwerk.core.table_face import LobbyField, TableFace
 from spielwerk.games.kalah import table as kalah_table
 from spielwerk.games.kalah.plugin import PLUGIN
 from spielwerk.games.kalah.rules import KalahState
 
 
-class KalahPresentation(Presentation):
+class KalahTable(TableFace):
     table = True
     title = PLUGIN.title
     default_opponents = PLUGIN.default_opponents  # the record's: the terminal's too
@@ -31,29 +26,6 @@ class KalahPresentation(Presentation):
     web_scripts = ("kalah.js",)
     web_styles = ("kalah.css",)
 
-    def sizes(self) -> Sizes:
-        # a game length of 1000 as OpenSpiel's own mancala; no Kalah(6,4) game comes near it
-        return Sizes(int(self.game.params["pits"]), 0, 1000, 2, 2)
-
-    def tensor_size(self) -> int:
-        return 2 * int(self.game.params["pits"]) + 4
-
-    def tensor_high(self) -> float:
-        return float(2 * int(self.game.params["pits"]) * int(self.game.params["seeds"]))
-
-    def encode_into(self, info: InfoState, out: np.ndarray) -> None:
-        assert isinstance(info, PerfectInfoState)
-        state = info.state
-        assert isinstance(state, KalahState)
-        board = state.board
-        n = len(board)
-        out[:n] = board
-        mover = state.current_player
-        if mover >= 0:
-            out[n + mover] = 1.0
-
-
-    # ----- the web table
     def table_view(self, info: InfoState) -> dict[str, Any]:
         assert isinstance(info, PerfectInfoState)
         st: Any = info.state
@@ -94,5 +66,5 @@ class KalahPresentation(Presentation):
         return kalah_table.review(spec, history)
 
 
-def presentation(game: Game) -> Presentation:
-    return KalahPresentation(game)
+def table_face(game: Game) -> TableFace:
+    return KalahTable(game)

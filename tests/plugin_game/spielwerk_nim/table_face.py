@@ -1,18 +1,16 @@
-"""Nim's presentation face: a tensor for host libraries and the web table's view."""
+"""Nim's table face: the web table's view, its lobby and the default opponent."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from spielwerk.core.game import Game, InfoState, PerfectInfoState
-from spielwerk.core.presentation import LobbyField, Presentation, Sizes
+from spielwerk.core.table_face import LobbyField, TableFace
 from spielwerk_nim.plugin import PLUGIN
-from spielwerk_nim.rules import NimGame, NimState
+from spielwerk_nim.rules import NimState
 
 
-class NimPresentation(Presentation):
+class NimTable(TableFace):
     table = True
     title = PLUGIN.title
     default_opponents = PLUGIN.default_opponents
@@ -20,27 +18,6 @@ class NimPresentation(Presentation):
                     LobbyField("take", "take at most", low=1, high=9))
     spec_example = "perfect"
     web_scripts = ("nim.js",)
-
-    def sizes(self) -> Sizes:
-        game = self.game
-        assert isinstance(game, NimGame)
-        return Sizes(game.take, 0, game.stones, 2, 2)
-
-    def tensor_size(self) -> int:
-        return 3
-
-    def tensor_high(self) -> float:
-        game = self.game
-        assert isinstance(game, NimGame)
-        return float(game.stones)
-
-    def encode_into(self, info: InfoState, out: np.ndarray) -> None:
-        assert isinstance(info, PerfectInfoState)
-        state = info.state
-        assert isinstance(state, NimState)
-        out[0] = state.stones
-        if state.stones:
-            out[1 + state.mover] = 1.0
 
     def table_view(self, info: InfoState) -> dict[str, Any]:
         assert isinstance(info, PerfectInfoState)
@@ -55,5 +32,5 @@ class NimPresentation(Presentation):
             "your opponent took the last stone"
 
 
-def presentation(game: Game) -> Presentation:
-    return NimPresentation(game)
+def table_face(game: Game) -> TableFace:
+    return NimTable(game)
