@@ -31,11 +31,11 @@ from typing import Any
 
 import numpy as np
 
-from spielwerk.arena.duplicate import skat_details
 from spielwerk.arena.match import derive_seed
 from spielwerk.core.agent import make_agent
 from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
+from spielwerk.games.skat.outcome import final_details as skat_details
 from spielwerk.games.skat.rules import PLAY, SkatState
 
 _WORKER: dict[str, Any] = {}

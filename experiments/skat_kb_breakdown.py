@@ -20,7 +20,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from spielwerk.arena.duplicate import read_match
+from spielwerk.games.skat.cli_match import read_match
 from spielwerk.games.skat.scoring import NULL, parse_contract
 
 GAME_NAMES = {0: "diamonds", 1: "hearts", 2: "spades", 3: "clubs", 4: "grand", NULL: "null"}

@@ -45,13 +45,13 @@ from typing import Any
 
 import numpy as np
 
-from spielwerk.arena.duplicate import skat_details
 from spielwerk.arena.match import derive_seed
 from spielwerk.core.game import InfoState
 from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat.cards import GRAND, NULL
 from spielwerk.games.skat.info import SkatInfoState
+from spielwerk.games.skat.outcome import final_details as skat_details
 from spielwerk.games.skat.rules import PASS, PICKUP, SkatState
 from spielwerk.games.skat.scoring import parse_contract
 from spielwerk.games.skat_ai.baseline import SkatRuleAgent, best_suit_game

@@ -27,10 +27,11 @@ from collections import Counter
 
 import numpy as np
 
-from spielwerk.arena.duplicate import SkatMatchConfig, run_skat_task
 from spielwerk.arena.match import _game, derive_seed
+from spielwerk.arena.match import run_detailed_task as run_skat_task
 from spielwerk.core.play import play
 from spielwerk.games.skat.cards import NULL
+from spielwerk.games.skat.cli_match import skat_match_config
 from spielwerk.games.skat.rules import SkatState
 from spielwerk.games.skat.scoring import parse_contract
 from spielwerk.games.skat_ai.bidding import decide_bid
@@ -45,7 +46,7 @@ def play_deals(agents: list[str], deals: list[int], total: int, seed: int
     """The games (details per seating) of the given deals of ``skat match AGENTS --deals
     total --seed seed`` (pairs seating), played in this process; the seats' agents as
     ``labels``: "knn" (the first agent) or "rule"."""
-    config = SkatMatchConfig.create_match(agents, total, seed)
+    config = skat_match_config(agents, total, seed)
     wanted = set(deals)
     out: dict[int, list[dict]] = {}
     for task in config.schedule():

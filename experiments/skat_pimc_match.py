@@ -29,19 +29,14 @@ import platform
 import time
 from pathlib import Path
 
-from spielwerk.arena.duplicate import (
-    SkatMatchConfig,
-    SkatMatchStats,
-    describe_config,
-    match_stats,
-    read_match,
-    run_skat_match,
-    skat_match_stats,
-)
+from spielwerk.arena.duplicate import DuplicateConfig, describe_config
+from spielwerk.arena.duplicate import run_duplicate as run_skat_match
 from spielwerk.core.parallel import LocalProcessExecutor, SerialExecutor
+from spielwerk.games.skat.cli_match import match_stats, read_match, skat_match_config
+from spielwerk.games.skat_ai.match_stats import SkatMatchStats, skat_match_stats
 
 
-def report(config: SkatMatchConfig, stats: SkatMatchStats) -> None:
+def report(config: DuplicateConfig, stats: SkatMatchStats) -> None:
     print(describe_config(config))
     print(f"{stats.deals} complete deals, {stats.games} games, {stats.passed_in_games} passed in")
     print(f"{'agent':<24} {'declared':>8} {'win rate':>9} {'95% CI':>13} {'SF/36':>7} "
@@ -74,7 +69,7 @@ def main() -> None:
         report(config, skat_match_stats(results, config.labels, len(config.arrangements)))
         return
     agent = args.agent or f"pimc:worlds={args.worlds}:values={args.values}"
-    config = SkatMatchConfig.create_match([agent, args.baseline], args.deals, args.seed)
+    config = skat_match_config([agent, args.baseline], args.deals, args.seed)
     executor = SerialExecutor() if args.workers == 1 else LocalProcessExecutor(args.workers)
     t0 = time.perf_counter()
     with executor:

@@ -172,9 +172,15 @@ def _fail_on_third(task: GameTask) -> GameResult:
     return run_task(task)
 
 
+class _Detailed(TournamentConfig):
+    RECORDS_DETAILS = True  # played game by game, as a duplicate match is
+
+
 def test_a_per_game_runner_plays_batches_and_keeps_the_games_before_an_error(
-        tmp_path: Path) -> None:
-    config = TournamentConfig.create("kalah(pits=3,seeds=2)", ["random", "greedy"], 6, seed=4)
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import spielwerk.arena.tournament as tournament
+
+    config = _Detailed.create("kalah(pits=3,seeds=2)", ["random", "greedy"], 6, seed=4)
     plan = config.plan()
     outcome = run_each(run_task, plan, lines=True)
     assert outcome.results is not None and outcome.error is None
@@ -182,7 +188,8 @@ def test_a_per_game_runner_plays_batches_and_keeps_the_games_before_an_error(
     assert outcome.lines == "\n".join(r.to_json_line() for r in outcome.results)
     out = tmp_path / "r.jsonl"
     with pytest.raises(ValueError, match="no third game"):
-        run_tournament(config, SerialExecutor(), output=out, runner=_fail_on_third)
+        monkeypatch.setattr(tournament, "run_detailed_task", _fail_on_third)
+        run_tournament(config, SerialExecutor(), output=out)
     assert [r.task_id for r in read_results(out).results] == ["g0-d0-s0", "g0-d0-s1"]
 
 

@@ -17,8 +17,8 @@ import pytest
 
 from spielwerk.arena import SerialExecutor, TournamentConfig, run_tournament
 from spielwerk.arena import tournament as tournament_mod
-from spielwerk.arena.duplicate import SkatMatchConfig
 from spielwerk.arena.match import ArenaError, derive_seed
+from spielwerk.games.skat.cli_match import skat_match_config
 
 SPIELWERK = Path(sys.executable).with_name("spielwerk")
 MEMORY_LIMIT = 2 << 30
@@ -97,8 +97,8 @@ def test_the_schedule_is_computed_as_it_is_played() -> None:
 @pytest.mark.parametrize("config", [
     TournamentConfig.create("kalah(pits=3,seeds=2)", ["random", "greedy", "random"], 6, seed=4),
     TournamentConfig.create("skat", ["random"] * 4, 6, seed=2, seating="permutations"),
-    SkatMatchConfig.create_match(["random", "rule"], 3, seed=5),
-    SkatMatchConfig.create_match(["random", "rule", "random"], 2, seed=6,
+    skat_match_config(["random", "rule"], 3, seed=5),
+    skat_match_config(["random", "rule", "random"], 2, seed=6,
                                  seating="permutations"),
 ], ids=["kalah", "skat-4-agents", "skat-match-pairs", "skat-match-3"])
 def test_the_lazy_schedule_lists_the_same_games(config: TournamentConfig) -> None:
@@ -117,7 +117,7 @@ def test_the_lazy_schedule_lists_the_same_games(config: TournamentConfig) -> Non
 
 
 def test_skat_match_seeds_are_unchanged() -> None:
-    config = SkatMatchConfig.create_match(["random", "rule"], 2, seed=7)
+    config = skat_match_config(["random", "rule"], 2, seed=7)
     for task in config.schedule():
         assert task.task_id == f"d{task.deal}-s{task.seating}"
         assert task.seed == derive_seed(7, 2, task.deal, task.seating)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from spielwerk.arena.match import ArenaError
 from spielwerk.cli.main import app
 from spielwerk.games.durak.cli import DurakCliError, with_time
 
@@ -77,7 +78,7 @@ def test_tournament_output_resume_and_partial(tmp_path: Path) -> None:
     other = runner.invoke(app, base[:-5] + ["--seed", "5", "-o", str(out), "--partial"])
     assert other.exit_code != 0 and "another configuration" in str(other.exception)
     missing = runner.invoke(app, base[:-2] + ["--partial"])
-    assert isinstance(missing.exception, DurakCliError)
+    assert isinstance(missing.exception, ArenaError)
 
 
 def test_tournament_errors() -> None:

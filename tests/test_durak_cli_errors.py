@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 import spielwerk
 from spielwerk.arena.stats import DecisiveRecord
+from spielwerk.cli.arena_sequential import print_table
 from spielwerk.cli.main import app
 from spielwerk.cli.progress import GamesProgress
 from spielwerk.games.durak import cli as durak_cli
@@ -75,7 +76,7 @@ def test_time_per_move_is_validated(value: str) -> None:
 
 def test_cells_without_decisive_games_show_no_nan(capsys) -> None:
     pairs = {("a", "b"): DecisiveRecord("a", "b", draws=2)}
-    durak_cli._print_table(pairs, ["a", "b"], "Durak", 0.95, 2, 0.1)
+    print_table(pairs, ["a", "b"], "Durak", 0.95, 2, 0.1)
     out = capsys.readouterr().out
     assert "nan" not in out and "n=0" in out
 

@@ -75,6 +75,19 @@ def test_nim_plays_in_the_arena_on_worker_processes() -> None:
     assert pair["games"] == 8 and pair["wins"] >= 4 and pair["wins"] > pair["losses"]
 
 
+def test_nim_plays_every_seating_of_the_arena() -> None:
+    # no final-details hook and no match report: a duplicate match prints the standings
+    data = json.loads(_ok(spielwerk("arena", "nim", "perfect", "random", "--seating",
+                                    "duplicate", "--deals", "3", "--seed", "3", "--json",
+                                    "-e", "serial")))
+    assert data["config"]["kind"] == "nim-duplicate" and data["games_played"] == 6
+    seq = _ok(spielwerk("arena", "nim", "perfect", "random", "--seating", "sequential",
+                        "--games", "4", "--extend", "2", "--max-games", "6", "--json",
+                        "-e", "serial"))
+    (pair,) = [json.loads(line) for line in seq.splitlines()]
+    assert pair["agent"] == "perfect" and 4 <= pair["wins"] + pair["losses"] + pair["draws"] <= 6
+
+
 def test_nim_plays_in_the_terminal_through_its_front_end() -> None:
     # seat 1: the default opponent (the record's: perfect) takes 3 of 7, then 3 of 3
     out = _ok(spielwerk("play", "nim", "--seat", "1", stdin="1\n1\n1\n"))

@@ -19,17 +19,13 @@ import pytest
 
 from process_helpers import HAVE_PROC, assert_stopped_cleanly, ctrl_c
 from spielwerk.arena import ArenaError, ResultsFileError, SerialExecutor, read_results
-from spielwerk.arena.duplicate import (
-    SkatMatchConfig,
-    arrangements,
-    match_stats,
-    read_match,
-    run_skat_match,
-    skat_match_stats,
-)
+from spielwerk.arena.duplicate import DuplicateConfig, arrangements
+from spielwerk.arena.duplicate import run_duplicate as run_skat_match
 from spielwerk.arena.match import GameResult
 from spielwerk.arena.tournament import TournamentConfig, run_tournament
 from spielwerk.core.parallel import LocalProcessExecutor
+from spielwerk.games.skat.cli_match import match_stats, read_match, skat_match_config
+from spielwerk.games.skat_ai.match_stats import SkatMatchError, skat_match_stats
 
 
 def _outcomes(results: list[GameResult]) -> list[tuple[Any, ...]]:
@@ -38,7 +34,7 @@ def _outcomes(results: list[GameResult]) -> list[tuple[Any, ...]]:
 
 # ----- seating -------------------------------------------------------------------------------
 def test_two_agents_sit_in_six_arrangements_balanced_by_seat() -> None:
-    orders = arrangements(2, "pairs")
+    orders = arrangements(2, 3, "pairs")
     assert len(orders) == 6 == len(set(orders))
     for seat in range(3):
         assert Counter(o[seat] for o in orders) == {0: 3, 1: 3}
@@ -47,30 +43,30 @@ def test_two_agents_sit_in_six_arrangements_balanced_by_seat() -> None:
 
 
 def test_three_agents_rotate_or_permute() -> None:
-    rot = arrangements(3, "rotations")
+    rot = arrangements(3, 3, "rotations")
     assert len(rot) == 3
     for seat in range(3):
         assert sorted(o[seat] for o in rot) == [0, 1, 2]
-    assert len(set(arrangements(3, "permutations"))) == 6
-    with pytest.raises(ArenaError, match="2 or 3 agents"):
-        arrangements(4, "rotations")
+    assert len(set(arrangements(3, 3, "permutations"))) == 6
+    with pytest.raises(ArenaError, match="between 2 and 3 agents"):
+        arrangements(4, 3, "rotations")
     with pytest.raises(ArenaError, match="pairs"):
-        arrangements(2, "rotations")
+        arrangements(2, 3, "rotations")
 
 
 def test_config_validates_input() -> None:
     with pytest.raises(ArenaError, match="2 or 3 agents"):
-        SkatMatchConfig.create_match(["rule"], 3)
+        skat_match_config(["rule"], 3)
     with pytest.raises(ArenaError, match="at least 1"):
-        SkatMatchConfig.create_match(["rule", "random"], 0)
+        skat_match_config(["rule", "random"], 0)
     with pytest.raises(ArenaError, match="non-negative"):
-        SkatMatchConfig.create_match(["rule", "random"], 2, seed=-1)
+        skat_match_config(["rule", "random"], 2, seed=-1)
     with pytest.raises(Exception, match="nosuch"):
-        SkatMatchConfig.create_match(["rule", "nosuch"], 2)
+        skat_match_config(["rule", "nosuch"], 2)
 
 
 def test_schedule_replays_each_deal_under_every_seating() -> None:
-    config = SkatMatchConfig.create_match(["rule", "random"], 4, seed=3)
+    config = skat_match_config(["rule", "random"], 4, seed=3)
     tasks = config.schedule()
     assert len(tasks) == 24 and len({t.task_id for t in tasks}) == 24
     for deal in range(4):
@@ -80,15 +76,15 @@ def test_schedule_replays_each_deal_under_every_seating() -> None:
             tuple(config.labels[m] for m in o) for o in config.arrangements
         )
     assert len({t.chance_seed for t in tasks}) == 4
-    other = SkatMatchConfig.create_match(["rule", "random"], 4, seed=4)
+    other = skat_match_config(["rule", "random"], 4, seed=4)
     assert other.config_hash() != config.config_hash()
-    assert SkatMatchConfig.from_dict(config.to_dict()) == config
+    assert DuplicateConfig.from_dict(config.to_dict()) == config
 
 
 def test_the_same_agent_in_every_seat_plays_every_seating_of_a_deal_alike() -> None:
     """The duplicate property: a deal's cards do not depend on the seating, so one
     deterministic agent everywhere gives the same game in all six seatings."""
-    config = SkatMatchConfig.create_match(["rule", "rule"], 4, seed=11)
+    config = skat_match_config(["rule", "rule"], 4, seed=11)
     result = run_skat_match(config, SerialExecutor())
     for deal in range(4):
         games = [r for r in result.results if r.deal == deal]
@@ -179,13 +175,13 @@ def test_statistics_of_one_deal_have_no_interval() -> None:
 
 def test_statistics_refuse_records_without_skat_outcome() -> None:
     bad = GameResult("d0-s0", "skat", SEATS[0], SEATS[0], 0, 0, 0, 0, (0.0,) * 3, 1, 0.0)
-    with pytest.raises(ArenaError, match="no Skat outcome"):
+    with pytest.raises(SkatMatchError, match="no Skat outcome"):
         skat_match_stats([bad] * 6, [A, B], games_per_deal=6)
 
 
 # ----- results files: resume, kill -9, foreign files -----------------------------------------
-def _small(seed: int = 5, deals: int = 3) -> SkatMatchConfig:
-    return SkatMatchConfig.create_match(["rule", "random"], deals, seed=seed)
+def _small(seed: int = 5, deals: int = 3) -> DuplicateConfig:
+    return skat_match_config(["rule", "random"], deals, seed=seed)
 
 
 def test_resume_after_a_half_written_line_finishes_without_duplicates(tmp_path: Path) -> None:
@@ -210,7 +206,8 @@ CHILD = textwrap.dedent(
     from spielwerk.core.agent import register_agent
     from spielwerk.games.skat_ai.baseline import SkatRandomAgent
     from spielwerk.arena import SerialExecutor
-    from spielwerk.arena.duplicate import SkatMatchConfig, run_skat_match
+    from spielwerk.arena.duplicate import run_duplicate as run_skat_match
+    from spielwerk.games.skat.cli_match import skat_match_config
 
     class Sleepy(SkatRandomAgent):
         def act(self, info_state):
@@ -218,7 +215,7 @@ CHILD = textwrap.dedent(
             return super().act(info_state)
 
     register_agent("sleepy", Sleepy, {}, "random Skat, slowly", games=("skat",))
-    config = SkatMatchConfig.create_match(["sleepy", "rule"], 4, seed=21)
+    config = skat_match_config(["sleepy", "rule"], 4, seed=21)
     run_skat_match(config, SerialExecutor(), output=sys.argv[1], resume=True)
     """
 )
@@ -292,12 +289,12 @@ def test_foreign_files_are_refused_and_left_untouched(tmp_path: Path) -> None:
 # ----- executors and PIMC ----------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def pimc_serial() -> list[tuple[Any, ...]]:
-    config = SkatMatchConfig.create_match(["pimc:worlds=2", "rule"], 1, seed=2)
+    config = skat_match_config(["pimc:worlds=2", "rule"], 1, seed=2)
     return _outcomes(run_skat_match(config, SerialExecutor()).results)
 
 
 def test_pimc_match_is_the_same_on_a_process_pool(pimc_serial: list[tuple[Any, ...]]) -> None:
-    config = SkatMatchConfig.create_match(["pimc:worlds=2", "rule"], 1, seed=2)
+    config = skat_match_config(["pimc:worlds=2", "rule"], 1, seed=2)
     with LocalProcessExecutor(workers=2, batch_size=2) as pool:
         result = run_skat_match(config, pool)
     assert _outcomes(result.results) == pimc_serial
@@ -310,7 +307,7 @@ def test_pimc_match_is_the_same_on_dask(pimc_serial: list[tuple[Any, ...]]) -> N
     distributed = pytest.importorskip("distributed")
     from spielwerk.core.parallel import DaskExecutor
 
-    config = SkatMatchConfig.create_match(["pimc:worlds=2", "rule"], 1, seed=2)
+    config = skat_match_config(["pimc:worlds=2", "rule"], 1, seed=2)
     with distributed.LocalCluster(
         n_workers=1, threads_per_worker=2, processes=False, protocol="tcp",
         dashboard_address=None,
@@ -320,7 +317,7 @@ def test_pimc_match_is_the_same_on_dask(pimc_serial: list[tuple[Any, ...]]) -> N
 
 
 def test_three_agents_give_three_paired_differences() -> None:
-    config = SkatMatchConfig.create_match(["rule", "random", "rule"], 2, seed=9,
+    config = skat_match_config(["rule", "random", "rule"], 2, seed=9,
                                           seating="permutations")
     assert config.labels == ("rule", "random", "rule#2")
     result = run_skat_match(config, SerialExecutor())
@@ -334,7 +331,7 @@ def test_three_agents_give_three_paired_differences() -> None:
     assert st.agents[0].seeger_per_list == pytest.approx(st.agents[2].seeger_per_list)
     assert st.agents[0].declared == st.agents[2].declared
     assert st.differences[1].mean == pytest.approx(0.0)
-    rotations = SkatMatchConfig.create_match(["rule", "random", "rule"], 2, seed=9)
+    rotations = skat_match_config(["rule", "random", "rule"], 2, seed=9)
     assert len(rotations.schedule()) == 6
 
 
@@ -350,7 +347,7 @@ def test_header_records_the_knowledge_base_and_resume_refuses_another(tmp_path: 
     shutil.copytree(_SHIPPED_KB, base)
     spec = f"knn:play=rule:base={base}"
     out = tmp_path / "m.jsonl"
-    config = SkatMatchConfig.create_match([spec, "rule"], 1, seed=3)
+    config = skat_match_config([spec, "rule"], 1, seed=3)
     run_skat_match(config, SerialExecutor(), output=out)
     header = json.loads(out.read_text().splitlines()[0])
     recorded = header["config"]["knowledge_bases"]
@@ -363,7 +360,7 @@ def test_header_records_the_knowledge_base_and_resume_refuses_another(tmp_path: 
     # the same directory holding another base (here: a changed manifest) is refused
     (base / "manifest.json").write_text(json.dumps(manifest, indent=2))
     before = out.read_bytes()
-    again = SkatMatchConfig.create_match([spec, "rule"], 1, seed=3)
+    again = skat_match_config([spec, "rule"], 1, seed=3)
     assert again.config_hash() != config.config_hash()
     with pytest.raises(ResultsFileError, match="different tournament"):
         run_skat_match(again, SerialExecutor(), output=out, resume=True)

@@ -97,7 +97,8 @@ def test_the_declared_mix_per_type_beside_the_experts(tmp_path: Path) -> None:
                              "-o", str(out))
     assert code == 0
     assert "Declared mix" in stdout and "experts" in stdout and "28-30%" in stdout
-    from spielwerk.arena.duplicate import GAME_CATEGORIES, read_match, skat_match_stats
+    from spielwerk.games.skat.cli_match import read_match
+    from spielwerk.games.skat_ai.match_stats import GAME_CATEGORIES, skat_match_stats
 
     config, games = read_match(out)
     stats = skat_match_stats(games, config.labels, len(config.arrangements))

@@ -77,6 +77,13 @@ class GamePlugin:
     """``"module:name"`` of the game's :class:`BenchWorkload` (``spielwerk bench``)."""
     bench_signature: int | None = None
     """The bench's recorded total node count; a change must be made on purpose."""
+    final_details: str | None = None
+    """``"module:function"``: ``function(state) -> dict``, the JSON-ready outcome of a
+    finished game that a duplicate match keeps with each game (Skat: the contract, card
+    points, Seeger-Fabian points), read from the final state."""
+    match_report: str | None = None
+    """``"module:name"`` of the game's own figures of a duplicate match (a
+    :class:`spielwerk.arena.duplicate.DuplicateReport`), printed instead of the standings."""
     preload: tuple[str, ...] | None = None
     """Modules a process-pool worker imports ahead (None: :attr:`packages`)."""
     rank: int = 100

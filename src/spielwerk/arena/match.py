@@ -20,6 +20,7 @@ every action applied (chance included).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import json
 import math
@@ -36,7 +37,8 @@ from spielwerk.core.agent import Agent, is_reusable, make_agent
 from spielwerk.core.errors import IllegalActionError, SpielwerkError
 from spielwerk.core.game import Game, LazyGenerator, State, UniformSource
 from spielwerk.core.play import Seating, play
-from spielwerk.core.registry import load_game
+from spielwerk.core.registry import load_game, parse_game_spec
+from spielwerk.plugins import game_plugin, load_object
 
 
 class ArenaError(SpielwerkError):
@@ -363,6 +365,31 @@ def _play_task(task: GameTask) -> tuple[GameResult, State]:
 def run_task(task: GameTask) -> GameResult:
     """Play the game a task describes (top-level, so process pools and Dask can pickle it)."""
     return _play_task(task)[0]
+
+
+def game_name(spec: str) -> str:
+    """The registered name of a game spec (``"skat"`` for ``"skat(players=3)"``)."""
+    return parse_game_spec(spec)[0]
+
+
+@functools.cache
+def _details_hook(name: str) -> Callable[[State], dict[str, Any]] | None:
+    record = game_plugin(name)
+    if record is None or record.final_details is None:
+        return None
+    hook: Callable[[State], dict[str, Any]] = load_object(record.final_details)
+    return hook
+
+
+def run_detailed_task(task: GameTask) -> GameResult:
+    """:func:`run_task`, keeping the game's outcome in ``details``: its plug-in record's
+    ``final_details`` hook applied to the final state (nothing replayed); a game without
+    the hook keeps none."""
+    result, state = _play_task(task)
+    hook = _details_hook(game_name(task.game))
+    if hook is None:
+        return result
+    return dataclasses.replace(result, details=hook(state))
 
 
 def play_one(game_spec: str, agent_specs: Sequence[str], seed: int = 0) -> GameResult:

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from spielwerk.arena.batch import BatchResult, Schedule, run_batch, run_each
-from spielwerk.arena.match import ArenaError, GameResult, GameTask, run_task
+from spielwerk.arena.match import ArenaError, GameResult, GameTask, run_detailed_task
 from spielwerk.arena.plan import ListedGames, Plan, SeededGames
 from spielwerk.arena.results import ResultsFile
 from spielwerk.arena.stats import Standings, standings
@@ -179,6 +179,8 @@ class TournamentConfig:
                                 self.num_players, self.SEED_BY_GROUP))
 
     SEED_BY_GROUP = True
+    RECORDS_DETAILS = False
+    """Whether each game's record keeps the game's outcome (its ``final_details`` hook)."""
     """Whether a game's seed is derived from its group too (see
     :class:`~spielwerk.arena.plan.SeededGames`)."""
     RESULT_BYTES = 1000
@@ -270,7 +272,6 @@ def run_tournament(
     fresh: bool = False,
     on_start: Callable[[int, int], None] | None = None,
     on_result: Callable[[GameResult], None] | None = None,
-    runner: Callable[[GameTask], GameResult] = run_task,
 ) -> TournamentResult:
     """Play every scheduled game not already in ``output``; return all results.
 
@@ -282,9 +283,9 @@ def run_tournament(
     displays. Games travel in batches (:mod:`spielwerk.arena.batch`): a slice of
     the schedule per executor task, played by :func:`~spielwerk.arena.batch.run_batch`
     with compact results and the results file's lines formatted in the worker.
-    ``runner`` plays one task instead (a top-level function, so that process
-    pools and Dask can pickle it); Skat duplicate matches pass one that also
-    records the contract (:mod:`spielwerk.arena.duplicate`).
+    A configuration that keeps each game's outcome (``RECORDS_DETAILS``, a
+    duplicate match: :mod:`spielwerk.arena.duplicate`) plays its games one by one
+    through :func:`~spielwerk.arena.match.run_detailed_task` instead.
     """
     config.check_fits()
     plan = config.lazy_plan()
@@ -312,8 +313,8 @@ def run_tournament(
         on_start(len(plan), len(done))
     lines = results_file is not None
     play: Callable[[Schedule], BatchResult] = (
-        functools.partial(run_batch, lines=lines) if runner is run_task
-        else functools.partial(run_each, runner, lines=lines))
+        functools.partial(run_each, run_detailed_task, lines=lines) if config.RECORDS_DETAILS
+        else functools.partial(run_batch, lines=lines))
     own_executor = executor is None
     ex = executor if executor is not None else LocalProcessExecutor()
     try:

@@ -1,95 +1,61 @@
-"""``spielwerk arena GAME AGENT...``: a round-robin tournament with standings."""
+"""``spielwerk arena GAME AGENT...``: one command for every game and seating (round robin,
+duplicate, sequential), with standings or the game's own match figures."""
 
 from __future__ import annotations
 
-import json
-import math
 import time
 from pathlib import Path
 from typing import NoReturn
 
 import typer
-from rich import box
 from rich.console import Console
-from rich.table import Table
 
-from spielwerk.arena.match import GameResult
-from spielwerk.arena.stats import Standings, z_value
+from spielwerk.arena.duplicate import DuplicateConfig
+from spielwerk.arena.match import ArenaError, GameResult
+from spielwerk.arena.stats import z_value
 from spielwerk.arena.tournament import (
-    SEATINGS,
     TournamentConfig,
     TournamentResult,
     run_tournament,
+    seatings,
 )
+from spielwerk.cli.arena_duplicate import play_duplicate
+from spielwerk.cli.arena_duplicate import summarize as summarize_file
+from spielwerk.cli.arena_sequential import play_sequential
 from spielwerk.cli.options import file_target, workers_option
 from spielwerk.cli.progress import GamesProgress
+from spielwerk.cli.standings import print_standings
 from spielwerk.core.parallel import make_executor
 from spielwerk.core.process import ignore_further_interrupts
 from spielwerk.core.registry import load_game
 
-HELP = """Play a round-robin tournament between AGENTS in GAME and print the standings.
+HELP = """Play AGENTS against each other in GAME and print the standings.
 
-Every pairing (every group of as many agents as the game has seats) plays
---games games; each deal is replayed with the seats rotated, so for Kalah
-every pairing plays both seat orders. Results are written to --output as
-each game finishes; an interrupted run continues with --resume.
+--seating round-robin (the default): every pairing (every group of as many
+agents as the game has seats) plays --games games; each deal is replayed with
+the seats rotated, so for Kalah every pairing plays both seat orders
+(permutations: every order). --seating duplicate: 2 agents up to one per seat
+at one table, each of --deals deals played under every arrangement of them; a
+game with its own match figures prints them (Skat: Seeger-Fabian points, as
+spielwerk skat match). --seating sequential: the round robin of a two-player
+game as win rates over decisive games, undecided pairings extended by
+--extend games per round (as spielwerk durak tournament). Results are written
+to --output as each game finishes; an interrupted run continues with --resume.
 
-Example: spielwerk arena kalah random greedy alphabeta:depth=4 --games 40 -o results/k.jsonl
+Examples: spielwerk arena kalah random greedy alphabeta:depth=4 --games 40 -o results/k.jsonl
+          spielwerk arena skat knn rule --seating duplicate --deals 20 --seed 5
 """
 
-
-def _fmt(x: float, spec: str = ".1f", signed: bool = False) -> str:
-    if isinstance(x, float) and math.isnan(x):
-        return "-"
-    return format(x, ("+" if signed else "") + spec)
+DEFAULT_GAMES = 20
+DEFAULT_DEALS = 10
 
 
-def _ci(lo: float, hi: float) -> str:
-    return f"{100 * lo:.1f}-{100 * hi:.1f}"
-
-
-def standings_tables(st: Standings, title: str, value: str = "margin") -> tuple[Table, Table]:
-    """The rich standings table and the pairwise table.
-
-    ``value`` names the mean return: "margin" for two-player zero-sum games.
-    """
-    level = f"{100 * st.confidence:g}% CI"
-    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAVY, pad_edge=False)
-    table.add_column("agent", no_wrap=True, style="bold")
-    table.add_column("games", justify="right")
-    table.add_column("W/D/L", justify="right", no_wrap=True)
-    table.add_column("score%", justify="right", min_width=6)
-    table.add_column(level, justify="right", no_wrap=True)
-    table.add_column(f"{value} ± SE", justify="right", no_wrap=True)
-    table.add_column("Elo", justify="right")
-    for a in st.agents:
-        table.add_row(
-            a.label,
-            str(a.games),
-            f"{a.wins}/{a.draws}/{a.losses}",
-            _fmt(100 * a.score),
-            _ci(a.ci_low, a.ci_high),
-            f"{_fmt(a.mean_return, '.1f', True)} ± {_fmt(a.se_return, '.1f')}",
-            _fmt(a.elo, ".0f", True),
-        )
-    pairs = Table(title="Pairings (first agent's view)", title_justify="left",
-                  box=box.SIMPLE_HEAVY, pad_edge=False)
-    pairs.add_column("agent", no_wrap=True)
-    pairs.add_column("opponent", no_wrap=True)
-    pairs.add_column("W/D/L", justify="right", no_wrap=True)
-    pairs.add_column("score%", justify="right", min_width=6)
-    pairs.add_column(level, justify="right", no_wrap=True)
-    pairs.add_column(f"{value}±SE", justify="right", no_wrap=True)
-    for p in st.pairs:
-        pairs.add_row(
-            p.a,
-            p.b,
-            f"{p.wins}/{p.draws}/{p.losses}",
-            _fmt(100 * p.score),
-            _ci(p.ci_low, p.ci_high),
-            f"{_fmt(p.mean_return, '.1f', True)}±{_fmt(p.se_return, '.1f')}",
-        )
-    return table, pairs
+SEATING_MODES = ("round-robin", "permutations", "duplicate", "sequential")
+"""``--seating``: ``round-robin`` (also ``rotations``) seats every group of agents with the
+seats rotated per deal; ``permutations`` the same in every order; ``duplicate`` plays each
+deal under every arrangement of the agents at one table (:mod:`spielwerk.arena.duplicate`);
+``sequential`` is the round robin of a two-player game, reported as win rates over
+decisive games and extended by ``--extend`` (:mod:`spielwerk.cli.arena_sequential`)."""
 
 
 def arena(
@@ -97,10 +63,14 @@ def arena(
     agents: list[str] = typer.Argument(
         ..., help="agent specs, e.g. random greedy alphabeta:depth=6 (repeat one to seat it twice)"
     ),
-    games: int = typer.Option(
-        20, "--games", "-n", min=1,
-        help="games per pairing: a multiple of the seatings (2 for two players)"
+    games: int | None = typer.Option(
+        None, "--games", "-n", min=1,
+        help="games per pairing: a multiple of the seatings (2 for two players); default 20 "
+        "(21 for three)"
     ),
+    deals: int | None = typer.Option(
+        None, "--deals", min=1,
+        help="--seating duplicate: deals, each played under every arrangement; default 10"),
     seed: int = typer.Option(0, "--seed", "-s", min=0,
                              help="tournament seed: same seed, same games"),
     executor: str = typer.Option(
@@ -115,20 +85,65 @@ def arena(
     fresh: bool = typer.Option(False, "--fresh", help="overwrite --output if it exists"),
     as_json: bool = typer.Option(False, "--json", help="print machine-readable results only"),
     confidence: float = typer.Option(
-        0.95, "--confidence", help="confidence level of the Wilson intervals, e.g. 0.98"
+        0.95, "--confidence", help="confidence level of the intervals, e.g. 0.98"
     ),
     seating: str = typer.Option(
-        "rotations", "--seating", help=f"how each deal is reseated: {', '.join(SEATINGS)}"
+        "round-robin", "--seating", help=f"how agents meet: {', '.join(SEATING_MODES)}"
     ),
+    extend: int = typer.Option(
+        0, "--extend", min=0,
+        help="--seating sequential: games added to each undecided pairing per round"),
+    max_games: int = typer.Option(
+        0, "--max-games", min=0,
+        help="--seating sequential: cap on games per pairing (0: ten times --games)"),
+    summarize: bool = typer.Option(
+        False, "--summarize", help="--seating duplicate: play nothing, print the figures of the "
+        "games already in --output (also while a run is writing it)"),
 ) -> None:
     z_value(confidence)  # a bad level fails before any game is played
-    if output is not None:
+    mode = "rotations" if seating in ("round-robin", "rotations") else seating
+    if mode not in ("rotations", *SEATING_MODES[1:]):
+        raise ArenaError(f"--seating must be one of {', '.join(SEATING_MODES)}, not {seating!r}")
+    if mode != "sequential" and (extend or max_games):
+        raise ArenaError("--extend and --max-games extend a --seating sequential round robin")
+    if mode != "duplicate" and (deals is not None or summarize):
+        raise ArenaError("--deals and --summarize are for --seating duplicate (a round robin "
+                         "counts --games per pairing)")
+    if output is not None and not summarize:
         file_target("--output", output)
-    config = TournamentConfig.create(game, agents, games, seed, seating)
+    if mode == "duplicate":
+        if games is not None:
+            raise ArenaError("a duplicate match counts deals: give --deals, not --games")
+        if summarize:
+            if output is None:
+                raise ArenaError("--summarize reads the games in --output FILE: give -o")
+            summarize_file(output, None, confidence, as_json)
+            return
+        match = DuplicateConfig.create_match(game, agents, deals or DEFAULT_DEALS, seed)
+        play_duplicate(match, executor, workers, output, resume, fresh, as_json, confidence,
+                       load_game(match.game).game_type.long_name)
+        return
+    g = load_game(game)
+    if mode == "sequential" and g.num_players != 2:
+        raise ArenaError(f"--seating sequential extends pairings: {g.spec()} is a "
+                         f"{g.num_players}-player game")
+    orders = "rotations" if mode == "sequential" else mode
+    if games is None:  # the default: the first multiple of the seatings from 20
+        step = len(seatings(g.num_players, orders))
+        games = -(-DEFAULT_GAMES // step) * step
+    config = TournamentConfig.create(game, agents, games, seed, orders)
+    if mode == "sequential":
+        play_sequential(config, extend=extend, max_games=max_games, confidence=confidence,
+                        executor=executor, workers=workers, output=output, resume=resume,
+                        fresh=fresh, partial=False, as_json=as_json, heatmap_path=None)
+        return
+    _round_robin(config, executor, workers, output, resume, fresh, as_json, confidence)
+
+
+def _round_robin(config: TournamentConfig, executor: str, workers: int | None,
+                 output: Path | None, resume: bool, fresh: bool, as_json: bool,
+                 confidence: float) -> None:
     console = Console(stderr=True)
-    out = Console()
-    if not out.is_terminal:  # piped or captured: do not squeeze the tables into 80 columns
-        out = Console(width=160)
     started = time.perf_counter()
     with make_executor(executor, workers) as ex:
         long_name = load_game(config.game).game_type.long_name
@@ -164,36 +179,10 @@ def arena(
     wall = time.perf_counter() - started
     if interrupted and not finished:
         _interrupted(console, played, output)
-    st = result.standings(confidence)
-    if as_json:
-        data = result.to_dict(confidence)
-        data["wall_s"] = round(wall, 3)
-        print(json.dumps(data, indent=2))
-        if interrupted:
-            _interrupted(console, played, output)
-        return
-    title = (
-        f"Standings: {config.game}\n{len(result.results)} games, seed {config.seed}, "
-        "Elo: Bradley-Terry fit, mean 0"
-    )
-    game_type = load_game(config.game).game_type
-    value = "margin" if game_type.num_players == 2 and game_type.zero_sum else "return"
-    table, pairs = standings_tables(st, title, value)
-    out.print(table)
-    if game_type.num_players > 2:
-        others = game_type.num_players - 1
-        out.print(
-            f"W/D/L compares each game's return with each of the {others} opponents at the "
-            f"table, so W+D+L is {others} x games; score% = (W + D/2) / (W + D + L).",
-            highlight=False,
-        )
-    out.print(pairs)
     where = f", results in {output}" if output else ""
-    out.print(
-        f"{played} games played in {wall:.1f} s ({played / max(wall, 1e-9):.1f} games/s) "
-        f"on {described}{where}",
-        highlight=False,
-    )
+    footer = (f"{played} games played in {wall:.1f} s ({played / max(wall, 1e-9):.1f} games/s) "
+              f"on {described}{where}")
+    print_standings(result, confidence, footer, as_json, wall_s=wall)
     if interrupted:
         _interrupted(console, played, output)
 

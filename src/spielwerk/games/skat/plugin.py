@@ -18,6 +18,8 @@ PLUGIN = GamePlugin(
     warm_up="spielwerk.games.skat.warmup:warm_up",
     bench="spielwerk.games.skat.bench:WORKLOAD",
     bench_signature=764_055,
+    final_details="spielwerk.games.skat.outcome:final_details",
+    match_report="spielwerk.games.skat_ai.match_report:REPORT",
     preload=("spielwerk.games.skat.rules",),
     rank=0,
 )
