@@ -53,7 +53,7 @@ class SpielwerkAECEnv(AECEnv):  # type: ignore[misc]
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": False}
 
-    def __init__(self, spec: str | Game = "kalah", render_mode: str | None = None) -> None:
+    def __init__(self, spec: str | Game, render_mode: str | None = None) -> None:
         super().__init__()
         self.game = spec if isinstance(spec, Game) else load_game(spec)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -155,12 +155,12 @@ class SpielwerkAECEnv(AECEnv):  # type: ignore[misc]
         pass
 
 
-def raw_env(spec: str | Game = "kalah", render_mode: str | None = None) -> SpielwerkAECEnv:
+def raw_env(spec: str | Game, render_mode: str | None = None) -> SpielwerkAECEnv:
     """The environment without PettingZoo's wrappers."""
     return SpielwerkAECEnv(spec, render_mode)
 
 
-def env(spec: str | Game = "kalah", render_mode: str | None = None) -> AECEnv:
+def env(spec: str | Game, render_mode: str | None = None) -> AECEnv:
     """The environment for ``spec`` wrapped as PettingZoo's classic games are
     (out-of-bounds actions asserted, call order enforced)."""
     e: AECEnv = raw_env(spec, render_mode)
