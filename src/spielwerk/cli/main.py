@@ -29,7 +29,7 @@ HELP = "Strong game AI for {games}: play, analyse, run tournaments."
 COMMAND_HELP = {  # command -> its short help, in the order `--help` lists them
     "games": "List the registered games, their parameters (with defaults) and their agents.",
     "play": "Play a game in the terminal against agents (type 'q' to quit).",
-    "arena": "Play a round-robin tournament between AGENTS in GAME and print the standings.",
+    "arena": "Play AGENTS against each other in GAME and print the standings.",
     "fuzz": "Play N seeded random games and check every invariant of check_game after every move.",
     "serve": "Start the web table: play every table game in the browser; Ctrl-C stops it.",
     "warmup": "Compile the game kernels into the user's cache folder so the first command "
