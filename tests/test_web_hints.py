@@ -36,6 +36,42 @@ def test_bid_hint_depends_on_the_info_state_only() -> None:
     assert exp == sorted(exp, reverse=True)
 
 
+def _won_with_a_weak_hand(seed: int, seat: int) -> Any:
+    """A deal where ``seat`` wins the bidding at 18 (the others pass), at the skat."""
+    from spielwerk.core.game import CHANCE, sample_chance
+    from spielwerk.core.registry import load_game
+
+    st: Any = load_game("skat").new_initial_state()
+    rng = np.random.default_rng(seed)
+    while st.phase != R.SKAT and not st.is_terminal():
+        if st.current_player == CHANCE:
+            st.apply(sample_chance(st, rng))
+            continue
+        legal = st.legal_actions()
+        if st.current_player != seat:
+            st.apply(R.PASS)
+        else:
+            st.apply(R.HOLD if R.HOLD in legal else min(a for a in legal if a != R.PASS))
+    return st
+
+
+def test_skat_hint_names_the_game_after_picking_up() -> None:
+    """Issue 44: "pick up the skat - it would not declare" named no game; the hint names
+    the game the engine declares after picking up (over skats the seat cannot rule out),
+    also for a hand the engine would not have bid."""
+    from spielwerk.games.skat.cards import GAME_NAMES
+
+    st = _won_with_a_weak_hand(4, 1)  # a hand knn would not bid (its decision: no game)
+    assert st.phase == R.SKAT and st.current_player == 1
+    hint = _same_hint_in_another_world(st, 2)
+    assert hint["engine"] == "pick up the skat" and hint["game"] is None
+    games = hint["after_pickup"]
+    assert sum(g["skats"] for g in games) == 12
+    assert all(g["game"].split()[0] in GAME_NAMES for g in games)
+    assert hint["then"].startswith(f"then it declares {games[0]['game']} ")
+    assert "would not declare" not in hint["then"]
+
+
 def test_put_hint_depends_on_the_info_state_only() -> None:
     for seed in range(40):
         st = rule_deal(seed, lambda s: s.phase == R.PUT)

@@ -3,7 +3,8 @@
 * Bidding and the skat (hand game or pick up): the ``knn`` engine's decision for
   the ten cards dealt - its highest bid, its game - and every game's expected
   Seeger-Fabian list score from the calibrated win chance of its neighbours'
-  value (:func:`bidding.options`, the numbers ``decision=score`` compares).
+  value (:func:`bidding.options`, the numbers ``decision=score`` compares); where it
+  would pick up, the game it then declares over skats drawn from the info state.
 * Putting and declaring after picking up: for each game the engine's put of the
   twelve cards, the neighbours' value, win chance and expected list score (the
   numbers :func:`putting.choose_game` weighs), and the engine's own choice.
@@ -21,6 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from spielwerk.core.agent import make_agent
 from spielwerk.games.skat import rules as R
 from spielwerk.games.skat.cards import GAME_NAMES, NULL, card_to_string, mask_to_string
@@ -31,6 +34,9 @@ HINT_WORLDS = 24
 """Worlds of a card hint's win shares (each world solved for every legal card)."""
 HINT_POINT_WORLDS = 12
 """Worlds of its expected card points (exact values cost about ten times more)."""
+PICKUP_SKATS = 12
+"""Skats drawn from what the seat knows to tell which game the engine declares after
+picking up (its put and game for each: milliseconds)."""
 
 
 def _game_text(game: int, hand: bool, ouvert: bool = False) -> str:
@@ -52,9 +58,35 @@ def _engine_choice(agent: Any, info: SkatInfoState) -> str:
     return label(int(agent.act(info)))[0]
 
 
+def after_pickup(agent: Any, info: SkatInfoState, seed: int) -> list[dict[str, Any]]:
+    """The games the engine declares after picking up (its put and game for the twelve
+    cards), over :data:`PICKUP_SKATS` skats drawn from what the seat knows: each game with
+    the number of those skats, most first."""
+    rng = np.random.default_rng([seed, 11])
+    counts: dict[str, int] = {}
+    for _ in range(PICKUP_SKATS):
+        world = info.sample_world(rng)
+        world.apply(R.PICKUP)
+        d = agent.put_decision(world.info_state(info.player))
+        name = _game_text(d.game, False, d.ouvert)
+        counts[name] = counts.get(name, 0) + 1
+    return [{"game": g, "skats": n}
+            for g, n in sorted(counts.items(), key=lambda x: (-x[1], x[0]))]
+
+
+def _then_text(games: list[dict[str, Any]]) -> str:
+    """``then it declares clubs (9 of 12 skats you cannot rule out), grand (3)``."""
+    first, rest = games[0], games[1:]
+    total = sum(int(g["skats"]) for g in games)
+    text = (f"then it declares {first['game']} ({first['skats']} of {total} skats you "
+            "cannot rule out")
+    return text + "".join(f"; {g['game']} in {g['skats']}" for g in rest) + ")"
+
+
 def bid_hint(info: SkatInfoState, seed: int) -> dict[str, Any]:
     """The engine's bid and game for the ten cards dealt, and each game's expected list
-    score (with and without the skat), best first."""
+    score (with and without the skat), best first; before picking up, the game it would
+    declare after picking up (over skats drawn from what the seat knows)."""
     from spielwerk.games.skat_ai.bidding import options as game_options
 
     agent = _knn(info.game, seed)
@@ -62,15 +94,20 @@ def bid_hint(info: SkatInfoState, seed: int) -> dict[str, Any]:
     d = agent.bid_decision(info.own_dealt, position)
     options = sorted(game_options(info.own_dealt, agent.params, position, d),
                      key=lambda o: (-float(o[0]), -int(o[3])))
-    return {
+    action = int(agent.act(info))
+    out: dict[str, Any] = {
         "kind": "bid",
-        "engine": _engine_choice(agent, info),
+        "engine": label(action)[0],
         "max_bid": int(d.max_bid) if d.game >= 0 else None,
         "game": None if d.game < 0 else _game_text(d.game, d.hand_game, d.ouvert),
         "options": [{"game": _game_text(g, is_hand, ouvert), "value": int(value),
                      "expected": round(float(e), 1)} for e, g, is_hand, value, ouvert
                     in options[:8]],
     }
+    if info.phase == R.SKAT and action == R.PICKUP:
+        out["after_pickup"] = after_pickup(agent, info, seed)
+        out["then"] = _then_text(out["after_pickup"])
+    return out
 
 
 def put_hint(info: SkatInfoState, seed: int) -> dict[str, Any]:

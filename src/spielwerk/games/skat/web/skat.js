@@ -113,7 +113,9 @@ function renderHint(x, hand) {
   const box = h("div", { class: "hint", id: "hint" });
   if (x.kind === "none") { box.textContent = x.text; return box; }
   if (x.kind === "bid") {
-    box.append(h("div", { text: "engine: " + x.engine + (x.game ? " — its game " + x.game + ", bids up to " + x.max_bid : " — it would not declare") }));
+    // before picking up: the game it declares after picking up (over skats you cannot rule out)
+    const its = x.then ? " — " + x.then : x.game ? " — its game " + x.game + ", bids up to " + x.max_bid : " — it would not declare";
+    box.append(h("div", { id: "hintengine", text: "engine: " + x.engine + its }));
     const t = h("table", { class: "list" }, h("tr", {}, h("th", { text: "game" }), h("th", { text: "value" }), h("th", { text: "expected list score" })));
     for (const o of x.options) t.append(h("tr", {}, h("td", { text: o.game, style: "text-align:left" }), h("td", { text: o.value }), h("td", { text: o.expected })));
     box.append(t);
