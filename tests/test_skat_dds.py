@@ -313,6 +313,31 @@ def test_node_limit_gives_up_cleanly() -> None:
         assert limited._run_moves(p, MODE_POINTS, 0, 0) == brute_moves(p, MODE_POINTS)
 
 
+def test_a_search_given_up_and_started_again_goes_on_from_its_table() -> None:
+    """``keep_table_on_abort``: a search cut by its node limit keeps the table (it holds only
+    nodes searched to the end), so searching again in slices of nodes - as a deadline does,
+    reading the clock between them - reaches the unlimited solver's values in about as many
+    nodes (a table emptied at each cut would never get there)."""
+    from spielwerk.games.skat.dds import SearchLimitError
+
+    for seed, game in ((1, 4), (2, CLUBS)):
+        pos = _full_deal(seed, game)
+        plain = Solver(SolverConfig(tt_log2=18))
+        want = plain._run_moves(pos, MODE_POINTS, False, 0)
+        sliced = Solver(SolverConfig(tt_log2=18, keep_table_on_abort=True,
+                                     node_limit=max(1000, plain.nodes // 20)))
+        cuts = 0
+        while True:
+            try:
+                got = sliced._run_moves(pos, MODE_POINTS, False, 0)
+                break
+            except SearchLimitError:
+                cuts += 1
+                assert cuts < 200
+        assert cuts >= 2 and got == want
+        assert sliced.nodes <= 1.2 * plain.nodes
+
+
 # final card points left possible by the answers won (61) and schneider (90, or 30 when lost)
 BOUNDS = {(True, False): (61, 89), (True, True): (90, 120),
           (False, False): (31, 60), (False, True): (0, 30)}

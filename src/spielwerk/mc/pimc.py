@@ -89,6 +89,8 @@ def pimc_search(
     enumerate_worlds: Callable[[int], list[W] | None] | None = None,
     solve_some: Callable[[W, frozenset[int] | None], dict[int, float]] | None = None,
     prefer: Callable[[list[int]], int | None] | None = None,
+    deadline: float | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> PimcResult:
     """PIMC over any world type ``W``.
 
@@ -109,12 +111,18 @@ def pimc_search(
 
     ``prefer(tied)`` breaks a tie between equally good actions (a game's heuristic);
     when it returns None or an action not in the list, the pick is random as without it.
+
+    ``deadline`` (a time on ``clock``) is a hard stop: the clock is read before each world
+    and no world is started once it has passed (not even the first: then no world is
+    solved and :class:`PimcError` says so). ``details`` names the ``planned`` worlds and
+    why fewer were solved: ``stopped`` is ``"time"`` (the limit or the deadline) or
+    ``"decided"`` (pruning left one action).
     """
     if worlds < 1:
         raise PimcError(f"PIMC needs at least 1 world, not {worlds}")
     if time_limit is not None and time_limit <= 0:
         raise PimcError(f"PIMC time limit must be positive, not {time_limit}")
-    start = time.perf_counter()
+    start = clock()
     listed = enumerate_worlds(worlds) if enumerate_worlds is not None else None
     if listed is not None and time_limit is not None and len(listed) > 1:
         # the time limit may stop before the end of the list: solve it in random order
@@ -124,7 +132,11 @@ def pimc_search(
     alive: frozenset[int] | None = None
     counts: dict[int, int] = {}
     skipped = 0
+    stopped: str | None = None
     for i in range(total):
+        if deadline is not None and clock() >= deadline:
+            stopped = "time"
+            break
         w = listed[i] if listed is not None else sample(rng)
         if solve_some is None:
             per_world.append(solve(w))
@@ -140,17 +152,22 @@ def pimc_search(
                 alive = frozenset(a for a, k in counts.items() if k + left >= lead)
                 if len(alive) == 1:
                     skipped = left
+                    stopped = "decided" if left else None
                     break
         if time_limit is not None and i + 1 < total:
-            spent = time.perf_counter() - start
+            spent = clock() - start
             if spent * (i + 2) / (i + 1) >= time_limit:  # the next world would overrun
+                stopped = "time"
                 break
+    if not per_world:
+        raise PimcError("PIMC: the deadline passed before a world was solved")
     action, counts_out, totals = choose(per_world, rng, prefer)
     exhaustive = listed is not None and len(per_world) + skipped == len(listed)
-    return PimcResult(
-        action, counts_out, totals, len(per_world), exhaustive,
-        time.perf_counter() - start, {"skipped_worlds": skipped} if solve_some else {},
-    )
+    details: dict[str, Any] = {"planned": total, "stopped": stopped}
+    if solve_some:
+        details["skipped_worlds"] = skipped
+    return PimcResult(action, counts_out, totals, len(per_world), exhaustive,
+                      clock() - start, details)
 
 
 def pimc_decide(

@@ -85,8 +85,8 @@ class PimcSettings:
     prune: bool = param(True, "win values: stop solving cards that can no longer win the vote "
                               "(same choice)")
     deadline: bool = param(False, "time: also stop a world's search when the decision's time "
-                                  "is spent (node limit at the measured node rate); a decision "
-                                  "that finished no world plays the rule agent's card")
+                                  "is spent (the clock read between slices of the search); a "
+                                  "decision that finished no world plays the rule agent's card")
     null_ties: bool = param(True, "null declarer: cards the vote ties are chosen as null "
                                   "declarers play (null_play.py), not at random")
     infer: str = param("none", "worlds drawn uniformly (none) or weighted by the likelihood "
@@ -126,9 +126,12 @@ class SkatPimcAgent(Agent):
         self.inference = Inference.of(s.infer, InferenceSettings(
             floor=s.floor, candidates=s.candidates, power=s.power, play_power=s.play_power,
             play_model=s.play_model))
-        self.solver = Solver(SolverConfig(tt_log2=20))
+        # a search cut by the deadline keeps its table: the next slice goes on from there
+        self.solver = Solver(SolverConfig(tt_log2=20, keep_table_on_abort=True))
         self.node_rate = INITIAL_NODE_RATE  # nodes a second, measured over this agent's solves
+        self.clock: Callable[[], float] = time.perf_counter  # every time check (tests step it)
         self._deadline: float | None = None
+        self._rate_measured = False
         self.fallback = SkatRuleAgent(game, seed)
         self.last: PimcResult | None = None
         self.endgame_fallbacks = 0  # αμ searches that passed their limits
@@ -171,8 +174,9 @@ class SkatPimcAgent(Agent):
         query = goal_query(info)
         me_declarer = info.player == info.declarer
         inference = self.inference
-        self._deadline = (time.perf_counter() + self.time_limit
+        self._deadline = (self.clock() + self.time_limit
                           if self.time_limit and self.settings.deadline else None)
+        self._rate_measured = False  # the node rate of this decision (card_values)
         pool: list[DealPosition] = []
         solved: dict[DealPosition, dict[int, float]] = {}  # weighted worlds may repeat
 
@@ -206,17 +210,17 @@ class SkatPimcAgent(Agent):
         time_limit = self.time_limit
         if (self.settings.endgame and self.values == "win"
                 and int(info.hand).bit_count() <= self.settings.endgame):
-            t0 = time.perf_counter()
+            t0 = self.clock()
             chosen = self._endgame(info, query, sample, listed, prefer)
             if chosen is not None:
                 return chosen
             if time_limit is not None:  # PIMC's card, in the time left
-                time_limit = max(0.2 * time_limit, time_limit - (time.perf_counter() - t0))
+                time_limit = max(0.2 * time_limit, time_limit - (self.clock() - t0))
         return pimc_search(
             sample, solve, self.rng, worlds=self.worlds, time_limit=time_limit,
             enumerate_worlds=listed,
             solve_some=solve_some if self.values == "win" and self.prune else None,
-            prefer=prefer,
+            prefer=prefer, deadline=self._deadline, clock=self.clock,
         )
 
     def _endgame(self, info: SkatInfoState, query: str, sample: Callable[[Any], DealPosition],
@@ -256,21 +260,39 @@ class SkatPimcAgent(Agent):
     ) -> dict[int, float]:
         """Value of each legal card (those in the mask ``cards``) in one world, from the
         mover's side (higher is better); with a deadline, nothing (an empty answer) when the
-        time ran out during the search."""
+        time ran out during the search.
+
+        With a deadline the search runs in slices of at most :data:`DEADLINE_SLICE` of the
+        decision's time, each a node limit at the node rate measured on the slice before
+        (the machine's load may change it at any time); the clock is read between slices,
+        and a slice cut by its node limit leaves its table to the next, which goes on from
+        there. A search past the deadline stops within one slice."""
         if self._deadline is None:
             return self._card_values(pos, query, me_declarer, cards)
-        left = self._deadline - time.perf_counter()
         solver = self.solver
-        solver.config = replace(solver.config, node_limit=max(1000, int(left * self.node_rate)))
-        nodes, t0 = solver.nodes, time.perf_counter()
+        longest = max(MIN_SLICE_S, DEADLINE_SLICE * (self.time_limit or 0.0))
         try:
-            return self._card_values(pos, query, me_declarer, cards)
-        except SearchLimitError:
-            return {}
+            while True:
+                now = self.clock()
+                left = self._deadline - now
+                if left <= 0:
+                    return {}
+                # the decision's first slice is short: the rate it goes by is not yet measured
+                # on this decision (the one assumed, or an older one's, may be far off)
+                slice_s = longest if self._rate_measured else MIN_SLICE_S
+                limit = max(MIN_SLICE_NODES, int(min(left, slice_s) * self.node_rate))
+                solver.config = replace(solver.config, node_limit=limit)
+                nodes = solver.nodes
+                try:
+                    return self._card_values(pos, query, me_declarer, cards)
+                except SearchLimitError:
+                    continue  # the clock decides whether another slice follows
+                finally:
+                    spent = self.clock() - now
+                    if spent > 0.005 or solver.nodes - nodes >= limit:  # a rate to go by
+                        self.node_rate = max(1.0, (solver.nodes - nodes) / max(spent, 1e-6))
+                        self._rate_measured = True
         finally:
-            spent = time.perf_counter() - t0
-            if spent > 0.005:  # long enough to measure the rate
-                self.node_rate = 0.5 * self.node_rate + 0.5 * (solver.nodes - nodes) / spent
             solver.config = replace(solver.config, node_limit=0)
 
     def _card_values(
@@ -294,6 +316,14 @@ ENDGAME_NODES = 100_000
 
 INITIAL_NODE_RATE = 2_000_000.0
 """Nodes a second assumed for the deadline until the agent has measured its own rate."""
+
+DEADLINE_SLICE = 0.1
+"""With a deadline, a world's search runs in slices of at most this share of the decision's
+time, the clock read between them (a search cannot read the clock itself)."""
+MIN_SLICE_S = 0.01
+"""The shortest slice (seconds)."""
+MIN_SLICE_NODES = 1000
+"""The smallest node limit of a slice."""
 
 
 register_declared(

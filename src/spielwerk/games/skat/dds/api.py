@@ -110,6 +110,10 @@ class SolverConfig:
     tt_log2: int = 20
     node_limit: int = 0
     """Give up (:class:`SearchLimitError`) after this many nodes in one call; 0: never."""
+    keep_table_on_abort: bool = False
+    """After a search given up at its node limit, keep the table (it holds only nodes
+    searched to the end: an aborted search stores nothing), so that the same search started
+    again goes on from there; off: the table is emptied."""
 
     def order_flags(self) -> int:
         """The ``ORDER_*`` flags of the move-ordering switches."""
@@ -206,7 +210,8 @@ class Solver:
     def _check_limit(self) -> None:
         if self.stats[STAT_ABORTED]:
             self.stats[STAT_ABORTED] = 0
-            self._tt[:] = 0  # entries written on the way out may be incomplete
+            if not self.config.keep_table_on_abort:
+                self._tt[:] = 0
             raise SearchLimitError(f"gave up after the node limit {self.config.node_limit}")
 
     def _run_value(self, pos: DealPosition, mode: int, threshold: bool, target: int) -> int:
