@@ -127,3 +127,70 @@ def test_hint_over_the_websocket(client: TestClient) -> None:
         while (msg := ws.receive_json())["type"] != "error":
             pass
         assert "Skat" in msg["message"]
+
+
+class SteppedClock:
+    """A clock for the PIMC runs that moves only when a world is solved: by ``first`` for
+    an agent's first world (its solver's table still empty), by ``then`` for each later one
+    - a loaded machine, without depending on how fast this one is."""
+
+    def __init__(self, first: float, then: float) -> None:
+        self.now, self.first, self.then = 100.0, first, then
+        self.perf_counter = lambda: self.now  # read as the modules' time.perf_counter
+
+    def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        import spielwerk.games.skat_ai.pimc_agent as pimc_agent
+        import spielwerk.mc.pimc as pimc
+
+        solve = pimc_agent.SkatPimcAgent.card_values
+        clock = self
+
+        def timed(agent: Any, *args: Any, **kw: Any) -> dict[int, float]:
+            out = solve(agent, *args, **kw)
+            clock.now += clock.then if getattr(agent, "_solved", False) else clock.first
+            agent._solved = True
+            return out
+
+        monkeypatch.setattr(pimc_agent.SkatPimcAgent, "card_values", timed)
+        monkeypatch.setattr(pimc_agent, "time", self)
+        monkeypatch.setattr(pimc, "time", self)
+
+
+def _early_card_state() -> Any:
+    st = rule_deal(2, lambda s: s.phase == R.PLAY and s.contract is not None
+               and len([a for a in s.legal_actions() if a < 32]) > 1)
+    assert st is not None
+    return st
+
+
+def test_card_hint_solves_its_stated_worlds_on_a_loaded_machine(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 44: a card hint ran "over 1 worlds". Its 3 s were judged from the first world,
+    the dearest (an empty solver table): 2.5 s of a loaded machine, so one more "would
+    overrun". The hint now has the time for its stated worlds (24 win shares, 12 points)."""
+    SteppedClock(first=2.5, then=0.3).install(monkeypatch)
+    st = _early_card_state()
+    hint = hint_for(st.info_state(st.current_player), seed=5, time_s=3.0)  # as the table asks
+    assert hint["worlds"] == 24 and hint["point_worlds"] == 12, hint
+    assert hint["worlds_note"] is None and hint["point_worlds_note"] is None
+
+
+def test_card_hint_says_why_it_solved_fewer_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fewer worlds than stated: the hint says so plainly (the time ran out after N, or only
+    N worlds are possible)."""
+    SteppedClock(first=4.0, then=4.0).install(monkeypatch)
+    st = _early_card_state()
+    hint = hint_for(st.info_state(st.current_player), seed=5, time_s=3.0)
+    assert hint["worlds"] < 24
+    assert hint["worlds_note"] == (
+        f"the hint's time (10 s) ran out after {hint['worlds']} of 24 worlds")
+    assert hint["point_worlds_note"].startswith("the hint's time (10 s) ran out after ")
+    monkeypatch.undo()
+    late = rule_deal(2, lambda s: s.phase == R.PLAY and s.contract is not None
+                     and len(s.trick_history) == 8
+                     and len([a for a in s.legal_actions() if a < 32]) > 1)
+    assert late is not None
+    hint = hint_for(late.info_state(late.current_player), seed=5, time_s=3.0)
+    n = hint["worlds"]
+    assert n < 12 and hint["worlds_note"] == (
+        f"only {n} world{'s are' if n != 1 else ' is'} consistent with what you know: all solved")

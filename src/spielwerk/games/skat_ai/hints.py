@@ -34,6 +34,13 @@ HINT_WORLDS = 24
 """Worlds of a card hint's win shares (each world solved for every legal card)."""
 HINT_POINT_WORLDS = 12
 """Worlds of its expected card points (exact values cost about ten times more)."""
+HINT_TIME_S = 10.0
+"""Seconds at least for each of a card hint's two PIMC runs (more where the table's engine
+time is more). Each stops once its worlds are solved (a second or two on an idle machine);
+the time stops it earlier on a loaded one, and the hint then says so. The first world is
+the dearest (the solver's table is still empty: three times the mean at the first card),
+and the 3 s the hints had before, judged from it, ended a loaded machine's hint after one
+world."""
 PICKUP_SKATS = 12
 """Skats drawn from what the seat knows to tell which game the engine declares after
 picking up (its put and game for each: milliseconds)."""
@@ -136,18 +143,35 @@ def put_hint(info: SkatInfoState, seed: int) -> dict[str, Any]:
             "put": mask_to_string(decision.put).split(), "options": rows}
 
 
+def worlds_note(result: Any, stated: int, time_s: float) -> str | None:
+    """Why a PIMC run of a hint solved fewer worlds than the ``stated`` number, in words
+    (None: it solved them all)."""
+    planned = int(result.details.get("planned", stated))
+    n = int(result.worlds)
+    if result.exhaustive and n < stated:
+        return (f"only {n} world{'s are' if n != 1 else ' is'} consistent with what you "
+                "know: all solved")
+    if result.details.get("stopped") == "time":
+        return f"the hint's time ({time_s:g} s) ran out after {n} of {planned} worlds"
+    return None
+
+
 def card_hint(info: SkatInfoState, seed: int, time_s: float) -> dict[str, Any]:
     """Each legal card's PIMC win share and expected final card points of the player's
-    side (null: the defenders' tricks, the declarer's side wants none)."""
+    side (null: the defenders' tricks, the declarer's side wants none), each run given at
+    least :data:`HINT_TIME_S` (``time_s`` 0: no limit); where a run solved fewer worlds
+    than stated, the hint says why (``worlds_note``, ``point_worlds_note``)."""
     from spielwerk.games.skat_ai.pimc_agent import SkatPimcAgent
 
     cards = [a for a in info.legal_actions() if a < 32]
     if len(cards) == 1:
         return {"kind": "card", "worlds": 0, "forced": card_to_string(cards[0]), "cards": []}
-    t = time_s if time_s > 0 else 0.0
-    win = SkatPimcAgent(info.game, seed, worlds=HINT_WORLDS, time=t, prune=False).decide(info)
-    pts = SkatPimcAgent(info.game, seed, worlds=HINT_POINT_WORLDS, time=t,
-                        values="points").decide(info)
+    t = max(time_s, HINT_TIME_S) if time_s > 0 else 0.0
+    runs = []
+    for worlds, values in ((HINT_WORLDS, "win"), (HINT_POINT_WORLDS, "points")):
+        runs.append(SkatPimcAgent(info.game, seed, worlds=worlds, time=t, values=values,
+                                  prune=values != "win").decide(info))
+    win, pts = runs
     null = info.contract is not None and info.contract.game == NULL
     scored = []
     for c in cards:
@@ -160,6 +184,8 @@ def card_hint(info: SkatInfoState, seed: int, time_s: float) -> dict[str, Any]:
     rows = [{"card": card_to_string(c), "win": round(share, 3),
              "points": round(abs(mean) if null else mean, 1)} for share, mean, c in scored]
     return {"kind": "card", "worlds": win.worlds, "point_worlds": pts.worlds,
+            "worlds_note": worlds_note(win, HINT_WORLDS, t),
+            "point_worlds_note": worlds_note(pts, HINT_POINT_WORLDS, t),
             "exhaustive": win.exhaustive, "null": null, "cards": rows,
             "declarer": info.player == info.declarer}
 

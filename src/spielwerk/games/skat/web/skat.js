@@ -130,8 +130,10 @@ function renderHint(x, hand) {
   }
   if (x.forced) { box.textContent = "only one card can be played: " + x.forced; return box; }
   const what = x.null ? (x.declarer ? "the declarer's goal (no trick)" : "the defenders' goal (a declarer trick)") : (x.declarer ? "your goal" : "the defenders' goal");
-  box.append(h("div", { text: "PIMC over " + x.worlds + " worlds you cannot rule out: share of worlds where " + what +
-    " is still reached after the card; " + (x.null ? "expected defenders' tricks" : "expected final card points of your side") + " over " + x.point_worlds + " worlds" }));
+  // fewer worlds than stated: the hint says why (only so many are possible, or its time ran out)
+  const worlds = (n, note) => n + (n === 1 ? " world" : " worlds") + (note ? " (" + note + ")" : "");
+  box.append(h("div", { id: "hintworlds", text: "PIMC over " + worlds(x.worlds, x.worlds_note) + " you cannot rule out: share of worlds where " + what +
+    " is still reached after the card; " + (x.null ? "expected defenders' tricks" : "expected final card points of your side") + " over " + worlds(x.point_worlds, x.point_worlds_note) }));
   const rc = h("tr", {}, h("th", { text: "card" })), rw = h("tr", {}, h("th", { text: "win share" })),
     rp = h("tr", {}, h("th", { text: x.null ? "defenders' tricks" : "your side's points" }));
   const t = h("table", { class: "list", id: "hinttable" }, rc, rw, rp);
