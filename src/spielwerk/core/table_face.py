@@ -146,6 +146,11 @@ class TableFace:
         """One line on a finished game, for the person at ``seat``."""
         return "over"
 
+    def named_summary(self, state: State, seat: int, names: list[str]) -> str:
+        """:meth:`summary` with the players named as the table names them (``names`` by
+        seat) wherever it speaks of a seat; by default the summary itself."""
+        return self.summary(state, seat)
+
     def final_reveal(self, state: State) -> dict[str, Any] | None:
         """What the rules show once ``state`` (finished) is over: every hand, ..."""
         return None

@@ -215,7 +215,7 @@ class Table:
         st = self.state
         if not st.is_terminal():
             return "unfinished"
-        return table_face(st.game).summary(st, self.seat)
+        return table_face(st.game).named_summary(st, self.seat, self.names)
 
     # ----- messages
     def message(self, thinking: int | None = None) -> dict[str, Any]:

@@ -167,13 +167,40 @@ def series_entry(st: Any) -> dict[str, Any] | None:
     return None
 
 
+def named_summary(st: Any, names: list[str]) -> str:
+    """The finished deal in one line, the players named: who declared which game and how it
+    went, who lost a Ramsch with each player's card points."""
+    def name(seat: int) -> str:
+        return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+
+    if st.ramsch_result is not None:
+        rr = st.ramsch_result
+        if rr.durchmarsch >= 0:
+            return f"Ramsch: {name(rr.durchmarsch)} took every trick (Durchmarsch, +120)"
+        pts = ", ".join(f"{name(s)} {p}" for s, p in sorted(rr.points.items()))
+        who = " and ".join(name(s) for s in rr.losers)
+        return (f"Ramsch ({pts}): {who} lose{'s' if len(rr.losers) == 1 else ''}"
+                + (" (Jungfrau: doubled)" if rr.jungfrau else ""))
+    if st.result is None:
+        return "over"
+    text = str(st.result.describe())
+    return text if st.result.passed else f"{name(st.result.declarer)}: {text}"
+
+
+def iss_name(name: str, fallback: str) -> str:
+    """A player's name as an ISS record holds it (no spaces or brackets): each run of other
+    characters becomes one ``-`` ("knn (1)" -> "knn-1", "Anna Maria" -> "Anna-Maria")."""
+    out = "".join(ch if ch.isalnum() or ch in "-_." else " " for ch in name)
+    return "-".join(out.split()) or fallback
+
+
 def write_iss(state: Any, players: list[str], game_id: str) -> str:
     """The finished deal as an ISS record line, players named by position."""
     pos_names = []
     for p in range(3):
         seat = state.sgame.seat_of(p)
-        name = str(players[seat]) if seat < len(players) else f"P{p}"
-        pos_names.append("".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name))
+        name = str(players[seat]) if seat < len(players) else ""
+        pos_names.append(iss_name(name, f"P{p}"))
     return iss.write_record(state, game_id=game_id,
                             players=(pos_names[0], pos_names[1], pos_names[2]))
 

@@ -77,6 +77,12 @@ class SkatTable(TableFace):
             return str(st.ramsch_result.describe())
         return "over"
 
+    def named_summary(self, state: State, seat: int, names: list[str]) -> str:
+        return skat_table.named_summary(state, names)
+
+    def review_label(self, state: State, action: int) -> str:
+        return skat_table.label(action)[0]  # as the table's buttons say it ("hold (yes)")
+
     def final_reveal(self, state: State) -> dict[str, Any] | None:
         return skat_table.reveal(state)
 

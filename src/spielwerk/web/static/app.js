@@ -222,7 +222,7 @@ function act(id) { send({ type: "act", action: id, ply: current.view.ply }); }
 
 function setThinking(seat) {
   const el = document.getElementById("thinking");
-  if (el) { el.textContent = "seat " + seat + " is thinking…"; el.className = "thinking"; }
+  if (el) { el.textContent = (current ? playerName(current, seat) : "seat " + seat) + " is thinking…"; el.className = "thinking"; }
   if (current) current.thinking = seat;
   const felt = document.getElementById("felt");
   if (felt && felt.dataset.turn !== "over") felt.dataset.turn = "other";
@@ -248,7 +248,7 @@ function render() {
     h("strong", { text: v.game + " — " + v.spec }),
     h("span", { text: "you are seat " + v.seat }),
     h("span", { id: "thinking", class: m.thinking != null ? "thinking" : "",
-                text: m.thinking != null ? "seat " + m.thinking + " is thinking…" :
+                text: m.thinking != null ? playerName(m, m.thinking) + " is thinking…" :
                   (v.over ? "game over" : (v.to_move === v.seat ? "your turn" : "")) }));
   const felt = h("div", { class: "felt", id: "felt" });
   felt.dataset.ply = v.ply;
@@ -391,16 +391,17 @@ async function openReview(id, autoAnalyse) {
     h("a", { href: "/api/games/" + id + "/record.json", text: "JSON record" }));
   function draw() {
     const st = data.steps[i];
-    status.textContent = "step " + i + " / " + (data.steps.length - 1) + (st.label ? " — seat " + st.actor + ": " + st.label : "");
+    const who = (s) => data.players[s] || "seat " + s;
+    status.textContent = "step " + i + " / " + (data.steps.length - 1) + (st.label ? " — " + who(st.actor) + ": " + st.label : "");
     const felt = h("div", { class: "felt" });
     const v = Object.assign({}, st.view, { legal: [] });
-    const fake = { table: { agents: data.players, names: data.players, seat: data.seat, series: [] }, view: v, last: null };
+    const fake = { table: { agents: data.players, names: data.players, seat: data.seat, series: [], review: id }, view: v, last: null };
     choices = [];
     drawTable(felt, v, fake);
     const extra = h("div", {});
     if (st.hands) {
       st.hands.forEach((hand, s) => {
-        const row = h("div", { class: "row" }, h("span", { class: "label", text: "seat " + s + ": " }));
+        const row = h("div", { class: "row reviewhand" }, h("span", { class: "label", text: who(s) + ": " }));
         for (const c of hand) row.append(cardEl(c, { small: true }));
         extra.append(row);
       });

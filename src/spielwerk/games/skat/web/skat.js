@@ -3,7 +3,7 @@
 // Registered with the page (Spielwerk.registerGame); declared by the game's table face.
 "use strict";
 (() => {
-const { h, act, send, addChoice, render, seatName, seatShort, playerName, pct, cardEl } = Spielwerk;
+const { h, act, send, addChoice, seatName, seatShort, playerName, pct, cardEl } = Spielwerk;
 
 function renderSkat(felt, v, m) {
   const others = [];
@@ -20,7 +20,7 @@ function renderSkat(felt, v, m) {
     others.push(box);
   }
   const trick = h("div", { class: "row center trick", id: "trick" });
-  v.trick.forEach((c, i) => trick.append(h("div", {}, cardEl(c), h("div", { class: "label", text: "seat " + v.trick_seats[i] }))));
+  v.trick.forEach((c, i) => trick.append(h("div", {}, cardEl(c), h("div", { class: "label", text: seatShort(v, v.trick_seats[i], m) }))));
   const info = h("div", { class: "info" },
     h("span", { id: "phase", text: "phase: " + v.phase }),
     h("span", { text: "bid: " + (v.bid || "—") }),
@@ -28,14 +28,18 @@ function renderSkat(felt, v, m) {
     v.contract ? h("span", { id: "contract", text: "game: " + v.contract }) : null,
     h("span", { id: "points", text: skatPointsText(v, m) }),
     h("span", { text: "you: " + v.positions[v.seat] }));
-  let lastTrick = null;
+  let lastTrick = null, tricks = null;
   if (v.last_trick) {
     const row = h("div", { class: "row", id: "lasttrick" }, h("span", { class: "label", text: "last trick (" + seatShort(v, v.last_trick.winner, m) + " won): " }));
     v.last_trick.cards.forEach((c, i) => row.append(h("div", { class: "played" }, cardEl(c, { small: true }),
       h("div", { class: "label", text: seatShort(v, v.last_trick.seats[i], m) }))));
     if (v.tricks_played && v.tricks_played.length > 1) {
+      // open for this deal only: a new deal or the review starts with it closed
+      const key = dealKey(m);
+      tricks = tricksTable(v, m);
+      tricks.hidden = tricksOpen !== key;
       const btn = h("button", { id: "showtricks", text: "all tricks (" + v.tricks_played.length + ")" });
-      btn.addEventListener("click", () => { showTricks = !showTricks; render(); });
+      btn.addEventListener("click", () => { tricksOpen = tricksOpen === key ? null : key; tricks.hidden = tricksOpen !== key; });
       row.append(btn);
     }
     lastTrick = row;
@@ -104,10 +108,12 @@ function renderSkat(felt, v, m) {
   if (legalCards.size) hand.classList.add("choose");
   const hintBox = hint && hint.ply === v.ply ? renderHint(hint.hint, hand) : null;
   felt.replaceChildren(h("div", { class: "row center" }, ...others), info, history || "", skatRow || "", trick, lastTrick || "",
-    showTricks ? tricksTable(v, m) : "", controls, hintBox || "",
+    tricks || "", controls, hintBox || "",
     h("div", { class: "label", text: "your hand" + (legalCards.size ? " (legal cards raised)" : "") }), hand);
 }
-let showTricks = false;
+let tricksOpen = null;  // the deal whose list of all tricks is open (dealKey)
+// A deal at a table (its id and deal number) or a game in the review.
+function dealKey(m) { return m.table.review != null ? "review " + m.table.review : m.table.id + " " + m.table.deal_no; }
 // A hint from the server (worked out from what this seat knows): engine choice and numbers.
 function renderHint(x, hand) {
   const box = h("div", { class: "hint", id: "hint" });

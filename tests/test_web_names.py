@@ -1,0 +1,58 @@
+"""Issue 44: the players are named as the table names them, not by seat number (finished
+games' summaries, the ISS record, the review's steps), and the lobby's "your tables" can be
+told apart (created, who plays, games finished, how it stands)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from test_web_table import all_pass, new_table, pick_up_and_play, play
+
+
+def test_a_declared_game_is_listed_with_its_declarer(app: Any, client: TestClient) -> None:
+    table = new_table(app, game="skat", opponents=["rule", "rule"], seed=4,
+                      names=["Anna", "Bert", None])
+    play(app, table, pick_up_and_play)
+    res = table.state.result
+    assert res is not None and not res.passed
+    summary = client.get("/api/games/finished").json()["games"][0]["summary"]
+    assert summary.startswith(f"{table.names[res.declarer]}: "), summary
+    assert summary.endswith(res.describe())
+
+
+def test_a_ramsch_is_listed_with_the_players_names(app: Any, client: TestClient) -> None:
+    table = new_table(app, game="skat", params={"ramsch": True}, opponents=["rule", "rule"],
+                      seed=4, names=["Anna", None, None])
+    play(app, table, all_pass)
+    summary = client.get("/api/games/finished").json()["games"][0]["summary"]
+    assert "seat" not in summary, summary
+    assert "Anna" in summary and "rule (1)" in summary and "rule (2)" in summary, summary
+
+
+def test_the_iss_record_names_players_readably(app: Any, client: TestClient) -> None:
+    from spielwerk.games.skat import iss
+
+    table = new_table(app, game="skat", opponents=["knn", "rule"], seed=4,
+                      names=["Anna Maria", None, None])
+    play(app, table, pick_up_and_play)
+    gid = table.message()["table"]["game_id"]
+    text = client.get(f"/api/games/{gid}/record.sgf").text
+    players = {text.split(f"P{p}[")[1].split("]")[0] for p in range(3)}
+    assert players == {"Anna-Maria", "knn-1", "rule-2"}, text
+    cmp = iss.compare(iss.parse_record(text.strip()))
+    assert cmp.agree, cmp.mismatches  # the record still replays
+
+
+def test_review_steps_say_what_the_table_said(app: Any, client: TestClient) -> None:
+    table = new_table(app, game="skat", opponents=["rule", "rule"], seed=4)
+    play(app, table, pick_up_and_play)
+    gid = table.message()["table"]["game_id"]
+    review = client.get(f"/api/games/{gid}/review").json()
+    labels = [s["label"] for s in review["steps"] if s["label"]]
+    # the table's buttons: "hold (yes)", "pass", "pick up the skat" (not ISS's y, p, s)
+    assert "pass" in labels and "pick up the skat" in labels, labels
+    assert not {"y", "p", "s"} & set(labels), labels
+    assert review["players"] == table.names
+
