@@ -6,6 +6,7 @@ lobby's tables told apart. Rule opponents in an in-process engine thread: quick.
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -92,3 +93,19 @@ def test_players_are_named_and_all_tricks_close(server: ServerProcess, browser) 
         assert not page.is_visible("#tricks")
     assert not errors
 
+
+def test_your_tables_tell_apart(server: ServerProcess, browser) -> None:  # type: ignore[no-untyped-def]
+    """Two tables of the same game and opponents: each entry says when it was created, who
+    plays, how many games are finished and how it stands."""
+    first = skat_table(server, 7)
+    time.sleep(1.1)  # created in another second (the entry shows the time to the second)
+    second = skat_table(server, 8)
+    page = browser.new_page()
+    page.goto(server.base + "/")
+    page.wait_for_selector("#main a[href^='#table=']")
+    entries = [page.inner_text(f"#main a[href='#table={tid}']") for tid in (first, second)]
+    assert entries[0] != entries[1], entries
+    for text in entries:
+        assert "created" in text and "finished" in text, text
+        assert "Anna (you)" in text and "rule (1)" in text and "rule (2)" in text, text
+        assert re.search(r"your turn|to move|over", text), text

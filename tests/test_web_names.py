@@ -4,10 +4,12 @@ told apart (created, who plays, games finished, how it stands)."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from fastapi.testclient import TestClient
 
+from spielwerk.games.skat import rules as R
 from test_web_table import all_pass, new_table, pick_up_and_play, play
 
 
@@ -56,3 +58,23 @@ def test_review_steps_say_what_the_table_said(app: Any, client: TestClient) -> N
     assert not {"y", "p", "s"} & set(labels), labels
     assert review["players"] == table.names
 
+
+def test_your_tables_can_be_told_apart(app: Any, client: TestClient) -> None:
+    first = new_table(app, game="skat", opponents=["rule", "rule"], seed=4)
+    time.sleep(0.01)
+    second = new_table(app, game="skat", opponents=["rule", "rule"], seed=5,
+                       names=[None, "Bert", None], seat=2)
+    play(app, first, pick_up_and_play)  # one deal over
+    first.next_game()
+    app.state.server.after_action(first)
+    play(app, second, pick_up_and_play, stop=lambda st: st.phase == R.PLAY)
+    rows = {r["id"]: r for r in client.get("/api/tables").json()["tables"]}
+    a, b = rows[first.id], rows[second.id]
+    assert a["names"] == ["you", "rule (1)", "rule (2)"] and a["seat"] == 0
+    assert b["names"] == ["rule (0)", "Bert", "you"] and b["seat"] == 2
+    assert a["finished"] == 1 and b["finished"] == 0
+    assert a["created"] < b["created"]
+    cur = second.state.current_player
+    assert b["status"] == ("your turn" if cur == 2 else f"{second.names[cur]} to move")
+    assert a["status"] in ("your turn", f"{first.names[first.state.current_player]} to move")
+    assert all("history" not in r and "config" not in r for r in rows.values())

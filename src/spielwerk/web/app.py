@@ -56,6 +56,7 @@ from spielwerk.web.server import (
     web_games,
 )
 from spielwerk.web.store import Store, StoreError
+from spielwerk.web.tables import lobby_entry
 
 
 def create_app(db_path: str | Path, workers: int = 1, abandon_s: float = 10.0) -> FastAPI:
@@ -198,7 +199,7 @@ def tables_router(server: Server) -> APIRouter:
 
     @router.get("/api/tables")
     async def tables() -> dict[str, Any]:
-        return {"tables": server.store.list_tables()}
+        return {"tables": [lobby_entry(row) for row in server.store.list_tables()]}
 
     @router.get("/api/tables/{table_id}")
     async def table_info(table_id: str) -> Any:

@@ -176,21 +176,27 @@ class Store:
         return {"config": config, "history": history, "deal_no": row[2], "series": series}
 
     def list_tables(self, limit: int = 50) -> list[dict[str, Any]]:
+        """The tables last played first, each with its stored configuration, history and
+        list (``config``, ``history``, ``series``: the history holds the deal, so these
+        stay on the server; :func:`spielwerk.web.tables.lobby_entry` makes what a browser
+        sees)."""
         with self._lock:
             rows = self.db.execute(
-                "SELECT id, config, deal_no, updated FROM tables ORDER BY updated DESC LIMIT ?",
-                (limit,),
+                "SELECT id, config, deal_no, updated, created, history, series FROM tables "
+                "ORDER BY updated DESC LIMIT ?", (limit,),
             ).fetchall()
         out = []
-        for tid, config, deal_no, updated in rows:
+        for tid, config, deal_no, updated, created, history, series in rows:
             try:
                 cfg = json.loads(config)
+                hist, ser = json.loads(history), json.loads(series)
             except ValueError:
                 continue
             if not isinstance(cfg, dict):
                 continue
             out.append({"id": tid, "game": cfg.get("game"), "spec": cfg.get("spec"),
-                        "opponents": cfg.get("agents"), "deal_no": deal_no, "updated": updated})
+                        "opponents": cfg.get("agents"), "deal_no": deal_no, "updated": updated,
+                        "created": created, "config": cfg, "history": hist, "series": ser})
         return out
 
     # ----- finished games

@@ -243,3 +243,27 @@ class Table:
             "last": last,
             "thinking": thinking,
         }
+
+
+def lobby_entry(row: dict[str, Any]) -> dict[str, Any]:
+    """One of the lobby's "your tables" from a stored row (``Store.list_tables``): the game,
+    when it was created and last played, who plays which seat, how many games (deals) are
+    finished and how it stands now (your turn, who is to move, over). Nothing of the
+    history itself: it holds the deal."""
+    entry = {k: row.get(k) for k in ("id", "game", "spec", "opponents", "deal_no", "created",
+                                     "updated")}
+    try:
+        table = Table(str(row["id"]), row["config"], row["history"], row["deal_no"],
+                      row["series"])
+    except (SpielwerkError, KeyError, TypeError, ValueError):
+        return {**entry, "names": None, "seat": None, "finished": None, "status": "damaged"}
+    st = table.state
+    cur = st.current_player
+    if st.is_terminal():
+        status = "over"
+    elif cur == table.seat:
+        status = "your turn"
+    else:
+        status = f"{table.names[cur]} to move" if 0 <= cur < len(table.names) else "in play"
+    return {**entry, "names": table.names, "seat": table.seat,
+            "finished": table.deal_no + int(st.is_terminal()), "status": status}

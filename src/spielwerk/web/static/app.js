@@ -95,9 +95,18 @@ async function openLobby() {
   try {
     const t = (await api("/api/tables")).tables;
     if (!t.length) list.append(h("p", { text: "none yet" }));
-    for (const row of t) list.append(h("div", {}, h("a", { href: "#table=" + row.id,
-      text: row.spec + " — vs " + row.opponents.filter(Boolean).join(", ") })));
+    for (const row of t) list.append(h("div", { class: "mytable" }, h("a", { href: "#table=" + row.id,
+      text: tableEntryText(row) })));
   } catch (e) { showMessage(e.message, true); }
+}
+
+// One of "your tables": the game, who plays (you marked), when created, games finished, now.
+function tableEntryText(row) {
+  const who = row.names ? row.names.map((n, s) => s === row.seat && n !== "you" ? n + " (you)" : n).join(", ")
+    : "vs " + (row.opponents || []).filter(Boolean).join(", ");
+  const created = row.created ? "created " + new Date(row.created * 1000).toLocaleString() : null;
+  const finished = row.finished != null ? row.finished + " finished" : null;
+  return [row.spec, who, created, finished, row.status].filter(Boolean).join(" — ");
 }
 
 function numInput(id, value, min, max) {
