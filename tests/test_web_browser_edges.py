@@ -39,6 +39,38 @@ def skat_table(server: ServerProcess, seed: int) -> str:
                               "seed": seed, "names": ["Anna", None, None]})
 
 
+def stale_errors(frames: list[dict]) -> list[str]:
+    return [f["message"] for f in frames if f.get("type") == "error"]
+
+
+def test_a_double_click_sends_one_move(server: ServerProcess, browser) -> None:  # type: ignore[no-untyped-def]
+    """A double click on a bid or "hold" button, and on "next deal", plays it once: no red
+    stale-move error (the buttons are disabled once clicked, until the next view)."""
+    errors: list[str] = []
+    frames: list[dict] = []
+    page = open_page(browser, server, skat_table(server, 3), errors, frames)
+    doubled = 0
+    while wait_turn(page) == "me":
+        ply = page.get_attribute("#felt", "data-ply")
+        if page.locator("#phase").inner_text() == "phase: bidding" and doubled < 2:
+            page.locator("#controls button.act").first.dblclick()
+            doubled += 1
+            page.wait_for_function(
+                "ply => document.querySelector('#felt').dataset.ply !== ply", arg=ply)
+            continue
+        click_something(page)
+    page.wait_for_selector("#next")
+    deal = page.inner_text("#series")
+    page.dblclick("#next")
+    page.wait_for_function("!document.querySelector('#result')")
+    page.wait_for_timeout(500)  # a second "next" would be answered by now
+    assert doubled >= 1
+    assert not stale_errors(frames), stale_errors(frames)
+    assert page.locator("#msg.error:not([hidden])").count() == 0
+    assert page.inner_text("#series").count("\n") == deal.count("\n")  # one deal only
+    assert not errors
+
+
 def test_players_are_named_and_all_tricks_close(server: ServerProcess, browser) -> None:  # type: ignore[no-untyped-def]
     """The current trick, "... is thinking", the review's hands and steps name the players as
     the table does; the list of all tricks is closed for the next deal and in the review."""

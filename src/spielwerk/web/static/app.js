@@ -61,7 +61,7 @@ window.addEventListener("hashchange", route);
 
 function closeSocket() {
   if (ws) { ws.onclose = null; ws.close(); }
-  ws = null; wsTable = null; current = null; prevView = null; hint = null; hintWaiting = false;
+  ws = null; wsTable = null; current = null; prevView = null; hint = null; hintWaiting = false; moveSent = false;
   connEl.textContent = "";
 }
 
@@ -207,10 +207,13 @@ function connect(id) {
   sock.onopen = () => { connEl.textContent = "connected"; };
   sock.onmessage = (ev) => {
     const m = JSON.parse(ev.data);
-    if (m.type === "view") { animating = animating.then(() => showView(m)); }
+    if (m.type === "view") { animating = animating.then(() => { moveSent = false; return showView(m); }); }
     else if (m.type === "thinking") { animating = animating.then(() => setThinking(m.seat)); }
     else if (m.type === "hint") { animating = animating.then(() => { hint = m; hintWaiting = false; if (current) render(); }); }
-    else if (m.type === "error") { hintWaiting = false; showMessage(m.message, true); }
+    else if (m.type === "error") {
+      hintWaiting = false; showMessage(m.message, true);
+      if (moveSent) { moveSent = false; if (current) render(); }  // refused: the controls again
+    }
     else if (m.type === "notice") showMessage(m.message, false);
   };
   sock.onclose = (ev) => {
@@ -224,10 +227,19 @@ function connect(id) {
 }
 
 function send(obj) {
-  if (!ws || ws.readyState !== WebSocket.OPEN) { showMessage("not connected — reconnecting", true); return; }
+  if (!ws || ws.readyState !== WebSocket.OPEN) { showMessage("not connected — reconnecting", true); return false; }
   ws.send(JSON.stringify(obj));
+  return true;
 }
-function act(id) { send({ type: "act", action: id, ply: current.view.ply }); }
+// A move (or next, undo) is sent once: its buttons are disabled until the next view arrives
+// (or the server refuses it), so a double click cannot send it twice (a stale move).
+let moveSent = false;
+function sendMove(obj) {
+  if (moveSent || !send(obj)) return;
+  moveSent = true;
+  document.querySelectorAll("#felt button, #over button, #felt select, #felt input").forEach((el) => { el.disabled = true; });
+}
+function act(id) { sendMove({ type: "act", action: id, ply: current.view.ply }); }
 
 function setThinking(seat) {
   const el = document.getElementById("thinking");
@@ -324,7 +336,7 @@ function renderOver(m) {
   const gid = m.table.game_id;
   const links = h("div", { class: "controls" });
   const next = h("button", { class: "primary", id: "next", text: face.nextLabel || "new game",
-                             onclick: () => send({ type: "next" }) });
+                             onclick: () => sendMove({ type: "next" }) });
   addChoice(next, null);
   links.append(next);
   if (gid != null) {
@@ -440,7 +452,7 @@ const games = {};  // game name -> its face: { renderTable, resultText, ... } (s
 // What the games' scripts use of the page (they load after this file, see index.html).
 const Spielwerk = {
   registerGame(name, face) { games[name] = face; },
-  h, act, send, addChoice, render, seatName, seatShort, playerName, pct, sleep, cardEl, cardBack,
+  h, act, send, sendMove, addChoice, render, seatName, seatShort, playerName, pct, sleep, cardEl, cardBack,
   SUIT_SYMBOL,
   hintState: () => ({ hint, waiting: hintWaiting }),
   askHint() { hintWaiting = true; send({ type: "hint" }); },

@@ -3,7 +3,7 @@
 // Registered with the page (Spielwerk.registerGame); declared by the game's table face.
 "use strict";
 (() => {
-const { h, act, send, addChoice, seatName, seatShort, playerName, pct, cardEl } = Spielwerk;
+const { h, act, sendMove, addChoice, seatName, seatShort, playerName, pct, cardEl } = Spielwerk;
 
 function renderSkat(felt, v, m) {
   const others = [];
@@ -91,7 +91,7 @@ function renderSkat(felt, v, m) {
     controls.append(hb);
   }
   if (m.table.can_undo) {
-    const undo = h("button", { id: "undo", class: "act", text: "take back the last put card", onclick: () => send({ type: "undo" }) });
+    const undo = h("button", { id: "undo", class: "act", text: "take back the last put card", onclick: () => sendMove({ type: "undo" }) });
     controls.append(h("div", { class: "group" }, undo));
   }
   if (groups.declare) controls.append(gameSelector(groups.declare));
