@@ -34,7 +34,9 @@ $(VENV)/.warmed: $(VENV)/.installed
 warmup: $(VENV)/.installed
 	$(VENV)/bin/spielwerk warmup
 
-run: $(VENV)/.installed $(VENV)/.warmed
+# the table serves at once; on a fresh machine its engine workers compile the kernels in
+# the background (the lobby says "engines warming up"; tables wait for their first move)
+run: $(VENV)/.installed
 	$(VENV)/bin/spielwerk serve --host 127.0.0.1 --port $(PORT)
 
 arena: $(VENV)/.installed

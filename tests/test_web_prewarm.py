@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from spielwerk.core.agent import AgentSpec
 from spielwerk.core.registry import load_game
 from spielwerk.core.table_face import table_face
@@ -112,3 +114,78 @@ def test_cancel_while_waiting_for_a_busy_worker() -> None:
 
     waited, alive = asyncio.run(go())
     assert waited < 2.0 and alive == 1
+
+
+class _GatedPool:
+    """Workers whose warm-up lasts until the test opens ``gate``; an engine move is the
+    first legal action, answered at once."""
+
+    size = 2
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+        self.gate = asyncio.Event()
+
+    async def run(self, name: str, kwargs: dict[str, Any], limit_s: float,
+                  cancel: Any = None) -> Any:
+        self.calls.append((name, kwargs))
+        if name == "warm_up":
+            await self.gate.wait()
+            return {}
+        state = load_game(kwargs["spec"]).new_initial_state()
+        for action in kwargs["history"]:
+            state.apply(action)
+        return state.legal_actions()[0]
+
+
+def test_prewarm_compiles_every_kernel_in_one_worker_only_on_a_fresh_machine(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import spielwerk.warmup
+
+    for warm, first in ((False, True), (True, False)):
+        monkeypatch.setattr(spielwerk.warmup, "kernels_warm", lambda warm=warm: warm)
+        pool = _RecordingPool()
+        server = Server(Store(tmp_path / f"{warm}.sqlite3"), pool)  # type: ignore[arg-type]
+        asyncio.run(server.prewarm())
+        server.store.close()
+        assert [kwargs["kernels"] for _, kwargs in pool.calls] == [first, False]
+        assert not server.warming
+
+
+def test_a_table_opened_while_the_engines_warm_up_waits_for_its_first_move(
+        tmp_path: Path) -> None:
+    async def go() -> tuple[list[str], bool, bool, int, dict[str, int]]:
+        pool = _GatedPool()
+        server = Server(Store(tmp_path / "w.sqlite3"), pool)  # type: ignore[arg-type]
+        warm = server.start_prewarm()
+        assert server.warming  # at once, before the task first runs
+        table = server.create_table({"game": "kalah", "seat": 1, "opponents": ["random"]})
+        server.ensure_driver(table)  # the engine (seat 0) moves first
+        await asyncio.sleep(0.2)
+        waiting = server.warming and len(table.history) == 0
+        pool.gate.set()  # the warm-up ends: the move follows
+        await warm
+        for _ in range(100):
+            if table.history:
+                break
+            await asyncio.sleep(0.01)
+        names = [name for name, _ in pool.calls]
+        await server.shutdown()
+        server.store.close()
+        return names, waiting, server.warming, len(table.history), dict(server.stats)
+
+    names, waiting, warming, moves, stats = asyncio.run(go())
+    assert waiting and not warming and moves >= 1
+    # nothing was sent to an engine before the warm-up ended, and nothing fell back
+    assert names[:2] == ["warm_up", "warm_up"] and "engine_move" in names
+    assert stats["fallbacks"] == 0 and stats["engine_moves"] >= 1
+
+
+def test_the_lobby_hears_whether_the_engines_warm_up(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from spielwerk.web.app import create_app
+
+    with TestClient(create_app(tmp_path / "w.sqlite3", workers=0)) as client:
+        assert client.get("/api/engines").json() == {"warming": False, "workers": 0,
+                                                     "workers_warmed": 0}

@@ -38,10 +38,23 @@ def _arena() -> None:
     derive_seeds([(0, 1, 2)])  # a tournament schedule's seeds (arena/_seedhash.py)
 
 
+STAMP = "warmed"
+"""The file in the kernel folder that says every game's kernels were compiled there."""
+
+
+def kernels_warm() -> bool:
+    """Whether a whole :func:`warm_up` finished for these sources (the kernels are in the
+    cache: a process loads them, it does not compile them)."""
+    from spielwerk._jit import kernel_folder
+
+    return (kernel_folder() / STAMP).is_file()
+
+
 def warm_up(progress: Callable[[str], None] | None = None,
             games: Iterable[str] | None = None) -> float:
     """Run every game's step once (only ``games``' when given) and the arena's; returns the
-    seconds taken. ``progress`` gets one line per game."""
+    seconds taken. ``progress`` gets one line per game. A run of every game leaves the
+    stamp :func:`kernels_warm` reads."""
     start = time.perf_counter()
     table = steps()
     chosen = list(table) if games is None else list(dict.fromkeys(games))
@@ -55,4 +68,17 @@ def warm_up(progress: Callable[[str], None] | None = None,
         if progress is not None:
             progress(f"{name}: kernels ready in {time.perf_counter() - t0:.1f} s")
     _arena()
+    if games is None:
+        _stamp()
     return time.perf_counter() - start
+
+
+def _stamp() -> None:
+    from spielwerk._jit import kernel_folder
+
+    try:
+        folder = kernel_folder()
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / STAMP).write_text("every game's kernels compiled here\n")
+    except OSError:  # a read-only cache folder: the kernels still work, only unstamped
+        pass

@@ -70,7 +70,7 @@ def create_app(db_path: str | Path, workers: int = 1, abandon_s: float = 10.0) -
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await pool.start()
         log.info("web table ready: database %s, %d engine worker(s)", store.path, pool.size)
-        warm = asyncio.create_task(server.prewarm())  # in the background: pages answer now
+        warm = server.start_prewarm()  # in the background: pages answer now
         # the lobby's limits are probed on the agents (seconds per size for a solver
         # agent): started now in a thread, so the first visitor of the lobby waits less (a
         # daemon thread: the server's exit does not wait for the probe)
@@ -210,6 +210,11 @@ def tables_router(server: Server) -> APIRouter:
         if table is None:
             return error_response(404, f"unknown table {table_id[:64]!r}")
         return table.message(server.thinking.get(table.id))
+
+    @router.get("/api/engines")
+    async def engines() -> dict[str, Any]:
+        return {"warming": server.warming, "workers": server.pool.size,
+                "workers_warmed": server.warmed}
 
     @router.get("/api/stats")
     async def stats() -> dict[str, Any]:

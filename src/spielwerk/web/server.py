@@ -33,7 +33,11 @@ log = logging.getLogger("spielwerk.web")
 
 MAX_MESSAGE = 4096
 MAX_UPLOAD = 1_000_000
-HINT_MIN_S = 3.0
+HINT_MIN_S = 3.0  # the hint's time asked for; Skat's hint gives each run at least 10 s
+WARM_LIMIT_S = 900.0
+"""The most a worker's warm-up may take (compiling every kernel on a slow machine)."""
+WARMING_NOTICE = ("the engines are warming up (the first start on a machine compiles them: "
+                  "about half a minute); the engine moves follow")
 """A card hint's two PIMC runs (win shares, card points) get at least this many seconds
 each (the table's engine time if more); they stop earlier once their worlds are solved."""
 MAX_JSON_DEPTH = 32
@@ -162,6 +166,9 @@ class Server:
                       "cancelled": 0, "hints": 0}
         self.hinting: set[str] = set()
         self.warmed = 0
+        # set while no warm-up runs: an engine move or hint waits for it (never compiles)
+        self.warm_done = asyncio.Event()
+        self.warm_done.set()
         self.side_tasks: set[asyncio.Task[None]] = set()
 
     # ----- tables
@@ -310,6 +317,12 @@ class Server:
                 stored = table.agents[seat]
                 spec = table.state.game.spec()
             assert stored is not None
+            if not self.warm_done.is_set():  # the first start: wait, then look again
+                if not await self.wait_warm(table, cancel):
+                    self.stats["cancelled"] += 1
+                    log.info("table %s: engine work cancelled (no browser)", table.id)
+                    return
+                continue
             agent = AgentSpec.parse(stored)  # once: the worker and the fallback take it parsed
             self.thinking[table.id] = seat
             await self.broadcast(table, {"type": "thinking", "seat": seat})
@@ -411,22 +424,63 @@ class Server:
         self.locks.pop(table.id, None)
 
     # ----- start
+    @property
+    def warming(self) -> bool:
+        """Whether the engines are still warming up (the lobby says so)."""
+        return not self.warm_done.is_set()
+
+    def start_prewarm(self) -> asyncio.Task[None]:
+        """:meth:`prewarm` in the background, marked as warming at once: a table opened
+        before the task first runs waits for it too."""
+        if self.pool.size:
+            self.warm_done.clear()
+        return asyncio.create_task(self.prewarm())
+
+    async def wait_warm(self, table: Table, cancel: asyncio.Event | None) -> bool:
+        """Wait (telling the table once) until the engines are warm; False when ``cancel``
+        was set meanwhile."""
+        if self.warm_done.is_set():
+            return True
+        await self.broadcast(table, {"type": "notice", "message": WARMING_NOTICE})
+        waiters = [asyncio.ensure_future(self.warm_done.wait())]
+        if cancel is not None:
+            waiters.append(asyncio.ensure_future(cancel.wait()))
+        try:
+            await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for w in waiters:
+                w.cancel()
+        return self.warm_done.is_set() and not (cancel is not None and cancel.is_set())
+
     async def prewarm(self) -> None:
         """Every engine worker makes one small decision with each game's default opponent
         (``work.warm_up``) right after the server starts, so the first engine move of a
         table does not pay the model load and kernel start (seconds for knn). Workers are
         processes; ``workers=0`` (threads in tests) skips it."""
-        if self.pool.size == 0:
-            return
-        work = {"opponents": {g: default_opponent(g) for g in web_games()}}
-        done = await asyncio.gather(*(self.pool.run("warm_up", work, 300)
-                                      for _ in range(self.pool.size)), return_exceptions=True)
-        for r in done:
-            if isinstance(r, BaseException):
-                log.warning("engine warm-up failed: %s", r)
-            else:
-                log.info("engine worker warmed up (seconds per game): %s", r)
-        self.warmed = sum(1 for r in done if not isinstance(r, BaseException))
+        try:
+            if self.pool.size == 0:
+                return
+            from spielwerk.warmup import kernels_warm
+
+            # on a fresh machine the first worker compiles every kernel into the cache
+            # (``spielwerk warmup``, half a minute) while the others load their opponents
+            cold = not kernels_warm()
+            if cold:
+                log.info("engines warming up: compiling the kernels once (about half a "
+                         "minute on 2 cores); tables wait for their first engine move")
+            opponents = {g: default_opponent(g) for g in web_games()}
+            done = await asyncio.gather(
+                *(self.pool.run("warm_up", {"opponents": opponents, "kernels": cold and i == 0},
+                                WARM_LIMIT_S) for i in range(self.pool.size)),
+                return_exceptions=True)
+            for r in done:
+                if isinstance(r, BaseException):
+                    log.warning("engine warm-up failed: %s", r)
+                else:
+                    log.info("engine worker warmed up (seconds per game): %s", r)
+            self.warmed = sum(1 for r in done if not isinstance(r, BaseException))
+        finally:
+            self.warm_done.set()
 
     # ----- hints
     async def start_hint(self, ws: WebSocket, table: Table) -> None:
@@ -457,6 +511,8 @@ class Server:
 
     async def _hint(self, ws: WebSocket, table: Table, ply: int, work: dict[str, Any]) -> None:
         try:
+            if not await self.wait_warm(table, self.cancels.get(table.id)):
+                return
             limit = 3 * float(work["time_s"]) + 30.0
             hint = await self.pool.run("hint", work, limit, self.cancels.get(table.id))
             self.stats["hints"] += 1

@@ -92,12 +92,31 @@ async function openLobby() {
   });
   const list = h("div", {});
   main.replaceChildren(form, h("h3", { text: "Your tables" }), list);
+  showWarming(form);
   try {
     const t = (await api("/api/tables")).tables;
     if (!t.length) list.append(h("p", { text: "none yet" }));
     for (const row of t) list.append(h("div", { class: "mytable" }, h("a", { href: "#table=" + row.id,
       text: tableEntryText(row) })));
   } catch (e) { showMessage(e.message, true); }
+}
+
+// While the server warms its engines up (the first start on a machine compiles them), the
+// lobby says so above the form, until /api/engines says they are ready.
+async function showWarming(form) {
+  let note = null;
+  for (;;) {
+    let warming = false;
+    try { warming = (await api("/api/engines")).warming; } catch (e) { warming = false; }
+    if (!warming || !form.isConnected) { if (note) note.remove(); return; }
+    if (!note) {
+      note = h("p", { id: "warming", class: "note", text: "Engines warming up: the first start " +
+        "on this machine compiles them (about half a minute). A table opened now waits for " +
+        "its first engine move." });
+      form.before(note);
+    }
+    await new Promise((r) => setTimeout(r, 2000));
+  }
 }
 
 // One of "your tables": the game, who plays (you marked), when created, games finished, now.
