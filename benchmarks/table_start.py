@@ -4,7 +4,8 @@ and a table's first engine move.
 Starts COMMAND (default: ``spielwerk serve`` of this checkout) in its own process group,
 then measures, from the start:
 
-* **page**: the first HTTP 200 of ``/`` (the lobby loads);
+* **page**: the first HTTP 200 of ``/``;
+* **lobby**: the lobby's game list (``/api/games``: the form can be filled in);
 * **table**: a Skat table created at once (``POST /api/tables``, the person at rearhand:
   the engines at middlehand and forehand bid first) and joined by a websocket client: the first
   engine move that reaches it (while the engines warm up the table waits for it);
@@ -38,9 +39,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _get(url: str) -> tuple[int, bytes]:
+def _get(url: str, timeout: float = 120) -> tuple[int, bytes]:
     try:
-        with urllib.request.urlopen(url, timeout=2) as r:
+        with urllib.request.urlopen(url, timeout=timeout) as r:
             return int(r.status), bytes(r.read())
     except OSError:
         return 0, b""
@@ -97,6 +98,10 @@ def main() -> int:
         figures["page"] = time.perf_counter() - start
         warming = json.loads(_get(base + "/api/engines")[1] or b"{}").get("warming")
         print(f"page after {figures['page']:.1f} s (engines warming: {warming})")
+        while _get(base + "/api/games")[0] != 200 and time.perf_counter() - start < args.limit:
+            time.sleep(0.05)
+        figures["lobby"] = time.perf_counter() - start
+        print(f"lobby's game list after {figures['lobby']:.1f} s")
         table = str(_post(base + "/api/tables", {"game": "skat", "seat": 2, "time": 2.0})["id"])
         moved = asyncio.run(_first_engine_move(args.port, table, args.limit))
         figures["table"] = time.perf_counter() - start

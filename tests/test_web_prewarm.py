@@ -15,7 +15,7 @@ from spielwerk.core.registry import load_game
 from spielwerk.core.table_face import table_face
 from spielwerk.games.skat import rules as R
 from spielwerk.web.engines import EnginePool
-from spielwerk.web.server import Server, default_opponent, web_games
+from spielwerk.web.server import Server, default_opponent, share_out, web_games
 from spielwerk.web.store import Store
 from spielwerk.web.work import _sample_position
 
@@ -49,10 +49,16 @@ class _RecordingPool:
     async def run(self, name: str, kwargs: dict[str, Any], limit_s: float,
                   cancel: Any = None) -> dict[str, float]:
         self.calls.append((name, kwargs))
+        if name == "compile_kernels":
+            return 0.0
         return {g: 0.0 for g in kwargs["opponents"]}
 
 
-def test_prewarm_warms_every_worker_with_every_default_opponent(tmp_path: Path) -> None:
+def test_prewarm_warms_every_worker_with_every_default_opponent(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import spielwerk.warmup
+
+    monkeypatch.setattr(spielwerk.warmup, "kernels_warm", lambda: True)
     pool = _RecordingPool()
     server = Server(Store(tmp_path / "w.sqlite3"), pool)  # type: ignore[arg-type]
     asyncio.run(server.prewarm())
@@ -138,18 +144,36 @@ class _GatedPool:
         return state.legal_actions()[0]
 
 
-def test_prewarm_compiles_every_kernel_in_one_worker_only_on_a_fresh_machine(
+def test_prewarm_compiles_the_kernels_shared_out_only_on_a_fresh_machine(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import spielwerk.warmup
 
-    for warm, first in ((False, True), (True, False)):
+    stamped: list[bool] = []
+    monkeypatch.setattr(spielwerk.warmup, "stamp", lambda: stamped.append(True))
+    games = list(spielwerk.warmup.steps())
+    for warm in (False, True):
         monkeypatch.setattr(spielwerk.warmup, "kernels_warm", lambda warm=warm: warm)
         pool = _RecordingPool()
         server = Server(Store(tmp_path / f"{warm}.sqlite3"), pool)  # type: ignore[arg-type]
         asyncio.run(server.prewarm())
         server.store.close()
-        assert [kwargs["kernels"] for _, kwargs in pool.calls] == [first, False]
+        names = [name for name, _ in pool.calls]
+        if warm:
+            assert names == ["warm_up", "warm_up"]
+        else:  # both workers compile (every game once), then both warm their opponents
+            assert names == ["compile_kernels", "compile_kernels", "warm_up", "warm_up"]
+            shares = [kwargs["games"] for _, kwargs in pool.calls[:2]]
+            assert sorted(g for share in shares for g in share) == sorted(games)
         assert not server.warming
+    assert stamped == [True]  # once: after the fresh machine's compiling
+
+
+def test_the_games_are_shared_out_with_the_first_alone() -> None:
+    assert share_out(["skat", "kalah", "durak"], 2) == [["skat"], ["kalah", "durak"]]
+    assert share_out(["skat", "kalah", "durak"], 3) == [["skat"], ["kalah"], ["durak"]]
+    assert share_out(["skat", "kalah", "durak"], 8) == [["skat"], ["kalah"], ["durak"]]
+    assert share_out(["skat", "kalah"], 1) == [["skat", "kalah"]]
+    assert share_out([], 4) == []
 
 
 def test_a_table_opened_while_the_engines_warm_up_waits_for_its_first_move(

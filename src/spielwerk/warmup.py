@@ -54,7 +54,7 @@ def warm_up(progress: Callable[[str], None] | None = None,
             games: Iterable[str] | None = None) -> float:
     """Run every game's step once (only ``games``' when given) and the arena's; returns the
     seconds taken. ``progress`` gets one line per game. A run of every game leaves the
-    stamp :func:`kernels_warm` reads."""
+    stamp :func:`kernels_warm` reads (:func:`stamp`)."""
     start = time.perf_counter()
     table = steps()
     chosen = list(table) if games is None else list(dict.fromkeys(games))
@@ -69,11 +69,12 @@ def warm_up(progress: Callable[[str], None] | None = None,
             progress(f"{name}: kernels ready in {time.perf_counter() - t0:.1f} s")
     _arena()
     if games is None:
-        _stamp()
+        stamp()
     return time.perf_counter() - start
 
 
-def _stamp() -> None:
+def stamp() -> None:
+    """Say that every game's kernels are in the kernel folder (:func:`kernels_warm`)."""
     from spielwerk._jit import kernel_folder
 
     try:

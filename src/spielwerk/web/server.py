@@ -107,6 +107,15 @@ def lobby_limits(game: str) -> dict[str, Any] | None:
     return table_face(load_game(game)).lobby_limits()
 
 
+def share_out(games: list[str], workers: int) -> list[list[str]]:
+    """``games`` over at most ``workers`` lists: the first alone when there are two or more
+    workers, the others dealt round the rest; no empty list."""
+    if workers <= 1 or len(games) <= 1:
+        return [games] if games else []
+    rest = [games[1 + i::workers - 1] for i in range(workers - 1)]
+    return [[games[0]], *(share for share in rest if share)]
+
+
 def all_lobby_limits() -> None:
     """Probe every table game's lobby limits (seconds for a solver agent; cached)."""
     for game in web_games():
@@ -452,6 +461,25 @@ class Server:
                 w.cancel()
         return self.warm_done.is_set() and not (cancel is not None and cancel.is_set())
 
+    async def _compile_kernels(self, games: list[str]) -> None:
+        """Every game's kernels compiled into the cache (``spielwerk warmup``, about 45 s
+        in one process on 2 cores), shared out over the workers: the first game (the
+        heaviest, by the records' rank) alone on the first, the others round the rest."""
+        log.info("engines warming up: compiling the kernels once; tables wait for their "
+                 "first engine move")
+        shares = share_out(games, self.pool.size)
+        done = await asyncio.gather(
+            *(self.pool.run("compile_kernels", {"games": share}, WARM_LIMIT_S)
+              for share in shares), return_exceptions=True)
+        failed = [r for r in done if isinstance(r, BaseException)]
+        for r in failed:
+            log.warning("compiling the kernels failed: %s", r)
+        if not failed:
+            from spielwerk.warmup import stamp
+
+            stamp()
+            log.info("kernels compiled (seconds per worker): %s", done)
+
     async def prewarm(self) -> None:
         """Every engine worker makes one small decision with each game's default opponent
         (``work.warm_up``) right after the server starts, so the first engine move of a
@@ -460,19 +488,14 @@ class Server:
         try:
             if self.pool.size == 0:
                 return
-            from spielwerk.warmup import kernels_warm
+            from spielwerk import warmup
 
-            # on a fresh machine the first worker compiles every kernel into the cache
-            # (``spielwerk warmup``, half a minute) while the others load their opponents
-            cold = not kernels_warm()
-            if cold:
-                log.info("engines warming up: compiling the kernels once (about half a "
-                         "minute on 2 cores); tables wait for their first engine move")
+            if not warmup.kernels_warm():  # a fresh machine: the workers compile first
+                await self._compile_kernels(list(warmup.steps()))
             opponents = {g: default_opponent(g) for g in web_games()}
             done = await asyncio.gather(
-                *(self.pool.run("warm_up", {"opponents": opponents, "kernels": cold and i == 0},
-                                WARM_LIMIT_S) for i in range(self.pool.size)),
-                return_exceptions=True)
+                *(self.pool.run("warm_up", {"opponents": opponents}, WARM_LIMIT_S)
+                  for _ in range(self.pool.size)), return_exceptions=True)
             for r in done:
                 if isinstance(r, BaseException):
                     log.warning("engine warm-up failed: %s", r)

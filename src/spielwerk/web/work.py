@@ -111,24 +111,24 @@ def _sample_position(game_name: str, seed: int, stage: str) -> State:
 
 
 @task
-def warm_up(opponents: dict[str, str], budget_s: float = 0.05,
-            kernels: bool = False) -> dict[str, float]:
+def compile_kernels(games: list[str]) -> float:
+    """Compile ``games``' kernels into the cache (their part of ``spielwerk warmup``: on a
+    fresh machine the workers share the games out); returns the seconds taken."""
+    from spielwerk.warmup import warm_up as compile_games
+
+    return round(compile_games(games=games), 3)
+
+
+@task
+def warm_up(opponents: dict[str, str], budget_s: float = 0.05) -> dict[str, float]:
     """Load what the default opponents need before the first table asks (the knn model,
     the putting tables, the numba kernels of the solvers and searches): one small decision
     of each at every warm-up stage its game's table face names (``warm_stages``: the
-    bidding, putting and card play where each loads something). ``kernels``: first compile
-    every game's kernels into the cache unless that was done (``spielwerk warmup``: the
-    first start on a fresh machine), so no engine move or hint compiles one. Returns the
-    seconds spent per game (and ``"kernels"``)."""
+    bidding, putting and card play where each loads something). Returns the seconds spent
+    per game."""
     import time
 
     out = {}
-    if kernels:
-        from spielwerk.warmup import kernels_warm
-        from spielwerk.warmup import warm_up as compile_kernels
-
-        if not kernels_warm():
-            out["kernels"] = round(compile_kernels(), 3)
     for game_name, agent in opponents.items():
         t0 = time.perf_counter()
         timed = timed_spec(AgentSpec.parse(agent), game_name, budget_s)
