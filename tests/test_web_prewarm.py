@@ -177,7 +177,11 @@ def test_the_games_are_shared_out_with_the_first_alone() -> None:
 
 
 def test_a_table_opened_while_the_engines_warm_up_waits_for_its_first_move(
-        tmp_path: Path) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import spielwerk.warmup
+
+    monkeypatch.setattr(spielwerk.warmup, "kernels_warm", lambda: True)
+
     async def go() -> tuple[list[str], bool, bool, int, dict[str, int]]:
         pool = _GatedPool()
         server = Server(Store(tmp_path / "w.sqlite3"), pool)  # type: ignore[arg-type]

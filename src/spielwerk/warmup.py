@@ -45,9 +45,12 @@ STAMP = "warmed"
 def kernels_warm() -> bool:
     """Whether a whole :func:`warm_up` finished for these sources (the kernels are in the
     cache: a process loads them, it does not compile them)."""
-    from spielwerk._jit import kernel_folder
+    from spielwerk._jit import kernel_folder, source_digest
 
-    return (kernel_folder() / STAMP).is_file()
+    try:
+        return (kernel_folder() / STAMP).read_text().strip() == source_digest()
+    except OSError:
+        return False
 
 
 def warm_up(progress: Callable[[str], None] | None = None,
@@ -75,11 +78,11 @@ def warm_up(progress: Callable[[str], None] | None = None,
 
 def stamp() -> None:
     """Say that every game's kernels are in the kernel folder (:func:`kernels_warm`)."""
-    from spielwerk._jit import kernel_folder
+    from spielwerk._jit import kernel_folder, source_digest
 
     try:
         folder = kernel_folder()
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / STAMP).write_text("every game's kernels compiled here\n")
+        (folder / STAMP).write_text(source_digest() + "\n")  # for these very sources
     except OSError:  # a read-only cache folder: the kernels still work, only unstamped
         pass

@@ -101,10 +101,59 @@ def web_games() -> tuple[str, ...]:
     return tuple(out)
 
 
+LIMITS_FILE = "lobby-limits.json"
+"""The lobby's probed limits, kept beside the kernels for these sources (a later start
+answers the lobby at once instead of probing the agents again, seconds for Kalah's)."""
+_saved: dict[str, Any] | None = None
+
+
+def _limits_file() -> Path:
+    from spielwerk._jit import kernel_folder
+
+    return kernel_folder() / LIMITS_FILE
+
+
+def _saved_limits() -> dict[str, Any]:
+    """The limits an earlier start probed for these very sources (read once per process)."""
+    global _saved
+    if _saved is None:
+        from spielwerk._jit import source_digest
+
+        try:
+            data = json.loads(_limits_file().read_text())
+        except (OSError, ValueError):
+            data = None
+        ok = isinstance(data, dict) and data.get("digest") == source_digest() \
+            and isinstance(data.get("games"), dict)
+        _saved = dict(data["games"]) if ok else {}
+    return _saved
+
+
+def _save_limits(saved: dict[str, Any]) -> None:
+    from spielwerk._jit import source_digest
+
+    path = _limits_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}")
+        tmp.write_text(json.dumps({"digest": source_digest(), "games": saved}))
+        tmp.replace(path)
+    except OSError:  # a read-only cache folder: probed again next time
+        pass
+
+
 def lobby_limits(game: str) -> dict[str, Any] | None:
     """Limits of the lobby's number fields for ``game``, per agent name (None: no
-    field to limit), probed on the game and agent code by the game's table face."""
-    return table_face(load_game(game)).lobby_limits()
+    field to limit), probed on the game and agent code by the game's table face (once
+    for these sources: kept in :data:`LIMITS_FILE`)."""
+    saved = _saved_limits()
+    if game in saved:
+        value: dict[str, Any] | None = saved[game]
+        return value
+    value = table_face(load_game(game)).lobby_limits()
+    saved[game] = value
+    _save_limits(dict(saved))
+    return value
 
 
 def share_out(games: list[str], workers: int) -> list[list[str]]:
