@@ -26,7 +26,8 @@ if not os.path.exists(CHROMIUM):
 sync_api = pytest.importorskip("playwright.sync_api")
 
 WIDTH = "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
-OFF_SCREEN = """Array.from(document.querySelectorAll('#felt button, #felt .card, #felt .pit, #felt .store'))
+OFF_SCREEN = """Array.from(document.querySelectorAll(
+    '#felt button, #felt .card, #felt .pit, #felt .store'))
   .filter(e => { const r = e.getBoundingClientRect();
                  return r.width > 0 && (r.left < -1 || r.right > innerWidth + 1); })
   .map(e => e.className + ' ' + (e.textContent || '').trim().slice(0, 12))"""
