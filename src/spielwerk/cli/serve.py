@@ -38,6 +38,7 @@ def serve(
     import uvicorn
 
     from spielwerk.web.app import create_app
+    from spielwerk.web.seats import plain_http_warning, redact_logs
     from spielwerk.web.store import default_db_path
 
     try:  # a taken port is one clear line, before the database and the workers start
@@ -48,11 +49,15 @@ def serve(
         raise SpielwerkError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
     path = db if db is not None else default_db_path()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    redact_logs()  # seat keys never reach the log, whatever uvicorn writes
+    warning = plain_http_warning(host)
     try:
-        app = create_app(path, workers=engines, abandon_s=abandon)
+        app = create_app(path, workers=engines, abandon_s=abandon, local_open=warning is None)
         shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
         print(f"spielwerk web table: http://{shown}:{port}/  (database {path}; Ctrl-C stops)",
               flush=True)
+        if warning:
+            print(warning, flush=True)
         _run(uvicorn.Config(app, host=host, port=port, log_level="warning",
                             ws_max_size=1 << 20, timeout_graceful_shutdown=3))
     except OSError as exc:

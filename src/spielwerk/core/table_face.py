@@ -102,6 +102,12 @@ class TableFace:
         return {"legal": [{"id": a, "label": info.action_to_string(a), "kind": "action"}
                           for a in info.legal_actions()]}
 
+    def public_view(self, state: State) -> dict[str, Any]:
+        """The game's own fields of a spectator's view: what the whole table may see (no
+        hand of anyone). The safe default shows nothing of the game beyond the common
+        fields and :meth:`table_extras`; a game may show its public cards or board."""
+        return {}
+
     def table_extras(self, state: State) -> dict[str, Any]:
         """Public facts of the table beside the view (from the actions played only)."""
         return {}

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,15 @@ from spielwerk.web.records import (
     records_router,
     review_steps,
 )
+from spielwerk.web.seats import (
+    REFUSED,
+    REFUSED_CODE,
+    Limits,
+    address,
+    same_origin,
+    seat_link,
+    spectate_link,
+)
 from spielwerk.web.server import (
     MAX_MESSAGE,
     MAX_UPLOAD,
@@ -59,12 +69,16 @@ from spielwerk.web.store import Store, StoreError
 from spielwerk.web.tables import lobby_entry
 
 
-def create_app(db_path: str | Path, workers: int = 1, abandon_s: float = 10.0) -> FastAPI:
+def create_app(db_path: str | Path, workers: int = 1, abandon_s: float = 10.0,
+               local_open: bool = True, limits: Limits | None = None) -> FastAPI:
     """The web table application; opens (or creates) the SQLite file ``db_path`` now,
-    so an unusable file is reported before the server starts listening."""
+    so an unusable file is reported before the server starts listening. ``local_open``:
+    the server listens on this machine only (a one-person table then also opens by its id
+    alone from this machine, and this machine is not limited); ``limits``: the limits per
+    address (:class:`~spielwerk.web.seats.Limits`)."""
     store = Store(db_path)
     pool = EnginePool(workers)
-    server = Server(store, pool, abandon_s=abandon_s)
+    server = Server(store, pool, abandon_s=abandon_s, local_open=local_open, limits=limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -182,6 +196,12 @@ def tables_router(server: Server) -> APIRouter:
 
     @router.post("/api/tables")
     async def new_table(request: Request) -> Any:
+        if not server.is_local(request.client, request.headers):
+            wait = server.table_limit.hit(address(request.client))
+            if wait is not None:
+                return error_response(429, "too many tables created from your address: at "
+                                      f"most {server.limits.tables_per_minute} a minute; "
+                                      f"try again in {math.ceil(wait)} s")
         raw = await request.body()
         if len(raw) > MAX_MESSAGE:
             return error_response(413, "request too large")
@@ -195,21 +215,33 @@ def tables_router(server: Server) -> APIRouter:
             table = server.create_table(body)
         except (SpielwerkError, AgentSpecError) as exc:
             return error_response(400, str(exc).splitlines()[0])
-        return {"id": table.id, "url": f"/#table={table.id}"}
+        links = {str(s): seat_link(table.id, s, k) for s, k in table.issued_keys.items()}
+        return {"id": table.id, "seat": table.seat, "url": links[str(table.seat)],
+                "links": links, "spectate": spectate_link(table.id)}
 
     @router.get("/api/tables")
-    async def tables() -> dict[str, Any]:
-        return {"tables": [lobby_entry(row) for row in server.store.list_tables()]}
+    async def tables(request: Request, ids: str | None = None) -> dict[str, Any]:
+        """The lobby's tables: all of them for this machine (a server on this machine
+        only), else only those named in ``ids`` (the tables a browser has links of)."""
+        rows = server.store.list_tables()
+        if not server.is_local(request.client, request.headers):
+            wanted = set((ids or "").split(",")[:200])
+            rows = [row for row in rows if row["id"] in wanted]
+        return {"tables": [lobby_entry(row, server.joined(row["id"])) for row in rows]}
 
     @router.get("/api/tables/{table_id}")
-    async def table_info(table_id: str) -> Any:
+    async def table_info(request: Request, table_id: str) -> Any:
         try:
-            table = server.get_table(table_id)
+            found = server.seat_access(table_id, request.query_params, request.client,
+                                       request.headers)
         except SpielwerkError as exc:  # a damaged stored table: refused, not a server error
             return error_response(409, str(exc).splitlines()[0])
+        if found is None:
+            return error_response(403, REFUSED)
+        table, seat = found
         if table is None:
             return error_response(404, f"unknown table {table_id[:64]!r}")
-        return table.message(server.thinking.get(table.id))
+        return server.message(table, seat)
 
     @router.get("/api/engines")
     async def engines() -> dict[str, Any]:
@@ -225,20 +257,33 @@ def tables_router(server: Server) -> APIRouter:
 
     @router.websocket("/ws/{table_id}")
     async def ws_table(ws: WebSocket, table_id: str) -> None:
-        await ws.accept()
+        if not same_origin(ws.headers.get("origin"), ws.headers.get("host")):
+            log.warning("websocket refused: its origin is another site")
+            await ws.close(code=REFUSED_CODE, reason="refused: another site's page")
+            return
         try:
-            table = server.get_table(table_id, keep=True)
+            found = server.seat_access(table_id, ws.query_params, ws.client, ws.headers)
         except SpielwerkError as exc:
+            await ws.accept()
             await server.error(ws, table_id[:64], str(exc).splitlines()[0])
             await ws.close(code=4409, reason="table damaged")
             return
-        if table is None:
+        if found is None:  # one refusal for all: nothing tells whether the table exists
+            log.warning("websocket refused: no seat for that link")
+            await ws.close(code=REFUSED_CODE, reason="refused")
+            return
+        await ws.accept()
+        if found[0] is None:
             await server.error(ws, table_id[:64], f"unknown table {table_id[:64]!r}")
             await ws.close(code=4404)
             return
-        server.connect(table, ws)
+        table = server.get_table(found[0].id, keep=True)
+        assert table is not None
+        seat = found[1]
+        limited = not server.is_local(ws.client, ws.headers)
+        server.connect(table, ws, seat)
         try:
-            await server.send(ws, table.message(server.thinking.get(table.id)))
+            await server.broadcast(table)  # the others see who joined
             server.ensure_driver(table)
             while True:
                 msg = await ws.receive()
@@ -248,7 +293,12 @@ def tables_router(server: Server) -> APIRouter:
                 if text is None:
                     await server.error(ws, table.id, "binary messages are not accepted")
                     continue
-                await server.handle(ws, table, text)
+                if limited and server.message_limit.hit(address(ws.client)) is not None:
+                    await server.error(ws, table.id, "too many messages from your address: "
+                                       f"at most {server.limits.messages_per_second} a "
+                                       "second; this one was ignored")
+                    continue
+                await server.handle(ws, table, text, seat)
         except WebSocketDisconnect:
             pass
         except Exception:  # noqa: BLE001 - a bug: say so and close cleanly, keep the server
@@ -257,6 +307,8 @@ def tables_router(server: Server) -> APIRouter:
                 await ws.close(code=1011, reason="internal error; reload the page to retry")
         finally:
             server.disconnect(table, ws)
+            with contextlib.suppress(Exception):
+                await server.broadcast(table)  # the others see who left
 
     return router
 

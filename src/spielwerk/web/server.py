@@ -12,6 +12,7 @@ import functools
 import json
 import logging
 import secrets
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -20,24 +21,33 @@ import numpy as np
 from fastapi import WebSocket
 from fastapi.responses import JSONResponse
 
-from spielwerk.core.agent import AgentSpec, make_agent
 from spielwerk.core.agent import default_opponent as game_default_opponent
+from spielwerk.core.agent import make_agent
 from spielwerk.core.errors import SpielwerkError
+from spielwerk.core.game import Game
 from spielwerk.core.registry import list_games, load_game
 from spielwerk.core.table_face import table_face
+from spielwerk.web.driving import EngineDriver
 from spielwerk.web.engines import EngineCancelled, EngineFailed, EnginePool, EngineTimeout
+from spielwerk.web.seats import (
+    PERSON,
+    Limits,
+    RateLimit,
+    from_this_machine,
+    key_hash,
+    key_matches,
+    new_key,
+    parse_seat,
+)
 from spielwerk.web.store import Store
 from spielwerk.web.tables import Table, TableError
+from spielwerk.web.warm import WARM_LIMIT_S, WARMING_NOTICE, WarmUp, share_out
 
 log = logging.getLogger("spielwerk.web")
 
 MAX_MESSAGE = 4096
 MAX_UPLOAD = 1_000_000
 HINT_MIN_S = 3.0  # the hint's time asked for; Skat's hint gives each run at least 10 s
-WARM_LIMIT_S = 900.0
-"""The most a worker's warm-up may take (compiling every kernel on a slow machine)."""
-WARMING_NOTICE = ("the engines are warming up (the first start on a machine compiles them: "
-                  "about half a minute); the engine moves follow")
 """A card hint's two PIMC runs (win shares, card points) get at least this many seconds
 each (the table's engine time if more); they stop earlier once their worlds are solved."""
 MAX_JSON_DEPTH = 32
@@ -156,15 +166,6 @@ def lobby_limits(game: str) -> dict[str, Any] | None:
     return value
 
 
-def share_out(games: list[str], workers: int) -> list[list[str]]:
-    """``games`` over at most ``workers`` lists: the first alone when there are two or more
-    workers, the others dealt round the rest; no empty list."""
-    if workers <= 1 or len(games) <= 1:
-        return [games] if games else []
-    rest = [games[1 + i::workers - 1] for i in range(workers - 1)]
-    return [[games[0]], *(share for share in rest if share)]
-
-
 def all_lobby_limits() -> None:
     """Probe every table game's lobby limits (seconds for a solver agent; cached)."""
     for game in web_games():
@@ -176,18 +177,21 @@ MAX_NAME = 24
 
 def player_names(raw: Any, agents: list[str | None]) -> list[str]:
     """The players' names at a table: ``raw`` (a list with one name or null per seat) where
-    given, else "you" for the person and the agent's name (with its seat) for an engine;
+    given, else "you" for the one person (``person (S)`` where several people sit) and the
+    agent's name (with its seat) for an engine;
     names are trimmed printable text of at most :data:`MAX_NAME` characters."""
     n = len(agents)
     if raw is not None and (not isinstance(raw, list) or len(raw) != n or not all(
             x is None or isinstance(x, str) for x in raw)):
         raise TableError(f"names must be a list of {n} names (or null for the default)")
     out = []
+    person = "you" if agents.count(None) == 1 else "person"
     for s, agent in enumerate(agents):
         given = raw[s] if raw is not None else None
         name = "".join(ch for ch in (given or "") if ch.isprintable()).strip()[:MAX_NAME]
         if not name:
-            name = "you" if agent is None else f"{agent.split(':')[0]} ({s})"
+            name = (person if person == "you" else f"person ({s})") if agent is None \
+                else f"{agent.split(':')[0]} ({s})"
         out.append(name)
     if len(set(out)) != n:
         raise TableError("each player needs a different name")
@@ -204,17 +208,25 @@ def default_opponent(game: str) -> str:
     return game_default_opponent(load_game(game))
 
 
-class Server:
+class Server(EngineDriver, WarmUp):
     """Tables in memory (loaded from the store on demand), connections, engine drivers."""
 
     def __init__(self, store: Store, pool: EnginePool, abandon_s: float = 10.0,
-                 hard_limit_factor: float = 3.0) -> None:
+                 hard_limit_factor: float = 3.0, local_open: bool = True,
+                 limits: Limits | None = None) -> None:
         self.store = store
         self.pool = pool
         self.abandon_s = abandon_s
         self.hard_limit_factor = hard_limit_factor
         self.tables: dict[str, Table] = {}
-        self.conns: dict[str, set[WebSocket]] = {}
+        self.conns: dict[str, dict[WebSocket, int | None]] = {}
+        """Each table's connections and the seat of each (None: a spectator)."""
+        self.local_open = local_open
+        """Whether a one-person table opens by its id alone for a request from this machine
+        (the server listens on this machine only); else every seat needs its key."""
+        self.limits = limits or Limits()
+        self.table_limit = RateLimit(self.limits.tables_per_minute, 60.0)
+        self.message_limit = RateLimit(self.limits.messages_per_second, 1.0)
         self.locks: dict[str, asyncio.Lock] = {}
         self.drivers: dict[str, asyncio.Task[None]] = {}
         self.cancels: dict[str, asyncio.Event] = {}
@@ -241,25 +253,7 @@ class Server:
         params = {str(k): str(v).lower() if isinstance(v, bool) else str(v)
                   for k, v in params.items()}
         game = load_game(game_name, **params)
-        n = game.num_players
-        seat = body.get("seat", 0)
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise TableError(f"seat must be a number 0..{n - 1}")
-        refusal = table_face(game).seat_refusal(seat)
-        if refusal is not None:
-            raise TableError(refusal)
-        opponents = body.get("opponents")
-        if opponents is None:
-            opponents = [default_opponent(game_name)] * (n - 1)
-        if (not isinstance(opponents, list) or len(opponents) != n - 1
-                or not all(isinstance(o, str) and 0 < len(o) <= 200 for o in opponents)):
-            raise TableError(f"{game.name} needs {n - 1} opponent agent spec(s)")
-        for spec in opponents:
-            try:  # validates name and parameters, and that the agent plays this game
-                make_agent(spec, game, seed=0)
-            except SpielwerkError as exc:
-                raise TableError(f"the opponent {spec!r} cannot play {game.name} "
-                                 f"{game.spec()}: {str(exc).splitlines()[0]}") from None
+        seat, agents = self._seats(body, game, game_name)
         budget = body.get("time", 2.0)
         if isinstance(budget, bool) or not isinstance(budget, int | float) or not (
                 0.05 <= float(budget) <= 60):
@@ -269,22 +263,67 @@ class Server:
             seed = secrets.randbits(31)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
             raise TableError("seed must be a non-negative integer")
-        agents: list[str | None] = []
-        it = iter(opponents)
-        for s in range(n):
-            agents.append(None if s == seat else next(it))
+        keys = {s: new_key() for s, a in enumerate(agents) if a is None}
         config = {"game": game_name, "spec": game.spec(), "seat": seat, "agents": agents,
                   "time": float(budget), "seed": int(seed),
-                  "names": player_names(body.get("names"), agents)}
+                  "names": player_names(body.get("names"), agents),
+                  "keys": {str(s): key_hash(k) for s, k in keys.items()}}  # hashes only
         table_id = secrets.token_hex(12)
         table = Table(table_id, config, [])
+        table.issued_keys = keys
         # only in the store: a table enters memory when a browser opens it (get_table with
         # keep) and leaves it abandon_s after the last one went, so tables created and
         # never opened cannot pile up in memory
         self.save(table)
-        log.info("table %s created: %s, seat %d, opponents %s", table_id, game.spec(), seat,
-                 ", ".join(opponents))
+        log.info("table %s created: %s, people at %s, engines %s", table_id, game.spec(),
+                 table.persons, ", ".join(a for a in agents if a is not None) or "none")
         return table
+
+    def _seats(self, body: dict[str, Any], game: Game, game_name: str
+               ) -> tuple[int, list[str | None]]:
+        """The creator's seat and each seat's agent (None: a person) of a new table: from
+        ``seats`` (``"person"`` or an agent spec per seat), else the single-person form
+        (``seat`` and ``opponents``)."""
+        n = game.num_players
+        raw = body.get("seats")
+        if raw is not None:
+            if not isinstance(raw, list) or len(raw) != n or not all(
+                    isinstance(x, str) and 0 < len(x) <= 200 for x in raw):
+                raise TableError(f"seats must be a list of {n} entries, each \"{PERSON}\" or "
+                                 "an agent spec")
+            agents: list[str | None] = [None if x == PERSON else x for x in raw]
+            persons = [s for s, a in enumerate(agents) if a is None]
+            if not persons:
+                raise TableError(f"a table needs at least one \"{PERSON}\" seat")
+            seat = body.get("seat", persons[0])
+            if seat not in persons or isinstance(seat, bool):
+                raise TableError(f"seat (yours) must be one of the person seats {persons}")
+        else:
+            seat = body.get("seat", 0)
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+                raise TableError(f"seat must be a number 0..{n - 1}")
+            opponents = body.get("opponents")
+            if opponents is None:
+                opponents = [default_opponent(game_name)] * (n - 1)
+            if (not isinstance(opponents, list) or len(opponents) != n - 1
+                    or not all(isinstance(o, str) and 0 < len(o) <= 200 for o in opponents)):
+                raise TableError(f"{game.name} needs {n - 1} opponent agent spec(s)")
+            it = iter(opponents)
+            agents = [None if s == seat else next(it) for s in range(n)]
+            persons = [seat]
+        for s in persons:
+            refusal = table_face(game).seat_refusal(s)
+            if refusal is not None:
+                raise TableError(refusal)
+        for spec in agents:
+            if spec is None:
+                continue
+            try:  # validates name and parameters, and that the agent plays this game
+                make_agent(spec, game, seed=0)
+            except SpielwerkError as exc:
+                raise TableError(f"the opponent {spec!r} cannot play {game.name} "
+                                 f"{game.spec()}: {str(exc).splitlines()[0]}") from None
+        return int(seat), agents
 
     def get_table(self, table_id: str, keep: bool = False) -> Table | None:
         """The table in memory, else loaded from the store (None: no such table); ``keep``
@@ -321,6 +360,43 @@ class Server:
             )
         self.save(table)
 
+    def is_local(self, client: Any, headers: Mapping[str, str]) -> bool:
+        """Whether a request is from this machine to a server on this machine only."""
+        return self.local_open and from_this_machine(client, headers)
+
+    def seat_access(self, table_id: str, params: Mapping[str, str], client: Any,
+                    headers: Mapping[str, str]) -> tuple[Table | None, int | None] | None:
+        """Who a request may be: ``(table, seat)`` for a person seat (its key given),
+        ``(table, None)`` for a spectator (``spectate=1``), ``(None, None)`` for an
+        unknown table asked for by id alone from this machine (as before keys); None:
+        refused (a wrong, missing or other seat's key, an unknown table). A one-person
+        table opens by its id alone (its creator's seat) only for :meth:`is_local`."""
+        seat_raw, key = params.get("seat"), params.get("key")
+        if params.get("spectate") == "1" and seat_raw is None and key is None:
+            table = self._quiet_table(table_id)
+            return None if table is None else (table, None)
+        if seat_raw is None and key is None:
+            if not self.is_local(client, headers):
+                return None
+            table = self.get_table(table_id)  # a damaged table raises: said as before
+            if table is None:
+                return None, None
+            return (table, table.seat) if len(table.persons) == 1 else None
+        table = self._quiet_table(table_id)
+        if table is None:
+            return None
+        seat = parse_seat(seat_raw, len(table.agents))
+        if seat is None or not key_matches(key, table.key_hashes.get(seat)):
+            return None
+        return table, seat
+
+    def _quiet_table(self, table_id: str) -> Table | None:
+        """The table, None where unknown or damaged (a refusal does not tell which)."""
+        try:
+            return self.get_table(table_id)
+        except SpielwerkError:
+            return None
+
     # ----- sending
     async def send(self, ws: WebSocket, msg: dict[str, Any]) -> bool:
         try:
@@ -329,132 +405,38 @@ class Server:
         except Exception:  # noqa: BLE001 - a closed socket is dropped by the receiver
             return False
 
+    def joined(self, table_id: str) -> list[int]:
+        """The person seats with a browser connected now."""
+        return sorted({s for s in self.conns.get(table_id, {}).values() if s is not None})
+
+    def message(self, table: Table, seat: int | None) -> dict[str, Any]:
+        """The view message for the browsers of ``seat`` (None: a spectator's)."""
+        return table.message(self.thinking.get(table.id), seat=seat, public=seat is None,
+                             joined=self.joined(table.id))
+
     async def broadcast(self, table: Table, msg: dict[str, Any] | None = None) -> None:
-        if msg is None:
-            msg = table.message(self.thinking.get(table.id))
-        for ws in list(self.conns.get(table.id, ())):
-            await self.send(ws, msg)
+        """``msg`` to every browser of the table; none: each its own seat's view."""
+        conns = list(self.conns.get(table.id, {}).items())
+        views: dict[int | None, dict[str, Any]] = {}
+        for ws, seat in conns:
+            if msg is None and seat not in views:
+                views[seat] = self.message(table, seat)
+            await self.send(ws, msg if msg is not None else views[seat])
 
     async def error(self, ws: WebSocket, table_id: str, message: str) -> None:
         self.stats["errors_sent"] += 1
         log.warning("table %s: refused: %s", table_id, message)
         await self.send(ws, {"type": "error", "message": message})
 
-    # ----- engines
-    def ensure_driver(self, table: Table) -> None:
-        task = self.drivers.get(table.id)
-        ev = self.cancels.get(table.id)
-        if task is not None and not task.done() and ev is not None and not ev.is_set():
-            return
-        if table.engine_seat() is None:
-            return
-        self.cancels[table.id] = asyncio.Event()
-        self.drivers[table.id] = asyncio.create_task(self.drive(table))
-
-    async def drive(self, table: Table) -> None:
-        """Let the engines move until it is the person's turn or the game is over."""
-        try:
-            await self._drive(table)
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # noqa: BLE001 - logged; the table stays as it was saved
-            log.exception("table %s: the engine driver stopped", table.id)
-            self.thinking[table.id] = None
-            await self.broadcast(table, {"type": "error", "message": "internal error while the "
-                                         "engines moved; reload the page to retry"})
-
-    async def _drive(self, table: Table) -> None:
-        cancel = self.cancels[table.id]
-        while not cancel.is_set():
-            async with self.lock(table.id):
-                seat = table.engine_seat()
-                if seat is None:
-                    return
-                ply = len(table.history)
-                history = list(table.history)
-                stored = table.agents[seat]
-                spec = table.state.game.spec()
-            assert stored is not None
-            if not self.warm_done.is_set():  # the first start: wait, then look again
-                if not await self.wait_warm(table, cancel):
-                    self.stats["cancelled"] += 1
-                    log.info("table %s: engine work cancelled (no browser)", table.id)
-                    return
-                continue
-            agent = AgentSpec.parse(stored)  # once: the worker and the fallback take it parsed
-            self.thinking[table.id] = seat
-            await self.broadcast(table, {"type": "thinking", "seat": seat})
-            seed = int(np.random.default_rng([table.seed, table.deal_no, ply, seat]).integers(
-                2**31))
-            limit = table.budget_s * self.hard_limit_factor + 10.0
-            notice = None
-            try:
-                action = await self.pool.run(
-                    "engine_move", {"spec": spec, "history": history, "seat": seat,
-                                    "agent": agent, "seed": seed, "budget_s": table.budget_s},
-                    limit, cancel)
-                self.stats["engine_moves"] += 1
-            except EngineCancelled:
-                self.stats["cancelled"] += 1
-                self.thinking[table.id] = None
-                log.info("table %s: engine work cancelled (no browser)", table.id)
-                return
-            except (EngineTimeout, EngineFailed) as exc:
-                self.stats["fallbacks"] += 1
-                log.warning("table %s: engine %s for seat %d: %s", table.id, agent, seat, exc)
-                fell = await self._fallback(table, spec, history, seat, agent, seed, limit,
-                                            cancel)
-                if fell is None:
-                    return
-                action, by = fell
-                # the engine's error text may name its cards: the log has it, not the notice
-                what = "did not answer in time" if isinstance(exc, EngineTimeout) else "failed"
-                notice = f"seat {seat}'s engine ({agent}) {what}; {by} played for it"
-            async with self.lock(table.id):
-                self.thinking[table.id] = None
-                if len(table.history) != ply or table.engine_seat() != seat:
-                    continue
-                table.apply(int(action))
-                self.after_action(table)
-            if notice:
-                await self.broadcast(table, {"type": "notice", "message": notice})
-            await self.broadcast(table)
-        self.thinking[table.id] = None
-
-    async def _fallback(self, table: Table, spec: str, history: list[int], seat: int,
-                        agent: AgentSpec, seed: int, limit: float, cancel: asyncio.Event
-                        ) -> tuple[int, str] | None:
-        """The move for an engine that did not answer in time or failed: the same agent with
-        its smallest search (``work.fallback_spec``), else the game's rule baseline - never a
-        random move. None: cancelled (no browser)."""
-        from spielwerk.web.work import baseline_move, fallback_spec
-
-        small = fallback_spec(agent, table.state.game.name)
-        try:
-            action = await self.pool.run(
-                "engine_move", {"spec": spec, "history": history, "seat": seat,
-                                "agent": small, "seed": seed, "budget_s": table.budget_s},
-                limit, cancel)
-            log.warning("table %s: seat %d played by the fallback %s", table.id, seat, small)
-            return int(action), f"its fallback ({small})"
-        except EngineCancelled:
-            self.thinking[table.id] = None
-            return None
-        except (EngineTimeout, EngineFailed) as exc:
-            log.warning("table %s: fallback %s for seat %d: %s", table.id, small, seat, exc)
-        action, name = baseline_move(table.state, seat, seed)
-        log.warning("table %s: seat %d played by the baseline %s", table.id, seat, name)
-        return action, f"the {name} baseline"
-
-    def connect(self, table: Table, ws: WebSocket) -> None:
-        self.conns.setdefault(table.id, set()).add(ws)
+    def connect(self, table: Table, ws: WebSocket, seat: int | None) -> None:
+        self.conns.setdefault(table.id, {})[ws] = seat
         abandon = self.abandoners.pop(table.id, None)
         if abandon is not None:
             abandon.cancel()
 
     def disconnect(self, table: Table, ws: WebSocket) -> None:
-        conns = self.conns.get(table.id, set())
-        conns.discard(ws)
+        conns = self.conns.get(table.id, {})
+        conns.pop(ws, None)
         if not conns:
             self.abandoners[table.id] = asyncio.create_task(self._abandon_later(table))
 
@@ -481,81 +463,8 @@ class Server:
                 self.cancels.pop(table.id, None)
         self.locks.pop(table.id, None)
 
-    # ----- start
-    @property
-    def warming(self) -> bool:
-        """Whether the engines are still warming up (the lobby says so)."""
-        return not self.warm_done.is_set()
-
-    def start_prewarm(self) -> asyncio.Task[None]:
-        """:meth:`prewarm` in the background, marked as warming at once: a table opened
-        before the task first runs waits for it too."""
-        if self.pool.size:
-            self.warm_done.clear()
-        return asyncio.create_task(self.prewarm())
-
-    async def wait_warm(self, table: Table, cancel: asyncio.Event | None) -> bool:
-        """Wait (telling the table once) until the engines are warm; False when ``cancel``
-        was set meanwhile."""
-        if self.warm_done.is_set():
-            return True
-        await self.broadcast(table, {"type": "notice", "message": WARMING_NOTICE})
-        waiters = [asyncio.ensure_future(self.warm_done.wait())]
-        if cancel is not None:
-            waiters.append(asyncio.ensure_future(cancel.wait()))
-        try:
-            await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for w in waiters:
-                w.cancel()
-        return self.warm_done.is_set() and not (cancel is not None and cancel.is_set())
-
-    async def _compile_kernels(self, games: list[str]) -> None:
-        """Every game's kernels compiled into the cache (``spielwerk warmup``, about 45 s
-        in one process on 2 cores), shared out over the workers: the first game (the
-        heaviest, by the records' rank) alone on the first, the others round the rest."""
-        log.info("engines warming up: compiling the kernels once; tables wait for their "
-                 "first engine move")
-        shares = share_out(games, self.pool.size)
-        done = await asyncio.gather(
-            *(self.pool.run("compile_kernels", {"games": share}, WARM_LIMIT_S)
-              for share in shares), return_exceptions=True)
-        failed = [r for r in done if isinstance(r, BaseException)]
-        for r in failed:
-            log.warning("compiling the kernels failed: %s", r)
-        if not failed:
-            from spielwerk.warmup import stamp
-
-            stamp()
-            log.info("kernels compiled (seconds per worker): %s", done)
-
-    async def prewarm(self) -> None:
-        """Every engine worker makes one small decision with each game's default opponent
-        (``work.warm_up``) right after the server starts, so the first engine move of a
-        table does not pay the model load and kernel start (seconds for knn). Workers are
-        processes; ``workers=0`` (threads in tests) skips it."""
-        try:
-            if self.pool.size == 0:
-                return
-            from spielwerk import warmup
-
-            if not warmup.kernels_warm():  # a fresh machine: the workers compile first
-                await self._compile_kernels(list(warmup.steps()))
-            opponents = {g: default_opponent(g) for g in web_games()}
-            done = await asyncio.gather(
-                *(self.pool.run("warm_up", {"opponents": opponents}, WARM_LIMIT_S)
-                  for _ in range(self.pool.size)), return_exceptions=True)
-            for r in done:
-                if isinstance(r, BaseException):
-                    log.warning("engine warm-up failed: %s", r)
-                else:
-                    log.info("engine worker warmed up (seconds per game): %s", r)
-            self.warmed = sum(1 for r in done if not isinstance(r, BaseException))
-        finally:
-            self.warm_done.set()
-
     # ----- hints
-    async def start_hint(self, ws: WebSocket, table: Table) -> None:
+    async def start_hint(self, ws: WebSocket, table: Table, seat: int) -> None:
         """Compute a hint for the person (on their turn, in a game with hints) in an engine
         worker; the answer ``{"type": "hint", "ply", "hint"}`` comes when it is ready, the
         socket keeps serving meanwhile."""
@@ -565,16 +474,16 @@ class Server:
                       if face.has_hints]
             await self.error(ws, table.id, f"hints exist for {' and '.join(titles)} tables")
             return
-        if st.is_terminal() or st.current_player != table.seat:
+        if st.is_terminal() or st.current_player != seat:
             await self.error(ws, table.id, "a hint is given on your turn")
             return
         if table.id in self.hinting:
             await self.error(ws, table.id, "a hint is being worked out; it comes shortly")
             return
         ply = len(table.history)
-        seed = int(np.random.default_rng([table.seed, table.deal_no, ply, table.seat, 7])
+        seed = int(np.random.default_rng([table.seed, table.deal_no, ply, seat, 7])
                    .integers(2**31))
-        work = {"spec": st.game.spec(), "history": list(table.history), "seat": table.seat,
+        work = {"spec": st.game.spec(), "history": list(table.history), "seat": seat,
                 "seed": seed, "time_s": max(HINT_MIN_S, table.budget_s)}
         self.hinting.add(table.id)
         task = asyncio.create_task(self._hint(ws, table, ply, work))
@@ -609,7 +518,11 @@ class Server:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     # ----- websocket messages
-    async def handle(self, ws: WebSocket, table: Table, text: str) -> None:
+    async def handle(self, ws: WebSocket, table: Table, text: str,
+                     seat: int | None = -1) -> None:
+        """A browser's message; ``seat``: the person seat it joined (None: a spectator;
+        the default: the creator's seat)."""
+        me = table.seat if seat == -1 else seat
         if len(text) > MAX_MESSAGE:
             await self.error(ws, table.id, f"message too large ({len(text)} bytes; at most "
                                            f"{MAX_MESSAGE})")
@@ -627,20 +540,23 @@ class Server:
             await self.send(ws, {"type": "pong"})
             return
         if kind == "view":
-            await self.send(ws, table.message(self.thinking.get(table.id)))
+            await self.send(ws, self.message(table, me))
+            return
+        if me is None:
+            await self.error(ws, table.id, "a spectator watches: no moves, hints or undo")
             return
         if kind == "hint":
-            await self.start_hint(ws, table)
+            await self.start_hint(ws, table, me)
             return
         try:
             async with self.lock(table.id):
                 if kind == "act":
-                    table.human_act(msg.get("action"), msg.get("ply"))
+                    table.human_act(msg.get("action"), msg.get("ply"), me)
                     self.stats["actions"] += 1
                 elif kind == "next":
                     table.next_game()
                 elif kind == "undo":
-                    table.undo()
+                    table.undo(me)
                 else:
                     raise TableError(f"unknown message type {kind[:40]!r}; expected act, "
                                      "undo, hint, next, view or ping")
@@ -654,3 +570,6 @@ class Server:
             return
         await self.broadcast(table)
         self.ensure_driver(table)
+
+
+__all__ = ["WARMING_NOTICE", "WARM_LIMIT_S", "Server", "share_out"]

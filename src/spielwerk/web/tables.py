@@ -1,4 +1,4 @@
-"""A table: one person's seat against engines, a game in progress, a series of games.
+"""A table: people's seats and engine seats, a game in progress, a series of games.
 
 The server is authoritative: the browser sends only the action it chose (with
 the ply it saw, so a repeated or stale message is refused rather than played
@@ -20,7 +20,7 @@ from spielwerk.core.game import CHANCE, Game, State, sample_chance
 from spielwerk.core.record_format import RecordFormat, record_format
 from spielwerk.core.registry import load_game
 from spielwerk.core.table_face import table_face
-from spielwerk.web.views import action_label, seat_view
+from spielwerk.web.views import action_label, public_view, seat_view
 
 log = logging.getLogger("spielwerk.web")
 
@@ -47,10 +47,21 @@ class Table:
         self.config = config
         self.deal_no = deal_no
         self.seat, self.agents, self.seed, self.budget_s = self._check_config(config)
+        self.persons = [s for s, a in enumerate(self.agents) if a is None]
+        """The people's seats (the creator's is :attr:`seat`)."""
+        keys = config.get("keys")
+        self.key_hashes: dict[int, str] = {
+            int(k): str(v) for k, v in keys.items()
+            if str(k).isdigit() and int(k) in self.persons and isinstance(v, str)
+        } if isinstance(keys, dict) else {}
+        """sha256 of each person seat's key (none for a table stored before keys)."""
         self.names = self._names(config.get("names"))
         self.series: list[dict[str, Any]] = list(series or [])
         self._check_series()
         self.last: dict[str, Any] | None = None
+        self.issued_keys: dict[int, str] = {}
+        """The person seats' keys of a table just created (never stored: the store keeps
+        their hashes); the creator gets them once, in the links."""
         self.finished_game_id: int | None = None
         self.state = self._replay(history)
 
@@ -82,9 +93,9 @@ class Table:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise self.damaged(f"its seat is not a number 0..{n - 1}")
         if not isinstance(agents, list) or len(agents) != n or agents[seat] is not None or any(
-                not isinstance(a, str) for i, a in enumerate(agents) if i != seat):
+                not isinstance(a, str | None) for a in agents):
             raise self.damaged(f"its agents are not {n} entries, an agent spec for each "
-                               "engine seat and null for yours")
+                               "engine seat and null for a person's")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise self.damaged("its seed is not an integer")
         if isinstance(budget, bool) or not isinstance(budget, int | float) or not budget > 0:
@@ -135,14 +146,16 @@ class Table:
         return self.state.history
 
     def engine_seat(self) -> int | None:
-        """The engine seat to move, or None (the person's turn or the game is over)."""
+        """The engine seat to move, or None (a person's turn or the game is over)."""
         cur = self.state.current_player
-        if cur < 0 or cur == self.seat:
+        if cur < 0 or self.agents[cur] is None:
             return None
         return cur
 
     # ----- actions
-    def human_act(self, action: Any, ply: Any) -> None:
+    def human_act(self, action: Any, ply: Any, seat: int | None = None) -> None:
+        """The move of the person at ``seat`` (the creator's by default), checked."""
+        seat = self.seat if seat is None else seat
         st = self.state
         if isinstance(action, bool) or not isinstance(action, int):
             raise TableError("malformed message: 'action' must be an integer action id")
@@ -153,18 +166,18 @@ class Table:
         if ply != len(st.history):
             raise TableError(f"stale move: the table is at ply {len(st.history)}, your message "
                              f"was for ply {ply} (not played twice)")
-        if st.current_player != self.seat:
+        if st.current_player != seat:
             raise TableError(f"it is not your turn: seat {st.current_player} is to move")
         legal = st.legal_actions()
         if action not in legal:
             names = ", ".join(action_label(st, a) for a in legal[:40])
-            what = self._describe_refused(action)
+            what = self._describe_refused(action, seat)
             raise TableError(f"{what} is not a legal move now; legal: {names}")
         self.apply(action)
 
-    def _describe_refused(self, action: int) -> str:
+    def _describe_refused(self, action: int, seat: int) -> str:
         # name a refused action without revealing anything: only the seat's own things
-        return table_face(self.state.game).refused_name(self.state, self.seat, action)
+        return table_face(self.state.game).refused_name(self.state, seat, action)
 
     def apply(self, action: int) -> None:
         """Apply a legal action of the player to move, then any chance that follows."""
@@ -176,14 +189,15 @@ class Table:
         self.last = {"seat": seat, "action": action, "put": is_put,
                      "label": action_label(st, action) if not is_put else "puts a card"}
 
-    def can_undo(self) -> bool:
-        """Whether the person may take back their last action (the game says which:
-        e.g. a card put away, until the game is declared)."""
-        return table_face(self.state.game).can_undo(self.state, self.seat)
+    def can_undo(self, seat: int | None = None) -> bool:
+        """Whether the person at ``seat`` may take back their last action (the game says
+        which: e.g. a card put away, until the game is declared)."""
+        return table_face(self.state.game).can_undo(self.state,
+                                                     self.seat if seat is None else seat)
 
-    def undo(self) -> None:
+    def undo(self, seat: int | None = None) -> None:
         """Take back the person's last action (see :meth:`can_undo`)."""
-        if not self.can_undo():
+        if not self.can_undo(seat):
             raise TableError(table_face(self.state.game).undo_refusal)
         self.state = self._replay(self.history[:-1])
         self.last = None
@@ -218,9 +232,12 @@ class Table:
         return table_face(st.game).named_summary(st, self.seat, self.names)
 
     # ----- messages
-    def message(self, thinking: int | None = None) -> dict[str, Any]:
-        """The full message for the person's browser(s): their view plus table facts."""
-        view = seat_view(self.state, self.seat)
+    def message(self, thinking: int | None = None, seat: int | None = None,
+                public: bool = False, joined: list[int] | None = None) -> dict[str, Any]:
+        """The full message for the browser(s) of ``seat`` (the creator's by default):
+        that seat's view plus table facts; ``public``: a spectator's (the public view)."""
+        seat = self.seat if seat is None else seat
+        view = public_view(self.state) if public else seat_view(self.state, seat)
         last = None
         if self.last is not None:
             last = {k: self.last[k] for k in ("seat", "label")}
@@ -233,11 +250,13 @@ class Table:
         return {
             "type": "view",
             "table": {
-                "id": self.id, "seat": self.seat, "agents": self.agents, "names": self.names,
+                "id": self.id, "seat": None if public else seat, "agents": self.agents,
+                "names": self.names, "persons": self.persons, "joined": joined or [],
+                "spectator": public,
                 "time": self.budget_s,
                 "deal_no": self.deal_no, "series": self.series, "totals": totals,
                 "game_id": self.finished_game_id, "iss": self.has_iss_record(),
-                "can_undo": self.can_undo(),
+                "can_undo": not public and self.can_undo(seat),
             },
             "view": view,
             "last": last,
@@ -245,7 +264,7 @@ class Table:
         }
 
 
-def lobby_entry(row: dict[str, Any]) -> dict[str, Any]:
+def lobby_entry(row: dict[str, Any], joined: list[int] | None = None) -> dict[str, Any]:
     """One of the lobby's "your tables" from a stored row (``Store.list_tables``): the game,
     when it was created and last played, who plays which seat, how many games (deals) are
     finished and how it stands now (your turn, who is to move, over). Nothing of the
@@ -265,5 +284,6 @@ def lobby_entry(row: dict[str, Any]) -> dict[str, Any]:
         status = "your turn"
     else:
         status = f"{table.names[cur]} to move" if 0 <= cur < len(table.names) else "in play"
-    return {**entry, "names": table.names, "seat": table.seat,
+    return {**entry, "names": table.names, "seat": table.seat, "persons": table.persons,
+            "joined": joined or [],
             "finished": table.deal_no + int(st.is_terminal()), "status": status}

@@ -40,6 +40,31 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
     return body
 
 
+def public_view(state: State) -> dict[str, Any]:
+    """A spectator's message body: the common fields, the game's public view
+    (``TableFace.public_view``, no hand of anyone) and its public extras; no legal moves."""
+    game = state.game
+    face = table_face(game)
+    body = face.public_view(state)
+    cur = state.current_player
+    body.update({
+        "game": game.name,
+        "spec": game.spec(),
+        "seat": None,
+        "public": True,
+        "legal": [],
+        "players": game.num_players,
+        "to_move": cur if cur >= 0 else None,
+        "over": cur == TERMINAL,
+        "ply": len(state.history),
+    })
+    body.update(face.table_extras(state))
+    if cur == TERMINAL:
+        body["returns"] = state.returns()
+        body["reveal"] = final_reveal(state)
+    return body
+
+
 def final_reveal(state: State) -> dict[str, Any] | None:
     """Everything the rules show once a game is over (every hand as dealt, ...).
 
