@@ -51,7 +51,7 @@ async function api(path, opts) {
 function route() {
   const hash = location.hash.slice(1);
   const params = new URLSearchParams(hash);
-  if (params.get("table")) return openTable(params.get("table"));
+  if (params.get("table")) return openTable(params.get("table"), params);
   closeSocket();
   if (params.get("review")) return openReview(params.get("review"), params.get("analyse") === "1");
   if (hash === "games") return openGames();
@@ -63,6 +63,26 @@ function closeSocket() {
   if (ws) { ws.onclose = null; ws.close(); }
   ws = null; wsTable = null; current = null; prevView = null; hint = null; hintWaiting = false; moveSent = false;
   connEl.textContent = "";
+}
+
+// ----- seats: each person's seat has a private link with its key (in the fragment, never
+// sent to the server in a request); this browser keeps the seats it holds and the links it
+// was given to pass on, per table, in localStorage.
+function stored(name) {
+  try { return JSON.parse(localStorage.getItem("spielwerk." + name) || "{}"); } catch (e) { return {}; }
+}
+function store(name, value) {
+  try { localStorage.setItem("spielwerk." + name, JSON.stringify(value)); } catch (e) { /* private mode */ }
+}
+function rememberSeat(id, seat, key) { const s = stored("seats"); s[id] = { seat, key }; store("seats", s); }
+function rememberInvites(id, links, mine) {
+  const s = stored("invites"); s[id] = {};
+  for (const [seat, link] of Object.entries(links)) if (Number(seat) !== mine) s[id][seat] = link;
+  store("invites", s);
+}
+function tableLink(id) {
+  const mine = stored("seats")[id];
+  return mine ? "#table=" + id + "&seat=" + mine.seat + "&key=" + encodeURIComponent(mine.key) : "#table=" + id;
 }
 
 // ----- lobby -------------------------------------------------------------------------
@@ -87,16 +107,18 @@ async function openLobby() {
       const body = collectOptions(gameSel.value);
       const r = await api("/api/tables", { method: "POST", headers: { "content-type": "application/json" },
                                            body: JSON.stringify(body) });
-      location.hash = "table=" + r.id;
+      rememberInvites(r.id, r.links || {}, r.seat);
+      location.hash = (r.url || "/#table=" + r.id).replace(/^\/#/, "");
     } catch (e) { showMessage(e.message, true); }
   });
   const list = h("div", {});
   main.replaceChildren(form, h("h3", { text: "Your tables" }), list);
   showWarming(form);
   try {
-    const t = (await api("/api/tables")).tables;
+    const ids = Object.keys(stored("seats")).slice(-200).join(",");
+    const t = (await api("/api/tables?ids=" + encodeURIComponent(ids))).tables;
     if (!t.length) list.append(h("p", { text: "none yet" }));
-    for (const row of t) list.append(h("div", { class: "mytable" }, h("a", { href: "#table=" + row.id,
+    for (const row of t) list.append(h("div", { class: "mytable" }, h("a", { href: tableLink(row.id),
       text: tableEntryText(row) })));
   } catch (e) { showMessage(e.message, true); }
 }
@@ -125,7 +147,9 @@ function tableEntryText(row) {
     : "vs " + (row.opponents || []).filter(Boolean).join(", ");
   const created = row.created ? "created " + new Date(row.created * 1000).toLocaleString() : null;
   const finished = row.finished != null ? row.finished + " finished" : null;
-  return [row.spec, who, created, finished, row.status].filter(Boolean).join(" — ");
+  const joined = row.persons && row.persons.length > 1 && row.names ?
+    "joined: " + (row.joined.length ? row.joined.map((s) => row.names[s]).join(", ") : "nobody") : null;
+  return [row.spec, who, created, finished, row.status, joined].filter(Boolean).join(" — ");
 }
 
 function numInput(id, value, min, max) {
@@ -170,6 +194,7 @@ function renderGameOptions(box, game) {
     for (let i = 0; i < n - 1; i++) {
       const s = h("select", { class: "opp", id: "opp-" + i });
       for (const a of info.agents) s.append(h("option", { value: a.name, text: a.name + " — " + a.description }));
+      s.append(h("option", { value: "person", text: "a person — gets a private link to this seat" }));
       s.value = info.default_opponent;
       const spec = h("input", { class: "oppspec", id: "oppspec-" + i, placeholder: "or a spec, e.g. " + info.spec_example,
         style: "width:14em" });
@@ -205,25 +230,36 @@ function collectOptions(game) {
   });
   const seat = Number(val("opt-seat").value), name = val("opt-name").value.trim();
   const body = { game, params, seat, opponents, time: Number(val("opt-time").value) };
+  if (opponents.includes("person")) {  // people at one table: every seat named
+    const it = opponents[Symbol.iterator]();
+    body.seats = Array.from({ length: opponents.length + 1 }, (_, s) => s === seat ? "person" : it.next().value);
+    delete body.opponents;
+  }
   if (name) { body.names = new Array(opponents.length + 1).fill(null); body.names[seat] = name; }
   return body;
 }
 
 // ----- the table ---------------------------------------------------------------------
-function openTable(id) {
-  if (wsTable === id && ws) return;
+let wsQuery = "";
+function openTable(id, params) {
+  if (params && params.get("key")) rememberSeat(id, Number(params.get("seat")), params.get("key"));
+  const mine = stored("seats")[id];
+  const query = params && params.get("spectate") === "1" ? "?spectate=1" :
+    mine ? "?seat=" + mine.seat + "&key=" + encodeURIComponent(mine.key) : "";
+  if (wsTable === id && ws && wsQuery === query) return;
   closeSocket();
-  wsTable = id;
+  wsTable = id; wsQuery = query;
   main.replaceChildren(h("p", { text: "Connecting…" }));
   connect(id);
 }
 
 function connect(id) {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  const sock = new WebSocket(proto + "://" + location.host + "/ws/" + id);
+  const sock = new WebSocket(proto + "://" + location.host + "/ws/" + id + wsQuery);
+  let opened = false;
   ws = sock;
   connEl.textContent = "connecting…";
-  sock.onopen = () => { connEl.textContent = "connected"; };
+  sock.onopen = () => { opened = true; connEl.textContent = "connected"; };
   sock.onmessage = (ev) => {
     const m = JSON.parse(ev.data);
     if (m.type === "view") { animating = animating.then(() => { moveSent = false; return showView(m); }); }
@@ -237,6 +273,19 @@ function connect(id) {
   };
   sock.onclose = (ev) => {
     if (ws !== sock) return;
+    if (ev.code === 4403 || !opened) {  // not opened: refused (a wrong link) or the server is away
+      fetch("/api/stats").then((r) => {
+        if (ws !== sock) return;
+        if (!r.ok) throw new Error("down");
+        connEl.textContent = ""; ws = null;
+        main.replaceChildren(h("p", { id: "refused", class: "error", text: "refused: this link does not open a seat here" }));
+      }).catch(() => {
+        if (ws !== sock) return;
+        connEl.textContent = "reconnecting…";
+        setTimeout(() => { if (ws === sock && wsTable === id) connect(id); }, 1000);
+      });
+      return;
+    }
     if (ev.code === 4404 || ev.code === 4409 || ev.code === 4500) {
       connEl.textContent = ev.code === 4409 ? "table damaged" : "no such table"; ws = null; return;
     }
@@ -284,6 +333,7 @@ async function showView(m) {
 function render() {
   const m = current, v = m.view;
   choices = []; selected = -1;
+  if (m.table.spectator) return renderPublic(m);
   const head = h("div", { class: "info" },
     h("strong", { text: v.game + " — " + v.spec }),
     h("span", { text: "you are seat " + v.seat }),
@@ -295,7 +345,49 @@ function render() {
   felt.dataset.turn = v.over ? "over" : (v.to_move === v.seat && m.thinking == null ? "me" : "other");
   drawTable(felt, v, m);
   const last = m.last ? h("div", { class: "label", id: "last", text: "last: " + (m.last.seat === v.seat ? "you" : playerName(m, m.last.seat)) + " — " + m.last.label }) : null;
-  main.replaceChildren(head, felt, last || "", renderOver(m));
+  main.replaceChildren(head, renderSeats(m), felt, last || "", renderOver(m));
+}
+
+// People at the table: who has joined, who is awaited, and (for the creator) the links to
+// pass on to the others.
+function renderSeats(m) {
+  const t = m.table, box = h("div", { id: "seats", class: "label" });
+  if (!t.persons || t.persons.length < 2) return box;
+  const who = t.persons.map((s) => playerName(m, s) + (s === t.seat ? " (you)" : "") +
+    (t.joined.includes(s) ? ": joined" : ": not joined yet"));
+  box.append(h("div", { text: "people at this table — " + who.join(", ") }));
+  const v = m.view;
+  if (!v.over && t.persons.includes(v.to_move) && !t.joined.includes(v.to_move)) {
+    box.append(h("div", { id: "waiting", text: "waiting for " + playerName(m, v.to_move) + " to take the seat" }));
+  }
+  const invites = stored("invites")[t.id] || {};
+  for (const [seat, link] of Object.entries(invites)) {
+    if (t.joined.includes(Number(seat))) continue;
+    const url = location.origin + link;
+    const field = h("input", { class: "invite", id: "invite-" + seat, readonly: "readonly", value: url, style: "width:32em" });
+    box.append(h("div", {}, "link for " + playerName(m, Number(seat)) + " (seat " + seat + "), to copy: ", field,
+      h("button", { type: "button", text: "copy", onclick: () => { field.select(); navigator.clipboard && navigator.clipboard.writeText(url); } })));
+  }
+  return box;
+}
+
+// A spectator's table: the public view only (whose turn, what was played, the result).
+function renderPublic(m) {
+  const v = m.view, t = m.table;
+  const names = t.names.map((n, s) => n + (t.agents[s] ? "" : t.joined.includes(s) ? " (joined)" : " (not joined)"));
+  const state = v.over ? "game over" : m.thinking != null ? playerName(m, m.thinking) + " is thinking…" :
+    v.to_move != null ? playerName(m, v.to_move) + " to move" : "";
+  let result = null;
+  if (v.over) {
+    const face = games[v.game] || {};
+    try { result = h("h3", { id: "result", text: face.resultText ? face.resultText(v, m) : "game over" }); }
+    catch (e) { result = h("h3", { id: "result", text: "game over" }); }
+  }
+  main.replaceChildren(h("div", { class: "info" }, h("strong", { text: v.game + " — " + v.spec }),
+    h("span", { text: "watching" }), h("span", { id: "thinking", text: state })),
+    h("div", { class: "label", id: "players", text: "players: " + names.join(", ") }),
+    m.last ? h("div", { class: "label", id: "last", text: "last: " + playerName(m, m.last.seat) + " — " + m.last.label }) : "",
+    result || "");
 }
 
 // The game's own drawing of its table (its page code, registered with registerGame).

@@ -1,0 +1,71 @@
+"""Two people at one table in the browser (issue 44, Playwright driving Debian's chromium as
+``test_web_browser.py``): the creator makes a Kalah table with two person seats in the
+lobby, a second browser context opens the link the creator copies, both take their seats
+and each makes a move; a wrong link is refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from test_web_browser import ARGS, CHROMIUM, click_something
+from web_helpers import ServerProcess
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    srv = ServerProcess(tmp_path_factory.mktemp("web") / "web.sqlite3", engines=0).start(
+        timeout=300)
+    yield srv
+    srv.stop()
+
+
+def test_two_people_take_their_seats_and_move(server: ServerProcess) -> None:
+    errors: list[str] = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        first = browser.new_context().new_page()
+        first.on("pageerror", lambda e: errors.append(str(e)))
+        first.goto(server.base + "/")
+        first.wait_for_selector("#game")
+        first.select_option("#game", "kalah")
+        first.wait_for_selector("#opp-0")
+        first.select_option("#opp-0", "person")
+        first.click("#create")
+        first.wait_for_selector("#felt")
+        assert "key=" in first.url and "seat=0" in first.url
+        first.wait_for_selector("#invite-1")
+        link = first.input_value("#invite-1")
+        assert "seat=1" in link and "key=" in link and link.startswith(server.base)
+        assert "not joined yet" in first.inner_text("#seats")
+
+        second = browser.new_context().new_page()  # another person's browser
+        second.on("pageerror", lambda e: errors.append(str(e)))
+        second.goto(link)
+        second.wait_for_selector("#felt")
+        first.wait_for_selector("#invite-1", state="detached")  # the other has joined
+        assert "not joined" not in first.inner_text("#seats")
+        moved = {0: 0, 1: 0}
+        pages = {0: first, 1: second}
+        for _ in range(20):
+            if min(moved.values()) >= 1:
+                break
+            for seat, page in pages.items():
+                page.wait_for_selector('#felt[data-turn]')
+                if page.get_attribute("#felt", "data-turn") == "me":
+                    click_something(page)
+                    moved[seat] += 1
+                    break
+            else:
+                first.wait_for_timeout(200)
+        assert min(moved.values()) >= 1, moved
+        ply = first.get_attribute("#felt", "data-ply")  # the same game at both seats
+        second.wait_for_function("p => document.querySelector('#felt').dataset.ply === p",
+                                 arg=ply)
+
+        stranger = browser.new_context().new_page()
+        stranger.goto(link.replace("key=", "key=x"))
+        stranger.wait_for_selector("#refused")
+        browser.close()
+    assert not errors, errors
