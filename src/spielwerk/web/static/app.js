@@ -80,9 +80,12 @@ function rememberInvites(id, links, mine) {
   for (const [seat, link] of Object.entries(links)) if (Number(seat) !== mine) s[id][seat] = link;
   store("invites", s);
 }
-function tableLink(id) {
+// A lobby entry's link: the seat this browser holds, else (a table of several people) to
+// watch it, else by its id alone (a one-person table on this machine).
+function tableLink(id, row) {
   const mine = stored("seats")[id];
-  return mine ? "#table=" + id + "&seat=" + mine.seat + "&key=" + encodeURIComponent(mine.key) : "#table=" + id;
+  if (mine) return "#table=" + id + "&seat=" + mine.seat + "&key=" + encodeURIComponent(mine.key);
+  return "#table=" + id + (row && row.persons && row.persons.length > 1 ? "&spectate=1" : "");
 }
 
 // ----- lobby -------------------------------------------------------------------------
@@ -118,7 +121,7 @@ async function openLobby() {
     const ids = Object.keys(stored("seats")).slice(-200).join(",");
     const t = (await api("/api/tables?ids=" + encodeURIComponent(ids))).tables;
     if (!t.length) list.append(h("p", { text: "none yet" }));
-    for (const row of t) list.append(h("div", { class: "mytable" }, h("a", { href: tableLink(row.id),
+    for (const row of t) list.append(h("div", { class: "mytable" }, h("a", { href: tableLink(row.id, row),
       text: tableEntryText(row) })));
   } catch (e) { showMessage(e.message, true); }
 }
