@@ -1,0 +1,159 @@
+"""The defence gap: games our defence lets through that the open-hand defence beats.
+
+Per seeded deal, AGENT sits in all three seats through the auction; a deal it declares is
+then played out twice from the declaration with AGENT as the declarer (the same seed, so
+its decisions are the same until the defence differs): once against two AGENT defenders
+(our defence), once against the open-hand defence
+(:mod:`spielwerk.games.skat_ai.open_defence`: defenders who see every card and play the
+double-dummy best card). Per game type (suit, grand, null; each also with hand) the
+summary gives the declared games, the declarer's win rate against each defence, and the
+gap: the share of the declared games won against our defence and lost against the
+open-hand one, with a 95% Wilson interval. The declarations are AGENT's own (what it
+really declares), not forced.
+
+Results go to a JSON Lines file (one line per deal), resumed when it exists.
+
+    python experiments/skat_defence_gap.py --deals 300 --seed 4242 --workers 2 \\
+        --out results/defence-gap.jsonl
+    python experiments/skat_defence_gap.py --summarize results/defence-gap.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from spielwerk.arena.match import derive_seed
+from spielwerk.arena.stats import wilson_interval
+from spielwerk.core.agent import make_agent
+from spielwerk.core.play import play
+from spielwerk.core.registry import load_game
+from spielwerk.games.skat.cards import GRAND, NULL
+from spielwerk.games.skat.outcome import final_details
+from spielwerk.games.skat.rules import PLAY, SkatState
+from spielwerk.games.skat_ai.open_defence import OpenHandDefence
+
+_WORKER: dict[str, Any] = {}
+
+
+class _Declared(Exception):
+    pass
+
+
+def _init(agent: str) -> None:
+    game = load_game("skat")
+    _WORKER.update(game=game, agents=[make_agent(agent, game, 0) for _ in range(3)])
+
+
+def _stop(state: Any, player: int, action: int) -> None:
+    if state.phase == PLAY and state.contract is not None:
+        raise _Declared
+
+
+def game_type(contract: Any) -> str:
+    kind = "null" if contract.game == NULL else "grand" if contract.game == GRAND else "suit"
+    if contract.ouvert and contract.game == NULL:
+        return "null_ouvert"
+    return kind + ("_hand" if contract.hand else "")
+
+
+def play_deal(seed: int, deal: int) -> dict[str, Any]:
+    game, agents = _WORKER["game"], _WORKER["agents"]
+    chance = derive_seed(seed, 1, deal)
+    state = game.new_initial_state()
+    for i in range(3):
+        agents[i].reset(derive_seed(seed, 2, deal, i))
+    try:
+        play(state, agents, np.random.default_rng(chance), after=_stop)
+    except _Declared:
+        pass
+    if not isinstance(state, SkatState) or state.contract is None:
+        return {"deal": deal, "passed": True}
+    declarer, contract = state.declarer, state.contract
+    record: dict[str, Any] = {"deal": deal, "passed": False, "declarer": declarer,
+                              "contract": contract.iss(), "type": game_type(contract)}
+    for name in ("ours", "open"):
+        open_hand = OpenHandDefence()
+        seats: dict[int, Any] = {}
+        for s in range(3):
+            agents[s].reset(derive_seed(seed, 3, deal, s))
+            seats[s] = agents[s] if s == declarer or name == "ours" else open_hand
+        t0 = time.perf_counter()
+        final = play(state.clone(), seats, np.random.default_rng(chance)).state
+        d = final_details(final)
+        record[name] = {"won": d["won"], "declarer_points": d["declarer_points"],
+                        "seconds": round(time.perf_counter() - t0, 2)}
+    return record
+
+
+def summarize(path: Path) -> None:
+    lines = path.read_text().splitlines()
+    header = json.loads(lines[0])
+    rows = [json.loads(x) for x in lines[1:] if x.strip()]
+    played = [r for r in rows if not r["passed"]]
+    print(f"agent {header['agent']}, seed {header['seed']}: {len(rows)} deals, "
+          f"{len(played)} declared")
+    print(f"{'type':<12} {'declared':>8} {'won vs ours':>12} {'won vs open':>12} "
+          f"{'gap':>7}  95% interval")
+    types = ["suit", "suit_hand", "grand", "grand_hand", "null", "null_hand", "null_ouvert"]
+    for t in [*types, "all"]:
+        rs = [r for r in played if t == "all" or r["type"] == t]
+        if not rs:
+            continue
+        ours = sum(r["ours"]["won"] for r in rs)
+        opn = sum(r["open"]["won"] for r in rs)
+        gap = sum(r["ours"]["won"] and not r["open"]["won"] for r in rs)
+        lo, hi = wilson_interval(gap, len(rs), 0.95)
+        print(f"{t:<12} {len(rs):>8} {ours / len(rs):>12.3f} {opn / len(rs):>12.3f} "
+              f"{gap / len(rs):>7.3f}  {lo:.3f}-{hi:.3f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--agent", default="knn")
+    ap.add_argument("--deals", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=4242)
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--out", type=Path)
+    ap.add_argument("--summarize", type=Path)
+    args = ap.parse_args()
+    if args.summarize:
+        summarize(args.summarize)
+        return
+    if args.out is None:
+        ap.error("--out FILE is needed (one JSON line per deal, resumed)")
+    done: set[int] = set()
+    if args.out.exists():
+        lines = args.out.read_text().splitlines()
+        header = json.loads(lines[0])
+        if (header["agent"], header["seed"]) != (args.agent, args.seed):
+            raise SystemExit(f"{args.out} holds another run ({header})")
+        done = {json.loads(x)["deal"] for x in lines[1:] if x.strip()}
+    else:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps({"agent": args.agent, "seed": args.seed,
+                                        "machine": f"{platform.machine()}, "
+                                                   f"{os.cpu_count()} cores"}) + "\n")
+    todo = [d for d in range(args.deals) if d not in done]
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(args.workers, initializer=_init, initargs=(args.agent,)) as pool, \
+            args.out.open("a") as fh:
+        futures = [pool.submit(play_deal, args.seed, d) for d in todo]
+        for n, f in enumerate(futures, 1):
+            fh.write(json.dumps(f.result()) + "\n")
+            fh.flush()
+            if n % 10 == 0 or n == len(futures):
+                print(f"{n}/{len(futures)} deals, {time.perf_counter() - t0:.0f} s", flush=True)
+    summarize(args.out)
+
+
+if __name__ == "__main__":
+    main()
