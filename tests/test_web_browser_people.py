@@ -1,9 +1,12 @@
 """Two people at one table in the browser (issue 44, Playwright driving Debian's chromium as
 ``test_web_browser.py``): the creator makes a Kalah table with two person seats in the
 lobby, a second browser context opens the link the creator copies, both take their seats
-and each makes a move; a wrong link is refused."""
+and each makes a move; a third watches with the public view; a wrong link is refused."""
 
 from __future__ import annotations
+
+import json
+import urllib.request
 
 import pytest
 
@@ -64,8 +67,38 @@ def test_two_people_take_their_seats_and_move(server: ServerProcess) -> None:
         second.wait_for_function("p => document.querySelector('#felt').dataset.ply === p",
                                  arg=ply)
 
+        watcher = browser.new_context().new_page()  # a spectator: the public view
+        watcher.on("pageerror", lambda e: errors.append(str(e)))
+        watcher.goto(first.input_value("#watchlink"))
+        watcher.wait_for_selector("#players")
+        assert "watching" in watcher.inner_text("#main")
+        assert watcher.locator("#hand, .pit.legal, #controls button").count() == 0
+
         stranger = browser.new_context().new_page()
         stranger.goto(link.replace("key=", "key=x"))
         stranger.wait_for_selector("#refused")
+        browser.close()
+    assert not errors, errors
+
+
+def test_a_spectator_sees_the_skat_table_without_a_hand(server: ServerProcess) -> None:
+    """The game's page code draws a spectator's table from the public view: the bidding
+    and the seats, no hand and no move."""
+    req = urllib.request.Request(
+        server.base + "/api/tables", headers={"content-type": "application/json"},
+        data=json.dumps({"game": "skat", "seats": ["person", "person", "random"],
+                         "time": 0.2, "seed": 2}).encode())
+    with urllib.request.urlopen(req, timeout=30) as r:
+        made = json.loads(r.read())
+    errors: list[str] = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server.base + made["spectate"])
+        page.wait_for_selector("#felt #phase")
+        assert page.locator("#hand .card").count() == 0
+        assert page.locator("#controls button").count() == 0
+        assert page.locator(".seatbox").count() == 3
         browser.close()
     assert not errors, errors

@@ -61,6 +61,32 @@ def drain(ws: Any) -> list[dict[str, Any]]:
         out.append(msg)
 
 
+def choose(legal: list[dict[str, Any]]) -> int:
+    """A person's move that plays the deal out: a card, else a bid, else the first choice
+    that is no claim or resignation."""
+    for kind in ("card", "bid"):
+        for a in legal:
+            if a["kind"] == kind:
+                return int(a["id"])
+    rest = [a for a in legal if a["kind"] not in ("claim", "resign")] or legal
+    return int(rest[0]["id"])
+
+
+def played_so_far(watched: list[dict[str, Any]], final: dict[str, Any]) -> None:
+    """Every card a spectator's view names before the end was played (or is an ouvert
+    declarer's open hand): a trick, the tricks so far."""
+    reveal = final["view"]["reveal"]
+    deck = {c for hand in reveal["dealt"] for c in hand} | set(reveal["skat"])
+    views = [m["view"] for m in watched if m["type"] == "view" and not m["view"]["over"]]
+    assert views and any(v["tricks_played"] for v in views)
+    for v in views:
+        text = json.dumps(v)
+        named = {c for c in deck if f'"{c}"' in text}
+        played = set(v["trick"]) | set(v["declarer_cards"] or []) | {
+            c for t in v["tricks_played"] for c in t["cards"]}
+        assert named <= played, (named - played, v)
+
+
 def server_log(caplog: pytest.LogCaptureFixture) -> str:
     """What the server logged (the test's own HTTP client logs its requests' URLs)."""
     return "\n".join(r.getMessage() for r in caplog.records if r.name != "httpx")
@@ -98,7 +124,7 @@ def test_two_people_and_an_engine_play_a_deal_each_seeing_only_their_own_cards(
             for s, m in msgs.items():
                 v = m["view"]
                 if v["to_move"] == s and m["thinking"] is None and v["legal"]:
-                    socks[s].send_json({"type": "act", "action": v["legal"][-1]["id"],
+                    socks[s].send_json({"type": "act", "action": choose(v["legal"]),
                                         "ply": v["ply"]})
                     seen[s] += drain(socks[s])
                     break
@@ -108,8 +134,9 @@ def test_two_people_and_an_engine_play_a_deal_each_seeing_only_their_own_cards(
         for s in (0, 1):
             seen[s] += drain(socks[s])
         watched = drain(spy)
+    played_so_far(watched, final)
     reveal, declarer = final["view"]["reveal"], final["view"]["declarer"]
-    assert final["view"]["ply"] > 40  # cards were played, not only bids
+    assert len(final["view"]["tricks_played"]) == 10  # the whole deal, to its last trick
     for s in (0, 1):
         own = set(reveal["dealt"][s]) | (set(reveal["skat"]) if s == declarer else set())
         views = [m for m in seen[s] if m["type"] == "view"]
@@ -163,7 +190,7 @@ def test_a_spectator_sees_no_hand_and_cannot_play(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/{tid}?spectate=1") as spy:
         msg = spy.receive_json()
         assert msg["table"]["spectator"] and msg["view"]["legal"] == []
-        assert "hand" not in msg["view"]
+        assert "hand" not in msg["view"] and "bidding" in msg["view"]
         text = json.dumps(msg["view"])
         assert not [card for card in hand if card in text]
         spy.send_json({"type": "act", "action": 0, "ply": msg["view"]["ply"]})
@@ -244,3 +271,20 @@ def test_keys_never_reach_the_log_and_serving_beyond_warns() -> None:
     warning = plain_http_warning("0.0.0.0")
     assert warning is not None and "plain HTTP" in warning and "TLS" in warning
     assert "\n" not in warning
+
+
+def test_a_durak_spectator_sees_the_table_but_no_hand(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"game": "durak", "seats": ["person", "person"],
+                                         "params": {"deck": 24}, "seed": 4}).json()
+    hands = []
+    for s in (0, 1):
+        with client.websocket_connect(f"/ws/{r['id']}?seat={s}&key={key_of(r['links'][str(s)])}"
+                                      ) as ws:
+            msg = ws.receive_json()
+            hands.append(msg["view"]["hand"])
+            trump = msg["view"]["trump_card"]
+    public = client.get(f"/api/tables/{r['id']}?spectate=1").json()["view"]
+    assert public["trump_card"] == trump and public["hand_sizes"] == [len(h) for h in hands]
+    assert "hand" not in public and "known" not in public and public["legal"] == []
+    text = json.dumps(public)
+    assert not [c for hand in hands for c in hand if f'"{c}"' in text and c != trump]

@@ -44,6 +44,12 @@ def _kind(a: int) -> str:
     return "lead"
 
 
+PUBLIC_FIELDS = ("players", "preset", "deck", "hand_sizes", "trump_card", "trump_suit",
+                 "stock", "discarded", "attack", "open", "defence", "attacker", "defender",
+                 "phase", "loser")
+"""The fields of a seat's view that every player sees (a spectator's view keeps these)."""
+
+
 def view(info: DurakInfoState) -> dict[str, Any]:
     """The Durak fields of a seat's table view."""
     P = info.public

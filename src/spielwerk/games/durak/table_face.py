@@ -37,6 +37,12 @@ class DurakTable(TableFace):
         assert isinstance(info, DurakInfoState)
         return durak_table.view(info)
 
+    def public_view(self, state: State) -> dict[str, Any]:
+        """What every player sees: the table, the stock, the trump, the hand sizes, who
+        attacks and defends (seat 0's view without its hand, its known cards and moves)."""
+        view = durak_table.view(state.info_state(0))  # type: ignore[arg-type]
+        return {k: view[k] for k in durak_table.PUBLIC_FIELDS}
+
     def table_extras(self, state: State) -> dict[str, Any]:
         return {"pairs": durak_table.bout_pairs(state)}  # cards on the table only
 

@@ -85,6 +85,12 @@ def _legal(info: R.SkatInfoState) -> list[dict[str, Any]]:
     return legal
 
 
+PUBLIC_FIELDS = ("phase", "dealer", "positions", "hand_sizes", "bid", "declarer", "contract",
+                 "ramsch", "picked_up", "declarer_cards", "trick", "trick_seats", "last_trick",
+                 "tricks", "bidding", "tricks_played", "result", "ramsch_result")
+"""The fields of a seat's view that every player sees (a spectator's view keeps these)."""
+
+
 def view(info: R.SkatInfoState) -> dict[str, Any]:
     """The Skat fields of a seat's table view."""
     g = info.sgame

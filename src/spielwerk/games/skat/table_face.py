@@ -36,6 +36,17 @@ class SkatTable(TableFace):
         assert isinstance(info, SkatInfoState)
         return skat_table.view(info)
 
+    def public_view(self, state: State) -> dict[str, Any]:
+        """What every player sees, from the view of a seat at the table that is not the
+        declarer (so an ouvert declarer's open hand is in it), with that seat's own
+        fields left out: its hand, the skat, the put cards, its card points, its moves."""
+        for s in range(state.game.num_players):
+            info: Any = state.info_state(s)
+            if s in info.sgame.positions and info.declarer != s:
+                view = skat_table.view(info)
+                return {k: view[k] for k in skat_table.PUBLIC_FIELDS if k in view}
+        return {}
+
     def action_label(self, state: State, action: int) -> str:
         return skat_table.label(action)[0]
 

@@ -11,6 +11,7 @@
 //   analysisLabel, nothingToAnalyse, analysisText(result, mistakes), describeNote(note)
 //                                     the review: button, empty analysis, summary, notes
 //   applyLimits(limits)   keep the lobby's fields within the chosen opponent's limits
+//   renderPublic(felt, view, message)   a spectator's table from the public view (optional)
 "use strict";
 
 const main = document.getElementById("main");
@@ -363,6 +364,8 @@ function renderSeats(m) {
   if (!v.over && t.persons.includes(v.to_move) && !t.joined.includes(v.to_move)) {
     box.append(h("div", { id: "waiting", text: "waiting for " + playerName(m, v.to_move) + " to take the seat" }));
   }
+  box.append(h("div", {}, "link to watch (the public view, no hand): ",
+    h("input", { id: "watchlink", readonly: "readonly", value: location.origin + "/#table=" + t.id + "&spectate=1", style: "width:28em" })));
   const invites = stored("invites")[t.id] || {};
   for (const [seat, link] of Object.entries(invites)) {
     if (t.joined.includes(Number(seat))) continue;
@@ -380,15 +383,21 @@ function renderPublic(m) {
   const names = t.names.map((n, s) => n + (t.agents[s] ? "" : t.joined.includes(s) ? " (joined)" : " (not joined)"));
   const state = v.over ? "game over" : m.thinking != null ? playerName(m, m.thinking) + " is thinking…" :
     v.to_move != null ? playerName(m, v.to_move) + " to move" : "";
+  const face = games[v.game] || {};
   let result = null;
   if (v.over) {
-    const face = games[v.game] || {};
     try { result = h("h3", { id: "result", text: face.resultText ? face.resultText(v, m) : "game over" }); }
     catch (e) { result = h("h3", { id: "result", text: "game over" }); }
   }
+  let felt = "";
+  if (face.renderPublic) {
+    felt = h("div", { class: "felt", id: "felt" });
+    felt.dataset.ply = v.ply; felt.dataset.turn = v.over ? "over" : "watch";
+    try { face.renderPublic(felt, v, m); } catch (e) { felt = ""; }
+  }
   main.replaceChildren(h("div", { class: "info" }, h("strong", { text: v.game + " — " + v.spec }),
     h("span", { text: "watching" }), h("span", { id: "thinking", text: state })),
-    h("div", { class: "label", id: "players", text: "players: " + names.join(", ") }),
+    h("div", { class: "label", id: "players", text: "players: " + names.join(", ") }), felt,
     m.last ? h("div", { class: "label", id: "last", text: "last: " + playerName(m, m.last.seat) + " — " + m.last.label }) : "",
     result || "");
 }

@@ -37,7 +37,7 @@ function renderDurak(felt, v, m) {
   for (const c of v.defence) defence.append(cardEl(c));
   const role = v.seat === v.attacker ? "attacker" : v.seat === v.defender ? "defender" : "thrower-in";
   const info = h("div", { class: "info" }, h("span", { id: "phase", text: "phase: " + v.phase }),
-    h("span", { text: "you: " + role }), h("span", { text: "trump suit " + SUIT_SYMBOL[v.trump_suit] }));
+    v.seat != null ? h("span", { text: "you: " + role }) : null, h("span", { text: "trump suit " + SUIT_SYMBOL[v.trump_suit] }));
   const controls = h("div", { class: "controls", id: "controls" });
   const single = {};  // card -> action id of the one single-card action for it
   for (const a of v.legal) {
@@ -58,7 +58,11 @@ function renderDurak(felt, v, m) {
     addChoice(btn, a.id); controls.append(btn);
   }
   felt.replaceChildren(h("div", { class: "row center" }, ...others), info, stock, attack, defence, controls,
-    h("div", { class: "label", text: "your hand (legal cards raised)" }), hand);
+    v.seat != null ? h("div", { class: "label", text: "your hand (legal cards raised)" }) : "", hand);
+}
+// A spectator's table: the public view (no hand, no known cards, no moves), drawn as a seat's.
+function renderPublic(felt, v, m) {
+  renderDurak(felt, Object.assign({ hand: [], legal: [], known: [] }, v), m);
 }
 function durakNaturalAction(v, name) {
   // the action a click on this card would mean in this phase (the server refuses it if illegal)
@@ -80,6 +84,7 @@ function resultText(v) {
 
 Spielwerk.registerGame("durak", {
   renderTable: renderDurak,
+  renderPublic,
   resultText,
   analysisLabel: "exact endgame values",
   nothingToAnalyse: "the stock never ran out in a 2-player game: no exact endgame",

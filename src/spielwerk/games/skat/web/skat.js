@@ -27,7 +27,7 @@ function renderSkat(felt, v, m) {
     v.declarer >= 0 ? h("span", { text: "declarer: " + seatShort(v, v.declarer, m) }) : null,
     v.contract ? h("span", { id: "contract", text: "game: " + v.contract }) : null,
     h("span", { id: "points", text: skatPointsText(v, m) }),
-    h("span", { text: "you: " + v.positions[v.seat] }));
+    v.seat != null ? h("span", { text: "you: " + v.positions[v.seat] }) : null);
   let lastTrick = null, tricks = null;
   if (v.last_trick) {
     const row = h("div", { class: "row", id: "lasttrick" }, h("span", { class: "label", text: "last trick (" + seatShort(v, v.last_trick.winner, m) + " won): " }));
@@ -109,7 +109,11 @@ function renderSkat(felt, v, m) {
   const hintBox = hint && hint.ply === v.ply ? renderHint(hint.hint, hand) : null;
   felt.replaceChildren(h("div", { class: "row center" }, ...others), info, history || "", skatRow || "", trick, lastTrick || "",
     tricks || "", controls, hintBox || "",
-    h("div", { class: "label", text: "your hand" + (legalCards.size ? " (legal cards raised)" : "") }), hand);
+    v.seat != null ? h("div", { class: "label", text: "your hand" + (legalCards.size ? " (legal cards raised)" : "") }) : "", hand);
+}
+// A spectator's table: the public view (no hand, no skat, no moves), drawn as a seat's.
+function renderPublic(felt, v, m) {
+  renderSkat(felt, Object.assign({ hand: [], hand_ids: [], legal: [], skat: null, put: null, card_points: null }, v), m);
 }
 let tricksOpen = null;  // the deal whose list of all tricks is open (dealKey)
 // A deal at a table (its id and deal number) or a game in the review.
@@ -197,6 +201,7 @@ function gameSelector(decls) {
 }
 function skatPointsText(v, m) {
   const p = v.card_points;
+  if (!p) return "";
   if (p.by_seat) return "card points: " + v.positions.map((pos, s) => pos === "dealer" ? null : seatShort(v, s, m) + " " + p.by_seat[s]).filter(Boolean).join(", ");
   if (v.declarer < 0) return "card points: —";
   const skat = p.skat != null ? " (skat " + p.skat + " included)" : (v.over ? "" : " + the skat");
@@ -307,6 +312,7 @@ function renderReveal(v, m) {
 
 Spielwerk.registerGame("skat", {
   renderTable: renderSkat,
+  renderPublic,
   resultText,
   renderReveal,
   renderSeries: seriesTable,
