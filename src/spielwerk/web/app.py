@@ -11,6 +11,10 @@ the browser):
   info state only), ``{"type": "thinking", "seat": S}``, ``{"type": "error",
   "message": ...}``, ``{"type": "notice", "message": ...}``.
 
+A browser joins a person's seat with ``/ws/ID?seat=S&key=K`` (the seat's key, from its
+private link) and watches with ``/ws/ID?spectate=1`` (the public view); any other way in
+gets one refusal, closed before it opens (:mod:`spielwerk.web.seats`).
+
 Bad input (malformed or oversized frames, unknown tables, moves out of turn,
 illegal or stale moves) gets a one-line error to that browser and a log line;
 the table is unchanged and everybody else keeps playing.
