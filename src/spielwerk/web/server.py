@@ -211,6 +211,10 @@ def default_opponent(game: str) -> str:
 class Server(EngineDriver, WarmUp):
     """Tables in memory (loaded from the store on demand), connections, engine drivers."""
 
+    def warm_opponents(self) -> dict[str, str]:
+        """Each table game's default opponent (the engines warm up with one decision each)."""
+        return {g: default_opponent(g) for g in web_games()}
+
     def __init__(self, store: Store, pool: EnginePool, abandon_s: float = 10.0,
                  hard_limit_factor: float = 3.0, local_open: bool = True,
                  limits: Limits | None = None) -> None:

@@ -44,6 +44,10 @@ class WarmUp:
         async def broadcast(self, table: Table, msg: dict[str, Any] | None = None) -> None:
             ...
 
+        def warm_opponents(self) -> dict[str, str]:
+            """Each table game's default opponent, the engines' warm-up decisions."""
+            ...
+
     # ----- start
     @property
     def warming(self) -> bool:
@@ -104,9 +108,7 @@ class WarmUp:
 
             if not warmup.kernels_warm():  # a fresh machine: the workers compile first
                 await self._compile_kernels(list(warmup.steps()))
-            from spielwerk.web.server import default_opponent, web_games
-
-            opponents = {g: default_opponent(g) for g in web_games()}
+            opponents = self.warm_opponents()
             done = await asyncio.gather(
                 *(self.pool.run("warm_up", {"opponents": opponents}, WARM_LIMIT_S)
                   for _ in range(self.pool.size)), return_exceptions=True)
