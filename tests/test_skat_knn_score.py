@@ -217,13 +217,16 @@ class _SteppedClock:
 
 def test_the_knn_bot_keeps_to_its_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """``knn:time=T``: PIMC stops sampling when T is spent (the web table passes its budget).
-    PIMC's clock is a stepped stand-in (one reading before and one after each world), so
-    the budget of 1 ms ends every sampled decision after its first world on any machine."""
+    The card player's clock is a stepped stand-in (each reading 0.6 ms on), so the budget
+    of 1 ms ends every sampled decision after its first world on any machine."""
     import spielwerk.mc.pimc as pimc_module
 
-    monkeypatch.setattr(pimc_module, "time", _SteppedClock())
+    clock = _SteppedClock()
+    monkeypatch.setattr(pimc_module, "time", clock)
     game = load_game("skat")
     seats = [make_agent("knn:worlds=64:time=0.001", game, seed=s) for s in range(3)]
+    for seat in seats:  # the card player's own time checks read the same stepped clock
+        seat.player.clock = clock.perf_counter  # type: ignore[attr-defined]
     state = game.new_initial_state()
     rng = np.random.default_rng(4)
     from spielwerk.core.game import sample_chance

@@ -90,7 +90,7 @@ def pimc_search(
     solve_some: Callable[[W, frozenset[int] | None], dict[int, float]] | None = None,
     prefer: Callable[[list[int]], int | None] | None = None,
     deadline: float | None = None,
-    clock: Callable[[], float] = time.perf_counter,
+    clock: Callable[[], float] | None = None,
 ) -> PimcResult:
     """PIMC over any world type ``W``.
 
@@ -122,6 +122,8 @@ def pimc_search(
         raise PimcError(f"PIMC needs at least 1 world, not {worlds}")
     if time_limit is not None and time_limit <= 0:
         raise PimcError(f"PIMC time limit must be positive, not {time_limit}")
+    if clock is None:  # read at the call, so a stand-in for ``time`` is seen
+        clock = time.perf_counter
     start = clock()
     listed = enumerate_worlds(worlds) if enumerate_worlds is not None else None
     if listed is not None and time_limit is not None and len(listed) > 1:
