@@ -200,3 +200,30 @@ def test_every_python_example_in_the_readme_runs_as_written(tmp_path: Path) -> N
                               timeout=180, cwd=tmp_path)
         assert done.returncode == 0, f"README example {number}:\n{code}\n{done.stderr}"
         assert done.stdout.strip(), f"README example {number} printed nothing"
+
+
+def test_a_main_guard_is_read_from_the_code_not_from_a_comment(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The main-guard explanation does not hang on the workers' exit codes (a worker the
+    breaking pool stopped has another): a script is judged by its code."""
+    import types
+
+    from spielwerk.core.parallel import _missing_main_guard
+
+    cases = {
+        "guarded.py": 'if __name__ == "__main__":\n    run()\n',
+        "comment.py": "# __name__ is not checked in this script\nrun()\n",
+        "string.py": 'print("__name__")\nrun()\n',
+        "broken.py": "def (\n",  # not Python: only a plain mention would count
+    }
+    found = {}
+    for name, text in cases.items():
+        path = tmp_path / name
+        path.write_text(text)
+        fake = types.ModuleType("__main__")
+        fake.__file__ = str(path)
+        monkeypatch.setitem(sys.modules, "__main__", fake)
+        found[name] = _missing_main_guard()
+    assert found == {"guarded.py": None, "comment.py": str(tmp_path / "comment.py"),
+                     "string.py": str(tmp_path / "string.py"),
+                     "broken.py": str(tmp_path / "broken.py")}

@@ -36,6 +36,7 @@ caller, which says how to continue (``--resume``).
 
 from __future__ import annotations
 
+import ast
 import functools
 import multiprocessing
 import os
@@ -102,7 +103,13 @@ def _missing_main_guard() -> str | None:
         text = open(path, encoding="utf-8", errors="replace").read()
     except OSError:
         return None
-    return None if "__name__" in text else str(path)
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:  # not for us to judge: only a plain mention counts then
+        return None if "__name__" in text else str(path)
+    guarded = any(isinstance(node, ast.If) and "__name__" in ast.unparse(node.test)
+                  for node in tree.body)  # a comment that names it is no guard
+    return None if guarded else str(path)
 
 
 BATCH_SECONDS = 0.2
@@ -349,7 +356,9 @@ class LocalProcessExecutor(Executor):
         for process in self._workers:
             process.join(1.0)
         codes = [process.exitcode for process in self._workers]
-        script = _missing_main_guard() if not any(codes) else None
+        # a script that starts the pool at import, unguarded, is the cause whatever the
+        # exit codes say (a worker stopped while the pool broke has another one)
+        script = _missing_main_guard()
         if REIMPORT_EXIT in codes or script is not None:
             main = sys.modules.get("__main__")
             script = script or str(getattr(main, "__file__", None) or "the main script")
