@@ -9,13 +9,17 @@ double-dummy best card). Per game type (suit, grand, null; each also with hand) 
 summary gives the declared games, the declarer's win rate against each defence, and the
 gap: the share of the declared games won against our defence and lost against the
 open-hand one, with a 95% Wilson interval. The declarations are AGENT's own (what it
-really declares), not forced.
+really declares), unless ``--force null``: then whoever wins the auction picks up the skat,
+puts as AGENT does and declares a plain null (a deal whose bid went past the null's 23 is
+left out as not forceable).
 
 Results go to a JSON Lines file (one line per deal), resumed when it exists.
 
     python experiments/skat_defence_gap.py --deals 300 --seed 4242 --workers 2 \\
         --out results/defence-gap.jsonl
     python experiments/skat_defence_gap.py --summarize results/defence-gap.jsonl
+    python experiments/skat_defence_gap.py --force null --deals 1000 --seed 4343 --workers 2 \
+        --out results/defence-gap-null.jsonl
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from spielwerk.arena.stats import wilson_interval
 from spielwerk.core.agent import make_agent
 from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
+from spielwerk.games.skat.actions import PICKUP
 from spielwerk.games.skat.cards import GRAND, NULL
 from spielwerk.games.skat.outcome import final_details
 from spielwerk.games.skat.rules import PLAY, SkatState
@@ -48,9 +53,26 @@ class _Declared(Exception):
     pass
 
 
-def _init(agent: str) -> None:
+def _init(agent: str, force: str) -> None:
     game = load_game("skat")
-    _WORKER.update(game=game, agents=[make_agent(agent, game, 0) for _ in range(3)])
+    _WORKER.update(game=game, agents=[make_agent(agent, game, 0) for _ in range(3)],
+                   force=force)
+
+
+def _forcing_null(agents: list[Any]) -> list[Any]:
+    """Choosers: the agents' own decisions, except that the auction's winner picks up and
+    declares a plain null."""
+
+    def seat(state: Any, player: int) -> int:
+        legal = state.legal_actions()
+        if PICKUP in legal:
+            return PICKUP
+        null = [a for a in legal if state.action_to_string(a) == "N"]
+        if null:
+            return null[0]
+        return int(agents[player].act(state.info_state(player)))
+
+    return [seat] * 3
 
 
 def _stop(state: Any, player: int, action: int) -> None:
@@ -66,17 +88,20 @@ def game_type(contract: Any) -> str:
 
 
 def play_deal(seed: int, deal: int) -> dict[str, Any]:
-    game, agents = _WORKER["game"], _WORKER["agents"]
+    game, agents, force = _WORKER["game"], _WORKER["agents"], _WORKER["force"]
     chance = derive_seed(seed, 1, deal)
     state = game.new_initial_state()
     for i in range(3):
         agents[i].reset(derive_seed(seed, 2, deal, i))
     try:
-        play(state, agents, np.random.default_rng(chance), after=_stop)
+        play(state, _forcing_null(agents) if force == "null" else agents,
+             np.random.default_rng(chance), after=_stop)
     except _Declared:
         pass
     if not isinstance(state, SkatState) or state.contract is None:
         return {"deal": deal, "passed": True}
+    if force == "null" and (state.contract.game != NULL or state.auction.value > 23):
+        return {"deal": deal, "passed": True, "not_forceable": True}
     declarer, contract = state.declarer, state.contract
     record: dict[str, Any] = {"deal": deal, "passed": False, "declarer": declarer,
                               "contract": contract.iss(), "type": game_type(contract)}
@@ -99,7 +124,8 @@ def summarize(path: Path) -> None:
     header = json.loads(lines[0])
     rows = [json.loads(x) for x in lines[1:] if x.strip()]
     played = [r for r in rows if not r["passed"]]
-    print(f"agent {header['agent']}, seed {header['seed']}: {len(rows)} deals, "
+    forced = f", forced {header['force']}" if header.get("force") else ""
+    print(f"agent {header['agent']}, seed {header['seed']}{forced}: {len(rows)} deals, "
           f"{len(played)} declared")
     print(f"{'type':<12} {'declared':>8} {'won vs ours':>12} {'won vs open':>12} "
           f"{'gap':>7}  95% interval")
@@ -124,6 +150,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--out", type=Path)
     ap.add_argument("--summarize", type=Path)
+    ap.add_argument("--force", choices=("none", "null"), default="none",
+                    help="null: the auction's winner picks up and declares a plain null")
     args = ap.parse_args()
     if args.summarize:
         summarize(args.summarize)
@@ -134,17 +162,20 @@ def main() -> None:
     if args.out.exists():
         lines = args.out.read_text().splitlines()
         header = json.loads(lines[0])
-        if (header["agent"], header["seed"]) != (args.agent, args.seed):
+        if (header["agent"], header["seed"], header.get("force", "none")) != (
+                args.agent, args.seed, args.force):
             raise SystemExit(f"{args.out} holds another run ({header})")
         done = {json.loads(x)["deal"] for x in lines[1:] if x.strip()}
     else:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps({"agent": args.agent, "seed": args.seed,
+                                        "force": args.force,
                                         "machine": f"{platform.machine()}, "
                                                    f"{os.cpu_count()} cores"}) + "\n")
     todo = [d for d in range(args.deals) if d not in done]
     t0 = time.perf_counter()
-    with ProcessPoolExecutor(args.workers, initializer=_init, initargs=(args.agent,)) as pool, \
+    with ProcessPoolExecutor(args.workers, initializer=_init,
+                             initargs=(args.agent, args.force)) as pool, \
             args.out.open("a") as fh:
         futures = [pool.submit(play_deal, args.seed, d) for d in todo]
         for n, f in enumerate(futures, 1):
