@@ -75,7 +75,9 @@ class EngineDriver:
                     return
                 ply = len(table.history)
                 history = list(table.history)
-                stored = table.agents[seat]
+                stored = table.agent_of(seat)
+                # a seat whose person comes back while the stand-in thinks: its move counts
+                standing_in = seat in table.standing_in
                 spec = table.state.game.spec()
             assert stored is not None
             if not self.warm_done.is_set():  # the first start: wait, then look again
@@ -115,7 +117,8 @@ class EngineDriver:
                 notice = f"seat {seat}'s engine ({agent}) {what}; {by} played for it"
             async with self.lock(table.id):
                 self.thinking[table.id] = None
-                if len(table.history) != ply or table.engine_seat() != seat:
+                if len(table.history) != ply or table.state.current_player != seat or (
+                        table.engine_seat() != seat and not standing_in):
                     continue
                 table.apply(int(action))
                 self.after_action(table)

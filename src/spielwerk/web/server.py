@@ -27,6 +27,7 @@ from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.game import Game
 from spielwerk.core.registry import list_games, load_game
 from spielwerk.core.table_face import table_face
+from spielwerk.web.away import Presence
 from spielwerk.web.driving import EngineDriver
 from spielwerk.web.engines import EngineCancelled, EngineFailed, EnginePool, EngineTimeout
 from spielwerk.web.seats import (
@@ -40,7 +41,7 @@ from spielwerk.web.seats import (
     parse_seat,
 )
 from spielwerk.web.store import Store
-from spielwerk.web.tables import Table, TableError
+from spielwerk.web.tables import DEFAULT_AWAY_S, Table, TableError
 from spielwerk.web.warm import WARM_LIMIT_S, WARMING_NOTICE, WarmUp, share_out
 
 log = logging.getLogger("spielwerk.web")
@@ -208,7 +209,7 @@ def default_opponent(game: str) -> str:
     return game_default_opponent(load_game(game))
 
 
-class Server(EngineDriver, WarmUp):
+class Server(EngineDriver, Presence, WarmUp):
     """Tables in memory (loaded from the store on demand), connections, engine drivers."""
 
     def warm_opponents(self) -> dict[str, str]:
@@ -236,6 +237,8 @@ class Server(EngineDriver, WarmUp):
         self.cancels: dict[str, asyncio.Event] = {}
         self.thinking: dict[str, int | None] = {}
         self.abandoners: dict[str, asyncio.Task[None]] = {}
+        self.seen: dict[str, set[int]] = {}
+        self.away_timers: dict[tuple[str, int], asyncio.Task[None]] = {}
         self.stats = {"errors_sent": 0, "actions": 0, "engine_moves": 0, "fallbacks": 0,
                       "cancelled": 0, "hints": 0}
         self.hinting: set[str] = set()
@@ -268,8 +271,10 @@ class Server(EngineDriver, WarmUp):
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
             raise TableError("seed must be a non-negative integer")
         keys = {s: new_key() for s, a in enumerate(agents) if a is None}
+        away_s, stand_in = self._away(body, game, game_name)
         config = {"game": game_name, "spec": game.spec(), "seat": seat, "agents": agents,
-                  "time": float(budget), "seed": int(seed),
+                  "time": float(budget), "seed": int(seed), "away_s": away_s,
+                  "stand_in": stand_in,
                   "names": player_names(body.get("names"), agents),
                   "keys": {str(s): key_hash(k) for s, k in keys.items()}}  # hashes only
         table_id = secrets.token_hex(12)
@@ -329,6 +334,32 @@ class Server(EngineDriver, WarmUp):
                                  f"{game.spec()}: {str(exc).splitlines()[0]}") from None
         return int(seat), agents
 
+    def _away(self, body: dict[str, Any], game: Game, game_name: str
+              ) -> tuple[float | None, str]:
+        """A new table's ``away_s`` (seconds a person may be away before the stand-in plays
+        their seat; None or "never": never) and ``stand_in`` (an agent spec, default the
+        game's default opponent)."""
+        away_s = body.get("away_s", DEFAULT_AWAY_S)
+        if away_s == "never":
+            away_s = None
+        if away_s is not None and (isinstance(away_s, bool) or not isinstance(
+                away_s, int | float) or not 0 <= away_s <= 86400):
+            raise TableError("away_s must be 0 to 86400 seconds, or null or \"never\"")
+        stand_in = body.get("stand_in") or default_opponent(game_name)
+        if not isinstance(stand_in, str) or len(stand_in) > 200:
+            raise TableError("stand_in must be an agent spec")
+        try:
+            make_agent(stand_in, game, seed=0)
+        except SpielwerkError as exc:
+            raise TableError(f"the stand-in {stand_in!r} cannot play {game.name} "
+                             f"{game.spec()}: {str(exc).splitlines()[0]}") from None
+        return None if away_s is None else float(away_s), stand_in
+
+    def default_stand_in(self, table: Table) -> str:
+        """The stand-in of a table that names none: the game's default opponent."""
+        return default_opponent(table.config["game"]) if isinstance(
+            table.config.get("game"), str) else default_opponent(table.state.game.name)
+
     def get_table(self, table_id: str, keep: bool = False) -> Table | None:
         """The table in memory, else loaded from the store (None: no such table); ``keep``
         holds a loaded table in memory (a browser opens it and will be connected), else
@@ -357,7 +388,7 @@ class Server(EngineDriver, WarmUp):
         """Persist; store a finished game as its record."""
         if table.state.is_terminal() and table.finished_game_id is None:
             table.record_finish()
-            players = table.names
+            players = table.shown_names(played=True)
             table.finished_game_id = self.store.add_game(
                 table.state.game.spec(), table.history, table.seat, players, table.summary(),
                 table_id=table.id,
@@ -409,14 +440,10 @@ class Server(EngineDriver, WarmUp):
         except Exception:  # noqa: BLE001 - a closed socket is dropped by the receiver
             return False
 
-    def joined(self, table_id: str) -> list[int]:
-        """The person seats with a browser connected now."""
-        return sorted({s for s in self.conns.get(table_id, {}).values() if s is not None})
-
     def message(self, table: Table, seat: int | None) -> dict[str, Any]:
         """The view message for the browsers of ``seat`` (None: a spectator's)."""
         return table.message(self.thinking.get(table.id), seat=seat, public=seat is None,
-                             joined=self.joined(table.id))
+                             joined=self.joined(table.id), away=self.away(table))
 
     async def broadcast(self, table: Table, msg: dict[str, Any] | None = None) -> None:
         """``msg`` to every browser of the table; none: each its own seat's view."""
@@ -431,41 +458,6 @@ class Server(EngineDriver, WarmUp):
         self.stats["errors_sent"] += 1
         log.warning("table %s: refused: %s", table_id, message)
         await self.send(ws, {"type": "error", "message": message})
-
-    def connect(self, table: Table, ws: WebSocket, seat: int | None) -> None:
-        self.conns.setdefault(table.id, {})[ws] = seat
-        abandon = self.abandoners.pop(table.id, None)
-        if abandon is not None:
-            abandon.cancel()
-
-    def disconnect(self, table: Table, ws: WebSocket) -> None:
-        conns = self.conns.get(table.id, {})
-        conns.pop(ws, None)
-        if not conns:
-            self.abandoners[table.id] = asyncio.create_task(self._abandon_later(table))
-
-    async def _abandon_later(self, table: Table) -> None:
-        await asyncio.sleep(self.abandon_s)
-        if self.conns.get(table.id):
-            return
-        ev = self.cancels.get(table.id)
-        if ev is not None:
-            ev.set()  # the driver stops its engine task (the worker is replaced) and returns
-        self.abandoners.pop(table.id, None)
-        driver = self.drivers.get(table.id)
-        if driver is not None and not driver.done():
-            await asyncio.wait([driver], timeout=5)
-        # the table stays in the store; drop it from memory when nobody watches
-        async with self.lock(table.id):
-            if not self.conns.get(table.id):
-                self.tables.pop(table.id, None)
-                self.conns.pop(table.id, None)
-                self.thinking.pop(table.id, None)
-                task = self.drivers.pop(table.id, None)
-                if task is not None and not task.done():
-                    task.cancel()
-                self.cancels.pop(table.id, None)
-        self.locks.pop(table.id, None)
 
     # ----- hints
     async def start_hint(self, ws: WebSocket, table: Table, seat: int) -> None:
@@ -515,7 +507,7 @@ class Server(EngineDriver, WarmUp):
         tasks = [t for t in self.drivers.values() if not t.done()]
         for t in tasks:
             t.cancel()
-        for t in self.abandoners.values():
+        for t in [*self.abandoners.values(), *self.away_timers.values()]:
             t.cancel()
         for t in list(self.side_tasks):
             t.cancel()

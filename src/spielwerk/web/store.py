@@ -144,7 +144,8 @@ class Store:
             self.db.execute(
                 "INSERT INTO tables (id, config, history, deal_no, series, created, updated) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET "
-                "history=excluded.history, deal_no=excluded.deal_no, series=excluded.series, "
+                "config=excluded.config, history=excluded.history, deal_no=excluded.deal_no, "
+                "series=excluded.series, "
                 "updated=excluded.updated",
                 (table_id, json.dumps(config), json.dumps(history), deal_no,
                  json.dumps(series), now, now),

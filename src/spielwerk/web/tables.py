@@ -24,6 +24,10 @@ from spielwerk.web.views import action_label, public_view, seat_view
 
 log = logging.getLogger("spielwerk.web")
 
+DEFAULT_AWAY_S = 60.0
+"""Seconds a person may be away (all their connections closed) before an engine plays
+their seat, unless the table chose otherwise (``away_s``)."""
+
 
 class TableError(SpielwerkError):
     """A request the table refuses; the message goes to that browser only."""
@@ -56,6 +60,17 @@ class Table:
         } if isinstance(keys, dict) else {}
         """sha256 of each person seat's key (none for a table stored before keys)."""
         self.names = self._names(config.get("names"))
+        away_s = config.get("away_s", DEFAULT_AWAY_S)
+        self.away_s: float | None = float(away_s) if isinstance(away_s, int | float) and \
+            not isinstance(away_s, bool) and away_s >= 0 else None
+        """Seconds a person may be away before the stand-in plays their seat (None: never)."""
+        stand_in = config.get("stand_in")
+        self.stand_in: str | None = stand_in if isinstance(stand_in, str) else None
+        """The agent spec that plays for an away person (None: the game's default)."""
+        self.standing_in = self._seat_set(config.get("standing_in"))
+        """The person seats the stand-in plays now (its owner is away)."""
+        self.stood_in = self._seat_set(config.get("stood_in"))
+        """The person seats the stand-in moved for in this deal (named so in its record)."""
         self.series: list[dict[str, Any]] = list(series or [])
         self._check_series()
         self.last: dict[str, Any] | None = None
@@ -110,6 +125,47 @@ class Table:
             return [str(x) for x in raw]
         return ["you" if a is None else f"{a} ({s})" for s, a in enumerate(self.agents)]
 
+    def _seat_set(self, raw: Any) -> set[int]:
+        """A stored list of person seats (anything else is no seat)."""
+        if not isinstance(raw, list):
+            return set()
+        return {s for s in raw if isinstance(s, int) and s in self.persons}
+
+    def _sync(self) -> None:
+        """Write the stand-in's seats into the configuration (the store keeps them)."""
+        self.config["standing_in"] = sorted(self.standing_in)
+        self.config["stood_in"] = sorted(self.stood_in)
+
+    def stand_in_for(self, seat: int, spec: str) -> None:
+        """From now on the stand-in ``spec`` plays the away person's ``seat``."""
+        self.stand_in = self.stand_in or spec
+        self.config["stand_in"] = self.stand_in
+        self.standing_in.add(seat)
+        self._sync()
+
+    def hand_back(self, seat: int) -> bool:
+        """The person of ``seat`` is back: they decide from the next decision on (whether
+        the stand-in played the seat)."""
+        if seat not in self.standing_in:
+            return False
+        self.standing_in.discard(seat)
+        self._sync()
+        return True
+
+    def agent_of(self, seat: int) -> str | None:
+        """The agent spec that moves for ``seat`` now (None: its person)."""
+        if seat in self.standing_in:
+            return self.stand_in
+        return self.agents[seat]
+
+    def shown_names(self, played: bool = False) -> list[str]:
+        """The players' names, a seat the stand-in plays now named so ("Anna (knn
+        playing)"); ``played``: also a seat it moved for in this deal (the record's)."""
+        stood = self.standing_in | (self.stood_in if played else set())
+        name = (self.stand_in or "").split(":")[0]
+        return [f"{n} ({name} playing)" if s in stood and self.stand_in else n
+                for s, n in enumerate(self.names)]
+
     def _check_series(self) -> None:
         for entry in self.series:
             sf = entry.get("sf") if isinstance(entry, dict) else None
@@ -148,7 +204,7 @@ class Table:
     def engine_seat(self) -> int | None:
         """The engine seat to move, or None (a person's turn or the game is over)."""
         cur = self.state.current_player
-        if cur < 0 or self.agents[cur] is None:
+        if cur < 0 or self.agent_of(cur) is None:
             return None
         return cur
 
@@ -184,6 +240,9 @@ class Table:
         st = self.state
         seat = st.current_player
         is_put = table_face(st.game).hides_action(st)  # e.g. a card put away unseen
+        if seat in self.standing_in and seat not in self.stood_in:
+            self.stood_in.add(seat)
+            self._sync()
         st.apply(action)
         self._chance(st)
         self.last = {"seat": seat, "action": action, "put": is_put,
@@ -206,6 +265,8 @@ class Table:
         if not self.state.is_terminal():
             raise TableError("the game is still running")
         self.deal_no += 1
+        self.stood_in = set(self.standing_in)
+        self._sync()
         self.last = None
         self.finished_game_id = None
         self.state = self._replay([])
@@ -229,11 +290,12 @@ class Table:
         st = self.state
         if not st.is_terminal():
             return "unfinished"
-        return table_face(st.game).named_summary(st, self.seat, self.names)
+        return table_face(st.game).named_summary(st, self.seat, self.shown_names(True))
 
     # ----- messages
     def message(self, thinking: int | None = None, seat: int | None = None,
-                public: bool = False, joined: list[int] | None = None) -> dict[str, Any]:
+                public: bool = False, joined: list[int] | None = None,
+                away: list[int] | None = None) -> dict[str, Any]:
         """The full message for the browser(s) of ``seat`` (the creator's by default):
         that seat's view plus table facts; ``public``: a spectator's (the public view)."""
         seat = self.seat if seat is None else seat
@@ -251,7 +313,10 @@ class Table:
             "type": "view",
             "table": {
                 "id": self.id, "seat": None if public else seat, "agents": self.agents,
-                "names": self.names, "persons": self.persons, "joined": joined or [],
+                "names": self.shown_names(), "persons": self.persons,
+                "joined": joined or [], "away": away or [],
+                "stand_ins": {str(s): self.stand_in for s in sorted(self.standing_in)},
+                "away_s": self.away_s,
                 "spectator": public,
                 "time": self.budget_s,
                 "deal_no": self.deal_no, "series": self.series, "totals": totals,

@@ -352,17 +352,26 @@ function render() {
   main.replaceChildren(head, renderSeats(m), felt, last || "", renderOver(m));
 }
 
+// Where a person of the table is: joined, away (an engine may play for them), not joined yet.
+function presence(t, s) {
+  if (t.joined.includes(s)) return "joined";
+  const standIn = (t.stand_ins || {})[s];
+  if (standIn) return "away, " + standIn.split(":")[0] + " plays for them";
+  return (t.away || []).includes(s) ? "away" : "not joined yet";
+}
+
 // People at the table: who has joined, who is awaited, and (for the creator) the links to
 // pass on to the others.
 function renderSeats(m) {
   const t = m.table, box = h("div", { id: "seats", class: "label" });
   if (!t.persons || t.persons.length < 2) return box;
-  const who = t.persons.map((s) => playerName(m, s) + (s === t.seat ? " (you)" : "") +
-    (t.joined.includes(s) ? ": joined" : ": not joined yet"));
+  const who = t.persons.map((s) => playerName(m, s) + (s === t.seat ? " (you)" : "") + ": " + presence(t, s));
   box.append(h("div", { text: "people at this table — " + who.join(", ") }));
   const v = m.view;
-  if (!v.over && t.persons.includes(v.to_move) && !t.joined.includes(v.to_move)) {
-    box.append(h("div", { id: "waiting", text: "waiting for " + playerName(m, v.to_move) + " to take the seat" }));
+  const standIns = t.stand_ins || {};
+  if (!v.over && t.persons.includes(v.to_move) && !t.joined.includes(v.to_move) && !standIns[v.to_move]) {
+    const away = (t.away || []).includes(v.to_move);
+    box.append(h("div", { id: "waiting", text: "waiting for " + playerName(m, v.to_move) + (away ? " (away) to come back" : " to take the seat") }));
   }
   box.append(h("div", {}, "link to watch (the public view, no hand): ",
     h("input", { id: "watchlink", readonly: "readonly", value: location.origin + "/#table=" + t.id + "&spectate=1", style: "width:28em" })));
@@ -380,7 +389,7 @@ function renderSeats(m) {
 // A spectator's table: the public view only (whose turn, what was played, the result).
 function renderPublic(m) {
   const v = m.view, t = m.table;
-  const names = t.names.map((n, s) => n + (t.agents[s] ? "" : t.joined.includes(s) ? " (joined)" : " (not joined)"));
+  const names = t.names.map((n, s) => n + (t.agents[s] ? "" : " (" + presence(t, s) + ")"));
   const state = v.over ? "game over" : m.thinking != null ? playerName(m, m.thinking) + " is thinking…" :
     v.to_move != null ? playerName(m, v.to_move) + " to move" : "";
   const face = games[v.game] || {};
