@@ -149,6 +149,8 @@ def test_an_away_person_is_played_for_and_gets_the_seat_back(tmp_path: Path) -> 
             assert all(m["table"]["names"][1] == STOOD and m["table"]["stand_ins"] ==
                        {"1": "random"} and m["table"]["away"] == [1] for m in stood.values())
             assert stored_config(db, tid)["standing_in"] == [1]
+            lobby = [e for e in client.get("/api/tables").json()["tables"] if e["id"] == tid]
+            assert lobby[0]["names"][1] == STOOD and lobby[0]["joined"] == [0]
             seats.join(1)  # back with the seat's link, while seat 0 is to move
             back = seats.get(1)
             back_at = back["view"]["ply"]

@@ -349,6 +349,6 @@ def lobby_entry(row: dict[str, Any], joined: list[int] | None = None) -> dict[st
         status = "your turn"
     else:
         status = f"{table.names[cur]} to move" if 0 <= cur < len(table.names) else "in play"
-    return {**entry, "names": table.names, "seat": table.seat, "persons": table.persons,
+    return {**entry, "names": table.shown_names(), "seat": table.seat, "persons": table.persons,
             "joined": joined or [],
             "finished": table.deal_no + int(st.is_terminal()), "status": status}
