@@ -3,30 +3,23 @@ duplicate, sequential), with standings or the game's own match figures."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
-from typing import NoReturn
 
 import typer
-from rich.console import Console
 
 from spielwerk.arena.duplicate import DuplicateConfig
-from spielwerk.arena.match import ArenaError, GameResult
+from spielwerk.arena.match import ArenaError
 from spielwerk.arena.stats import z_value
 from spielwerk.arena.tournament import (
     TournamentConfig,
-    TournamentResult,
-    run_tournament,
     seatings,
 )
 from spielwerk.cli.arena_duplicate import play_duplicate
 from spielwerk.cli.arena_duplicate import summarize as summarize_file
 from spielwerk.cli.arena_sequential import play_sequential
 from spielwerk.cli.options import file_target, workers_option
-from spielwerk.cli.progress import GamesProgress
+from spielwerk.cli.run_games import interrupted, play_games
 from spielwerk.cli.standings import print_standings
-from spielwerk.core.parallel import make_executor
-from spielwerk.core.process import ignore_further_interrupts
 from spielwerk.core.registry import load_game
 
 HELP = """Play AGENTS against each other in GAME and print the standings.
@@ -143,57 +136,15 @@ def arena(
 def _round_robin(config: TournamentConfig, executor: str, workers: int | None,
                  output: Path | None, resume: bool, fresh: bool, as_json: bool,
                  confidence: float) -> None:
-    console = Console(stderr=True)
-    started = time.perf_counter()
-    with make_executor(executor, workers) as ex:
-        long_name = load_game(config.game).game_type.long_name
-        progress = GamesProgress(console, long_name, quiet=as_json,
-                                 resumed_from=f"in {output}", rate_digits=1)
-        played = 0
-        finished: list[GameResult] = []  # this run's games, for the table after Ctrl-C
-        interrupted = False
-
-        def on_start(total: int, done: int) -> None:
-            # called once the results file is open: errors before it print no progress bar
-            progress.start(total, done)
-
-        def on_result(result: GameResult) -> None:
-            nonlocal played
-            played += 1
-            finished.append(result)
-            progress.result(result)
-
-        try:
-            result = run_tournament(
-                config, ex, output, resume=resume, fresh=fresh,
-                on_start=on_start, on_result=on_result,
-            )
-        except KeyboardInterrupt:  # the table of what finished, then how to continue
-            ignore_further_interrupts()
-            ex.stop()
-            interrupted = True
-            result = TournamentResult(config, finished)
-        finally:
-            progress.stop()
-        described = ex.describe()
-    wall = time.perf_counter() - started
-    if interrupted and not finished:
-        _interrupted(console, played, output)
-    where = f", results in {output}" if output else ""
-    footer = (f"{played} games played in {wall:.1f} s ({played / max(wall, 1e-9):.1f} games/s) "
-              f"on {described}{where}")
-    print_standings(result, confidence, footer, as_json, wall_s=wall)
-    if interrupted:
-        _interrupted(console, played, output)
-
-
-def _interrupted(console: Console, played: int, output: Path | None) -> NoReturn:
-    """The one line after Ctrl-C (below the table of the games that finished), exit 130."""
-    shown = " (the standings above)" if played else ""
-    hint = (f"; continue with --resume -o {output}" if output else
-            "; they are not saved: add -o FILE to continue a long run with --resume")
-    console.print(f"interrupted after {played} new games{shown}{hint}", highlight=False)
-    raise typer.Exit(130)
+    long_name = load_game(config.game).game_type.long_name
+    run = play_games(config, executor, workers, output, resume, fresh, long_name, as_json,
+                     rate_digits=1)
+    if run.interrupted and not run.played:
+        interrupted(0, output, "the standings above")
+    print_standings(run.result, confidence, run.footer(output, rate=True), as_json,
+                    wall_s=run.wall)
+    if run.interrupted:
+        interrupted(run.played, output, "the standings above")
 
 
 def register(app: typer.Typer) -> None:

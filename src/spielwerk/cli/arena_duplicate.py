@@ -8,10 +8,8 @@ others print the arena's standings.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
-import typer
 from rich.console import Console
 
 from spielwerk.arena.duplicate import (
@@ -20,14 +18,11 @@ from spielwerk.arena.duplicate import (
     match_report,
     read_duplicate,
     report_json,
-    run_duplicate,
 )
 from spielwerk.arena.match import GameResult
 from spielwerk.arena.tournament import TournamentResult
-from spielwerk.cli.progress import GamesProgress
+from spielwerk.cli.run_games import interrupted, play_games
 from spielwerk.cli.standings import print_standings
-from spielwerk.core.parallel import make_executor
-from spielwerk.core.process import ignore_further_interrupts
 
 
 def _out() -> Console:
@@ -69,38 +64,8 @@ def play_duplicate(config: DuplicateConfig, executor: str, workers: int | None,
     """Play ``config``'s games not yet in ``output`` with a progress bar (``label``), then
     print the figures; after Ctrl-C, the figures of what finished and how to continue
     (exit 130)."""
-    console = Console(stderr=True)
-    started = time.perf_counter()
-    finished: list[GameResult] = []  # this run's games, for the figures after Ctrl-C
-    interrupted = False
-    with make_executor(executor, workers) as ex:
-        progress = GamesProgress(console, label, resumed_from=f"in {output}", quiet=as_json)
-
-        def on_result(result: GameResult) -> None:
-            finished.append(result)
-            progress.result(result)
-
-        try:
-            result = run_duplicate(config, ex, output, resume=resume, fresh=fresh,
-                                   on_start=progress.start, on_result=on_result)
-        except KeyboardInterrupt:  # the figures of what finished, then how to continue
-            ignore_further_interrupts()
-            ex.stop()
-            interrupted = True
-            result = TournamentResult(config, finished)
-        finally:
-            progress.stop()
-        described = ex.describe()
-    wall = time.perf_counter() - started
-    played = len(finished)
-    if played or not interrupted:
-        where = f", results in {output}" if output else ""
-        print_figures(config, result.results, confidence,
-                      f"{played} games played in {wall:.1f} s on {described}{where}", as_json)
-    if interrupted:
-        shown = " (the figures above)" if played else ""
-        hint = (f"; continue with --resume -o {output}" if output else
-                "; they are not saved: add -o FILE to continue a long run with --resume")
-        console.print(f"interrupted after {played} new games{shown}{hint}", highlight=False)
-        raise typer.Exit(130)
-
+    run = play_games(config, executor, workers, output, resume, fresh, label, as_json)
+    if run.played or not run.interrupted:
+        print_figures(config, run.result.results, confidence, run.footer(output), as_json)
+    if run.interrupted:
+        interrupted(run.played, output, "the figures above")
