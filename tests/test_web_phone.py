@@ -5,23 +5,17 @@ card, pit and button of the person lies on the screen, and a tap plays a move.""
 from __future__ import annotations
 
 import json
-import os
 import time
 import urllib.request
 from typing import Any
 
 import pytest
 
+from test_web_browser import ARGS, CHROMIUM  # skips this module too without chromium
 from web_helpers import ServerProcess
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2,
          "is_mobile": True, "has_touch": True}
-
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install -y chromium)", allow_module_level=True)
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
