@@ -147,6 +147,22 @@ class TableFace:
         None where the game keeps no list."""
         return None
 
+    record_score: str = "won - lost"
+    """What a person's record adds up per game (:meth:`record_row`'s ``score``)."""
+
+    def record_row(self, state: State, seat: int) -> dict[str, Any]:
+        """A finished game in the record of the person at ``seat``: ``result`` (``"won"``,
+        ``"lost"`` or ``"drawn"``), ``score`` (what :attr:`record_score` adds up) and
+        ``declared`` (the game type ``seat`` declared, None where it declared none). By
+        default from the returns: the seat won with the best return that not every seat
+        has, drew when all are equal; 1, -1 or 0 points."""
+        returns = state.returns()
+        if max(returns) == min(returns):
+            return {"result": "drawn", "score": 0, "declared": None}
+        won = returns[seat] == max(returns)
+        return {"result": "won" if won else "lost", "score": 1 if won else -1,
+                "declared": None}
+
     # ----- a finished game
     def summary(self, state: State, seat: int) -> str:
         """One line on a finished game, for the person at ``seat``."""

@@ -3,6 +3,7 @@ review and analysis."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -15,6 +16,7 @@ from spielwerk.core.record_format import RecordFormat, RecordFormatError
 from spielwerk.core.registry import load_game
 from spielwerk.core.table_face import table_face
 from spielwerk.web.engines import EngineCancelled, EngineFailed, EngineTimeout
+from spielwerk.web.person_record import MAX_NAME, people, person_record
 from spielwerk.web.server import (
     MAX_UPLOAD,
     ClientJSONError,
@@ -84,7 +86,8 @@ def parse_upload(text: str) -> tuple[State, list[str]]:
 
 
 def records_router(server: Server) -> APIRouter:
-    """The ``/api/games/...`` routes of finished and uploaded games."""
+    """The ``/api/games/...`` routes of finished and uploaded games, and people's records
+    (``/api/people``, ``/api/record?name=``)."""
     router = APIRouter()
 
     def load_record(game_id: int) -> tuple[dict[str, Any], Any]:
@@ -111,6 +114,18 @@ def records_router(server: Server) -> APIRouter:
     @router.get("/api/games/finished")
     async def finished() -> dict[str, Any]:
         return {"games": server.store.list_games()}
+
+    @router.get("/api/people")
+    async def people_list() -> dict[str, Any]:
+        """Everyone who finished a game at a person's seat (for their records)."""
+        return {"people": await asyncio.to_thread(people, server.store)}
+
+    @router.get("/api/record")
+    async def record_of(name: str = "") -> Any:
+        """A person's record (:func:`~spielwerk.web.person_record.person_record`)."""
+        if not name.strip() or len(name) > MAX_NAME:
+            return error_response(400, f"name the person (1 to {MAX_NAME} characters)")
+        return await asyncio.to_thread(person_record, server.store, name)
 
     @router.get("/api/games/{game_id}/record.json")
     async def record_json(game_id: int) -> Any:

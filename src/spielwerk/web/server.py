@@ -391,7 +391,7 @@ class Server(EngineDriver, Presence, WarmUp):
             players = table.shown_names(played=True)
             table.finished_game_id = self.store.add_game(
                 table.state.game.spec(), table.history, table.seat, players, table.summary(),
-                table_id=table.id,
+                table_id=table.id, persons=table.persons,
             )
         self.save(table)
 

@@ -29,7 +29,8 @@ from spielwerk.core.errors import SpielwerkError
 
 log = logging.getLogger("spielwerk.web")
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: each finished game names its people's seats (``games.persons``), for their records."""
 APPLICATION_ID = int.from_bytes(b"SPWK", "big")
 """``PRAGMA application_id`` of every spielwerk database (0x5350574B, "SPWK")."""
 SCHEMA = {
@@ -38,7 +39,7 @@ SCHEMA = {
               "finished"),
 }
 """The tables of schema 1 and their columns, by which an unmarked database of an earlier
-spielwerk is recognised."""
+spielwerk is recognised (schema 2 adds ``games.persons``)."""
 SQLITE_INT = range(-(2**63), 2**63)
 """The integers SQLite stores; an id outside it names no row (and would overflow)."""
 
@@ -99,7 +100,7 @@ class Store:
             return
         if app_id == 0 and not names and version == 0:
             return  # an empty database: nothing in it to damage
-        if app_id == 0 and version == SCHEMA_VERSION and columns == SCHEMA \
+        if app_id == 0 and version == 1 and columns == SCHEMA \
                 and names == sorted(SCHEMA):
             return  # written by spielwerk before the mark; _migrate marks it
         what = (f"its tables: {', '.join(names)}" if names and app_id == 0
@@ -112,6 +113,10 @@ class Store:
         if version > SCHEMA_VERSION:
             raise StoreError(f"{self.path} was written by a newer spielwerk "
                              f"(schema {version}); choose another file with --db")
+        if version == 1:  # schema 1 had no people's seats: unknown (NULL) for its games
+            self.db.executescript(
+                "BEGIN; ALTER TABLE games ADD COLUMN persons TEXT; "
+                "PRAGMA user_version=2; COMMIT;")
         self.db.executescript(
             f"""
             BEGIN;
@@ -124,7 +129,8 @@ class Store:
                 id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT, spec TEXT NOT NULL,
                 history TEXT NOT NULL, seat INTEGER NOT NULL DEFAULT 0,
                 players TEXT NOT NULL DEFAULT '[]', summary TEXT NOT NULL DEFAULT '',
-                source TEXT NOT NULL DEFAULT 'played', finished REAL NOT NULL
+                source TEXT NOT NULL DEFAULT 'played', finished REAL NOT NULL,
+                persons TEXT
             );
             PRAGMA application_id={APPLICATION_ID};
             PRAGMA user_version={SCHEMA_VERSION};
@@ -202,13 +208,17 @@ class Store:
 
     # ----- finished games
     def add_game(self, spec: str, history: list[int], seat: int, players: list[str],
-                 summary: str, table_id: str | None = None, source: str = "played") -> int:
+                 summary: str, table_id: str | None = None, source: str = "played",
+                 persons: list[int] | None = None, finished: float | None = None) -> int:
+        """Store a finished game; ``persons``: the seats people played (None: unknown, as
+        for an upload), ``finished``: its time (now by default)."""
         with self._lock:
             cur = self.db.execute(
                 "INSERT INTO games (table_id, spec, history, seat, players, summary, source, "
-                "finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "finished, persons) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (table_id, spec, json.dumps(history), seat, json.dumps(players), summary,
-                 source, time.time()),
+                 source, time.time() if finished is None else finished,
+                 None if persons is None else json.dumps(persons)),
             )
             return int(cur.lastrowid or 0)
 
@@ -259,4 +269,49 @@ class Store:
                 players = []
             out.append({"id": r[0], "spec": r[1], "summary": r[2], "source": r[3],
                         "finished": r[4], "players": players, "seat": r[6]})
+        return out
+
+    # ----- people's records
+    def people_seats(self) -> list[dict[str, Any]]:
+        """Every played game's people, oldest first: ``{"id", "finished", "seats"}`` with
+        ``seats`` the name at each person seat, as the record names it (a seat the
+        stand-in played so: "Anna (knn playing)"). A game stored before schema 2 counts
+        its creator's seat as its one person; an unreadable row is left out."""
+        with self._lock:
+            rows = self.db.execute(
+                "SELECT id, seat, players, persons, finished FROM games "
+                "WHERE source='played' ORDER BY id").fetchall()
+        out = []
+        for gid, seat, players, persons, finished in rows:
+            try:
+                names = json.loads(players)
+                seats = [seat] if persons is None else json.loads(persons)
+            except ValueError:
+                continue
+            if not isinstance(names, list) or not isinstance(seats, list):
+                continue
+            named = {s: names[s] for s in seats if isinstance(s, int)
+                     and not isinstance(s, bool) and 0 <= s < len(names)
+                     and isinstance(names[s], str)}
+            out.append({"id": gid, "finished": finished, "seats": named})
+        return out
+
+    def games_by_id(self, ids: list[int]) -> list[dict[str, Any]]:
+        """The spec and history of each stored game in ``ids`` (``{"id", "spec",
+        "history"}``; an id without a readable game is left out)."""
+        out = []
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            with self._lock:
+                rows = self.db.execute(
+                    f"SELECT id, spec, history FROM games WHERE id IN "
+                    f"({', '.join('?' * len(chunk))})", chunk).fetchall()
+            for gid, spec, history in rows:
+                try:
+                    hist = json.loads(history)
+                except ValueError:
+                    continue
+                if isinstance(hist, list) and all(
+                        isinstance(a, int) and not isinstance(a, bool) for a in hist):
+                    out.append({"id": gid, "spec": spec, "history": hist})
         return out

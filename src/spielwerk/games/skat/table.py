@@ -16,7 +16,7 @@ from spielwerk.core.registry import load_game
 from spielwerk.games.skat import iss
 from spielwerk.games.skat import rules as R
 from spielwerk.games.skat.bidding import BID_VALUES, POSITION_NAMES
-from spielwerk.games.skat.cards import DISPLAY_ORDER, card_to_string
+from spielwerk.games.skat.cards import DISPLAY_ORDER, GRAND, NULL, card_to_string
 from spielwerk.games.skat.scoring import seeger_fabian
 from spielwerk.games.skat.table_extras import (
     bidding_history,
@@ -171,6 +171,38 @@ def series_entry(st: Any) -> dict[str, Any] | None:
                 "text": res.describe(), "score": res.score,
                 "sf": seeger_fabian(res, st.sgame.players)}
     return None
+
+
+def game_type(contract: Any) -> str:
+    """A declared game's type for a person's record: suit, grand or null, then hand and
+    ouvert as they apply ("grand hand", "null ouvert hand")."""
+    words = ["null" if contract.game == NULL else "grand" if contract.game == GRAND
+             else "suit"]
+    if contract.ouvert:
+        words.append("ouvert")
+    if contract.hand and not (contract.ouvert and contract.game != NULL):
+        words.append("hand")
+    return " ".join(words)
+
+
+def record_row(st: Any, seat: int) -> dict[str, Any]:
+    """A finished deal in the record of ``seat``: its Seeger-Fabian list points; won as
+    the declarer who won or a defender of a lost game, lost otherwise; a Ramsch lost by its
+    losers (won by the others); a deal passed in drawn."""
+    entry = series_entry(st)
+    if entry is None:
+        raise ValueError("the deal is not over")
+    score = entry["sf"][seat]
+    if entry["declarer"] < 0:
+        losers = entry.get("losers")
+        if losers is None:  # passed in
+            return {"result": "drawn", "score": score, "declared": None}
+        return {"result": "lost" if seat in losers else "won", "score": score,
+                "declared": None}
+    declarer = entry["declarer"] == seat
+    won = entry["won"] == declarer
+    return {"result": "won" if won else "lost", "score": score,
+            "declared": game_type(st.result.contract) if declarer else None}
 
 
 def named_summary(st: Any, names: list[str]) -> str:

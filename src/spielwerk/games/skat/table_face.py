@@ -80,6 +80,11 @@ class SkatTable(TableFace):
     def series_entry(self, state: State) -> dict[str, Any] | None:
         return skat_table.series_entry(state)
 
+    record_score = "Seeger-Fabian list"
+
+    def record_row(self, state: State, seat: int) -> dict[str, Any]:
+        return skat_table.record_row(state, seat)
+
     def summary(self, state: State, seat: int) -> str:
         st: Any = state
         if st.result is not None:

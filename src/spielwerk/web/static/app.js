@@ -56,6 +56,8 @@ function route() {
   closeSocket();
   if (params.get("review")) return openReview(params.get("review"), params.get("analyse") === "1");
   if (hash === "games") return openGames();
+  if (hash === "people") return openPeople();
+  if (params.get("record") !== null) return openRecord(params.get("record"));
   return openLobby();
 }
 window.addEventListener("hashchange", route);
