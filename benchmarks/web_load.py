@@ -1,10 +1,14 @@
-"""Web table load: many websocket clients play random legal moves against ``random`` engines.
+"""Web table load: many websocket clients play random legal moves at many tables.
 
 Starts ``spielwerk serve`` on 127.0.0.1 (a free port, a fresh database in a
-temporary folder), opens ``--clients`` tables (Kalah, Skat and Durak in turn),
-and lets every client play random legal moves as fast as the server answers
-for ``--seconds``; a finished game is followed by the next one. It talks only
-to 127.0.0.1 and stops by itself. Prints:
+temporary folder) and opens ``--clients`` tables: by default one person each
+against ``random`` engines (Kalah, Skat and Durak in turn); with ``--people 3``
+(2 or 3) every seat of every table is a person, each its own websocket client
+joined by its seat's private link (Skat and 3-player Durak in turn, Kalah with
+``--people 2``). Every client plays random legal moves as fast as the server
+answers for ``--seconds``; a finished game is followed by the next one (asked
+for by the table's first person). It talks only to 127.0.0.1 and stops by
+itself. Prints:
 
 * errors: error messages received plus client exceptions (goal 0);
 * lost and duplicated actions: every move a client saw acknowledged is
@@ -17,7 +21,7 @@ to 127.0.0.1 and stops by itself. Prints:
 
 Never fails on timing.
 
-    python benchmarks/web_load.py [--clients 50] [--seconds 60] [--engines 2]
+    python benchmarks/web_load.py [--clients 50] [--seconds 60] [--engines 2] [--people 3]
 """
 
 from __future__ import annotations
@@ -39,6 +43,9 @@ from pathlib import Path
 from typing import Any
 
 GAMES = [("kalah", {}), ("skat", {}), ("durak", {"players": 2, "deck": 36})]
+PEOPLE_GAMES = {2: [("kalah", {})],
+                3: [("skat", {}), ("durak", {"players": 3, "deck": 36})]}
+"""The games of a table of people only, by the number of people at it."""
 
 
 def free_port() -> int:
@@ -79,13 +86,25 @@ def get(base: str, path: str) -> Any:
 
 
 class Client:
-    def __init__(self, index: int, base: str, port: int, seed: int) -> None:
+    """One person's browser: a seat at a table, random legal moves."""
+
+    def __init__(self, index: int, base: str, port: int, seed: int, people: int = 1,
+                 table: tuple[str, str, dict[str, Any]] | None = None, seat: int = 0,
+                 key: str | None = None) -> None:
         self.index = index
         self.base = base
         self.port = port
         self.rng = random.Random(seed)
+        self.people = people
         self.game, self.params = GAMES[index % len(GAMES)]
         self.table_id = ""
+        if table is not None:
+            self.table_id, self.game, self.params = table
+        self.seat = seat
+        self.key = key
+        self.leader = people == 1 or seat == 0
+        """Whether this client asks for the next game (one per table: a second "next"
+        for a game already dealt would be refused)."""
         self.latencies: list[float] = []
         self.errors: list[str] = []
         self.acked: dict[int, list[tuple[int, int]]] = {}  # deal_no -> [(ply, action)]
@@ -95,13 +114,16 @@ class Client:
     async def run(self, stop_at: float) -> None:
         import websockets
 
-        body = {"game": self.game, "params": self.params, "seat": 0,
-                "opponents": ["random"] * (1 if self.game != "skat" else 2), "time": 1.0,
-                "seed": 1000 + self.index}
         loop = asyncio.get_running_loop()
-        self.table_id = (await loop.run_in_executor(None, post, self.base, "/api/tables",
-                                                    body))["id"]
+        if not self.table_id:
+            body = {"game": self.game, "params": self.params, "seat": 0,
+                    "opponents": ["random"] * (1 if self.game != "skat" else 2), "time": 1.0,
+                    "seed": 1000 + self.index}
+            self.table_id = (await loop.run_in_executor(None, post, self.base,
+                                                        "/api/tables", body))["id"]
         url = f"ws://127.0.0.1:{self.port}/ws/{self.table_id}"
+        if self.key is not None:
+            url += f"?seat={self.seat}&key={self.key}"
         async with websockets.connect(url, max_size=2**22) as ws:
             pending: tuple[int, int, float] | None = None  # (ply, action, sent_at)
             while time.perf_counter() < stop_at:
@@ -121,20 +143,43 @@ class Client:
                     continue
                 v = msg["view"]
                 deal = msg["table"]["deal_no"]
-                if pending is not None and v["ply"] > pending[0]:
-                    ply, action, sent = pending
+                if pending is not None and (v["ply"] > pending[0] or deal > pending[3]):
+                    ply, action, sent, _ = pending
                     self.latencies.append(time.perf_counter() - sent)
-                    self.acked.setdefault(deal, []).append((ply, action))
+                    self.acked.setdefault(pending[3], []).append((ply, action))
                     pending = None
                 if v["over"]:
-                    if pending is None:
+                    if pending is None and (deal, v["ply"]) != self._over_seen:
+                        self._over_seen = (deal, v["ply"])
                         self.games_done += 1
-                        await ws.send(json.dumps({"type": "next"}))
+                        if self.leader:
+                            await ws.send(json.dumps({"type": "next"}))
                     continue
-                if v["to_move"] == v["seat"] and msg["thinking"] is None and pending is None:
+                if v["to_move"] == v["seat"] and msg["thinking"] is None and pending is None \
+                        and v["legal"]:
                     action = self.rng.choice(v["legal"])["id"]
-                    pending = (v["ply"], action, time.perf_counter())
+                    pending = (v["ply"], action, time.perf_counter(), deal)
                     await ws.send(json.dumps({"type": "act", "action": action, "ply": v["ply"]}))
+
+    _over_seen: tuple[int, int] = (-1, -1)
+
+
+def people_tables(base: str, port: int, count: int, people: int) -> list[Client]:
+    """``count`` tables of ``people`` persons each (every seat a person) and one client per
+    seat with its private key."""
+    clients = []
+    games = PEOPLE_GAMES[people]
+    for t in range(count):
+        game, params = games[t % len(games)]
+        r = post(base, "/api/tables", {"game": game, "params": params, "seed": 2000 + t,
+                                       "seats": ["person"] * people, "time": 1.0,
+                                       "away_s": "never"})
+        for seat in range(people):
+            key = r["links"][str(seat)].split("key=")[1]
+            clients.append(Client(t * people + seat, base, port, seed=7919 * t + seat,
+                                  people=people, table=(r["id"], game, params), seat=seat,
+                                  key=key))
+    return clients
 
 
 def check_records(db: Path, clients: list[Client]) -> tuple[int, int, int]:
@@ -164,7 +209,7 @@ def check_records(db: Path, clients: list[Client]) -> tuple[int, int, int]:
             state = load_game(spec).new_initial_state()
             mine = []
             for ply, a in enumerate(hist):
-                if state.current_player == 0:
+                if state.current_player == c.seat:
                     mine.append((ply, a))
                 state.apply(a)
             sent = c.acked.get(deal, [])
@@ -183,6 +228,9 @@ def main() -> None:
     ap.add_argument("--clients", type=int, default=50)
     ap.add_argument("--seconds", type=float, default=60.0)
     ap.add_argument("--engines", type=int, default=2, help="engine worker processes")
+    ap.add_argument("--people", type=int, default=1, choices=(1, 2, 3),
+                    help="people per table: 1 (against random engines) or every seat a "
+                         "person (2: Kalah, 3: Skat and Durak)")
     args = ap.parse_args()
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python "
           f"{platform.python_version()}, {platform.platform()}")
@@ -202,7 +250,9 @@ def main() -> None:
                     break
                 except OSError:
                     time.sleep(0.2)
-            clients = [Client(i, base, port, seed=i) for i in range(args.clients)]
+            clients = ([Client(i, base, port, seed=i) for i in range(args.clients)]
+                       if args.people == 1 else people_tables(base, port, args.clients,
+                                                              args.people))
 
             async def go() -> float:
                 # warm-up: one short game per game type compiles the kernels in the workers
@@ -225,9 +275,11 @@ def main() -> None:
         checked, lost, dup = check_records(db, clients)
         lat = sorted(x for c in clients for x in c.latencies)
         errors = [e for c in clients for e in c.errors]
-        games = sum(c.games_done for c in clients)
-        print(f"{args.clients} clients, {args.seconds:.0f} s (wall {wall:.1f} s incl. warm-up), "
-              f"{args.engines} engine workers, loopback 127.0.0.1")
+        games = sum(c.games_done for c in clients if c.leader)
+        who = ("one person each" if args.people == 1 else
+               f"{args.people} people each, {len(clients)} websocket clients")
+        print(f"{args.clients} tables ({who}), {args.seconds:.0f} s (wall {wall:.1f} s incl. "
+              f"warm-up), {args.engines} engine workers, loopback 127.0.0.1")
         print(f"person moves answered: {len(lat)} ({len(lat) / args.seconds:.0f}/s); "
               f"games finished: {games}; engine moves: {stats['engine_moves']}")
         if lat:

@@ -9,11 +9,10 @@ from typing import Any
 
 import pytest
 
-from test_web_browser import ARGS, CHROMIUM, DOCS, SHOTS  # skips without chromium
-from web_helpers import ServerProcess, rule_deal
-
 from spielwerk.web.person_record import person_record
 from spielwerk.web.store import Store
+from test_web_browser import ARGS, CHROMIUM, DOCS, SHOTS  # skips without chromium
+from web_helpers import ServerProcess, rule_deal
 
 sync_api = pytest.importorskip("playwright.sync_api")
 

@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from web_helpers import rule_deal
 
 from spielwerk.core.agent import make_agent
 from spielwerk.core.game import CHANCE, sample_chance
@@ -21,6 +20,7 @@ from spielwerk.core.table_face import table_face
 from spielwerk.web.app import create_app
 from spielwerk.web.person_record import people, person_of, person_record
 from spielwerk.web.store import Store
+from web_helpers import rule_deal
 
 NOON = time.mktime((2026, 3, 2, 12, 0, 0, 0, 0, -1))  # local noon: days are local days
 DAY = 86400.0
