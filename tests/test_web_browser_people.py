@@ -1,7 +1,8 @@
 """Two people at one table in the browser (issue 44, Playwright driving Debian's chromium as
 ``test_web_browser.py``): the creator makes a Kalah table with two person seats in the
 lobby, a second browser context opens the link the creator copies, both take their seats
-and each makes a move; a third watches with the public view; a wrong link is refused."""
+and each makes a move; a third watches with the public view (the whole board: Kalah hides
+nothing); a wrong link is refused."""
 
 from __future__ import annotations
 
@@ -73,6 +74,16 @@ def test_two_people_take_their_seats_and_move(server: ServerProcess) -> None:
         watcher.wait_for_selector("#players")
         assert "watching" in watcher.inner_text("#main")
         assert watcher.locator("#hand, .pit.legal, #controls button").count() == 0
+        # Kalah hides nothing: the spectator's page draws the whole board, nothing to click
+        watcher.wait_for_selector("#felt #kalah .pit")
+        assert watcher.locator("#kalah .pit").count() == 12
+        assert watcher.locator("#kalah .store").count() == 2
+        assert watcher.locator("#felt button").count() == 0
+        board = "() => [...document.querySelectorAll('#kalah .pit, #kalah .store')]" \
+            ".map(e => e.id + '=' + e.textContent).sort().join()"
+        first.wait_for_function("b => !document.querySelector('#kalah .drop') && "
+                                f"({board})() === b", arg=watcher.evaluate(board))
+        assert "South" in watcher.inner_text("#felt") and "your" not in watcher.inner_text("#felt")
 
         stranger = browser.new_context().new_page()
         stranger.goto(link.replace("key=", "key=x"))

@@ -288,3 +288,26 @@ def test_a_durak_spectator_sees_the_table_but_no_hand(client: TestClient) -> Non
     assert "hand" not in public and "known" not in public and public["legal"] == []
     text = json.dumps(public)
     assert not [c for hand in hands for c in hand if f'"{c}"' in text and c != trump]
+
+
+def test_a_kalah_spectator_sees_the_whole_board_and_no_moves(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"game": "kalah", "seats": ["person", "person"],
+                                         "params": {"pits": 4, "seeds": 3}}).json()
+    board = ("pits", "seeds", "empty_capture", "south", "north", "stores")
+    with client.websocket_connect(f"/ws/{r['id']}?seat=0&key={key_of(r['links']['0'])}"
+                                  ) as w0, client.websocket_connect(
+            f"/ws/{r['id']}?spectate=1") as spy:
+        seat_view = w0.receive_json()["view"]
+        first = spy.receive_json()
+        assert first["table"]["spectator"] and first["view"]["seat"] is None
+        assert {k: first["view"][k] for k in board} == {k: seat_view[k] for k in board}
+        assert first["view"]["south"] == [3] * 4 and first["view"]["stores"] == [0, 0]
+        assert first["view"]["legal"] == [] and seat_view["legal"]
+        w0.send_json({"type": "act", "action": 3, "ply": seat_view["ply"]})  # South's pit 4
+        after = [m for m in drain(w0) if m["type"] == "view"][-1]["view"]
+        watched = [m["view"] for m in drain(spy) if m["type"] == "view"]
+    assert watched and watched[-1]["ply"] == 1 and watched[-1]["legal"] == []
+    assert {k: watched[-1][k] for k in board} == {k: after[k] for k in board}
+    assert watched[-1]["south"] == [3, 3, 3, 0] and watched[-1]["stores"] == [1, 0]
+    public = client.get(f"/api/tables/{r['id']}?spectate=1").json()["view"]
+    assert public["north"] == [4, 4, 3, 3] and public["legal"] == []

@@ -29,6 +29,15 @@ def serve(
     abandon: float = typer.Option(
         10.0, "--abandon", min=0, help="seconds after the last browser leaves a table before its "
         "engine work is cancelled"),
+    max_tables: int = typer.Option(
+        20, "--max-tables-per-minute", min=1, help="tables one address may create a minute "
+        "(a server reachable from elsewhere; this machine's own requests are not limited)"),
+    max_messages: int = typer.Option(
+        20, "--max-messages-per-second", min=1, help="websocket messages one address may "
+        "send a second (moves, ...; more are ignored with an error)"),
+    max_connections: int = typer.Option(
+        20, "--max-connections", min=1, help="websocket connections one address may hold "
+        "open at once (browser tabs of tables and spectators)"),
 ) -> None:
     """Start the web table: play every table game in the browser; Ctrl-C stops it."""
     if db is not None:
@@ -38,7 +47,7 @@ def serve(
     import uvicorn
 
     from spielwerk.web.app import create_app
-    from spielwerk.web.seats import plain_http_warning, redact_logs
+    from spielwerk.web.seats import Limits, plain_http_warning, redact_logs
     from spielwerk.web.store import default_db_path
 
     try:  # a taken port is one clear line, before the database and the workers start
@@ -52,7 +61,10 @@ def serve(
     redact_logs()  # seat keys never reach the log, whatever uvicorn writes
     warning = plain_http_warning(host)
     try:
-        app = create_app(path, workers=engines, abandon_s=abandon, local_open=warning is None)
+        limits = Limits(tables_per_minute=max_tables, messages_per_second=max_messages,
+                        connections=max_connections)
+        app = create_app(path, workers=engines, abandon_s=abandon, local_open=warning is None,
+                         limits=limits)
         shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
         print(f"spielwerk web table: http://{shown}:{port}/  (database {path}; Ctrl-C stops)",
               flush=True)

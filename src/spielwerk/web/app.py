@@ -49,11 +49,13 @@ from spielwerk.web.records import (
 from spielwerk.web.seats import (
     REFUSED,
     REFUSED_CODE,
+    TOO_MANY_CONNECTIONS_CODE,
     Limits,
     address,
     same_origin,
     seat_link,
     spectate_link,
+    too_many_connections,
 )
 from spielwerk.web.server import (
     MAX_MESSAGE,
@@ -259,12 +261,38 @@ def tables_router(server: Server) -> APIRouter:
                 "engine_workers": server.pool.alive,
                 "engine_tasks_killed": server.pool.tasks_killed}
 
+    add_table_socket(router, server)
+    return router
+
+
+def add_table_socket(router: APIRouter, server: Server) -> None:
+    """The table websocket ``/ws/ID``: the origin check, the connection limit, the seat
+    (:mod:`spielwerk.web.seats`), then the table's messages until it closes."""
+
     @router.websocket("/ws/{table_id}")
     async def ws_table(ws: WebSocket, table_id: str) -> None:
         if not same_origin(ws.headers.get("origin"), ws.headers.get("host")):
             log.warning("websocket refused: its origin is another site")
             await ws.close(code=REFUSED_CODE, reason="refused: another site's page")
             return
+        limited = not server.is_local(ws.client, ws.headers)
+        peer = address(ws.client)
+        if limited and not server.connection_limit.enter(peer):
+            await ws.accept()  # accepted to say why (a refusal before it opens says nothing)
+            with contextlib.suppress(Exception):  # the browser may be gone already
+                await server.error(ws, table_id[:64], too_many_connections(
+                    server.limits.connections))
+                await ws.close(code=TOO_MANY_CONNECTIONS_CODE,
+                               reason="too many connections from your address")
+            return
+        try:
+            await table_socket(ws, table_id, limited)
+        finally:
+            if limited:
+                server.connection_limit.leave(peer)
+
+    async def table_socket(ws: WebSocket, table_id: str, limited: bool) -> None:
+        """A table's websocket past the origin check and the connection limit."""
         try:
             found = server.seat_access(table_id, ws.query_params, ws.client, ws.headers)
         except SpielwerkError as exc:
@@ -284,7 +312,6 @@ def tables_router(server: Server) -> APIRouter:
         table = server.get_table(found[0].id, keep=True)
         assert table is not None
         seat = found[1]
-        limited = not server.is_local(ws.client, ws.headers)
         server.connect(table, ws, seat)
         try:
             await server.broadcast(table)  # the others see who joined
@@ -313,8 +340,6 @@ def tables_router(server: Server) -> APIRouter:
             server.disconnect(table, ws)
             with contextlib.suppress(Exception):
                 await server.broadcast(table)  # the others see who left
-
-    return router
 
 
 __all__ = ["MAX_MESSAGE", "MAX_UPLOAD", "Server", "StoreError", "all_hands", "create_app",

@@ -125,13 +125,60 @@ class RateLimit:
         return None
 
 
+class ConnectionLimit:
+    """At most ``limit`` websocket connections open at once for each address."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.open: dict[str, int] = {}
+
+    def enter(self, address: str) -> bool:
+        """Count a new connection of ``address``; False (not counted) when it has
+        ``limit`` open already."""
+        n = self.open.get(address, 0)
+        if n >= self.limit:
+            return False
+        self.open[address] = n + 1
+        return True
+
+    def leave(self, address: str) -> None:
+        """A counted connection of ``address`` has closed."""
+        n = self.open.get(address, 0) - 1
+        if n > 0:
+            self.open[address] = n
+        else:
+            self.open.pop(address, None)
+
+
 @dataclass
 class Limits:
     """Per-address limits of a server reachable from elsewhere (requests from this machine
-    itself are not limited: ``make run``, the tests and the load benchmark)."""
+    itself are not limited: ``make run``, the tests and the load benchmark); ``spielwerk
+    serve --max-tables-per-minute``, ``--max-messages-per-second``, ``--max-connections``."""
 
     tables_per_minute: int = 20
+    """Tables created (``POST /api/tables``) per minute (a sliding window)."""
     messages_per_second: int = 20
+    """Websocket messages per second (a sliding window), over all its connections."""
+    connections: int = 20
+    """Websocket connections open at once (tabs of tables and spectators)."""
+
+    def __post_init__(self) -> None:
+        for name in ("tables_per_minute", "messages_per_second", "connections"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"limit {name} must be a whole number of at least 1, "
+                                 f"not {value!r}")
+
+
+TOO_MANY_CONNECTIONS_CODE = 4429
+"""The websocket close code of a connection over :attr:`Limits.connections`."""
+
+
+def too_many_connections(limit: int) -> str:
+    """The error a connection over the limit gets before it is closed."""
+    return (f"too many connections from your address: at most {limit} open at once; "
+            "close another tab of this site (this page tries again each second)")
 
 
 _KEY_IN_TEXT = re.compile(r"(key=)[^&\s\"']+")

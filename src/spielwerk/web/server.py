@@ -32,6 +32,7 @@ from spielwerk.web.driving import EngineDriver
 from spielwerk.web.engines import EngineCancelled, EngineFailed, EnginePool, EngineTimeout
 from spielwerk.web.seats import (
     PERSON,
+    ConnectionLimit,
     Limits,
     RateLimit,
     from_this_machine,
@@ -232,6 +233,7 @@ class Server(EngineDriver, Presence, WarmUp):
         self.limits = limits or Limits()
         self.table_limit = RateLimit(self.limits.tables_per_minute, 60.0)
         self.message_limit = RateLimit(self.limits.messages_per_second, 1.0)
+        self.connection_limit = ConnectionLimit(self.limits.connections)
         self.locks: dict[str, asyncio.Lock] = {}
         self.drivers: dict[str, asyncio.Task[None]] = {}
         self.cancels: dict[str, asyncio.Event] = {}

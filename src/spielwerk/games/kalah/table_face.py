@@ -28,18 +28,13 @@ class KalahTable(TableFace):
 
     def table_view(self, info: InfoState) -> dict[str, Any]:
         assert isinstance(info, PerfectInfoState)
-        st: Any = info.state
-        g = st.kgame
-        return {
-            "pits": g.pits,
-            "seeds": g.seeds,
-            "empty_capture": g.empty_capture,
-            "south": st.pits_of(0),
-            "north": st.pits_of(1),
-            "stores": [st.store(0), st.store(1)],
-            "legal": [{"id": a, "label": str(a + 1), "kind": "pit"}
-                      for a in info.legal_actions()],
-        }
+        return {**board(info.state),
+                "legal": [{"id": a, "label": str(a + 1), "kind": "pit"}
+                          for a in info.legal_actions()]}
+
+    def public_view(self, state: State) -> dict[str, Any]:
+        """The whole board: Kalah hides nothing (a spectator gets no legal moves)."""
+        return board(state)
 
     def action_label(self, state: State, action: int) -> str:
         return f"pit {action + 1}"
@@ -64,6 +59,20 @@ class KalahTable(TableFace):
 
     def review(self, spec: str, history: list[int]) -> list[dict[str, Any]]:
         return kalah_table.review(spec, history)
+
+
+def board(state: State) -> dict[str, Any]:
+    """The board of ``state`` as the page draws it: pits per side, stores, the rules."""
+    st: Any = state
+    g = st.kgame
+    return {
+        "pits": g.pits,
+        "seeds": g.seeds,
+        "empty_capture": g.empty_capture,
+        "south": st.pits_of(0),
+        "north": st.pits_of(1),
+        "stores": [st.store(0), st.store(1)],
+    }
 
 
 def table_face(game: Game) -> TableFace:
