@@ -342,7 +342,7 @@ function render() {
   if (m.table.spectator) return renderPublic(m);
   const head = h("div", { class: "info" },
     h("strong", { text: v.game + " — " + v.spec }),
-    h("span", { text: "you are seat " + v.seat }),
+    myName(m) ? h("span", { id: "me", text: "you are " + myName(m) }) : null,
     h("span", { id: "thinking", class: m.thinking != null ? "thinking" : "",
                 text: m.thinking != null ? playerName(m, m.thinking) + " is thinking…" :
                   (v.over ? "game over" : (v.to_move === v.seat ? "your turn" : "")) }));
@@ -452,6 +452,12 @@ function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
 function seatShort(v, s, m) {
   return s === v.seat ? "you" : playerName(m, s);
 }
+// The name of this page's person (null: the one person of a table, "you" already).
+function myName(m) {
+  const name = ((m.table.names || [])[m.view.seat] || "").replace(/ \(.* playing\)$/, "");
+  return name && name !== "you" ? name : null;
+}
+
 function playerName(m, s) {
   const names = m.table.names;
   if (names && names[s]) return names[s];
