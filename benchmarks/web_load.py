@@ -22,6 +22,7 @@ itself. Prints:
 Never fails on timing.
 
     python benchmarks/web_load.py [--clients 50] [--seconds 60] [--engines 2] [--people 3]
+                                  [--think 1.0]
 """
 
 from __future__ import annotations
@@ -110,6 +111,8 @@ class Client:
         self.acked: dict[int, list[tuple[int, int]]] = {}  # deal_no -> [(ply, action)]
         self.games_done = 0
         self.lost_waits = 0
+        self.think = 0.0
+        """Mean seconds a person takes to decide (0: as fast as the server answers)."""
 
     async def run(self, stop_at: float) -> None:
         import websockets
@@ -158,6 +161,8 @@ class Client:
                 if v["to_move"] == v["seat"] and msg["thinking"] is None and pending is None \
                         and v["legal"]:
                     action = self.rng.choice(v["legal"])["id"]
+                    if self.think > 0:  # a person's time to decide
+                        await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
                     pending = (v["ply"], action, time.perf_counter(), deal)
                     await ws.send(json.dumps({"type": "act", "action": action, "ply": v["ply"]}))
 
@@ -231,6 +236,8 @@ def main() -> None:
     ap.add_argument("--people", type=int, default=1, choices=(1, 2, 3),
                     help="people per table: 1 (against random engines) or every seat a "
                          "person (2: Kalah, 3: Skat and Durak)")
+    ap.add_argument("--think", type=float, default=0.0,
+                    help="mean seconds a person takes per move (uniform 0..2x; 0: none)")
     args = ap.parse_args()
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python "
           f"{platform.python_version()}, {platform.platform()}")
@@ -253,6 +260,9 @@ def main() -> None:
             clients = ([Client(i, base, port, seed=i) for i in range(args.clients)]
                        if args.people == 1 else people_tables(base, port, args.clients,
                                                               args.people))
+
+            for c in clients:
+                c.think = args.think
 
             async def go() -> float:
                 # warm-up: one short game per game type compiles the kernels in the workers
@@ -279,7 +289,8 @@ def main() -> None:
         who = ("one person each" if args.people == 1 else
                f"{args.people} people each, {len(clients)} websocket clients")
         print(f"{args.clients} tables ({who}), {args.seconds:.0f} s (wall {wall:.1f} s incl. "
-              f"warm-up), {args.engines} engine workers, loopback 127.0.0.1")
+              f"warm-up), {args.engines} engine workers, loopback 127.0.0.1, "
+              + (f"{args.think} s mean time per move" if args.think else "no time to think"))
         print(f"person moves answered: {len(lat)} ({len(lat) / args.seconds:.0f}/s); "
               f"games finished: {games}; engine moves: {stats['engine_moves']}")
         if lat:
