@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from test_web_browser import ARGS, CHROMIUM  # skips this module too without chromium
+from test_web_browser import ARGS, CHROMIUM, DOCS, SHOTS  # skips without chromium
 from web_helpers import ServerProcess
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2,
@@ -78,6 +78,8 @@ def test_a_table_fits_a_phone_and_a_tap_plays(server: ServerProcess, phone: Any,
     scroll, width = phone.evaluate(WIDTH)
     assert scroll <= width == 360, (body["game"], scroll)
     assert phone.evaluate(OFF_SCREEN) == []
+    if SHOTS and body["game"] == "skat":
+        phone.screenshot(path=str(DOCS / "web-phone.png"))
     if body["game"] == "kalah":  # a tap on a pit sows it
         before = phone.locator("#kalah").inner_text()
         phone.locator("#felt .pit.legal").first.tap()
