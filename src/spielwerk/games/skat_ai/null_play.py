@@ -1,4 +1,4 @@
-"""The null declarer's choice between cards that PIMC values alike.
+"""The null players' choice between cards that PIMC values alike.
 
 PIMC with win values scores a card 1 or 0 per sampled world; in null most
 decisions of a declarer tie - every card wins in every sampled world, or the
@@ -13,12 +13,23 @@ broken the way null declarers play:
   measure of :mod:`knowledge.features` for a single card - its null rank minus
   twice the number of own cards of its suit below it - highest rank first;
 * **leading**: no preference (the seeded random pick of the vote stays).
+
+A null **defender** whose vote ties (most often: the declarer loses in every sampled
+world whatever the card, since the double-dummy defenders find the catch later, which
+real defenders, who do not see each other's cards, often do not) catches the declarer as
+soon as it can: of the tied cards, the one with which the declarer must take the current
+trick in the most sampled worlds, the rest of the trick played best for each side (the
+declarer ducking if it can, the partner helping); :func:`null_defender_preference`.
+Where no tied card catches in any world, the random pick stays.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from spielwerk.games.skat import kernel
-from spielwerk.games.skat.cards import NULL, NULL_RANK
+from spielwerk.games.skat.cards import NULL, NULL_RANK, cards_of
+from spielwerk.games.skat.dds import DealPosition
 from spielwerk.games.skat.info import SkatInfoState
 
 
@@ -42,3 +53,42 @@ def null_declarer_preference(info: SkatInfoState, tied: list[int]) -> int | None
         return max(under or following, key=lambda c: NULL_RANK[c & 7])
     hand = info.hand
     return max(tied, key=lambda c: (exposure(c, hand), NULL_RANK[c & 7]))
+
+
+def declarer_takes_trick(trick: list[int], leader: int, hands: list[int],
+                         declarer: int) -> bool:
+    """Whether the null declarer must win the trick ``trick`` (cards so far, led by
+    ``leader``) whatever it plays, when the rest of the trick is played from ``hands``
+    (card masks per seat) - the declarer ducking if it can, the defenders helping."""
+    if len(trick) == 3:
+        led = trick[0]
+        powers = [kernel.card_power(c, led, NULL) for c in trick]
+        return (leader + powers.index(max(powers))) % 3 == declarer
+    seat = (leader + len(trick)) % 3
+    legal = kernel.legal_cards(hands[seat], trick[0] if trick else -1, NULL)
+    outcomes = (declarer_takes_trick(trick + [c], leader,
+                                     [h & ~(1 << c) if i == seat else h
+                                      for i, h in enumerate(hands)], declarer)
+                for c in cards_of(legal))
+    return all(outcomes) if seat == declarer else any(outcomes)
+
+
+def null_defender_preference(info: SkatInfoState, tied: list[int],
+                             worlds: Sequence[DealPosition]) -> int | None:
+    """The null defender's card among ``tied``: the one that makes the declarer take the
+    current trick in the most of ``worlds`` (the positions the vote solved); None when the
+    contract is not null, the mover is the declarer, or no tied card catches in any world."""
+    if info.game_code != NULL or info.player == info.declarer or not worlds:
+        return None
+    catches = {c: 0 for c in tied}
+    for pos in worlds:
+        mover = pos.to_move
+        for c in tied:
+            if pos.hands[mover] >> c & 1:
+                hands = [h & ~(1 << c) if i == mover else h for i, h in enumerate(pos.hands)]
+                catches[c] += declarer_takes_trick([*pos.trick, c], pos.leader, hands,
+                                                   pos.declarer)
+    best = max(catches.values())
+    if best == 0:
+        return None
+    return next(c for c in tied if catches[c] == best)

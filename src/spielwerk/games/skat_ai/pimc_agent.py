@@ -58,7 +58,10 @@ from spielwerk.games.skat_ai.inference import (
     weighted_deals,
     weighted_listed,
 )
-from spielwerk.games.skat_ai.null_play import null_declarer_preference
+from spielwerk.games.skat_ai.null_play import (
+    null_declarer_preference,
+    null_defender_preference,
+)
 from spielwerk.mc.pimc import PimcError, PimcResult, pimc_search
 
 INFER_BATCH = 8
@@ -89,6 +92,9 @@ class PimcSettings:
                                   "decision that finished no world plays the rule agent's card")
     null_ties: bool = param(True, "null declarer: cards the vote ties are chosen as null "
                                   "declarers play (null_play.py), not at random")
+    null_defence: bool = param(False, "null defender: of the cards the vote ties, the one "
+                                      "that makes the declarer take the current trick in the "
+                                      "most worlds (null_play.py), not at random")
     infer: str = param("none", "worlds drawn uniformly (none) or weighted by the likelihood "
                                "of the auction (auction), of the cards played (play) or both, "
                                "under models of our own bot (inference.py)", INFERENCES)
@@ -193,20 +199,27 @@ class SkatPimcAgent(Agent):
                 return found
             return weighted_listed(info, found, self.worlds, self.rng, inference)
 
+        seen: list[DealPosition] = []  # the worlds the vote solved, for a tie-break
+
         def solve(pos: DealPosition) -> dict[int, float]:
+            seen.append(pos)
             if pos not in solved:
                 solved[pos] = self.card_values(pos, query, me_declarer)
             return solved[pos]
 
         def solve_some(pos: DealPosition, cards: frozenset[int] | None) -> dict[int, float]:
+            seen.append(pos)
             if pos in solved:  # solved for more cards than are still alive
                 return {c: v for c, v in solved[pos].items() if cards is None or c in cards}
             mask = 0xFFFFFFFF if cards is None else sum(1 << c for c in cards)
             solved[pos] = self.card_values(pos, query, me_declarer, mask)
             return solved[pos]
 
-        prefer = ((lambda tied: null_declarer_preference(info, tied))
-                  if self.settings.null_ties else None)
+        prefer: Callable[[list[int]], int | None] | None = None
+        if self.settings.null_ties and info.player == info.declarer:
+            prefer = lambda tied: null_declarer_preference(info, tied)  # noqa: E731
+        elif self.settings.null_defence and info.player != info.declarer:
+            prefer = lambda tied: null_defender_preference(info, tied, seen)  # noqa: E731
         time_limit = self.time_limit
         if (self.settings.endgame and self.values == "win"
                 and int(info.hand).bit_count() <= self.settings.endgame):
