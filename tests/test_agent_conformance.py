@@ -24,6 +24,7 @@ CHEAP = {
     "pimc": "pimc:worlds=2",
     "knn": "knn:worlds=2",
     "knn1": "knn1:worlds=2",
+    "knn2": "knn2:worlds=2",
     "perfect": "perfect:time=0.02:egdb=0",
     "alphabeta": "alphabeta:depth=2",
 }

@@ -24,7 +24,7 @@ KNN_SETTINGS: dict[str, Any] = {
     "worlds": 32, "time": 0.0, "deadline": False, "infer": "auction", "play_model": "net",
     "endgame": 0, "k": 12, "extensions": True, "putting": "refined", "base": "",
     "hand_threshold": 64.0, "pickup_threshold": 52.0, "null_threshold": 0.8, "scaling": "std",
-    "bidding": "knn", "play": "pimc", "null_ties": True, "put_rules": "seed",
+    "bidding": "knn", "play": "pimc", "null_ties": True, "null_defence": False, "put_rules": "seed",
     "choose_by_put": True, "switch_margin": 0.0, "contest_margin": 6.0, "decision": "score",
     "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value", "contest_shift": 1.0,
     "calibration": "auto",
@@ -36,6 +36,7 @@ KNN_PARAMS: dict[str, Any] = {
     "game_choice": "value", "calibration": "strong",
 }
 KNN1 = {"decision": "ev", "calibration": "pimc", "null_ties": False}
+KNN2 = {"calibration": "strong"}  # today's default, its calibration named, not "auto"
 # spec -> (settings, decision parameters), each as the knn agent's above but for these
 RESOLVED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "knn": ({}, {}),
@@ -45,10 +46,13 @@ RESOLVED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "knn:decision=ev": ({"decision": "ev"}, {"decision": "ev", "calibration": "pimc"}),
     "knn:play=rule": ({"play": "rule"}, {"calibration": "rule"}),
     "knn:play=infer": ({"play": "infer"}, {}),
+    "knn2": (KNN2, {}),
+    "knn:null_defence=true": ({"null_defence": True}, {}),
     "knn:decision=threshold:play=rule": ({"decision": "threshold", "play": "rule"},
                                          {"decision": "threshold", "calibration": "rule"}),
 }
-SPEC_DEFAULTS = {"knn": KNN_SETTINGS, "knn1": {"worlds": 32, "time": 0.0, "base": ""}}
+SPEC_DEFAULTS = {"knn": KNN_SETTINGS, "knn1": {"worlds": 32, "time": 0.0, "base": ""},
+                 "knn2": {"worlds": 32, "time": 0.0, "base": ""}}
 
 
 def knn_agent_names() -> set[str]:
@@ -56,7 +60,8 @@ def knn_agent_names() -> set[str]:
 
 
 def test_every_knn_agent_is_in_the_snapshot() -> None:
-    assert knn_agent_names() == {"knn", "knn1"}, "a new knn agent: add its resolution here"
+    assert knn_agent_names() == {"knn", "knn1", "knn2"}, \
+        "a new knn agent: add its resolution here"
     assert {spec.split(":")[0] for spec in RESOLVED} == knn_agent_names()
 
 

@@ -121,6 +121,9 @@ class KnnSettings(KnnParams):
     null_ties: bool = param(True, "pimc play as null declarer: cards the worlds' vote ties are "
                                   "chosen as null declarers play (stay under, discard the "
                                   "most exposed card), not at random")
+    null_defence: bool = param(False, "pimc play as null defender: of the cards the worlds' vote "
+                                      "ties, the one that makes the declarer take the current "
+                                      "trick in the most worlds, not at random")
     choose_by_put: bool = param(True, "after picking up, compare the games by the values of "
                                       "the refined put of each (putting=refined)")
 
@@ -149,6 +152,7 @@ class SkatKnnAgent(Agent):
         self.scaling, self.base, self.play = s.scaling, s.base, s.play
         self.player: Agent = (
             SkatPimcAgent(game, seed, worlds=s.worlds, time=s.time, null_ties=s.null_ties,
+                          null_defence=s.null_defence,
                           infer=s.infer if s.play == "infer" else "none", deadline=s.deadline,
                           endgame=s.endgame, play_model=s.play_model)
             if s.play != "rule" else SkatRuleAgent(game, seed))
@@ -308,7 +312,17 @@ FROZEN: dict[str, tuple[dict[str, Any], str]] = {
          "choose_by_put": True, "switch_margin": 0.0, "contest_margin": 6.0, "decision": "ev",
          "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value", "contest_shift": 1.0,
          "calibration": "pimc", "null_ties": False, "deadline": False, "infer": "auction",
-         "play_model": "net", "endgame": 0},
+         "play_model": "net", "endgame": 0, "null_defence": False},
+        "474dc2f6fc4fc5fa7463bd90505fbd7f18795fba6c551877283119244af3aa1d",
+    ),
+    "knn2": (
+        {"k": 12, "extensions": True, "putting": "refined",
+         "hand_threshold": 64.0, "pickup_threshold": 52.0, "null_threshold": 0.8,
+         "scaling": "std", "bidding": "knn", "play": "pimc", "put_rules": "seed",
+         "choose_by_put": True, "switch_margin": 0.0, "contest_margin": 6.0,
+         "decision": "score", "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value",
+         "contest_shift": 1.0, "calibration": "strong", "null_ties": True, "deadline": False,
+         "infer": "auction", "play_model": "net", "endgame": 0, "null_defence": False},
         "474dc2f6fc4fc5fa7463bd90505fbd7f18795fba6c551877283119244af3aa1d",
     ),
 }
@@ -316,7 +330,9 @@ FROZEN: dict[str, tuple[dict[str, Any], str]] = {
 parameter but :data:`FROZEN_FREE`), and the SHA-256 of the manifest of the knowledge base
 they decide with (the shipped base at the time). ``knn1`` is the ``knn`` bot as it shipped
 before expected-score decisions (``decision=ev``, game chosen by put value, win chances fitted
-against rule's defence)."""
+against rule's defence); ``knn2`` the expected-score bot as it shipped before its defence
+read the null (``null_defence``), with the ``strong`` win chances fitted against its own PIMC
+defence - the previous default that issue 42's changes are measured against."""
 
 
 def pinned(name: str, pins: dict[str, Any]) -> dict[str, Any]:
