@@ -122,3 +122,71 @@ def test_the_agent_asks_only_with_null_defence(monkeypatch: pytest.MonkeyPatch,
     state.apply(action)
     agent.act(state.info_state(1))
     assert calls == []
+
+
+# ----- the suit and grand defender's tie-break (games/skat_ai/suit_defence.py) ------------
+def test_the_last_trick_balance_agrees_with_the_solver() -> None:
+    """With one card in each hand the trick's balance is its points, to the defenders or
+    from them: the solver's exact card points are the oracle."""
+    from spielwerk.games.skat.cards import POINTS_BY_CARD
+    from spielwerk.games.skat_ai.suit_defence import trick_balance
+
+    rng = np.random.default_rng(8)
+    solver = Solver()
+    for _ in range(300):
+        cards = [int(c) for c in rng.choice(32, size=3, replace=False)]
+        game = int(rng.integers(5))  # the four suits and grand
+        declarer, leader = int(rng.integers(3)), int(rng.integers(3))
+        hands = [1 << c for c in cards]
+        pos = DealPosition(game, declarer, (hands[0], hands[1], hands[2]), (), leader,
+                           declarer_points=30, defender_points=60)
+        lead = cards[leader]
+        after = [h & ~(1 << lead) if s == leader else h for s, h in enumerate(hands)]
+        balance = trick_balance([lead], leader, after, declarer, game)
+        final = int(solver.move_values(pos, "exact")[lead])
+        points = sum(POINTS_BY_CARD[c] for c in cards)
+        assert balance == points - 2 * (final - 30), (cards, game, declarer, leader)
+
+
+def test_a_defender_smears_onto_the_partners_sure_trick() -> None:
+    from spielwerk.games.skat_ai.suit_defence import trick_balance
+
+    # a clubs game, the declarer seat 0; seat 1 leads, seat 2 (void in hearts, no trump)
+    # holds the ten and the seven of spades, the declarer one heart
+    ten, seven = card(SPADES, TEN), card(SPADES, SEVEN)
+    for declarer_heart, lead, smear in ((SEVEN, ACE, True), (ACE, SEVEN, False)):
+        hearts = card(HEARTS, declarer_heart)
+        led = card(HEARTS, lead)
+        with_ten = trick_balance([led, ten], 1, [mask([hearts]), 0, mask([seven])], 0, CLUBS)
+        with_seven = trick_balance([led, seven], 1, [mask([hearts]), 0, mask([ten])], 0, CLUBS)
+        if smear:  # the partner's ace wins: the ten goes onto it
+            assert (with_ten, with_seven) == (21, 11)
+        else:  # the declarer's ace wins: the ten is kept
+            assert (with_ten, with_seven) == (-21, -11)
+
+
+@pytest.mark.parametrize("suit_defence", [True, False])
+def test_the_agent_asks_the_suit_rule_only_with_suit_defence(
+        monkeypatch: pytest.MonkeyPatch, suit_defence: bool) -> None:
+    from spielwerk.games.skat.cards import GRAND
+
+    calls: list[list[int]] = []
+
+    def spy(info: Any, tied: list[int], worlds: Any) -> int:
+        calls.append(list(tied))
+        assert worlds
+        return tied[-1]
+
+    monkeypatch.setattr(pimc_agent, "suit_defender_preference", spy)
+    declarer = [card(s, JACK) for s in range(4)] + [card(CLUBS, r) for r in (ACE, TEN, KING)] + \
+        [card(SPADES, r) for r in (ACE, TEN, KING)]
+    rest = [c for c in range(32) if c not in declarer]
+    skat, rest = rest[-2:], rest[:-2]
+    state = stage_play((mask(rest[:10]), mask(declarer), mask(rest[10:])), mask(skat), 1,
+                       GRAND, mask(skat))
+    agent = SkatPimcAgent(load_game("skat"), seed=3, worlds=8, suit_defence=suit_defence)
+    action = agent.act(state.info_state(0))
+    if suit_defence:  # a grand with every jack: the declarer wins in every world
+        assert calls and action == calls[-1][-1]
+    else:
+        assert calls == []

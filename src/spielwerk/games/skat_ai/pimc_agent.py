@@ -62,6 +62,7 @@ from spielwerk.games.skat_ai.null_play import (
     null_declarer_preference,
     null_defender_preference,
 )
+from spielwerk.games.skat_ai.suit_defence import suit_defender_preference
 from spielwerk.mc.pimc import PimcError, PimcResult, pimc_search
 
 INFER_BATCH = 8
@@ -95,6 +96,9 @@ class PimcSettings:
     null_defence: bool = param(False, "null defender: of the cards the vote ties, the one "
                                       "that makes the declarer take the current trick in the "
                                       "most worlds (null_play.py), not at random")
+    suit_defence: bool = param(False, "suit and grand defender: of the cards the vote ties, "
+                                      "the one that brings the defenders the most card points "
+                                      "in the current trick over the worlds (suit_defence.py)")
     infer: str = param("none", "worlds drawn uniformly (none) or weighted by the likelihood "
                                "of the auction (auction), of the cards played (play) or both, "
                                "under models of our own bot (inference.py)", INFERENCES)
@@ -218,8 +222,11 @@ class SkatPimcAgent(Agent):
         prefer: Callable[[list[int]], int | None] | None = None
         if self.settings.null_ties and info.player == info.declarer:
             prefer = lambda tied: null_declarer_preference(info, tied)  # noqa: E731
-        elif self.settings.null_defence and info.player != info.declarer:
-            prefer = lambda tied: null_defender_preference(info, tied, seen)  # noqa: E731
+        elif info.player != info.declarer and info.game_code == NULL:
+            if self.settings.null_defence:
+                prefer = lambda tied: null_defender_preference(info, tied, seen)  # noqa: E731
+        elif info.player != info.declarer and self.settings.suit_defence:
+            prefer = lambda tied: suit_defender_preference(info, tied, seen)  # noqa: E731
         time_limit = self.time_limit
         if (self.settings.endgame and self.values == "win"
                 and int(info.hand).bit_count() <= self.settings.endgame):

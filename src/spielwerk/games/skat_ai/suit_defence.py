@@ -1,0 +1,61 @@
+"""The suit and grand defender's choice between cards that PIMC values alike.
+
+With win values a defender's vote ties often: in every sampled world the declarer reaches
+61 whatever the card (or in none), so every card scores alike and the seeded random pick
+decides - a defender then throws a ten onto the declarer's trick as readily as onto its
+partner's. Here such a tie is broken by the current trick: of the tied cards, the one with
+the best mean over the worlds the vote solved of the card points the trick brings the
+defenders (minus those it brings the declarer), the rest of the trick played best for each
+side - the partner's sure trick gets the points (smearing), the declarer's gets none. It
+changes no card the vote tells apart, so it can only choose between cards the double-dummy
+search found equally good.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from spielwerk.games.skat import kernel
+from spielwerk.games.skat.cards import NULL, POINTS_BY_CARD, cards_of
+from spielwerk.games.skat.dds import DealPosition
+from spielwerk.games.skat.info import SkatInfoState
+
+
+def trick_balance(trick: list[int], leader: int, hands: list[int], declarer: int,
+                  game: int) -> int:
+    """The card points the trick ``trick`` (cards so far, led by ``leader``) brings the
+    defenders, minus those it brings the declarer, the rest of it played from ``hands``
+    (card masks per seat), each side at its best for this trick."""
+    if len(trick) == 3:
+        led = trick[0]
+        powers = [kernel.card_power(c, led, game) for c in trick]
+        winner = (leader + powers.index(max(powers))) % 3
+        points = sum(POINTS_BY_CARD[c] for c in trick)
+        return -points if winner == declarer else points
+    seat = (leader + len(trick)) % 3
+    legal = kernel.legal_cards(hands[seat], trick[0] if trick else -1, game)
+    values = [trick_balance(trick + [c], leader,
+                            [h & ~(1 << c) if i == seat else h for i, h in enumerate(hands)],
+                            declarer, game)
+              for c in cards_of(legal)]
+    return min(values) if seat == declarer else max(values)
+
+
+def suit_defender_preference(info: SkatInfoState, tied: list[int],
+                             worlds: Sequence[DealPosition]) -> int | None:
+    """The suit or grand defender's card among ``tied`` (see the module docstring); None
+    in null, for the declarer, without worlds, or when the tied cards score alike."""
+    if info.game_code == NULL or info.player == info.declarer or not worlds:
+        return None
+    totals = {c: 0 for c in tied}
+    for pos in worlds:
+        mover = pos.to_move
+        for c in tied:
+            if pos.hands[mover] >> c & 1:
+                hands = [h & ~(1 << c) if i == mover else h for i, h in enumerate(pos.hands)]
+                totals[c] += trick_balance([*pos.trick, c], pos.leader, hands, pos.declarer,
+                                           pos.game)
+    best = max(totals.values())
+    if min(totals.values()) == best:
+        return None
+    return next(c for c in tied if totals[c] == best)
