@@ -124,6 +124,9 @@ class KnnSettings(KnnParams):
     null_defence: bool = param(False, "pimc play as null defender: of the cards the worlds' vote "
                                       "ties, the one that makes the declarer take the current "
                                       "trick in the most worlds, not at random")
+    suit_defence: bool = param(False, "pimc play as suit or grand defender: of the cards the "
+                                      "worlds' vote ties, the one that brings the defenders "
+                                      "the most card points in the current trick")
     choose_by_put: bool = param(True, "after picking up, compare the games by the values of "
                                       "the refined put of each (putting=refined)")
 
@@ -152,7 +155,7 @@ class SkatKnnAgent(Agent):
         self.scaling, self.base, self.play = s.scaling, s.base, s.play
         self.player: Agent = (
             SkatPimcAgent(game, seed, worlds=s.worlds, time=s.time, null_ties=s.null_ties,
-                          null_defence=s.null_defence,
+                          null_defence=s.null_defence, suit_defence=s.suit_defence,
                           infer=s.infer if s.play == "infer" else "none", deadline=s.deadline,
                           endgame=s.endgame, play_model=s.play_model)
             if s.play != "rule" else SkatRuleAgent(game, seed))
@@ -312,7 +315,7 @@ FROZEN: dict[str, tuple[dict[str, Any], str]] = {
          "choose_by_put": True, "switch_margin": 0.0, "contest_margin": 6.0, "decision": "ev",
          "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value", "contest_shift": 1.0,
          "calibration": "pimc", "null_ties": False, "deadline": False, "infer": "auction",
-         "play_model": "net", "endgame": 0, "null_defence": False},
+         "play_model": "net", "endgame": 0, "null_defence": False, "suit_defence": False},
         "474dc2f6fc4fc5fa7463bd90505fbd7f18795fba6c551877283119244af3aa1d",
     ),
     "knn2": (
@@ -322,7 +325,8 @@ FROZEN: dict[str, tuple[dict[str, Any], str]] = {
          "choose_by_put": True, "switch_margin": 0.0, "contest_margin": 6.0,
          "decision": "score", "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value",
          "contest_shift": 1.0, "calibration": "strong", "null_ties": True, "deadline": False,
-         "infer": "auction", "play_model": "net", "endgame": 0, "null_defence": False},
+         "infer": "auction", "play_model": "net", "endgame": 0, "null_defence": False,
+         "suit_defence": False},
         "474dc2f6fc4fc5fa7463bd90505fbd7f18795fba6c551877283119244af3aa1d",
     ),
 }
