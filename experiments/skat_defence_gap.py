@@ -13,7 +13,9 @@ really declares), unless ``--force null``: then whoever wins the auction picks u
 puts as AGENT does and declares a plain null (a deal whose bid went past the null's 23 is
 left out as not forceable).
 
-Results go to a JSON Lines file (one line per deal), resumed when it exists.
+Results go to a JSON Lines file (one line per deal), resumed when it exists. Playing to
+the declaration and the game types are :mod:`spielwerk.games.skat_ai.calibration`'s (the
+``spielwerk skat calibration`` command's).
 
     python experiments/skat_defence_gap.py --deals 300 --seed 4242 --workers 2 \\
         --out results/defence-gap.jsonl
@@ -41,16 +43,12 @@ from spielwerk.core.agent import make_agent
 from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat.actions import PICKUP
-from spielwerk.games.skat.cards import GRAND, NULL
+from spielwerk.games.skat.cards import NULL
 from spielwerk.games.skat.outcome import final_details
-from spielwerk.games.skat.rules import PLAY, SkatState
+from spielwerk.games.skat_ai.calibration import GAME_TYPES, game_type, play_to_declaration
 from spielwerk.games.skat_ai.open_defence import OpenHandDefence
 
 _WORKER: dict[str, Any] = {}
-
-
-class _Declared(Exception):
-    pass
 
 
 def _init(agent: str, force: str) -> None:
@@ -75,34 +73,19 @@ def _forcing_null(agents: list[Any]) -> list[Any]:
     return [seat] * 3
 
 
-def _stop(state: Any, player: int, action: int) -> None:
-    if state.phase == PLAY and state.contract is not None:
-        raise _Declared
-
-
-def game_type(contract: Any) -> str:
-    kind = "null" if contract.game == NULL else "grand" if contract.game == GRAND else "suit"
-    if contract.ouvert and contract.game == NULL:
-        return "null_ouvert"
-    return kind + ("_hand" if contract.hand else "")
-
-
 def play_deal(seed: int, deal: int) -> dict[str, Any]:
     game, agents, force = _WORKER["game"], _WORKER["agents"], _WORKER["force"]
     chance = derive_seed(seed, 1, deal)
-    state = game.new_initial_state()
     for i in range(3):
         agents[i].reset(derive_seed(seed, 2, deal, i))
-    try:
-        play(state, _forcing_null(agents) if force == "null" else agents,
-             np.random.default_rng(chance), after=_stop)
-    except _Declared:
-        pass
-    if not isinstance(state, SkatState) or state.contract is None:
+    state = play_to_declaration(game.new_initial_state(),
+                                _forcing_null(agents) if force == "null" else agents,
+                                np.random.default_rng(chance))
+    if state is None or state.contract is None:
         return {"deal": deal, "passed": True}
-    if force == "null" and (state.contract.game != NULL or state.auction.value > 23):
-        return {"deal": deal, "passed": True, "not_forceable": True}
     declarer, contract = state.declarer, state.contract
+    if force == "null" and (contract.game != NULL or state.auction.value > 23):
+        return {"deal": deal, "passed": True, "not_forceable": True}
     record: dict[str, Any] = {"deal": deal, "passed": False, "declarer": declarer,
                               "contract": contract.iss(), "type": game_type(contract)}
     for name in ("ours", "open"):
@@ -129,8 +112,7 @@ def summarize(path: Path) -> None:
           f"{len(played)} declared")
     print(f"{'type':<12} {'declared':>8} {'won vs ours':>12} {'won vs open':>12} "
           f"{'gap':>7}  95% interval")
-    types = ["suit", "suit_hand", "grand", "grand_hand", "null", "null_hand", "null_ouvert"]
-    for t in [*types, "all"]:
+    for t in [*GAME_TYPES, "all"]:
         rs = [r for r in played if t == "all" or r["type"] == t]
         if not rs:
             continue

@@ -290,4 +290,7 @@ def register(app: typer.Typer) -> None:
     from spielwerk.games.skat.cli_match import register_match_command
 
     register_match_command(skat_app)
+    from spielwerk.games.skat.cli_calibration import register_calibration_command
+
+    register_calibration_command(skat_app)
     app.add_typer(skat_app, name="skat")

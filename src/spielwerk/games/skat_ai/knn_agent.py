@@ -53,10 +53,18 @@ from spielwerk.games.skat_ai.baseline import SkatRuleAgent, rule_put
 from spielwerk.games.skat_ai.bidding import BidDecision, apply_strength_bidding, decide_bid
 from spielwerk.games.skat_ai.inference import PLAY_MODELS, InferenceSettings
 from spielwerk.games.skat_ai.knn import KnnModel
+from spielwerk.games.skat_ai.knowledge.features import hand_count, null_count
 from spielwerk.games.skat_ai.knowledge.store import base_fingerprint, default_base_dir
-from spielwerk.games.skat_ai.params import DEFAULT_SCALING, SCALINGS, KnnParams
+from spielwerk.games.skat_ai.params import DEFAULT_SCALING, SCALINGS, KnnParams, win_probability
 from spielwerk.games.skat_ai.pimc_agent import SkatPimcAgent
-from spielwerk.games.skat_ai.putting import PUTTINGS, PutDecision, bot_put, choose_game, knn_put
+from spielwerk.games.skat_ai.putting import (
+    PUTTINGS,
+    PutDecision,
+    bot_put,
+    choose_game,
+    knn_put,
+    put_count,
+)
 
 _MODELS: dict[tuple[str, int, str], KnnModel] = {}
 AGENT_PUTTINGS = (*PUTTINGS, "rule")
@@ -297,6 +305,36 @@ class SkatKnnAgent(Agent):
         contract = Contract(NULL, ouvert=ouvert) if game == NULL else Contract(game)
         action = declaration_action(contract)
         return action if action in legal else self.player.act(info)
+
+    # ----- what it expected ------------------------------------------------------------
+    def declaration_chance(self, info: SkatInfoState) -> float | None:
+        """The win chance this agent's calibration (``params.win_chances``) gives the game
+        it declared, from the declarer's info state after the declaration: a hand game's
+        from the ten dealt cards' neighbour value (stage ``hand``, as the bidding's
+        :func:`bidding.options` compute it), a game after picking up from the neighbours'
+        value of the ten cards kept (stage ``put``, as :func:`putting.choose_game` does).
+        None before a declaration, for another seat's game or in Ramsch. It only reads (the
+        caches it fills are the ones the decisions use): no decision changes."""
+        contract = info.contract
+        if contract is None or info.is_ramsch or info.declarer != info.player:
+            return None
+        p, game, position = self.params, contract.game, self.position(info.player)
+        ouvert = contract.ouvert and game == NULL
+        if not info.picked_up:
+            hand = info.own_dealt
+            value = float(self.bid_decision(hand, position).hand_values[game])
+            count = float(null_count(hand)[0]) if game == NULL else hand_count(hand, game)
+            return win_probability(value, "hand", position, count, game,
+                                   calibration=p.win_chances, ouvert=ouvert)
+        put = info.put or 0
+        twelve = info.hand | put
+        per_game = self.put_decision(info).per_game
+        if game in per_game and per_game[game][0] == put:
+            value = per_game[game][1]
+        else:  # another put than the one valued for this game: value the put made
+            value = float(self.model.put_values(twelve, game, [put], p.k)[0])
+        return win_probability(value, "put", position, put_count(twelve & ~put, game), game,
+                               calibration=p.win_chances, ouvert=ouvert)
 
 
 register_declared(
