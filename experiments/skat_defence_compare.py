@@ -1,0 +1,205 @@
+"""Skat defences compared on the same declared games, against the open-hand bound.
+
+Per seeded deal, AGENT sits in all three seats through the auction and declares as it does
+(``--force none``), or whoever wins the auction picks up the skat, puts as AGENT does and
+declares a plain null (``--force null``, the default; a deal whose bid went past the null's
+23 is left out, as in ``skat_defence_gap.py --force null``). The game is then played
+out once per defence from the declaration - AGENT as the declarer (the same seeds each
+time, so its decisions are the same until the defence differs), the two defenders each
+spec of ``--defence`` in turn, and once the open-hand defence (defenders who see every
+card: the bound). Per game type and defence the summary gives the declarer's win rate and
+the **gap**: the share of the games it let through that the open-hand defence beats
+(Wilson 95%). Against the first defence each other one gets the paired difference of the
+gaps (the games one lets through and the other does not), with a 95% interval for
+matched pairs.
+
+Results go to a JSON Lines file (one line per deal), resumed when it exists.
+
+    python experiments/skat_defence_compare.py --deals 500 --seed 616161 --workers 1 \\
+        --defence knn --defence knn:null_defence=true --out results/null-defence.jsonl
+    python experiments/skat_defence_compare.py --force none --deals 300 --seed 626262 \\
+        --defence knn --defence pimc:worlds=32:values=points --out results/defences.jsonl
+    python experiments/skat_defence_compare.py --summarize results/null-defence.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from spielwerk.arena.match import derive_seed
+from spielwerk.arena.stats import wilson_interval
+from spielwerk.core.agent import make_agent
+from spielwerk.core.play import play
+from spielwerk.core.registry import load_game
+from spielwerk.games.skat.actions import PICKUP
+from spielwerk.games.skat.cards import NULL
+from spielwerk.games.skat.outcome import final_details
+from spielwerk.games.skat_ai.calibration import GAME_TYPES, game_type, play_to_declaration
+from spielwerk.games.skat_ai.open_defence import OpenHandDefence
+
+OPEN = "open"
+_WORKER: dict[str, Any] = {}
+
+
+def _init(agent: str, defences: list[str], force: str) -> None:
+    game = load_game("skat")
+    _WORKER.update(game=game, agents=[make_agent(agent, game, 0) for _ in range(3)],
+                   defences={d: [make_agent(d, game, 0) for _ in range(3)]
+                             for d in defences}, force=force)
+
+
+def _forcing_null(agents: list[Any]) -> list[Any]:
+    """The agents' own auction, except that its winner picks up and declares a plain null."""
+
+    def seat(state: Any, player: int) -> int:
+        legal = state.legal_actions()
+        if PICKUP in legal:
+            return PICKUP
+        null = [a for a in legal if state.action_to_string(a) == "N"]
+        if null:
+            return null[0]
+        return int(agents[player].act(state.info_state(player)))
+
+    return [seat] * 3
+
+
+def play_deal(seed: int, deal: int) -> dict[str, Any]:
+    game, agents, defences = _WORKER["game"], _WORKER["agents"], _WORKER["defences"]
+    force = _WORKER["force"]
+    chance = derive_seed(seed, 1, deal)
+    for i in range(3):
+        agents[i].reset(derive_seed(seed, 2, deal, i))
+    state = play_to_declaration(game.new_initial_state(),
+                                _forcing_null(agents) if force == "null" else agents,
+                                np.random.default_rng(chance))
+    if state is None or force == "null" and (state.contract.game != NULL
+                                             or state.auction.value > 23):
+        return {"deal": deal, "passed": True}
+    declarer = state.declarer
+    record: dict[str, Any] = {"deal": deal, "passed": False, "declarer": declarer,
+                              "type": game_type(state.contract)}
+    for name in [*defences, OPEN]:
+        seats: dict[int, Any] = {}
+        for s in range(3):
+            if s == declarer:
+                agents[s].reset(derive_seed(seed, 3, deal, s))
+                seats[s] = agents[s]
+            elif name == OPEN:
+                seats[s] = OpenHandDefence()
+            else:
+                defences[name][s].reset(derive_seed(seed, 3, deal, s))
+                seats[s] = defences[name][s]
+        t0 = time.perf_counter()
+        final = play(state.clone(), seats, np.random.default_rng(chance)).state
+        record[name] = {"won": bool(final_details(final)["won"]),
+                        "seconds": round(time.perf_counter() - t0, 2)}
+    return record
+
+
+def paired_gap_difference(rows: list[dict[str, Any]], a: str, b: str) -> tuple[float, float,
+                                                                               float]:
+    """Gap of ``b`` minus gap of ``a`` over the same nulls, with a 95% interval for matched
+    pairs (a null counts for a defence when it let it through and the open hand beat it)."""
+    n = len(rows)
+    diff = [int(r[b]["won"] and not r[OPEN]["won"]) - int(r[a]["won"] and not r[OPEN]["won"])
+            for r in rows]
+    mean = sum(diff) / n
+    var = sum((d - mean) ** 2 for d in diff) / max(1, n - 1)
+    half = 1.96 * math.sqrt(var / n)
+    return mean, mean - half, mean + half
+
+
+def summarize(path: Path) -> None:
+    lines = path.read_text().splitlines()
+    header = json.loads(lines[0])
+    rows = [json.loads(x) for x in lines[1:] if x.strip()]
+    played = [r for r in rows if not r["passed"]]
+    defences = header["defences"]
+    force = header.get("force", "null")
+    what = "forced nulls" if force == "null" else "games declared"
+    print(f"declarer {header['agent']}, seed {header['seed']}: {len(rows)} deals, "
+          f"{len(played)} {what}")
+    types = [t for t in GAME_TYPES if any(r.get("type", "null") == t for r in played)]
+    for t in [*types, "all"] if len(types) > 1 else types:
+        rs = [r for r in played if t == "all" or r.get("type", "null") == t]
+        n = len(rs)
+        print(f"{t} ({n}):")
+        print(f"  {'defence':<40} {'declarer won':>12} {'gap':>7}  95% interval  {'s/game':>6}")
+        for d in [*defences, OPEN]:
+            won = sum(r[d]["won"] for r in rs)
+            gap = sum(r[d]["won"] and not r[OPEN]["won"] for r in rs)
+            lo, hi = wilson_interval(gap, n, 0.95)
+            secs = sum(r[d]["seconds"] for r in rs) / n
+            print(f"  {d:<40} {won / n:>12.3f} {gap / n:>7.3f}  {lo:.3f}-{hi:.3f}  "
+                  f"{secs:>6.2f}")
+        for d in defences[1:]:
+            mean, lo, hi = paired_gap_difference(rs, defences[0], d)
+            print(f"  gap of {d} minus {defences[0]}: {mean:+.3f} ({lo:+.3f} .. {hi:+.3f})")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--agent", default="knn", help="the declarer (and the auction)")
+    ap.add_argument("--defence", action="append", dest="defences",
+                    help="a defender spec, played on every null (repeat the option for "
+                         "more; the first is the one the others are compared with)")
+    ap.add_argument("--deals", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=616161)
+    ap.add_argument("--force", choices=("null", "none"), default="null",
+                    help="null: the auction's winner declares a plain null; none: AGENT's own "
+                         "declarations")
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--out", type=Path)
+    ap.add_argument("--summarize", type=Path)
+    args = ap.parse_args()
+    if args.summarize:
+        summarize(args.summarize)
+        return
+    if args.out is None:
+        ap.error("--out FILE is needed (one JSON line per deal, resumed)")
+    defences = [d.strip() for d in args.defences or ["knn"] if d.strip()]
+    if OPEN in defences:
+        ap.error("the open-hand defence is always played: name the others")
+    game = load_game("skat")
+    for spec in [args.agent, *defences]:
+        make_agent(spec, game, 0)  # a bad spec stops here, before any deal
+    done: set[int] = set()
+    if args.out.exists():
+        lines = args.out.read_text().splitlines()
+        header = json.loads(lines[0])
+        if (header["agent"], header["seed"], header["defences"],
+                header.get("force", "null")) != (args.agent, args.seed, defences, args.force):
+            raise SystemExit(f"{args.out} holds another run ({header})")
+        done = {json.loads(x)["deal"] for x in lines[1:] if x.strip()}
+    else:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps({"agent": args.agent, "seed": args.seed,
+                                        "defences": defences, "force": args.force,
+                                        "machine": f"{platform.machine()}, "
+                                                   f"{os.cpu_count()} cores"}) + "\n")
+    todo = [d for d in range(args.deals) if d not in done]
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(args.workers, initializer=_init,
+                             initargs=(args.agent, defences, args.force)) as pool, \
+            args.out.open("a") as fh:
+        futures = [pool.submit(play_deal, args.seed, d) for d in todo]
+        for k, f in enumerate(futures, 1):
+            fh.write(json.dumps(f.result()) + "\n")
+            fh.flush()
+            if k % 25 == 0 or k == len(futures):
+                print(f"{k}/{len(futures)} deals, {time.perf_counter() - t0:.0f} s", flush=True)
+    summarize(args.out)
+
+
+if __name__ == "__main__":
+    main()
