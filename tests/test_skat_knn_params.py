@@ -24,7 +24,7 @@ KNN_SETTINGS: dict[str, Any] = {
     "worlds": 32, "time": 0.0, "deadline": False, "infer": "auction", "play_model": "net",
     "endgame": 0, "k": 12, "extensions": True, "putting": "refined", "base": "",
     "hand_threshold": 64.0, "pickup_threshold": 52.0, "null_threshold": 0.8, "scaling": "std",
-    "bidding": "knn", "play": "pimc", "null_ties": True, "null_defence": False,
+    "bidding": "knn", "play": "pimc", "null_ties": True, "null_defence": True,
     "suit_defence": False, "put_rules": "seed",
     "choose_by_put": True, "switch_margin": 0.0, "contest_margin": 6.0, "decision": "score",
     "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value", "contest_shift": 1.0,
@@ -36,8 +36,8 @@ KNN_PARAMS: dict[str, Any] = {
     "decision": "score", "loss_bonus": 40.0, "ev_margin": 0.0, "contest_shift": 1.0,
     "game_choice": "value", "calibration": "strong",
 }
-KNN1 = {"decision": "ev", "calibration": "pimc", "null_ties": False}
-KNN2 = {"calibration": "strong"}  # today's default, its calibration named, not "auto"
+KNN1 = {"decision": "ev", "calibration": "pimc", "null_ties": False, "null_defence": False}
+KNN2 = {"calibration": "strong", "null_defence": False}  # the default before null_defence
 # spec -> (settings, decision parameters), each as the knn agent's above but for these
 RESOLVED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "knn": ({}, {}),
@@ -48,7 +48,7 @@ RESOLVED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "knn:play=rule": ({"play": "rule"}, {"calibration": "rule"}),
     "knn:play=infer": ({"play": "infer"}, {}),
     "knn2": (KNN2, {}),
-    "knn:null_defence=true": ({"null_defence": True}, {}),
+    "knn:null_defence=false": ({"null_defence": False}, {}),
     "knn:decision=threshold:play=rule": ({"decision": "threshold", "play": "rule"},
                                          {"decision": "threshold", "calibration": "rule"}),
 }

@@ -129,7 +129,7 @@ class KnnSettings(KnnParams):
     null_ties: bool = param(True, "pimc play as null declarer: cards the worlds' vote ties are "
                                   "chosen as null declarers play (stay under, discard the "
                                   "most exposed card), not at random")
-    null_defence: bool = param(False, "pimc play as null defender: of the cards the worlds' vote "
+    null_defence: bool = param(True, "pimc play as null defender: of the cards the worlds' vote "
                                       "ties, the one that makes the declarer take the current "
                                       "trick in the most worlds, not at random")
     suit_defence: bool = param(False, "pimc play as suit or grand defender: of the cards the "
