@@ -156,7 +156,8 @@ def test_every_wrong_way_in_gets_the_same_refusal(client: TestClient, db: Path,
     caplog.set_level(logging.DEBUG)
     made = create(client)
     tid, k0, k1 = made["id"], key_of(made["links"]["0"]), key_of(made["links"]["1"])
-    wrong = [f"/ws/{tid}?seat=0&key=x{k0[1:]}",    # a wrong key
+    bad = ("y" if k0[0] == "x" else "x") + k0[1:]  # one character off: never the key
+    wrong = [f"/ws/{tid}?seat=0&key={bad}",        # a wrong key
              f"/ws/{tid}?seat=0",                  # no key
              f"/ws/{tid}",                         # nothing: a table of two people
              f"/ws/{tid}?seat=0&key={k1}",         # the other seat's key
@@ -166,7 +167,7 @@ def test_every_wrong_way_in_gets_the_same_refusal(client: TestClient, db: Path,
     answers = {refusal(client, path) for path in wrong}
     assert answers == {(REFUSED_CODE, "refused")}
     http = {(r.status_code, r.text) for r in (
-        client.get(f"/api/tables/{tid}?seat=0&key=x{k0[1:]}"),
+        client.get(f"/api/tables/{tid}?seat=0&key={bad}"),
         client.get(f"/api/tables/{tid}?seat=0&key={k1}"),
         client.get(f"/api/tables/{tid}"),
         client.get(f"/api/tables/{'ab' * 12}?seat=0&key={k0}"))}

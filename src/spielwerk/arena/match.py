@@ -30,14 +30,14 @@ from dataclasses import dataclass
 from time import perf_counter_ns
 from typing import Any
 
-import numpy as np
-
 from spielwerk.arena.seeds import AGENT_SALT
 from spielwerk.core.agent import Agent, is_reusable, make_agent
 from spielwerk.core.errors import IllegalActionError, SpielwerkError
 from spielwerk.core.game import Game, LazyGenerator, State, UniformSource
 from spielwerk.core.play import Seating, play
 from spielwerk.core.registry import load_game, parse_game_spec
+from spielwerk.core.seeds import SeedError
+from spielwerk.core.seeds import derive_seed as core_derive_seed
 from spielwerk.plugins import game_plugin, load_object
 
 
@@ -50,11 +50,12 @@ class AgentFailedError(ArenaError):
 
 
 def derive_seed(*parts: int) -> int:
-    """A 63-bit seed derived from integer parts (stable across runs and machines)."""
-    if any(p < 0 for p in parts):
-        raise ArenaError(f"seeds must be non-negative integers, not {parts}")
-    words = np.random.SeedSequence(list(parts)).generate_state(2, np.uint32)
-    return (int(words[0]) << 31) ^ int(words[1])
+    """A 63-bit seed derived from integer parts (stable across runs and machines;
+    :func:`spielwerk.core.seeds.derive_seed`, a bad part an :class:`ArenaError` here)."""
+    try:
+        return core_derive_seed(*parts)
+    except SeedError as exc:
+        raise ArenaError(str(exc)) from None
 
 
 def agent_seed(game_seed: int, seat: int) -> int:

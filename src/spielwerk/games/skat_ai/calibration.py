@@ -35,13 +35,13 @@ from typing import Any
 
 import numpy as np
 
-from spielwerk.arena.match import derive_seed
-from spielwerk.arena.stats import wilson_interval
 from spielwerk.core.agent import Agent, AgentSpecError, make_agent
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.game import Game, State
+from spielwerk.core.intervals import wilson_interval
 from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
+from spielwerk.core.seeds import derive_seed
 from spielwerk.games.skat.cards import GRAND, NULL
 from spielwerk.games.skat.outcome import final_details
 from spielwerk.games.skat.rules import PLAY, SkatState
