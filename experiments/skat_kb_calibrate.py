@@ -80,6 +80,9 @@ NULL_MODES_MIN = 0.25
 DECLARER_PIMC: dict[str, Any] = {}
 """Extra ``pimc`` settings of the forced declarer's card play (``--declarer-pimc``), e.g.
 ``{"null_ties": True}``; the defenders keep the defaults."""
+DEFENCE_PIMC: dict[str, Any] = {}
+"""Extra ``pimc`` settings of the defenders' card play with ``--defence pimc``
+(``--defence-pimc``), e.g. ``{"null_defence": True}`` (the ``knn`` default's null defence)."""
 
 
 def null_screened(mode: str, hand: int, shares: tuple[float, float]) -> bool:
@@ -159,7 +162,8 @@ def forced_game(deal_seed: int, seat: int, mode: str, base: str = "", worlds: in
     game = load_game(GAME_SPEC)
     forced = ForcedRule(game, 0) if mode == "rule" else ForcedKnn(game, mode, base, worlds)
     seats = [forced if s == seat else
-             (PimcPasser(game, deal_seed + s, worlds=max(worlds, 1)) if defence == "pimc"
+             (PimcPasser(game, deal_seed + s, worlds=max(worlds, 1), **DEFENCE_PIMC)
+              if defence == "pimc"
               else Passer(game, 0)) for s in range(3)]
     state = game.new_initial_state()
     play(state, seats, np.random.default_rng(deal_seed))
@@ -492,6 +496,9 @@ def main() -> None:
                          "skat_calibration/NAME.json ships as calibration=NAME)")
     ap.add_argument("--declarer-pimc", default="",
                     help="the forced declarer's pimc setting null_ties=true|false")
+    ap.add_argument("--defence-pimc", default="",
+                    help="--defence pimc: the defenders' pimc settings null_defence=true|false, "
+                         "suit_defence=true|false (comma-separated)")
     ap.add_argument("--null-all", action="store_true",
                     help="play the forced null mode for every seat, not only the screened "
                          "ones (NULL_SCREEN)")
@@ -519,6 +526,14 @@ def main() -> None:
         if key != "null_ties" or value.lower() not in ("true", "false"):
             ap.error("--declarer-pimc takes null_ties=true or null_ties=false")
         DECLARER_PIMC[key] = value.lower() == "true"
+    for item in filter(None, a.defence_pimc.split(",")):
+        key, _, value = item.partition("=")
+        if key not in ("null_defence", "suit_defence") or value.lower() not in ("true",
+                                                                                "false"):
+            ap.error("--defence-pimc takes null_defence= and suit_defence= true or false")
+        DEFENCE_PIMC[key] = value.lower() == "true"
+    if DEFENCE_PIMC and a.defence != "pimc":
+        ap.error("--defence-pimc needs --defence pimc")
     run(a.deals, a.seed, a.out, a.base, a.worlds, a.defence, modes, a.null_all)
 
 
