@@ -72,10 +72,12 @@ CALIBRATIONS: dict[str, dict[str, tuple[float, ...]]] = {
     "pimc": PIMC_WIN_CALIBRATION, "rule": WIN_CALIBRATION,
 }
 """The win-chance calibrations by the declarer's card play (``KnnParams.calibration``)."""
-TYPED_CALIBRATIONS = ("strong",)
+TYPED_CALIBRATIONS = ("strong", "defended")
 """Calibrations with weights per stage and game type, shipped as data
 (``spielwerk/data/skat_calibration/NAME.json`` with how they were made): ``strong`` - the
-knn declarer and both defenders play by PIMC (:func:`typed_calibration`). A calibration
+knn declarer and both defenders play by PIMC (:func:`typed_calibration`); ``defended`` -
+``strong`` with the null and null ouvert weights refitted against defenders who break the
+ties of their vote as ``knn``'s ``null_defence`` does. A calibration
 may also carry the type ``ouvert`` (null ouvert, fitted on forced null ouvert games of its
 own: ``skat_kb_calibrate.py --modes nullhand,nullouvert,nullouverthand``); then
 ``decision=score`` offers null ouvert by those win chances."""
@@ -180,8 +182,9 @@ class KnnParams:
     by this much (an opponent who bids on holds cards against it)."""
     calibration: str = param(DEFAULT_CALIBRATION, "ev/score: win chances measured under rule's "
                              "or PIMC's card play against rule's defence, or strong: PIMC on "
-                             "every side, per game type (auto: strong for score with pimc play, "
-                             "else those of play)", AGENT_CALIBRATIONS)
+                             "every side, per game type, or defended: strong with the nulls "
+                             "fitted against the null defence (auto: strong for score with "
+                             "pimc play, else those of play)", AGENT_CALIBRATIONS)
 
     def __post_init__(self) -> None:
         if self.k < 1:
