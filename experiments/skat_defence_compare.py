@@ -28,23 +28,26 @@ import argparse
 import json
 import math
 import os
-import platform
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from skat_defence_gap import run_deals  # the same resumable runner
 from spielwerk.arena.match import derive_seed
 from spielwerk.arena.stats import wilson_interval
 from spielwerk.core.agent import make_agent
 from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
-from spielwerk.games.skat.actions import PICKUP
 from spielwerk.games.skat.cards import NULL
 from spielwerk.games.skat.outcome import final_details
-from spielwerk.games.skat_ai.calibration import GAME_TYPES, game_type, play_to_declaration
+from spielwerk.games.skat_ai.calibration import (
+    GAME_TYPES,
+    forcing_null,
+    game_type,
+    play_to_declaration,
+)
 from spielwerk.games.skat_ai.open_defence import OpenHandDefence
 
 OPEN = "open"
@@ -58,21 +61,6 @@ def _init(agent: str, defences: list[str], force: str) -> None:
                              for d in defences}, force=force)
 
 
-def _forcing_null(agents: list[Any]) -> list[Any]:
-    """The agents' own auction, except that its winner picks up and declares a plain null."""
-
-    def seat(state: Any, player: int) -> int:
-        legal = state.legal_actions()
-        if PICKUP in legal:
-            return PICKUP
-        null = [a for a in legal if state.action_to_string(a) == "N"]
-        if null:
-            return null[0]
-        return int(agents[player].act(state.info_state(player)))
-
-    return [seat] * 3
-
-
 def play_deal(seed: int, deal: int) -> dict[str, Any]:
     game, agents, defences = _WORKER["game"], _WORKER["agents"], _WORKER["defences"]
     force = _WORKER["force"]
@@ -80,7 +68,7 @@ def play_deal(seed: int, deal: int) -> dict[str, Any]:
     for i in range(3):
         agents[i].reset(derive_seed(seed, 2, deal, i))
     state = play_to_declaration(game.new_initial_state(),
-                                _forcing_null(agents) if force == "null" else agents,
+                                forcing_null(agents) if force == "null" else agents,
                                 np.random.default_rng(chance))
     if state is None or force == "null" and (state.contract.game != NULL
                                              or state.auction.value > 23):
@@ -173,31 +161,12 @@ def main() -> None:
     game = load_game("skat")
     for spec in [args.agent, *defences]:
         make_agent(spec, game, 0)  # a bad spec stops here, before any deal
-    done: set[int] = set()
-    if args.out.exists():
-        lines = args.out.read_text().splitlines()
-        header = json.loads(lines[0])
-        if (header["agent"], header["seed"], header["defences"],
-                header.get("force", "null")) != (args.agent, args.seed, defences, args.force):
-            raise SystemExit(f"{args.out} holds another run ({header})")
-        done = {json.loads(x)["deal"] for x in lines[1:] if x.strip()}
-    else:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps({"agent": args.agent, "seed": args.seed,
-                                        "defences": defences, "force": args.force,
-                                        "machine": f"{platform.machine()}, "
-                                                   f"{os.cpu_count()} cores"}) + "\n")
-    todo = [d for d in range(args.deals) if d not in done]
-    t0 = time.perf_counter()
-    with ProcessPoolExecutor(args.workers, initializer=_init,
-                             initargs=(args.agent, defences, args.force)) as pool, \
-            args.out.open("a") as fh:
-        futures = [pool.submit(play_deal, args.seed, d) for d in todo]
-        for k, f in enumerate(futures, 1):
-            fh.write(json.dumps(f.result()) + "\n")
-            fh.flush()
-            if k % 25 == 0 or k == len(futures):
-                print(f"{k}/{len(futures)} deals, {time.perf_counter() - t0:.0f} s", flush=True)
+    run_deals(args.out, {"agent": args.agent, "seed": args.seed, "defences": defences,
+                         "force": args.force},
+              args.deals, args.workers, _init, (args.agent, defences, args.force), play_deal,
+              args.seed, same=lambda h: (h["agent"], h["seed"], h["defences"],
+                                         h.get("force", "null")) == (
+                  args.agent, args.seed, defences, args.force), every=25)
     summarize(args.out)
 
 

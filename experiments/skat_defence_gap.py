@@ -31,6 +31,7 @@ import json
 import os
 import platform
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -42,10 +43,14 @@ from spielwerk.arena.stats import wilson_interval
 from spielwerk.core.agent import make_agent
 from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
-from spielwerk.games.skat.actions import PICKUP
 from spielwerk.games.skat.cards import NULL
 from spielwerk.games.skat.outcome import final_details
-from spielwerk.games.skat_ai.calibration import GAME_TYPES, game_type, play_to_declaration
+from spielwerk.games.skat_ai.calibration import (
+    GAME_TYPES,
+    forcing_null,
+    game_type,
+    play_to_declaration,
+)
 from spielwerk.games.skat_ai.open_defence import OpenHandDefence
 
 _WORKER: dict[str, Any] = {}
@@ -57,29 +62,13 @@ def _init(agent: str, force: str) -> None:
                    force=force)
 
 
-def _forcing_null(agents: list[Any]) -> list[Any]:
-    """Choosers: the agents' own decisions, except that the auction's winner picks up and
-    declares a plain null."""
-
-    def seat(state: Any, player: int) -> int:
-        legal = state.legal_actions()
-        if PICKUP in legal:
-            return PICKUP
-        null = [a for a in legal if state.action_to_string(a) == "N"]
-        if null:
-            return null[0]
-        return int(agents[player].act(state.info_state(player)))
-
-    return [seat] * 3
-
-
 def play_deal(seed: int, deal: int) -> dict[str, Any]:
     game, agents, force = _WORKER["game"], _WORKER["agents"], _WORKER["force"]
     chance = derive_seed(seed, 1, deal)
     for i in range(3):
         agents[i].reset(derive_seed(seed, 2, deal, i))
     state = play_to_declaration(game.new_initial_state(),
-                                _forcing_null(agents) if force == "null" else agents,
+                                forcing_null(agents) if force == "null" else agents,
                                 np.random.default_rng(chance))
     if state is None or state.contract is None:
         return {"deal": deal, "passed": True}
@@ -124,6 +113,36 @@ def summarize(path: Path) -> None:
               f"{gap / len(rs):>7.3f}  {lo:.3f}-{hi:.3f}")
 
 
+def run_deals(out: Path, header: dict[str, Any], deals: int, workers: int,
+              init: Callable[..., None], initargs: tuple[Any, ...],
+              play: Callable[[int, int], dict[str, Any]], seed: int,
+              same: Callable[[dict[str, Any]], bool], every: int) -> None:
+    """Play deals ``0 .. deals-1`` in a process pool into the JSON Lines file ``out`` (its
+    first line ``header`` with the machine), resuming the deals it holds; a file of another
+    run (``same(header)`` false) is refused."""
+    done: set[int] = set()
+    if out.exists():
+        lines = out.read_text().splitlines()
+        found = json.loads(lines[0])
+        if not same(found):
+            raise SystemExit(f"{out} holds another run ({found})")
+        done = {json.loads(x)["deal"] for x in lines[1:] if x.strip()}
+    else:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps({**header, "machine": f"{platform.machine()}, "
+                                                        f"{os.cpu_count()} cores"}) + "\n")
+    todo = [d for d in range(deals) if d not in done]
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(workers, initializer=init, initargs=initargs) as pool, \
+            out.open("a") as fh:
+        futures = [pool.submit(play, seed, d) for d in todo]
+        for n, f in enumerate(futures, 1):
+            fh.write(json.dumps(f.result()) + "\n")
+            fh.flush()
+            if n % every == 0 or n == len(futures):
+                print(f"{n}/{len(futures)} deals, {time.perf_counter() - t0:.0f} s", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--agent", default="knn")
@@ -140,31 +159,10 @@ def main() -> None:
         return
     if args.out is None:
         ap.error("--out FILE is needed (one JSON line per deal, resumed)")
-    done: set[int] = set()
-    if args.out.exists():
-        lines = args.out.read_text().splitlines()
-        header = json.loads(lines[0])
-        if (header["agent"], header["seed"], header.get("force", "none")) != (
-                args.agent, args.seed, args.force):
-            raise SystemExit(f"{args.out} holds another run ({header})")
-        done = {json.loads(x)["deal"] for x in lines[1:] if x.strip()}
-    else:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps({"agent": args.agent, "seed": args.seed,
-                                        "force": args.force,
-                                        "machine": f"{platform.machine()}, "
-                                                   f"{os.cpu_count()} cores"}) + "\n")
-    todo = [d for d in range(args.deals) if d not in done]
-    t0 = time.perf_counter()
-    with ProcessPoolExecutor(args.workers, initializer=_init,
-                             initargs=(args.agent, args.force)) as pool, \
-            args.out.open("a") as fh:
-        futures = [pool.submit(play_deal, args.seed, d) for d in todo]
-        for n, f in enumerate(futures, 1):
-            fh.write(json.dumps(f.result()) + "\n")
-            fh.flush()
-            if n % 10 == 0 or n == len(futures):
-                print(f"{n}/{len(futures)} deals, {time.perf_counter() - t0:.0f} s", flush=True)
+    run_deals(args.out, {"agent": args.agent, "seed": args.seed, "force": args.force},
+              args.deals, args.workers, _init, (args.agent, args.force), play_deal, args.seed,
+              same=lambda h: (h["agent"], h["seed"], h.get("force", "none")) == (
+                  args.agent, args.seed, args.force), every=10)
     summarize(args.out)
 
 

@@ -20,6 +20,7 @@ from spielwerk.core.table_face import table_face
 from spielwerk.web.app import create_app
 from spielwerk.web.person_record import people, person_of, person_record
 from spielwerk.web.store import Store
+from test_web_store import SCHEMA_1
 from web_helpers import rule_deal
 
 NOON = time.mktime((2026, 3, 2, 12, 0, 0, 0, 0, -1))  # local noon: days are local days
@@ -163,21 +164,7 @@ def test_a_store_of_schema_1_gains_the_people_seats_and_keeps_its_games(
     db = tmp_path / "old.sqlite3"
     st = declared_deal(4000)
     con = sqlite3.connect(db)
-    con.executescript(
-        """
-        CREATE TABLE tables (
-            id TEXT PRIMARY KEY, config TEXT NOT NULL, history TEXT NOT NULL,
-            deal_no INTEGER NOT NULL DEFAULT 0, series TEXT NOT NULL DEFAULT '[]',
-            created REAL NOT NULL, updated REAL NOT NULL
-        );
-        CREATE TABLE games (
-            id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT, spec TEXT NOT NULL,
-            history TEXT NOT NULL, seat INTEGER NOT NULL DEFAULT 0,
-            players TEXT NOT NULL DEFAULT '[]', summary TEXT NOT NULL DEFAULT '',
-            source TEXT NOT NULL DEFAULT 'played', finished REAL NOT NULL
-        );
-        PRAGMA user_version=1;
-        """)
+    con.executescript(SCHEMA_1 + "PRAGMA user_version=1;")
     con.execute("INSERT INTO games (spec, history, seat, players, finished) VALUES "
                 "(?, ?, 1, ?, ?)", (st.game.spec(), json.dumps(st.history),
                                    json.dumps(["rule (0)", "you", "rule (2)"]), NOON))

@@ -43,6 +43,22 @@ FOREIGN = {
 }
 
 
+SCHEMA_1 = """
+    CREATE TABLE tables (
+        id TEXT PRIMARY KEY, config TEXT NOT NULL, history TEXT NOT NULL,
+        deal_no INTEGER NOT NULL DEFAULT 0, series TEXT NOT NULL DEFAULT '[]',
+        created REAL NOT NULL, updated REAL NOT NULL
+    );
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT, spec TEXT NOT NULL,
+        history TEXT NOT NULL, seat INTEGER NOT NULL DEFAULT 0,
+        players TEXT NOT NULL DEFAULT '[]', summary TEXT NOT NULL DEFAULT '',
+        source TEXT NOT NULL DEFAULT 'played', finished REAL NOT NULL
+    );
+"""
+"""The two tables of a spielwerk database of schema 1 (before the mark and ``persons``)."""
+
+
 @pytest.mark.parametrize("kind", sorted(FOREIGN))
 def test_a_database_of_another_program_is_refused_and_left_untouched(
         tmp_path: Path, kind: str) -> None:
@@ -85,19 +101,7 @@ def test_a_database_of_an_earlier_spielwerk_is_kept_and_marked(tmp_path: Path) -
     """Databases written before the mark existed: spielwerk's two tables, user_version 1."""
     db = tmp_path / "old.sqlite3"
     con = sqlite3.connect(db)
-    con.executescript(
-        """
-        CREATE TABLE tables (
-            id TEXT PRIMARY KEY, config TEXT NOT NULL, history TEXT NOT NULL,
-            deal_no INTEGER NOT NULL DEFAULT 0, series TEXT NOT NULL DEFAULT '[]',
-            created REAL NOT NULL, updated REAL NOT NULL
-        );
-        CREATE TABLE games (
-            id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT, spec TEXT NOT NULL,
-            history TEXT NOT NULL, seat INTEGER NOT NULL DEFAULT 0,
-            players TEXT NOT NULL DEFAULT '[]', summary TEXT NOT NULL DEFAULT '',
-            source TEXT NOT NULL DEFAULT 'played', finished REAL NOT NULL
-        );
+    con.executescript(SCHEMA_1 + """
         INSERT INTO games (spec, history, finished) VALUES ('kalah', '[0, 1]', 1.0);
         PRAGMA user_version=1;
         """

@@ -42,6 +42,7 @@ from spielwerk.core.intervals import wilson_interval
 from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
 from spielwerk.core.seeds import derive_seed
+from spielwerk.games.skat.actions import PICKUP
 from spielwerk.games.skat.cards import GRAND, NULL
 from spielwerk.games.skat.outcome import final_details
 from spielwerk.games.skat.rules import PLAY, SkatState
@@ -75,6 +76,22 @@ class _Declared(Exception):
 def _stop(state: State, player: int, action: int) -> None:
     if isinstance(state, SkatState) and state.phase == PLAY and state.contract is not None:
         raise _Declared
+
+
+def forcing_null(agents: Sequence[Any]) -> list[Any]:
+    """Choosers for :func:`play_to_declaration`: the agents' own auction, except that its
+    winner picks up the skat and declares a plain null (the experiments' forced nulls)."""
+
+    def seat(state: Any, player: int) -> int:
+        legal = state.legal_actions()
+        if PICKUP in legal:
+            return PICKUP
+        null = [a for a in legal if state.action_to_string(a) == "N"]
+        if null:
+            return int(null[0])
+        return int(agents[player].act(state.info_state(player)))
+
+    return [seat] * 3
 
 
 def play_to_declaration(state: State, seats: Sequence[Any], rng: np.random.Generator

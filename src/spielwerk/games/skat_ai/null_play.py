@@ -25,7 +25,7 @@ Where no tied card catches in any world, the random pick stays.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from spielwerk.games.skat import kernel
 from spielwerk.games.skat.cards import NULL, NULL_RANK, cards_of
@@ -73,6 +73,21 @@ def declarer_takes_trick(trick: list[int], leader: int, hands: list[int],
     return all(outcomes) if seat == declarer else any(outcomes)
 
 
+def trick_totals(tied: list[int], worlds: Sequence[DealPosition],
+                 score: Callable[[list[int], DealPosition, list[int]], int]) -> dict[int, int]:
+    """For each card of ``tied``, the sum over ``worlds`` (where the mover holds it) of
+    ``score(trick, world, hands)``: the current trick with the card played and the hands
+    left."""
+    totals = {c: 0 for c in tied}
+    for pos in worlds:
+        mover = pos.to_move
+        for c in tied:
+            if pos.hands[mover] >> c & 1:
+                hands = [h & ~(1 << c) if i == mover else h for i, h in enumerate(pos.hands)]
+                totals[c] += score([*pos.trick, c], pos, hands)
+    return totals
+
+
 def null_defender_preference(info: SkatInfoState, tied: list[int],
                              worlds: Sequence[DealPosition]) -> int | None:
     """The null defender's card among ``tied``: the one that makes the declarer take the
@@ -80,14 +95,8 @@ def null_defender_preference(info: SkatInfoState, tied: list[int],
     contract is not null, the mover is the declarer, or no tied card catches in any world."""
     if info.game_code != NULL or info.player == info.declarer or not worlds:
         return None
-    catches = {c: 0 for c in tied}
-    for pos in worlds:
-        mover = pos.to_move
-        for c in tied:
-            if pos.hands[mover] >> c & 1:
-                hands = [h & ~(1 << c) if i == mover else h for i, h in enumerate(pos.hands)]
-                catches[c] += declarer_takes_trick([*pos.trick, c], pos.leader, hands,
-                                                   pos.declarer)
+    catches = trick_totals(tied, worlds, lambda trick, pos, hands: int(declarer_takes_trick(
+        trick, pos.leader, hands, pos.declarer)))
     best = max(catches.values())
     if best == 0:
         return None

@@ -19,6 +19,7 @@ from spielwerk.games.skat import kernel
 from spielwerk.games.skat.cards import NULL, POINTS_BY_CARD, cards_of
 from spielwerk.games.skat.dds import DealPosition
 from spielwerk.games.skat.info import SkatInfoState
+from spielwerk.games.skat_ai.null_play import trick_totals
 
 
 def trick_balance(trick: list[int], leader: int, hands: list[int], declarer: int,
@@ -47,14 +48,8 @@ def suit_defender_preference(info: SkatInfoState, tied: list[int],
     in null, for the declarer, without worlds, or when the tied cards score alike."""
     if info.game_code == NULL or info.player == info.declarer or not worlds:
         return None
-    totals = {c: 0 for c in tied}
-    for pos in worlds:
-        mover = pos.to_move
-        for c in tied:
-            if pos.hands[mover] >> c & 1:
-                hands = [h & ~(1 << c) if i == mover else h for i, h in enumerate(pos.hands)]
-                totals[c] += trick_balance([*pos.trick, c], pos.leader, hands, pos.declarer,
-                                           pos.game)
+    totals = trick_totals(tied, worlds, lambda trick, pos, hands: trick_balance(
+        trick, pos.leader, hands, pos.declarer, pos.game))
     best = max(totals.values())
     if min(totals.values()) == best:
         return None
