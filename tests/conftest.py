@@ -304,3 +304,17 @@ def client(app):  # type: ignore[no-untyped-def]
 
     with TestClient(app) as c:
         yield c
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's chromium driven by Playwright, one per test module (the browser tests import
+    ``test_web_browser``, which skips them where chromium is missing)."""
+    from playwright.sync_api import sync_playwright
+
+    from test_web_browser import ARGS, CHROMIUM
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()

@@ -45,14 +45,6 @@ def server(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped
     srv.stop()
 
 
-@pytest.fixture(scope="module")
-def browser():  # type: ignore[no-untyped-def]
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
 def new_table(server: ServerProcess, body: dict) -> str:
     req = urllib.request.Request(server.base + "/api/tables", data=json.dumps(body).encode(),
                                  headers={"content-type": "application/json"})

@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from test_web_browser import ARGS, CHROMIUM, click_something, new_table, open_page, wait_turn
-from web_helpers import ServerProcess
+from test_web_browser import click_something, new_table, open_page, wait_turn
+from web_helpers import ServerProcess, served
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -20,18 +20,7 @@ SEAT_NUMBER = re.compile(r"\bseat \d\b")
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    srv = ServerProcess(tmp_path_factory.mktemp("web") / "web.sqlite3", engines=0).start(
-        timeout=300)
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():  # type: ignore[no-untyped-def]
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+    yield from served(tmp_path_factory, "web", engines=0)
 
 
 def skat_table(server: ServerProcess, seed: int) -> str:

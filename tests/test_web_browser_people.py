@@ -12,17 +12,14 @@ import urllib.request
 import pytest
 
 from test_web_browser import ARGS, CHROMIUM, click_something
-from web_helpers import ServerProcess
+from web_helpers import ServerProcess, served
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    srv = ServerProcess(tmp_path_factory.mktemp("web") / "web.sqlite3", engines=0).start(
-        timeout=300)
-    yield srv
-    srv.stop()
+    yield from served(tmp_path_factory, "web", engines=0)
 
 
 def test_two_people_take_their_seats_and_move(server: ServerProcess) -> None:

@@ -19,27 +19,16 @@ from typing import Any
 import pytest
 
 from spielwerk.core.registry import load_game
-from test_web_browser import ARGS, CHROMIUM, DOCS, SHOTS, click_something
+from test_web_browser import DOCS, SHOTS, click_something
 from test_web_leak import card_ids, durak_known, skat_known
-from web_helpers import ServerProcess
+from web_helpers import ServerProcess, served
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    srv = ServerProcess(tmp_path_factory.mktemp("together") / "web.sqlite3",
-                        engines=1).start(timeout=300)
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():  # type: ignore[no-untyped-def]
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+    yield from served(tmp_path_factory, "together", engines=1)
 
 
 def create(server: ServerProcess, body: dict[str, Any]) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from test_web_browser import ARGS, CHROMIUM, DOCS, SHOTS  # skips without chromium
-from web_helpers import ServerProcess
+from web_helpers import ServerProcess, served
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2,
          "is_mobile": True, "has_touch": True}
@@ -29,10 +29,7 @@ OFF_SCREEN = """Array.from(document.querySelectorAll(
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    srv = ServerProcess(tmp_path_factory.mktemp("phone") / "web.sqlite3", engines=1).start(
-        timeout=300)
-    yield srv
-    srv.stop()
+    yield from served(tmp_path_factory, "phone", engines=1)
 
 
 @pytest.fixture(scope="module")

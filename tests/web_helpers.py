@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,15 @@ class ServerProcess:
         self.proc.kill()
         self.proc.wait()
         self.log.close()
+
+
+def served(tmp_path_factory: Any, name: str = "web", engines: int = 0) -> Iterator[ServerProcess]:
+    """A module's server fixture body: ``spielwerk serve`` on a fresh database, stopped after
+    the module (``yield from served(tmp_path_factory)``)."""
+    srv = ServerProcess(tmp_path_factory.mktemp(name) / "web.sqlite3", engines=engines).start(
+        timeout=300)  # a busy machine: the first /api/games may probe the Kalah limits
+    yield srv
+    srv.stop()
 
 
 def rule_deal(seed: int, stop: Any = None) -> Any:
