@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from skat_defence_gap import run_deals  # the same resumable runner
+from skat_defence_gap import reach_declaration, run_deals  # the same auction and runner
 from spielwerk.arena.match import derive_seed
 from spielwerk.arena.stats import wilson_interval
 from spielwerk.core.agent import make_agent
@@ -44,9 +44,7 @@ from spielwerk.games.skat.cards import NULL
 from spielwerk.games.skat.outcome import final_details
 from spielwerk.games.skat_ai.calibration import (
     GAME_TYPES,
-    forcing_null,
     game_type,
-    play_to_declaration,
 )
 from spielwerk.games.skat_ai.open_defence import OpenHandDefence
 
@@ -64,12 +62,7 @@ def _init(agent: str, defences: list[str], force: str) -> None:
 def play_deal(seed: int, deal: int) -> dict[str, Any]:
     game, agents, defences = _WORKER["game"], _WORKER["agents"], _WORKER["defences"]
     force = _WORKER["force"]
-    chance = derive_seed(seed, 1, deal)
-    for i in range(3):
-        agents[i].reset(derive_seed(seed, 2, deal, i))
-    state = play_to_declaration(game.new_initial_state(),
-                                forcing_null(agents) if force == "null" else agents,
-                                np.random.default_rng(chance))
+    state, chance = reach_declaration(game, agents, seed, deal, force)
     if state is None or force == "null" and (state.contract.game != NULL
                                              or state.auction.value > 23):
         return {"deal": deal, "passed": True}

@@ -62,14 +62,23 @@ def _init(agent: str, force: str) -> None:
                    force=force)
 
 
-def play_deal(seed: int, deal: int) -> dict[str, Any]:
-    game, agents, force = _WORKER["game"], _WORKER["agents"], _WORKER["force"]
+def reach_declaration(game: Any, agents: list[Any], seed: int, deal: int, force: str
+                      ) -> tuple[Any, int]:
+    """The deal's state once a game is declared (None: passed in) and its chance seed:
+    ``agents`` bid in every seat (reset from the deal's seeds), forcing a null where
+    ``force`` is ``"null"``."""
     chance = derive_seed(seed, 1, deal)
     for i in range(3):
         agents[i].reset(derive_seed(seed, 2, deal, i))
     state = play_to_declaration(game.new_initial_state(),
                                 forcing_null(agents) if force == "null" else agents,
                                 np.random.default_rng(chance))
+    return state, chance
+
+
+def play_deal(seed: int, deal: int) -> dict[str, Any]:
+    game, agents, force = _WORKER["game"], _WORKER["agents"], _WORKER["force"]
+    state, chance = reach_declaration(game, agents, seed, deal, force)
     if state is None or state.contract is None:
         return {"deal": deal, "passed": True}
     declarer, contract = state.declarer, state.contract

@@ -54,6 +54,13 @@ class Seats:
             self.client.websocket_connect(f"/ws/{self.tid}?seat={s}&key={self.keys[s]}"))
         self.drain(s)
 
+    def both_play_then_one_leaves(self) -> None:
+        """Both people join, person (1) moves once, then leaves with seat 0 to move."""
+        self.join(0)
+        self.join(1)
+        self.play(lambda m: self.acts[1] >= 1 and to_move(0)(m))
+        self.leave(1)
+
     def leave(self, s: int) -> None:
         self.drain(0)
         self.socks.pop(s).close()
@@ -132,10 +139,7 @@ def test_an_away_person_is_played_for_and_gets_the_seat_back(tmp_path: Path) -> 
         tid, keys = create(client, away_s=0.2)
         seats = Seats(client, tid, keys)
         with seats.stack:
-            seats.join(0)
-            seats.join(1)
-            seats.play(lambda m: seats.acts[1] >= 1 and to_move(0)(m))
-            seats.leave(1)
+            seats.both_play_then_one_leaves()
             seen_away = seats.play(lambda m: m["table"]["away"] == [1], seats=())
             assert seen_away["table"]["names"][1] == "person (1)"  # not yet: away_s
             deadline = time.time() + 5
@@ -180,10 +184,7 @@ def test_away_never_lets_no_engine_take_the_seat(tmp_path: Path) -> None:
         tid, keys = create(client, away_s="never")
         seats = Seats(client, tid, keys)
         with seats.stack:
-            seats.join(0)
-            seats.join(1)
-            seats.play(lambda m: seats.acts[1] >= 1 and to_move(0)(m))
-            seats.leave(1)
+            seats.both_play_then_one_leaves()
             waiting = seats.play(to_move(1), seats=(0,))
             time.sleep(0.6)
             still = seats.get()
@@ -202,10 +203,7 @@ def test_a_restart_keeps_the_stand_in_and_the_person_can_come_back(tmp_path: Pat
         tid, keys = create(client, away_s=0.2)
         seats = Seats(client, tid, keys)
         with seats.stack:
-            seats.join(0)
-            seats.join(1)
-            seats.play(lambda m: seats.acts[1] >= 1 and to_move(0)(m))
-            seats.leave(1)
+            seats.both_play_then_one_leaves()
             left_at = seats.get()["view"]["ply"]
             seats.play(lambda m: len(seats.moves_of(1, left_at)) >= 1 and to_move(0)(m),
                        seats=(0,))

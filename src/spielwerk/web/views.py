@@ -17,6 +17,14 @@ from spielwerk.core.game import TERMINAL, State
 from spielwerk.core.table_face import table_face
 
 
+def common_fields(state: State, cur: int) -> dict[str, Any]:
+    """The fields every view has (``cur``: the player to move as the viewer knows it)."""
+    game = state.game
+    return {"game": game.name, "spec": game.spec(), "players": game.num_players,
+            "to_move": cur if cur >= 0 else None, "over": cur == TERMINAL,
+            "ply": len(state.history)}
+
+
 def seat_view(state: State, seat: int) -> dict[str, Any]:
     """The whole message body for ``seat``: common fields plus the game's own view."""
     info = state.info_state(seat)
@@ -24,15 +32,7 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
     face = table_face(game)
     body = face.table_view(info)
     cur = info.current_player
-    body.update({
-        "game": game.name,
-        "spec": game.spec(),
-        "seat": seat,
-        "players": game.num_players,
-        "to_move": cur if cur >= 0 else None,
-        "over": cur == TERMINAL,
-        "ply": len(state.history),
-    })
+    body.update(common_fields(state, cur), seat=seat)
     body.update(face.table_extras(state))  # public facts only (see each game's test)
     if cur == TERMINAL:
         body["returns"] = state.returns()
@@ -47,17 +47,7 @@ def public_view(state: State) -> dict[str, Any]:
     face = table_face(game)
     body = face.public_view(state)
     cur = state.current_player
-    body.update({
-        "game": game.name,
-        "spec": game.spec(),
-        "seat": None,
-        "public": True,
-        "legal": [],
-        "players": game.num_players,
-        "to_move": cur if cur >= 0 else None,
-        "over": cur == TERMINAL,
-        "ply": len(state.history),
-    })
+    body.update(common_fields(state, cur), seat=None, public=True, legal=[])
     body.update(face.table_extras(state))
     if cur == TERMINAL:
         body["returns"] = state.returns()
