@@ -10,6 +10,8 @@ its load; never fails on time.
 
     python benchmarks/skat_kb_speed.py [--hands 1000] [--base DIR]
     python benchmarks/skat_kb_speed.py --decision score --calibration strong --putting refined
+    python benchmarks/skat_kb_speed.py --decision score --calibration strong --putting refined \
+        --caution 0.4
 
 ``--decision`` / ``--calibration`` time the bot's decisions with those parameters;
 ``--putting refined`` times the pick-up decision as the ``knn`` agent makes it
@@ -45,6 +47,8 @@ def main() -> None:
     ap.add_argument("--putting", choices=("knn", "refined"), default="knn",
                     help="the pick-up decision: decide_put's knn putting, or bot_put with "
                          "refined selection as the knn agent puts")
+    ap.add_argument("--caution", type=float, default=0.0,
+                    help="the knn agent's caution (chances moved towards the open-hand bound)")
     args = ap.parse_args()
     print(f"machine: {platform.platform()}, {platform.processor() or platform.machine()}, "
           f"{os.cpu_count()} CPUs; Python {platform.python_version()}")
@@ -56,7 +60,8 @@ def main() -> None:
     print(f"base {args.base}: {model.size} deals; load (read, check, build trees): "
           f"median {statistics.median(loads) * 1000:.0f} ms of 5")
     rng = np.random.default_rng(args.seed)
-    params = KnnParams(decision=args.decision, calibration=args.calibration)
+    params = KnnParams(decision=args.decision, calibration=args.calibration,
+                       caution=args.caution)
     bid_t, put_t, full_t = [], [], []
     for _ in range(args.hands):
         cards = rng.choice(32, 12, replace=False)
@@ -84,7 +89,7 @@ def main() -> None:
               f"p90 {np.percentile(xs_ms, 90):7.2f} ms")
 
     print(f"{args.hands} random hands, k={params.k}, decision={params.decision}, "
-          f"calibration={params.calibration}:")
+          f"calibration={params.calibration}, caution={params.caution:g}:")
     show("bidding decision (decide_bid)", bid_t)
     show("putting decision, refined (bot_put)" if args.putting == "refined"
          else "putting decision, pruned (decide_put)", put_t)

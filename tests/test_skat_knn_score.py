@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import time
 
 import numpy as np
 import pytest
@@ -191,16 +190,6 @@ def test_the_agent_takes_the_new_decision_and_plays_whole_games() -> None:
     report = check_agent(game, "knn:worlds=1:decision=score:calibration=strong", n_games=2,
                          seed=3)
     assert report.deterministic > 0
-
-
-def test_decisions_stay_fast(model: KnnModel) -> None:
-    hands = random_hands(30, 8)
-    decide_bid(model, hands[0], SCORE, 0)
-    start = time.perf_counter()
-    for h in hands:
-        decide_bid(model, h, SCORE, 1)
-    bid_ms = (time.perf_counter() - start) / len(hands) * 1000
-    assert bid_ms < 100  # the bar is 10 ms; a loaded CI machine gets room
 
 
 class _SteppedClock:

@@ -33,7 +33,6 @@ from spielwerk.games.skat_ai.params import (
     KnnParams,
     expected_score,
     has_ouvert,
-    win_probability,
 )
 
 
@@ -68,8 +67,8 @@ def _winnable(p: KnnParams, value: float, hand: int, game: int, is_hand: bool, p
     """(winnable, merit) of one game: merit is the expected score (``ev``) or the value."""
     if p.decision == "threshold":
         return value >= (p.hand_threshold if is_hand else p.pickup_threshold), value
-    chance = win_probability(value, "hand" if is_hand else "pickup", position,
-                             hand_count(hand, game), game, shift, p.win_chances)
+    chance = p.chance(value, "hand" if is_hand else "pickup", position, hand_count(hand, game),
+                      game, shift)
     e = expected_score(chance, suit_game_value(hand, game, hand=is_hand), p.loss_bonus)
     return e > p.ev_margin, e
 
@@ -148,8 +147,8 @@ def options(hand: int, p: KnnParams, position: int, d: BidDecision, shift: float
                     count = float(null_count(hand)[0]) if is_hand else null_pickup_count(hand)
                 else:
                     value, count = suit_game_value(hand, g, hand=is_hand), hand_count(hand, g)
-                chance = win_probability(float(values[g]), stage, position, count, g,
-                                         0.0 if g == NULL else shift, p.win_chances, ouvert)
+                chance = p.chance(float(values[g]), stage, position, count, g,
+                                  0.0 if g == NULL else shift, ouvert)
                 out.append((expected_score(chance, value, p.loss_bonus), g, is_hand, value,
                             ouvert))
     return out

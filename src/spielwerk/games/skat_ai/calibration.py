@@ -12,9 +12,10 @@ double-dummy best one), the strongest defence there is.
 
 Per game (:func:`play_seat`): the type (:data:`GAME_TYPES`, :func:`game_type`), the
 contract, the win chance the agent expected when it declared (its
-``declaration_chance(info)``, the calibrated chance its decisions compare - the ``knn``
-agent's :meth:`~spielwerk.games.skat_ai.knn_agent.SkatKnnAgent.declaration_chance`; None
-for an agent that tells none), won, the game value and the declarer's Seeger-Fabian points
+``declaration_chance(info)``, its calibration's chance - the ``knn`` agent's
+:meth:`~spielwerk.games.skat_ai.knn_agent.SkatKnnAgent.declaration_chance`; None for an
+agent that tells none; ``decided``: the chance its decisions compared, lower where its
+``caution`` moves the chances towards the open-hand bound), won, the game value and the declarer's Seeger-Fabian points
 (won: value + 50, lost: -2 x value - 50; the 40 the defenders get for a lost game are not
 the declarer's). :func:`summarize` turns the games into the figures per type: declared,
 mean predicted chance, observed win rate with its Wilson interval, Seeger-Fabian points per
@@ -153,7 +154,8 @@ def _players(config: CalibrationConfig) -> tuple[Game, Agent, list[Any]]:
 def play_seat(task: tuple[CalibrationConfig, int, int]) -> dict[str, Any]:
     """One deal with the agent in one seat: a record with ``deal``, ``seat`` and
     ``declared`` (whether the agent declared), and for a declared game ``type``,
-    ``contract``, ``predicted`` (None when the agent tells no chance), ``won``, ``value``,
+    ``contract``, ``predicted`` and ``decided`` (None when the agent tells no chance),
+    ``won``, ``value``,
     ``declarer_points`` and ``sf`` (the declarer's Seeger-Fabian points)."""
     config, deal, me = task
     game, agent, defenders = _players(config)
@@ -170,6 +172,7 @@ def play_seat(task: tuple[CalibrationConfig, int, int]) -> dict[str, Any]:
     assert state.contract is not None
     chance_of = getattr(agent, "declaration_chance", None)
     predicted = chance_of(state.info_state(me)) if callable(chance_of) else None
+    decided = chance_of(state.info_state(me), cautious=True) if callable(chance_of) else None
     for s in range(3):  # the card play from the declaration, seeded on its own (the
         seats[s].reset(derive_seed(config.seed, 3, deal, me, s))  # agents see it afresh)
     if config.defence.strip() == OPEN:
@@ -179,6 +182,7 @@ def play_seat(task: tuple[CalibrationConfig, int, int]) -> dict[str, Any]:
     d = final_details(final)
     record.update(declared=True, type=game_type(state.contract), contract=d["contract"],
                   predicted=None if predicted is None else round(float(predicted), 6),
+                  decided=None if decided is None else round(float(decided), 6),
                   won=bool(d["won"]), value=int(d["value"]),
                   declarer_points=int(d["declarer_points"]), sf=int(d["seeger"][me]))
     return record

@@ -19,7 +19,7 @@ seeded like every agent.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +55,7 @@ from spielwerk.games.skat_ai.inference import PLAY_MODELS, InferenceSettings
 from spielwerk.games.skat_ai.knn import KnnModel
 from spielwerk.games.skat_ai.knowledge.features import hand_count, null_count
 from spielwerk.games.skat_ai.knowledge.store import base_fingerprint, default_base_dir
-from spielwerk.games.skat_ai.params import DEFAULT_SCALING, SCALINGS, KnnParams, win_probability
+from spielwerk.games.skat_ai.params import DEFAULT_SCALING, SCALINGS, KnnParams
 from spielwerk.games.skat_ai.pimc_agent import SkatPimcAgent
 from spielwerk.games.skat_ai.putting import (
     PUTTINGS,
@@ -307,25 +307,28 @@ class SkatKnnAgent(Agent):
         return action if action in legal else self.player.act(info)
 
     # ----- what it expected ------------------------------------------------------------
-    def declaration_chance(self, info: SkatInfoState) -> float | None:
+    def declaration_chance(self, info: SkatInfoState, cautious: bool = False) -> float | None:
         """The win chance this agent's calibration (``params.win_chances``) gives the game
         it declared, from the declarer's info state after the declaration: a hand game's
         from the ten dealt cards' neighbour value (stage ``hand``, as the bidding's
         :func:`bidding.options` compute it), a game after picking up from the neighbours'
         value of the ten cards kept (stage ``put``, as :func:`putting.choose_game` does).
         None before a declaration, for another seat's game or in Ramsch. It only reads (the
-        caches it fills are the ones the decisions use): no decision changes."""
+        caches it fills are the ones the decisions use): no decision changes. The chance is
+        the calibration's; ``cautious``: the one the decisions compared (moved by
+        ``caution`` towards the open-hand bound, :meth:`KnnParams.chance`)."""
         contract = info.contract
         if contract is None or info.is_ramsch or info.declarer != info.player:
             return None
         p, game, position = self.params, contract.game, self.position(info.player)
+        if not cautious:
+            p = replace(p, caution=0.0)
         ouvert = contract.ouvert and game == NULL
         if not info.picked_up:
             hand = info.own_dealt
             value = float(self.bid_decision(hand, position).hand_values[game])
             count = float(null_count(hand)[0]) if game == NULL else hand_count(hand, game)
-            return win_probability(value, "hand", position, count, game,
-                                   calibration=p.win_chances, ouvert=ouvert)
+            return p.chance(value, "hand", position, count, game, ouvert=ouvert)
         put = info.put or 0
         twelve = info.hand | put
         per_game = self.put_decision(info).per_game
@@ -333,8 +336,8 @@ class SkatKnnAgent(Agent):
             value = per_game[game][1]
         else:  # another put than the one valued for this game: value the put made
             value = float(self.model.put_values(twelve, game, [put], p.k)[0])
-        return win_probability(value, "put", position, put_count(twelve & ~put, game), game,
-                               calibration=p.win_chances, ouvert=ouvert)
+        return p.chance(value, "put", position, put_count(twelve & ~put, game), game,
+                        ouvert=ouvert)
 
 
 register_declared(
@@ -353,7 +356,8 @@ FROZEN: dict[str, tuple[dict[str, Any], str]] = {
          "choose_by_put": True, "switch_margin": 0.0, "contest_margin": 6.0, "decision": "ev",
          "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value", "contest_shift": 1.0,
          "calibration": "pimc", "null_ties": False, "deadline": False, "infer": "auction",
-         "play_model": "net", "endgame": 0, "null_defence": False, "suit_defence": False},
+         "play_model": "net", "endgame": 0, "null_defence": False, "suit_defence": False,
+         "caution": 0.0},
         "474dc2f6fc4fc5fa7463bd90505fbd7f18795fba6c551877283119244af3aa1d",
     ),
     "knn2": (
@@ -364,7 +368,18 @@ FROZEN: dict[str, tuple[dict[str, Any], str]] = {
          "decision": "score", "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value",
          "contest_shift": 1.0, "calibration": "strong", "null_ties": True, "deadline": False,
          "infer": "auction", "play_model": "net", "endgame": 0, "null_defence": False,
-         "suit_defence": False},
+         "suit_defence": False, "caution": 0.0},
+        "474dc2f6fc4fc5fa7463bd90505fbd7f18795fba6c551877283119244af3aa1d",
+    ),
+    "knn3": (
+        {"k": 12, "extensions": True, "putting": "refined",
+         "hand_threshold": 64.0, "pickup_threshold": 52.0, "null_threshold": 0.8,
+         "scaling": "std", "bidding": "knn", "play": "pimc", "put_rules": "seed",
+         "choose_by_put": True, "switch_margin": 0.0, "contest_margin": 6.0,
+         "decision": "score", "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value",
+         "contest_shift": 1.0, "calibration": "strong", "null_ties": True, "deadline": False,
+         "infer": "auction", "play_model": "net", "endgame": 0, "null_defence": True,
+         "suit_defence": False, "caution": 0.0},
         "474dc2f6fc4fc5fa7463bd90505fbd7f18795fba6c551877283119244af3aa1d",
     ),
 }
@@ -374,7 +389,9 @@ they decide with (the shipped base at the time). ``knn1`` is the ``knn`` bot as 
 before expected-score decisions (``decision=ev``, game chosen by put value, win chances fitted
 against rule's defence); ``knn2`` the expected-score bot as it shipped before its defence
 read the null (``null_defence``), with the ``strong`` win chances fitted against its own PIMC
-defence - the previous default that issue 42's changes are measured against."""
+defence - the previous default that issue 42's changes are measured against; ``knn3``
+``knn2`` with the null defence, before ``caution`` (its chances taken as they were
+fitted against PIMC defenders)."""
 
 
 def pinned(name: str, pins: dict[str, Any]) -> dict[str, Any]:

@@ -37,6 +37,11 @@ DEFAULT_LOSS_BONUS = 40.0
 DEFAULT_EV_MARGIN = 0.0
 DEFAULT_GAME_CHOICE = "value"
 DEFAULT_CONTEST_SHIFT = 1.0
+DEFAULT_CAUTION = 0.0
+OPEN_MAP = "open-bound"
+"""The file (``data/skat_calibration/open-bound.json``) that maps a calibration's win chance
+to the chance of the same declaration against the open-hand defence, per game type
+(:func:`open_bound_z`): what ``caution`` moves the chances towards."""
 SCALINGS = ("none", "std")
 PUT_RULES = ("seed", "hard")
 DECISIONS = ("ev", "threshold", "score")
@@ -185,6 +190,12 @@ class KnnParams:
                              "every side, per game type, or defended: strong with the nulls "
                              "fitted against the null defence (auto: strong for score with "
                              "pimc play, else those of play)", AGENT_CALIBRATIONS)
+    caution: float = param(DEFAULT_CAUTION, "ev/score: how far every win chance moves (in "
+                           "log-odds) towards that of the same game against the open-hand "
+                           "defence: 0 the calibration's, 1 the open-hand bound's", (0, 1))
+    """The calibrations were fitted against PIMC defenders, who defend nulls and hand games
+    badly; a strong defence lies between them and the open-hand bound
+    (:func:`open_bound_z`). ``caution`` decides by the chance that far towards the bound."""
 
     def __post_init__(self) -> None:
         if self.k < 1:
@@ -194,6 +205,10 @@ class KnnParams:
             if value not in allowed:
                 raise KnowledgeBaseError(f"{name} must be one of {', '.join(allowed)}, "
                                          f"not {value!r}")
+        if self.caution > 0.0 and self.win_chances not in TYPED_CALIBRATIONS:
+            raise KnowledgeBaseError(f"caution needs a per-type calibration "
+                                     f"({', '.join(TYPED_CALIBRATIONS)}), not "
+                                     f"{self.win_chances!r}")
 
     @property
     def card_play(self) -> str:
@@ -208,6 +223,13 @@ class KnnParams:
         if self.calibration == AUTO:
             return auto_calibration(self.decision, self.card_play)
         return self.calibration
+
+    def chance(self, value: float, stage: str, position: int, count: float = 7.0,
+               game: int = 0, shift: float = 0.0, ouvert: bool = False) -> float:
+        """The win chance the decisions use (:func:`win_probability` with this setting's
+        calibration and ``caution``)."""
+        return win_probability(value, stage, position, count, game, shift, self.win_chances,
+                               ouvert, self.caution)
 
     def resolved(self) -> KnnParams:
         """Just the decision parameters, with ``auto`` replaced by the calibration it means."""
@@ -241,13 +263,40 @@ def has_ouvert(calibration: str) -> bool:
         OUVERT in stages for stages in typed_calibration(calibration)["stages"].values())
 
 
+def open_bound_z(z: float, calibration: str, game: int, stage: str, ouvert: bool) -> float:
+    """The log-odds against the open-hand defence of a game ``calibration`` gives log-odds
+    ``z``: ``a + b z`` with the (a, b) of its type (suit, grand, null; ``_hand`` at the
+    stage ``hand``; null ouvert its own), fitted on the calibration's own declarations
+    played against open hands (:data:`OPEN_MAP`, ``experiments/skat_open_map.py``)."""
+    if OPEN_MAP not in _TYPED:
+        path = CALIBRATION_DIR / f"{OPEN_MAP}.json"
+        try:
+            _TYPED[OPEN_MAP] = json.loads(path.read_text())
+        except (OSError, ValueError) as e:
+            raise KnowledgeBaseError(f"cannot read the open-hand map {path}: {e}; it is "
+                                     f"made by experiments/skat_open_map.py") from None
+    maps = _TYPED[OPEN_MAP].get("maps", {})
+    if calibration not in maps:
+        raise KnowledgeBaseError(f"caution needs a calibration with an open-hand map "
+                                 f"({', '.join(sorted(maps))}), not {calibration!r}")
+    kind = game_type(game)
+    if kind == "null" and ouvert:
+        kind = "null_ouvert"
+    elif stage == "hand":
+        kind += "_hand"
+    a, b = maps[calibration][kind]
+    return float(a + b * z)
+
+
 def win_probability(value: float, stage: str, position: int, count: float = 7.0,
                     game: int = 0, shift: float = 0.0, calibration: str = "rule",
-                    ouvert: bool = False) -> float:
+                    ouvert: bool = False, caution: float = 0.0) -> float:
     """Calibrated chance that a game of this KNN value and hand count is won
     (:data:`WIN_CALIBRATION`, or another of :data:`CALIBRATION_NAMES`); ``shift`` lowers the
     log-odds (a contested auction). The per-type calibrations answer each game type and the
-    ``put`` stage with weights of their own; the others use the ``pickup`` weights there."""
+    ``put`` stage with weights of their own; the others use the ``pickup`` weights there.
+    ``caution`` (0-1) moves the log-odds that far towards the open-hand bound's
+    (:func:`open_bound_z`)."""
     if calibration in TYPED_CALIBRATIONS:
         table = typed_calibration(calibration)
         kind = game_type(game)
@@ -256,7 +305,12 @@ def win_probability(value: float, stage: str, position: int, count: float = 7.0,
         w_value, w_count, *bias = table["stages"][stage][kind]
         z = (w_value * (value - table["centers"][kind]) + w_count * (count - 7.0)
              + bias[max(0, min(2, position))] - shift)
+        if caution > 0.0:
+            z += caution * (open_bound_z(z, calibration, game, stage, ouvert) - z)
         return float(1.0 / (1.0 + np.exp(-z)))
+    if caution > 0.0:
+        raise KnowledgeBaseError(f"caution needs a per-type calibration "
+                                 f"({', '.join(TYPED_CALIBRATIONS)}), not {calibration!r}")
     weights = CALIBRATIONS[calibration]
     if game == NULL:  # fitted on trump games only: null's risk count means nothing to them
         count = 7.0

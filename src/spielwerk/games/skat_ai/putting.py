@@ -28,7 +28,6 @@ from spielwerk.games.skat_ai.params import (
     KnnParams,
     expected_score,
     has_ouvert,
-    win_probability,
 )
 from spielwerk.games.skat_ai.selection import (
     SelectionError,
@@ -112,9 +111,8 @@ def choose_game(per_game: dict[int, tuple[int, float]], twelve: int, bid: int, p
         if g == NULL:
             value = NULL_VALUES[(False, ouvert)] if ouvert else (
                 plain_value(g) if plain_value(g) >= bid else max_value(g))
-        chance = win_probability(per_game[g][1], "put", position,
-                                 put_count(twelve & ~per_game[g][0], g), g,
-                                 calibration=p.win_chances, ouvert=ouvert)
+        chance = p.chance(per_game[g][1], "put", position,
+                          put_count(twelve & ~per_game[g][0], g), g, ouvert=ouvert)
         return expected_score(chance, value, p.loss_bonus)
 
     def merit(g: int) -> tuple[float, int]:

@@ -1,0 +1,125 @@
+"""Fit the open-hand map of a win-chance calibration: what its chances become against open hands.
+
+Input: the records of ``spielwerk skat calibration --agent knn --defence open --out FILE``
+(the agent's own declarations, each with the chance its calibration gave it and whether
+it was won against defenders who see every card). Per game type of
+:data:`calibration.GAME_TYPES` the map is ``z_open = a + b z`` in log-odds, fitted by
+logistic regression of the outcome on ``z`` (the log-odds of the chance told) with a weak
+pull towards the identity (a = 0, b = 1) so that a rare type stays near the calibration;
+a type with fewer than ``--min-games`` games takes the fit of itself and its sibling
+together (``null_hand`` with ``null``). The ``knn`` agent's ``caution`` moves its chances
+that far along the map (:func:`spielwerk.games.skat_ai.params.open_bound_z`).
+
+    spielwerk skat calibration --agent knn --defence open --deals 1500 --seed 545454 \\
+        --workers 2 --json --out results/cal-open-tune-545454.jsonl
+    python experiments/skat_open_map.py results/cal-open-tune-545454.jsonl \\
+        --calibration strong --write src/spielwerk/data/skat_calibration/open-bound.json
+
+Prints per type: games, mean chance told, observed against open hands, the chance after
+the map (in-sample), and (a, b).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from scipy.optimize import minimize
+
+from spielwerk.games.skat_ai.calibration import GAME_TYPES
+
+FORMAT = "spielwerk-skat-open-map"
+PULL = 1.0
+"""Weight of the pull towards the identity map, (a^2 + (b - 1)^2) x PULL, in log-loss units."""
+
+
+def logit(p: np.ndarray) -> np.ndarray:
+    p = np.clip(p, 1e-4, 1 - 1e-4)
+    return np.log(p / (1 - p))
+
+
+Z_TOP = float(np.log(0.995 / 0.005))
+"""The map may not raise a chance anywhere from 0.5 to 0.995 (log-odds 0 to Z_TOP): open
+hands beat any defence, so a game is never more likely won against them."""
+
+
+def fit(z: np.ndarray, won: np.ndarray) -> tuple[float, float]:
+    """(a, b) of ``P(won) = sigmoid(a + b z)`` by penalised maximum likelihood, with
+    ``a + b z <= z`` on ``0 <= z <= Z_TOP``."""
+    def loss(w: np.ndarray) -> float:
+        t = w[0] + w[1] * z
+        nll = np.sum(np.logaddexp(0.0, t) - won * t)
+        return float(nll + PULL * (w[0] ** 2 + (w[1] - 1.0) ** 2))
+    lower = [{"type": "ineq", "fun": lambda w: -w[0]},
+             {"type": "ineq", "fun": lambda w: -(w[0] + (w[1] - 1.0) * Z_TOP)}]
+    res = minimize(loss, np.array([-0.5, 1.0]), method="SLSQP",
+                   bounds=[(-5.0, 5.0), (0.2, 2.0)], constraints=lower)
+    return float(res.x[0]), float(res.x[1])
+
+
+def sibling(kind: str) -> str:
+    return kind[:-5] if kind.endswith("_hand") else kind + "_hand"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="+", type=Path)
+    ap.add_argument("--calibration", default="strong",
+                    help="the calibration the agent's chances came from")
+    ap.add_argument("--min-games", type=int, default=40)
+    ap.add_argument("--write", type=Path, help="write (or update) the map file")
+    args = ap.parse_args()
+    rows: list[dict[str, Any]] = []
+    for path in args.files:
+        for line in path.read_text().splitlines():
+            r = json.loads(line)
+            if r.get("declared") and r.get("predicted") is not None:
+                rows.append(r)
+    by_type = {t: [r for r in rows if r["type"] == t] for t in GAME_TYPES}
+    maps: dict[str, list[float]] = {}
+    report: dict[str, Any] = {}
+    print("fitted with a + b z <= z for chances 0.5-0.995 (open hands never help the declarer)")
+    print(f"{'type':<12} {'games':>5} {'told':>6} {'open':>6} {'mapped':>6}   a      b")
+    for kind in GAME_TYPES:
+        own = by_type[kind]
+        used = own if len(own) >= args.min_games or kind == "null_ouvert" else (
+            own + by_type.get(sibling(kind), []))
+        if not used:
+            a, b = 0.0, 1.0
+        else:
+            z = logit(np.array([r["predicted"] for r in used]))
+            won = np.array([1.0 if r["won"] else 0.0 for r in used])
+            a, b = fit(z, won)
+        maps[kind] = [round(a, 4), round(b, 4)]
+        if own:
+            z = logit(np.array([r["predicted"] for r in own]))
+            told = float(np.mean([r["predicted"] for r in own]))
+            observed = float(np.mean([1.0 if r["won"] else 0.0 for r in own]))
+            mapped = float(np.mean(1 / (1 + np.exp(-(a + b * z)))))
+        else:
+            told = observed = mapped = math.nan
+        report[kind] = {"games": len(own), "fitted_on": len(used), "told": round(told, 4),
+                        "observed": round(observed, 4), "mapped": round(mapped, 4)}
+        print(f"{kind:<12} {len(own):>5} {told:6.3f} {observed:6.3f} {mapped:6.3f}  "
+              f"{a:+.3f} {b:.3f}")
+    if args.write:
+        data: dict[str, Any] = {"format": FORMAT, "version": 1, "maps": {}, "made": {}}
+        if args.write.exists():
+            data = json.loads(args.write.read_text())
+        data["maps"][args.calibration] = maps
+        data["made"][args.calibration] = {
+            "by": "python experiments/skat_open_map.py " + " ".join(
+                p.name for p in args.files) + f" --calibration {args.calibration}",
+            "records": {p.name: sum(1 for _ in p.open()) for p in args.files},
+            "pull": PULL, "min_games": args.min_games, "types": report}
+        data["map"] = "z_open = a + b z per type: [a, b]; z the calibration's log-odds"
+        args.write.write_text(json.dumps(data, indent=1) + "\n")
+        print(f"wrote {args.write}")
+
+
+if __name__ == "__main__":
+    main()
