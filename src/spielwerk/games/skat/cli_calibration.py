@@ -45,7 +45,9 @@ never declared shows 0 and - (null in --json).
 --json prints {"types": {TYPE: {"declared", "predicted", "observed", "low",
 "high", "sf_per_game"}}, "all": {...}, "agent", "defence", "deals", "seed",
 "seat_games", "complete"}. --out FILE writes one JSON line per seat-game as it
-finishes (a header line first). Progress goes to stderr (with --json too);
+finishes (a header line first); a declared game's line also holds "decided", the
+chance the agent's decisions compared (below "predicted" where the knn agent's
+caution moves its chances towards the open-hand bound). Progress goes to stderr (with --json too);
 Ctrl-C prints the figures of the games that finished. Same seed, same figures.
 
 Example: spielwerk skat calibration --agent knn --defence open --deals 200 --seed 1 --workers 2
