@@ -102,31 +102,37 @@ def legal_mask(board: np.ndarray, player: int, m: int) -> int:
     return mask
 
 
+STEP_MASK_BITS = 16
+"""The low bits of a :func:`step` code: the legal mask (Kalah has at most 16 pits a side)."""
+STEP_PLAYER_SHIFT = 23
+"""Where the player to move (plus 2) sits in a :func:`step` code, above the game's bits."""
+
+
 def step_code(m: int, empty_capture: bool, end_rule: int) -> int:
     """The game part of a :func:`step` code (pits, capture rule, end rule); never 0."""
-    return m << 8 | int(empty_capture) << 16 | end_rule << 17
-
-
-STEP_CODE_BITS = 24
-"""The low bits of :func:`step`'s result: the next position's code."""
+    return m << 16 | int(empty_capture) << 21 | end_rule << 22
 
 
 @njit(cache=True)
-def step(board: np.ndarray, code: int) -> int:
-    """One move for the API's state, its arguments and result packed in one int each.
+def step(board: np.ndarray, code: int, action: int) -> int:
+    """One move for the API's state, checked: the position packed in one int each way.
 
-    ``code = pit | (player + 2) << 4 | step_code(m, empty_capture, end_rule)``: bit 4
-    is the player, and bits 4-5 minus 2 are the API's player number (TERMINAL, -2, for
-    a code 0). Returns 0 when the game is over, else ``legal_mask << STEP_CODE_BITS |
-    next code`` where the next code is ``code`` with the next player and pit 0: the
-    state keeps it as it is.
+    ``code = (player + 2) << STEP_PLAYER_SHIFT | step_code(m, empty_capture, end_rule) |
+    legal_mask`` (0: the game is over; below 2**25, one digit of a Python int): bit 23 is the
+    player, and ``code >> 23`` minus 2 is the API's player number (TERMINAL, -2, for the code
+    0). Returns
+    -1, the board untouched, when the mask has no bit ``action`` (an illegal pit, or the
+    game is over); else 0 when the move ends the game, or the next position's code. The
+    state keeps the code as it is.
     """
-    player = (code >> 4) & 1
-    m = (code >> 8) & 255
-    nxt = sow(board, player, code & 15, m, (code >> 16) & 1 == 1, code >> 17)
+    if action < 0 or action >= STEP_MASK_BITS or (code >> action) & 1 == 0:
+        return -1
+    m = (code >> 16) & 31
+    player = (code >> STEP_PLAYER_SHIFT) & 1
+    nxt = sow(board, player, action, m, (code >> 21) & 1 == 1, (code >> 22) & 1)
     if nxt < 0:
         return 0
-    return legal_mask(board, nxt, m) << STEP_CODE_BITS | (code & ~63) | (nxt + 2) << 4
+    return (nxt + 2) << STEP_PLAYER_SHIFT | (code & 0x7F0000) | legal_mask(board, nxt, m)
 
 
 @njit(cache=True)

@@ -32,7 +32,10 @@ from spielwerk.core.game import (
 from spielwerk.core.registry import register_game
 from spielwerk.games.kalah import kernel
 
-_CODE_MASK = (1 << kernel.STEP_CODE_BITS) - 1
+# a kernel.step code: the legal mask (0xFFFF) and the player's place (23), written out as
+# numbers where a state reads them on every move (a constant costs no look-up)
+_MASK = (1 << kernel.STEP_MASK_BITS) - 1
+_PLAYER = kernel.STEP_PLAYER_SHIFT
 END_RULES = {"either_empty": kernel.END_EITHER_EMPTY, "mover_empty": kernel.END_MOVER_EMPTY}
 SOUTH, NORTH = 0, 1
 MAX_PITS, MAX_SEEDS_IN_ALL = 16, 10_000
@@ -70,11 +73,8 @@ class KalahGame(Game):
         # legal mask -> its pits (filled on first use; legal_actions hands out copies)
         self._mask_actions: list[list[int] | None] = [None] * (1 << self.pits)
         self._step_code = kernel.step_code(self.pits, self.empty_capture, self.end_rule)
-        # kernel.step without numba's per-call type dispatch (about 1 µs of each move),
-        # bound on the first move (loading a kernel costs start-up time)
-        self._step: Callable[[np.ndarray, int], int] = self._bind_step
         self._initial = kernel.initial_board(self.pits, self.seeds)
-        self._initial_mask = -1  # the start's legal mask, from the kernel on first use
+        self._initial_code = -1  # the start's step code (its legal mask asked on first use)
         total = 2 * self.pits * self.seeds
         self._type = GameType(
             short_name="kalah",
@@ -93,26 +93,21 @@ class KalahGame(Game):
     def game_type(self) -> GameType:
         return self._type
 
-    def _bind_step(self, board: np.ndarray, code: int) -> int:
-        self._step = direct(kernel.step, board, code)
-        return self._step(board, code)
-
     def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()  # a compiled entry point cannot be pickled: bind anew
-        state["_step"] = None
+        state = self.__dict__.copy()
         state["_mask_actions"] = None  # 2**pits slots, refilled on use
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        self._step = self._bind_step
         self._mask_actions = [None] * (1 << self.pits)
 
     def new_initial_state(self) -> KalahState:
-        mask = self._initial_mask
-        if mask < 0:  # every pit holds seeds at the start; asked of the kernel once
-            mask = self._initial_mask = int(kernel.legal_mask(self._initial, SOUTH, self.pits))
-        return KalahState(self, self._initial.copy(), SOUTH, mask)
+        code = self._initial_code
+        if code < 0:  # every pit holds seeds at the start; asked of the kernel once
+            mask = int(kernel.legal_mask(self._initial, SOUTH, self.pits))
+            code = self._initial_code = (SOUTH + 2) << _PLAYER | self._step_code | mask
+        return KalahState(self, self._initial.copy(), SOUTH, -1, code)
 
     def actions_of_mask(self, mask: int) -> tuple[int, ...]:
         """The pits (ascending) whose bits are set in a :func:`kernel.legal_mask`."""
@@ -181,7 +176,6 @@ class KalahGame(Game):
             kernel.sweep(state.board, m)
             state._code = 0
             state.current_player = TERMINAL
-            state._mask = 0
         return state
 
 
@@ -191,19 +185,24 @@ class KalahState(State):
     current_player: int = TERMINAL  # a plain attribute, set in __init__ and by every
     # move: play loops read it once per move, where a property costs a call
 
-    def __init__(self, game: KalahGame, board: np.ndarray, player: int, mask: int = -1) -> None:
+    def __init__(self, game: KalahGame, board: np.ndarray, player: int, mask: int = -1,
+                 code: int = -1) -> None:
         # State.__init__ inlined (a new game starts with one: the API loop's cost per game)
         self.game = game
         self.history: list[int] = []
         self.kgame = game
         self.board = board
-        # the kernel's step code of this position (game | (player + 2) << 4; 0: the game
-        # is over) and the legal mask of the player to move (0 when over)
-        self._code = 0 if player == TERMINAL else game._step_code | (player + 2) << 4
         self.current_player = player
-        if mask < 0:
-            mask = 0 if player == TERMINAL else int(kernel.legal_mask(board, player, game.pits))
-        self._mask = mask
+        if code < 0:
+            if player == TERMINAL:
+                code = 0
+            else:
+                if mask < 0:
+                    mask = int(kernel.legal_mask(board, player, game.pits))
+                code = (player + 2) << _PLAYER | game._step_code | mask
+        # the kernel's step code of this position (kernel.step): the player to move, the
+        # game and the player's legal mask in one int; 0: the game is over
+        self._code = code
 
     def is_terminal(self) -> bool:
         return self._code == 0
@@ -212,39 +211,43 @@ class KalahState(State):
         return False
 
     def legal_actions(self) -> list[int]:
-        actions = self.kgame._mask_actions[self._mask]
-        if actions is None:
-            actions = self.kgame._actions_list(self._mask)
-        return actions.copy()
+        try:
+            # 0xFFFF: _MASK; a None slot (a mask not met yet) has no copy()
+            return self.kgame._mask_actions[self._code & 0xFFFF].copy()  # type: ignore[union-attr]
+        except AttributeError:  # that None: the list is made once
+            return self.kgame._actions_list(self._code & _MASK).copy()
 
     def apply(self, action: int) -> None:
-        # the common case inline (a legal int action: one kernel call); everything
-        # else, errors included, goes through State.apply. A known mask > 0 means the
-        # game is not over; its bit for ``action`` makes the action legal (and < 16).
-        mask = self._mask
-        if mask and type(action) is int and action >= 0 and mask >> action & 1:
-            packed = self.kgame._step(self.board, self._code | action)
-            self._code = code = packed & _CODE_MASK  # as in _apply_action, without its frame
-            self.current_player = (code >> 4 & 3) - 2  # TERMINAL (-2) for the code 0
-            self._mask = packed >> kernel.STEP_CODE_BITS
-            self.history.append(action)
-            return
+        # the common case inline: an int action goes straight to the kernel, which checks
+        # it against the legal mask in the code and moves (one call); a refused action
+        # (-1, the board untouched) and everything else go through State.apply, errors too
+        if type(action) is int:
+            try:
+                code = _step(self.board, self._code, action)
+            except (OverflowError, TypeError):  # an int beyond int64 (no pit) numba refuses
+                code = -1
+            if code >= 0:
+                self._code = code  # as in _apply_action, without its frame
+                self.current_player = (code >> 23) - 2  # _PLAYER; TERMINAL (-2) for code 0
+                self.history.append(action)
+                return
         State.apply(self, action)
 
     def _legal_actions(self) -> list[int]:
         return self.legal_actions()
 
     def _is_legal(self, action: int) -> bool:
-        return 0 <= action < self.kgame.pits and bool(self._mask >> action & 1)
+        return 0 <= action < self.kgame.pits and bool(self._code >> action & 1)
 
     def _apply_action(self, action: int) -> None:
-        packed = self.kgame._step(self.board, self._code | action)
-        self._code = code = packed & _CODE_MASK
-        self.current_player = (code >> 4 & 3) - 2
-        self._mask = packed >> kernel.STEP_CODE_BITS
+        code = _step(self.board, self._code, action)
+        if code < 0:  # the kernel checks every move: an illegal one changes nothing
+            self._refuse(action)
+        self._code = code
+        self.current_player = (code >> _PLAYER) - 2
 
     def _clone(self) -> KalahState:
-        return KalahState(self.kgame, self.board.copy(), self.current_player, self._mask)
+        return KalahState(self.kgame, self.board.copy(), self.current_player, -1, self._code)
 
     def store(self, player: int) -> int:
         return int(self.board[player * (self.kgame.pits + 1) + self.kgame.pits])
@@ -304,6 +307,19 @@ class KalahState(State):
         else:
             lines.append(f"{('South', 'North')[self.current_player]} to move")
         return "\n".join(lines)
+
+
+def _bind_step(board: np.ndarray, code: int, action: int) -> int:
+    """The first move of any Kalah state: binds :data:`_step` and makes that move."""
+    global _step
+    _step = direct(kernel.step, board, 0, 0)
+    return _step(board, code, action)
+
+
+_step: Callable[[np.ndarray, int, int], int] = _bind_step
+"""``kernel.step`` without numba's per-call type dispatch (about 1 µs of each move), one
+entry point for every Kalah game (the code carries the game), bound on the first move
+(loading a kernel costs start-up time)."""
 
 
 def _make(params: dict[str, Any]) -> KalahGame:
