@@ -16,8 +16,8 @@ contract, the win chance the agent expected when it declared (its
 :meth:`~spielwerk.games.skat_ai.knn_agent.SkatKnnAgent.declaration_chance`; None for an
 agent that tells none; ``decided``: the chance its decisions compared, lower where its
 ``caution`` moves the chances towards the open-hand bound), won, the game value and the
-declarer's Seeger-Fabian points (won: value + 50, lost: -2 x value - 50; the 40 the defenders get for a lost game are not
-the declarer's). :func:`summarize` turns the games into the figures per type: declared,
+declarer's Seeger-Fabian points (won: value + 50, lost: -2 x value - 50; the 40 the
+defenders get for a lost game are not the declarer's). :func:`summarize` turns the games into the figures per type: declared,
 mean predicted chance, observed win rate with its Wilson interval, Seeger-Fabian points per
 declared game. Every task carries its seeds (the deal from ``(seed, 1, deal)``, the
 agents from ``(seed, 2, deal, rotation, seat)``, reset from ``(seed, 3, deal, rotation,
