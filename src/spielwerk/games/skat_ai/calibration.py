@@ -17,12 +17,12 @@ contract, the win chance the agent expected when it declared (its
 agent that tells none; ``decided``: the chance its decisions compared, lower where its
 ``caution`` moves the chances towards the open-hand bound), won, the game value and the
 declarer's Seeger-Fabian points (won: value + 50, lost: -2 x value - 50; the 40 the
-defenders get for a lost game are not the declarer's). :func:`summarize` turns the games into the figures per type: declared,
-mean predicted chance, observed win rate with its Wilson interval, Seeger-Fabian points per
-declared game. Every task carries its seeds (the deal from ``(seed, 1, deal)``, the
-agents from ``(seed, 2, deal, rotation, seat)``, reset from ``(seed, 3, deal, rotation,
-seat)`` for the card play), so the figures do not depend on workers
-or order.
+defenders get for a lost game are not the declarer's). :func:`summarize` turns the games
+into the figures per type: declared, mean predicted chance, observed win rate with its
+Wilson interval, Seeger-Fabian points per declared game. Every task carries its seeds (the
+deal from ``(seed, 1, deal)``, the agents from ``(seed, 2, deal, rotation, seat)``, reset
+from ``(seed, 3, deal, rotation, seat)`` for the card play), so the figures do not depend on
+workers or order.
 
 The experiment ``experiments/skat_defence_gap.py`` plays to the declaration and classifies
 the games with :func:`play_to_declaration` and :func:`game_type` from here.
