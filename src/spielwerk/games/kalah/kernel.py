@@ -120,10 +120,9 @@ def step(board: np.ndarray, code: int, action: int) -> int:
     ``code = (player + 2) << STEP_PLAYER_SHIFT | step_code(m, empty_capture, end_rule) |
     legal_mask`` (0: the game is over; below 2**25, one digit of a Python int): bit 23 is the
     player, and ``code >> 23`` minus 2 is the API's player number (TERMINAL, -2, for the code
-    0). Returns
-    -1, the board untouched, when the mask has no bit ``action`` (an illegal pit, or the
-    game is over); else 0 when the move ends the game, or the next position's code. The
-    state keeps the code as it is.
+    0). Returns -1, the board untouched, when the mask has no bit ``action`` (an illegal pit,
+    or the game is over); else 0 when the move ends the game, or the next position's code.
+    The state keeps the code as it is.
     """
     if action < 0 or action >= STEP_MASK_BITS or (code >> action) & 1 == 0:
         return -1
