@@ -28,16 +28,17 @@ KNN_SETTINGS: dict[str, Any] = {
     "suit_defence": False, "put_rules": "seed",
     "choose_by_put": True, "switch_margin": 0.0, "contest_margin": 6.0, "decision": "score",
     "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value", "contest_shift": 1.0,
-    "calibration": "auto",
+    "calibration": "auto", "caution": 0.0,
 }
 KNN_PARAMS: dict[str, Any] = {
     "k": 12, "hand_threshold": 64.0, "pickup_threshold": 52.0, "null_threshold": 0.8,
     "extensions": True, "put_rules": "seed", "switch_margin": 0.0, "contest_margin": 6.0,
     "decision": "score", "loss_bonus": 40.0, "ev_margin": 0.0, "contest_shift": 1.0,
-    "game_choice": "value", "calibration": "strong",
+    "game_choice": "value", "calibration": "strong", "caution": 0.0,
 }
 KNN1 = {"decision": "ev", "calibration": "pimc", "null_ties": False, "null_defence": False}
 KNN2 = {"calibration": "strong", "null_defence": False}  # the default before null_defence
+KNN3 = {"calibration": "strong"}  # the default before caution (which it pins at 0)
 # spec -> (settings, decision parameters), each as the knn agent's above but for these
 RESOLVED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "knn": ({}, {}),
@@ -49,11 +50,14 @@ RESOLVED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "knn:play=infer": ({"play": "infer"}, {}),
     "knn2": (KNN2, {}),
     "knn:null_defence=false": ({"null_defence": False}, {}),
+    "knn3": (KNN3, {}),
+    "knn:caution=0.1": ({"caution": 0.1}, {"caution": 0.1}),
     "knn:decision=threshold:play=rule": ({"decision": "threshold", "play": "rule"},
                                          {"decision": "threshold", "calibration": "rule"}),
 }
 SPEC_DEFAULTS = {"knn": KNN_SETTINGS, "knn1": {"worlds": 32, "time": 0.0, "base": ""},
-                 "knn2": {"worlds": 32, "time": 0.0, "base": ""}}
+                 "knn2": {"worlds": 32, "time": 0.0, "base": ""},
+                 "knn3": {"worlds": 32, "time": 0.0, "base": ""}}
 
 
 def knn_agent_names() -> set[str]:
@@ -61,7 +65,7 @@ def knn_agent_names() -> set[str]:
 
 
 def test_every_knn_agent_is_in_the_snapshot() -> None:
-    assert knn_agent_names() == {"knn", "knn1", "knn2"}, \
+    assert knn_agent_names() == {"knn", "knn1", "knn2", "knn3"}, \
         "a new knn agent: add its resolution here"
     assert {spec.split(":")[0] for spec in RESOLVED} == knn_agent_names()
 
@@ -87,7 +91,7 @@ def test_the_decision_parameters_are_declared_once() -> None:
     from spielwerk.games.skat_ai.params import KnnParams
 
     decision = {f.name for f in fields(KnnParams)}
-    assert len(decision) == 14 and decision < {f.name for f in fields(KnnSettings)}
+    assert len(decision) == 15 and decision < {f.name for f in fields(KnnSettings)}
     assert not decision & set(KnnSettings.__annotations__)  # the agent does not declare them
     # the library's defaults are the shipped agent's decisions: one default, not two
     shipped = make_agent("knn", load_game("skat"), seed=0).params  # type: ignore[attr-defined]
