@@ -348,6 +348,17 @@ register_declared(
 
 FROZEN_FREE = ("worlds", "time", "base")
 """The parameters a frozen bot leaves to its spec (how long it thinks, where its base is)."""
+_SHIPPED_BASE = "474dc2f6fc4fc5fa7463bd90505fbd7f18795fba6c551877283119244af3aa1d"
+"""The SHA-256 of the shipped base's manifest the frozen bots decide with."""
+_KNN2: dict[str, Any] = {
+    "k": 12, "extensions": True, "putting": "refined",
+    "hand_threshold": 64.0, "pickup_threshold": 52.0, "null_threshold": 0.8,
+    "scaling": "std", "bidding": "knn", "play": "pimc", "put_rules": "seed",
+    "choose_by_put": True, "switch_margin": 0.0, "contest_margin": 6.0,
+    "decision": "score", "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value",
+    "contest_shift": 1.0, "calibration": "strong", "null_ties": True, "deadline": False,
+    "infer": "auction", "play_model": "net", "endgame": 0, "null_defence": False,
+    "suit_defence": False, "caution": 0.0}
 FROZEN: dict[str, tuple[dict[str, Any], str]] = {
     "knn1": (
         {"k": 12, "extensions": True, "putting": "refined",
@@ -358,30 +369,10 @@ FROZEN: dict[str, tuple[dict[str, Any], str]] = {
          "calibration": "pimc", "null_ties": False, "deadline": False, "infer": "auction",
          "play_model": "net", "endgame": 0, "null_defence": False, "suit_defence": False,
          "caution": 0.0},
-        "474dc2f6fc4fc5fa7463bd90505fbd7f18795fba6c551877283119244af3aa1d",
+        _SHIPPED_BASE,
     ),
-    "knn2": (
-        {"k": 12, "extensions": True, "putting": "refined",
-         "hand_threshold": 64.0, "pickup_threshold": 52.0, "null_threshold": 0.8,
-         "scaling": "std", "bidding": "knn", "play": "pimc", "put_rules": "seed",
-         "choose_by_put": True, "switch_margin": 0.0, "contest_margin": 6.0,
-         "decision": "score", "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value",
-         "contest_shift": 1.0, "calibration": "strong", "null_ties": True, "deadline": False,
-         "infer": "auction", "play_model": "net", "endgame": 0, "null_defence": False,
-         "suit_defence": False, "caution": 0.0},
-        "474dc2f6fc4fc5fa7463bd90505fbd7f18795fba6c551877283119244af3aa1d",
-    ),
-    "knn3": (
-        {"k": 12, "extensions": True, "putting": "refined",
-         "hand_threshold": 64.0, "pickup_threshold": 52.0, "null_threshold": 0.8,
-         "scaling": "std", "bidding": "knn", "play": "pimc", "put_rules": "seed",
-         "choose_by_put": True, "switch_margin": 0.0, "contest_margin": 6.0,
-         "decision": "score", "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value",
-         "contest_shift": 1.0, "calibration": "strong", "null_ties": True, "deadline": False,
-         "infer": "auction", "play_model": "net", "endgame": 0, "null_defence": True,
-         "suit_defence": False, "caution": 0.0},
-        "474dc2f6fc4fc5fa7463bd90505fbd7f18795fba6c551877283119244af3aa1d",
-    ),
+    "knn2": (_KNN2, _SHIPPED_BASE),
+    "knn3": ({**_KNN2, "null_defence": True}, _SHIPPED_BASE),
 }
 """Frozen bots to measure against: the values they pin of :class:`KnnSettings` (every
 parameter but :data:`FROZEN_FREE`), and the SHA-256 of the manifest of the knowledge base
