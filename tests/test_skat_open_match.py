@@ -45,3 +45,66 @@ def test_a_cautious_agent_declares_no_more_and_the_figures_count_every_game() ->
 def test_two_agents_only() -> None:
     with pytest.raises(ValueError, match="2 agents"):
         OpenMatch(["knn"])
+
+
+def _cli(*args: str):  # type: ignore[no-untyped-def]
+    from typer.testing import CliRunner
+
+    from spielwerk.cli.main import app
+
+    return CliRunner().invoke(app, ["skat", "match", *args])
+
+
+def test_the_command_line_plays_resumes_and_summarizes(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    out = tmp_path / "open.jsonl"
+    specs = ["knn:worlds=1:caution=1", "knn3:worlds=1"]
+    first = _cli(*specs, "--defence", "open", "--deals", "2", "--seed", "5", "--workers", "1",
+                 "-o", str(out), "--json")
+    assert first.exit_code == 0, first.output
+    shown = json.loads(first.stdout.strip().splitlines()[-1])
+    assert shown["defence"] == "open" and shown["figures"]["deals"] == 2
+    more = _cli(*specs, "--defence", "open", "--deals", "3", "--seed", "5", "--workers", "1",
+                "-o", str(out), "--resume", "--json")
+    assert more.exit_code == 0, more.output
+    lines = out.read_text().splitlines()
+    assert json.loads(lines[0])["deals"] == 3 and len(lines) == 4  # header + 3 deals
+    match = OpenMatch(specs)  # the resumed file holds what one run plays
+    assert [json.loads(x) for x in lines[1:]] == [match.play_deal(5, d) for d in range(3)]
+    summary = _cli("--summarize", str(out), "--json")
+    assert summary.exit_code == 0, summary.output
+    figures = json.loads(summary.stdout)["figures"]
+    assert figures["deals"] == 3 and figures["games"] == 18
+    assert figures == match_figures(specs, [json.loads(x) for x in lines[1:]]).to_dict()
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["knn", "rule", "random", "--defence", "open"], "between 2 agents"),
+    (["knn", "rule", "--defence", "shut"], "agents or open"),
+    (["knn", "rule", "--defence", "open", "--executor", "dask://h:1"], "this machine"),
+    (["knn:nope=1", "rule", "--defence", "open"], "nope"),
+])
+def test_bad_input_is_a_spielwerk_error(args: list[str], message: str) -> None:
+    """A SpielwerkError: the command line prints it as one line (``error: ...``)."""
+    from spielwerk.core.errors import SpielwerkError
+
+    result = _cli(*args, "--deals", "1")
+    assert result.exit_code != 0
+    assert isinstance(result.exception, SpielwerkError), result.exception
+    assert message in str(result.exception)
+
+
+def test_another_matchs_file_is_not_resumed(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "open.jsonl"
+    ok = _cli("rule", "random", "--defence", "open", "--deals", "1", "--workers", "1",
+              "-o", str(out))
+    assert ok.exit_code == 0, ok.output
+    before = out.read_text()
+    other = _cli("rule", "rule", "--defence", "open", "--deals", "1", "--workers", "1",
+                 "-o", str(out), "--resume")
+    assert other.exit_code != 0 and "another match" in str(other.exception)
+    again = _cli("rule", "random", "--defence", "open", "--deals", "1", "--workers", "1",
+                 "-o", str(out))
+    assert again.exit_code != 0 and "--resume" in str(again.exception)
+    assert out.read_text() == before

@@ -22,6 +22,12 @@ from spielwerk.arena.tournament import TournamentResult
 from spielwerk.cli.arena_duplicate import play_duplicate
 from spielwerk.cli.arena_duplicate import summarize as summarize_file
 from spielwerk.cli.options import OptionValueError, range_text, workers_option
+from spielwerk.games.skat.cli_open_match import (
+    OPEN,
+    is_open_file,
+    play_open_match,
+    summarize_open,
+)
 from spielwerk.games.skat_ai.match_stats import SkatMatchStats, skat_match_stats
 
 SKAT_GAME = "skat(players=3)"
@@ -68,6 +74,12 @@ figures of a results file, also while a run is still writing it.
 The same as spielwerk arena skat AGENTS --seating duplicate (with three agents
 add --seating permutations here, or this plays the rotations only).
 
+--defence open (two agents, for measuring): the agents bid, put and declare
+as they do and the declarer plays its cards, but every defending seat plays
+the open-hand defence (it sees every card and plays the double-dummy best
+one): who loses less to a perfect defence. A declaration reached again in
+another seating is played out once. Runs on this machine (local or serial).
+
 Example: spielwerk skat match knn rule --deals 2000 --seed 1 -o knn-rule.jsonl --workers 2
 """
 
@@ -99,18 +111,32 @@ def match_command(
     as_json: bool = typer.Option(False, "--json", help="print machine-readable results only"),
     confidence: float = typer.Option(0.95, "--confidence",
                                      help="level of the intervals (between 0 and 1)"),
+    defence: str = typer.Option("agents", "--defence", help="agents (each seat plays as its "
+                                "agent) or open (every defending seat plays the open-hand "
+                                "defence; 2 agents)"),
 ) -> None:
     if not 0.0 < confidence < 1.0:  # a bad level fails before any game is played
         raise OptionValueError(f"--confidence must be {range_text(0, 1, True, True)} "
                                f"(e.g. 0.95), not {confidence:g}")
     z_value(confidence)
+    if defence not in ("agents", OPEN):
+        raise OptionValueError(f"--defence must be agents or open, not {defence!r}")
     if summarize is not None:
         if agents:
             raise ArenaError("--summarize reads a results file: give no agents with it")
-        summarize_file(summarize, "skat", confidence, as_json)
+        if is_open_file(summarize):
+            summarize_open(summarize, confidence, as_json)
+        else:
+            summarize_file(summarize, "skat", confidence, as_json)
         return
     if not agents:
         raise ArenaError("give 2 or 3 agent specs, e.g. spielwerk skat match knn rule")
+    if defence == OPEN:
+        if seating not in (None, "pairs"):
+            raise ArenaError("--defence open seats two agents in pairs")
+        play_open_match(agents, deals, seed, executor, workers, output, resume, fresh,
+                        as_json, confidence)
+        return
     config = skat_match_config(agents, deals, seed, seating)
     play_duplicate(config, executor, workers, output, resume, fresh, as_json, confidence,
                    "skat match")

@@ -8,7 +8,8 @@ defence (:mod:`open_defence`: they see every card and play the double-dummy best
 the match measures who loses less to a perfect defence: the declarations, the putting and
 the declarer's card play, never the defence. :func:`match_figures` gives ``spielwerk skat
 match``'s figures (:func:`match_stats.skat_match_stats`). It is for measuring only: the
-open-hand defence reads the whole state. ``experiments/skat_open_match.py`` runs it.
+open-hand defence reads the whole state. ``spielwerk skat match A B --defence open`` runs it
+(:mod:`spielwerk.games.skat.cli_open_match`).
 """
 
 from __future__ import annotations
@@ -99,3 +100,15 @@ def match_figures(specs: Sequence[str], rows: Iterable[dict[str, Any]],
                     tuple(labels[i] for i in g["order"]), g["details"])
                for row in rows for k, g in enumerate(row["games"])]
     return skat_match_stats(records, labels, len(ORDERS), confidence)
+
+
+_MATCHES: dict[tuple[str, ...], OpenMatch] = {}
+
+
+def play_open_deal(task: tuple[tuple[str, ...], int, int]) -> dict[str, Any]:
+    """``(specs, seed, deal)`` -> :meth:`OpenMatch.play_deal` (top level, for process pools;
+    the agents are made once per process)."""
+    specs, seed, deal = task
+    if specs not in _MATCHES:
+        _MATCHES[specs] = OpenMatch(specs)
+    return _MATCHES[specs].play_deal(seed, deal)
