@@ -7,8 +7,10 @@ where a bar cannot redraw itself: a plain line a minute and one for the last gam
 
 from __future__ import annotations
 
+import json
 import time
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO, TypeVar
 
 from rich.console import Console
 from rich.markup import escape
@@ -21,6 +23,8 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+T = TypeVar("T")
+R = TypeVar("R")
 LOG_EVERY = 60.0
 """Seconds between the plain progress lines written to a log (not a terminal)."""
 
@@ -73,3 +77,34 @@ class GamesProgress:
 
     def stop(self) -> None:
         self.progress.stop()
+
+
+def stream(fn: Callable[[T], R], tasks: Sequence[T], executor: str, workers: int | None,
+           progress: GamesProgress, total: int, done: int,
+           sink: TextIO | None = None) -> tuple[list[R], bool]:
+    """Run ``fn`` over ``tasks`` (:func:`core.parallel.make_executor` of ``executor`` and
+    ``workers``) as they finish, each result written as one JSON line to ``sink`` (flushed)
+    and counted by ``progress`` (``total`` in all, ``done`` before); Ctrl-C stops the
+    workers. Returns the results and whether the run was interrupted."""
+    from spielwerk.core.parallel import make_executor
+    from spielwerk.core.process import ignore_further_interrupts
+
+    results: list[R] = []
+    interrupted = False
+    try:
+        with make_executor(executor, workers) as ex:
+            progress.start(total, done)
+            try:
+                for result in ex.map_unordered(fn, tasks):
+                    results.append(result)
+                    if sink is not None:
+                        sink.write(json.dumps(result) + "\n")
+                        sink.flush()
+                    progress.result(result)
+            except KeyboardInterrupt:
+                ignore_further_interrupts()
+                ex.stop()
+                interrupted = True
+    finally:
+        progress.stop()
+    return results, interrupted

@@ -13,9 +13,7 @@ import typer
 from rich.console import Console
 
 from spielwerk.cli.options import file_target, workers_option
-from spielwerk.cli.progress import GamesProgress
-from spielwerk.core.parallel import make_executor
-from spielwerk.core.process import ignore_further_interrupts
+from spielwerk.cli.progress import GamesProgress, stream
 from spielwerk.games.skat_ai.calibration import (
     CalibrationConfig,
     check_config,
@@ -80,28 +78,14 @@ def calibration_command(
     config = CalibrationConfig(agent, defence, deals, seed)
     check_config(config)  # one line, before any game
     console = Console(stderr=True)
-    records: list[dict[str, Any]] = []
-    interrupted = False
     started = time.perf_counter()
     fh = _write_header(out, config) if out is not None else None
     tasks = config.tasks()
     progress = GamesProgress(console, "skat calibration")  # stderr: --json keeps stdout
     try:
-        with make_executor("local" if workers != 1 else "serial", workers) as ex:
-            progress.start(len(tasks), 0)
-            try:
-                for record in ex.map_unordered(play_seat, tasks):
-                    records.append(record)
-                    if fh is not None:
-                        fh.write(json.dumps(record) + "\n")
-                        fh.flush()
-                    progress.result(record)
-            except KeyboardInterrupt:
-                ignore_further_interrupts()
-                ex.stop()
-                interrupted = True
+        records, interrupted = stream(play_seat, tasks, "local" if workers != 1 else "serial",
+                                      workers, progress, len(tasks), 0, fh)
     finally:
-        progress.stop()
         if fh is not None:
             fh.close()
     summary = summarize(config, records)

@@ -16,10 +16,8 @@ from rich.console import Console
 
 from spielwerk.arena.match import ArenaError
 from spielwerk.cli.options import file_target
-from spielwerk.cli.progress import GamesProgress
+from spielwerk.cli.progress import GamesProgress, stream
 from spielwerk.core.agent import AgentSpecError, make_agent
-from spielwerk.core.parallel import make_executor
-from spielwerk.core.process import ignore_further_interrupts
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat_ai.match_report import stats_tables, title
 from spielwerk.games.skat_ai.open_match import ORDERS, match_figures, play_open_deal
@@ -104,27 +102,15 @@ def play_open_match(agents: list[str], deals: int, seed: int, executor: str,
     tasks = [(tuple(agents), seed, d) for d in range(deals) if d not in done]
     console = Console(stderr=True)
     progress = GamesProgress(console, "skat match --defence open", quiet=as_json)
-    interrupted = False
     fh = output.open("a") if output is not None else None
     try:
-        with make_executor("serial" if executor == "serial" or workers == 1 else "local",
-                           workers) as ex:
-            progress.start(deals, len(done))
-            try:
-                for row in ex.map_unordered(play_open_deal, tasks):
-                    rows.append(row)
-                    if fh is not None:
-                        fh.write(json.dumps(row) + "\n")
-                        fh.flush()
-                    progress.result(row)
-            except KeyboardInterrupt:
-                ignore_further_interrupts()
-                ex.stop()
-                interrupted = True
+        played, interrupted = stream(
+            play_open_deal, tasks, "serial" if executor == "serial" or workers == 1 else "local",
+            workers, progress, deals, len(done), fh)
     finally:
-        progress.stop()
         if fh is not None:
             fh.close()
+    rows += played
     print_open_figures(header, sorted(rows, key=lambda r: r["deal"]), confidence, as_json)
     if interrupted:
         console.print(f"interrupted after {len(rows)} of {deals} deals"
