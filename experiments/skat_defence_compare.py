@@ -27,14 +27,18 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from skat_defence_gap import reach_declaration, run_deals  # the same auction and runner
+from skat_defence_gap import (  # the same auction, runner and options
+    add_run_options,
+    reach_declaration,
+    run_deals,
+    summarized,
+)
 from spielwerk.arena.match import derive_seed
 from spielwerk.arena.stats import wilson_interval
 from spielwerk.core.agent import make_agent
@@ -134,20 +138,13 @@ def main() -> None:
     ap.add_argument("--defence", action="append", dest="defences",
                     help="a defender spec, played on every null (repeat the option for "
                          "more; the first is the one the others are compared with)")
-    ap.add_argument("--deals", type=int, default=100)
-    ap.add_argument("--seed", type=int, default=616161)
+    add_run_options(ap, 616161)
     ap.add_argument("--force", choices=("null", "none"), default="null",
                     help="null: the auction's winner declares a plain null; none: AGENT's own "
                          "declarations")
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--out", type=Path)
-    ap.add_argument("--summarize", type=Path)
     args = ap.parse_args()
-    if args.summarize:
-        summarize(args.summarize)
+    if summarized(ap, args, summarize):
         return
-    if args.out is None:
-        ap.error("--out FILE is needed (one JSON line per deal, resumed)")
     defences = [d.strip() for d in args.defences or ["knn"] if d.strip()]
     if OPEN in defences:
         ap.error("the open-hand defence is always played: name the others")

@@ -152,22 +152,36 @@ def run_deals(out: Path, header: dict[str, Any], deals: int, workers: int,
                 print(f"{n}/{len(futures)} deals, {time.perf_counter() - t0:.0f} s", flush=True)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--agent", default="knn")
+def add_run_options(ap: argparse.ArgumentParser, seed: int) -> None:
+    """The options of a resumable run of deals: --deals, --seed, --workers, --out and
+    --summarize (the experiments that use :func:`run_deals`)."""
     ap.add_argument("--deals", type=int, default=100)
-    ap.add_argument("--seed", type=int, default=4242)
+    ap.add_argument("--seed", type=int, default=seed)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--out", type=Path)
     ap.add_argument("--summarize", type=Path)
+
+
+def summarized(ap: argparse.ArgumentParser, args: argparse.Namespace,
+               show: Callable[[Path], None]) -> bool:
+    """``--summarize FILE``: show it and say so (True); else require ``--out``."""
+    if args.summarize:
+        show(args.summarize)
+        return True
+    if args.out is None:
+        ap.error("--out FILE is needed (one JSON line per deal, resumed)")
+    return False
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--agent", default="knn")
+    add_run_options(ap, 4242)
     ap.add_argument("--force", choices=("none", "null"), default="none",
                     help="null: the auction's winner picks up and declares a plain null")
     args = ap.parse_args()
-    if args.summarize:
-        summarize(args.summarize)
+    if summarized(ap, args, summarize):
         return
-    if args.out is None:
-        ap.error("--out FILE is needed (one JSON line per deal, resumed)")
     run_deals(args.out, {"agent": args.agent, "seed": args.seed, "force": args.force},
               args.deals, args.workers, _init, (args.agent, args.force), play_deal, args.seed,
               same=lambda h: (h["agent"], h["seed"], h.get("force", "none")) == (
