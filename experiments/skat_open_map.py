@@ -17,6 +17,17 @@ that far along the map (:func:`spielwerk.games.skat_ai.params.open_bound_z`).
 
 Prints per type: games, mean chance told, observed against open hands, the chance after
 the map (in-sample), and (a, b).
+
+``--own NAME`` fits the same map on records played against the agent's own defence
+(``--defence knn``), without the open-hand constraint, and writes it as the calibration
+NAME: the ``--calibration``'s weights with the map, which the decisions apply on the
+pessimistic side only (``min(z, a + b z)``, :func:`spielwerk.games.skat_ai.params.played_z`):
+
+    spielwerk skat calibration --agent knn --defence knn --deals 2000 --seed 565656 \
+        --workers 1 --json --out results/knn-cal-565656.jsonl
+    python experiments/skat_open_map.py results/knn-cal-565656.jsonl results/knn-cal-858585.jsonl \
+        --calibration strong --own played \
+        --write src/spielwerk/data/skat_calibration/played.json
 """
 
 from __future__ import annotations
@@ -31,6 +42,7 @@ import numpy as np
 from scipy.optimize import minimize
 
 from spielwerk.games.skat_ai.calibration import GAME_TYPES
+from spielwerk.games.skat_ai.params import CALIBRATION_DIR
 
 FORMAT = "spielwerk-skat-open-map"
 PULL = 1.0
@@ -47,9 +59,9 @@ Z_TOP = float(np.log(0.995 / 0.005))
 hands beat any defence, so a game is never more likely won against them."""
 
 
-def fit(z: np.ndarray, won: np.ndarray) -> tuple[float, float]:
+def fit(z: np.ndarray, won: np.ndarray, bound: bool = True) -> tuple[float, float]:
     """(a, b) of ``P(won) = sigmoid(a + b z)`` by penalised maximum likelihood, with
-    ``a + b z <= z`` on ``0 <= z <= Z_TOP``."""
+    ``a + b z <= z`` on ``0 <= z <= Z_TOP`` where ``bound``."""
     def loss(w: np.ndarray) -> float:
         t = w[0] + w[1] * z
         nll = np.sum(np.logaddexp(0.0, t) - won * t)
@@ -57,7 +69,7 @@ def fit(z: np.ndarray, won: np.ndarray) -> tuple[float, float]:
     lower = [{"type": "ineq", "fun": lambda w: -w[0]},
              {"type": "ineq", "fun": lambda w: -(w[0] + (w[1] - 1.0) * Z_TOP)}]
     res = minimize(loss, np.array([-0.5, 1.0]), method="SLSQP",
-                   bounds=[(-5.0, 5.0), (0.2, 2.0)], constraints=lower)
+                   bounds=[(-5.0, 5.0), (0.2, 3.0)], constraints=lower if bound else [])
     return float(res.x[0]), float(res.x[1])
 
 
@@ -71,6 +83,9 @@ def main() -> None:
     ap.add_argument("--calibration", default="strong",
                     help="the calibration the agent's chances came from")
     ap.add_argument("--min-games", type=int, default=40)
+    ap.add_argument("--own", metavar="NAME",
+                    help="records against the agent's own defence: write the calibration NAME "
+                         "(the --calibration's weights with this map) instead of an open map")
     ap.add_argument("--write", type=Path, help="write (or update) the map file")
     args = ap.parse_args()
     rows: list[dict[str, Any]] = []
@@ -82,8 +97,12 @@ def main() -> None:
     by_type = {t: [r for r in rows if r["type"] == t] for t in GAME_TYPES}
     maps: dict[str, list[float]] = {}
     report: dict[str, Any] = {}
-    print("fitted with a + b z <= z for chances 0.5-0.995 (open hands never help the declarer)")
-    print(f"{'type':<12} {'games':>5} {'told':>6} {'open':>6} {'mapped':>6}   a      b")
+    if args.own:
+        print("fitted against the agent's own defence; decisions take min(z, a + b z)")
+    else:
+        print("fitted with a + b z <= z for chances 0.5-0.995 (open hands never help the "
+              "declarer)")
+    print(f"{'type':<12} {'games':>5} {'told':>6} {'won':>6} {'mapped':>6}   a      b")
     for kind in GAME_TYPES:
         own = by_type[kind]
         used = own if len(own) >= args.min_games or kind == "null_ouvert" else (
@@ -93,29 +112,39 @@ def main() -> None:
         else:
             z = logit(np.array([r["predicted"] for r in used]))
             won = np.array([1.0 if r["won"] else 0.0 for r in used])
-            a, b = fit(z, won)
+            a, b = fit(z, won, bound=not args.own)
         maps[kind] = [round(a, 4), round(b, 4)]
         if own:
             z = logit(np.array([r["predicted"] for r in own]))
             told = float(np.mean([r["predicted"] for r in own]))
             observed = float(np.mean([1.0 if r["won"] else 0.0 for r in own]))
-            mapped = float(np.mean(1 / (1 + np.exp(-(a + b * z)))))
+            t = np.minimum(z, a + b * z) if args.own else a + b * z
+            mapped = float(np.mean(1 / (1 + np.exp(-t))))
         else:
             told = observed = mapped = math.nan
         report[kind] = {"games": len(own), "fitted_on": len(used), "told": round(told, 4),
                         "observed": round(observed, 4), "mapped": round(mapped, 4)}
         print(f"{kind:<12} {len(own):>5} {told:6.3f} {observed:6.3f} {mapped:6.3f}  "
               f"{a:+.3f} {b:.3f}")
-    if args.write:
+    made = {"by": "python experiments/skat_open_map.py " + " ".join(
+                p.name for p in args.files) + f" --calibration {args.calibration}"
+            + (f" --own {args.own}" if args.own else ""),
+            "records": {p.name: sum(1 for _ in p.open()) for p in args.files},
+            "pull": PULL, "min_games": args.min_games, "types": report}
+    if args.write and args.own:
+        base = CALIBRATION_DIR / f"{args.calibration}.json"
+        own = json.loads(base.read_text())
+        own.update(name=args.own, map=maps, map_made=made,
+                   map_rule="z = min(z, a + b z) per type: [a, b]; z the log-odds of "
+                            f"{args.calibration}'s weights")
+        args.write.write_text(json.dumps(own, indent=1) + "\n")
+        print(f"wrote {args.write}")
+    elif args.write:
         data: dict[str, Any] = {"format": FORMAT, "version": 1, "maps": {}, "made": {}}
         if args.write.exists():
             data = json.loads(args.write.read_text())
         data["maps"][args.calibration] = maps
-        data["made"][args.calibration] = {
-            "by": "python experiments/skat_open_map.py " + " ".join(
-                p.name for p in args.files) + f" --calibration {args.calibration}",
-            "records": {p.name: sum(1 for _ in p.open()) for p in args.files},
-            "pull": PULL, "min_games": args.min_games, "types": report}
+        data["made"][args.calibration] = made
         data["map"] = "z_open = a + b z per type: [a, b]; z the calibration's log-odds"
         args.write.write_text(json.dumps(data, indent=1) + "\n")
         print(f"wrote {args.write}")

@@ -49,8 +49,9 @@ from spielwerk.games.skat.outcome import final_details
 from spielwerk.games.skat.rules import PLAY, SkatState
 from spielwerk.games.skat.scoring import Contract
 from spielwerk.games.skat_ai.open_defence import OpenHandDefence
+from spielwerk.games.skat_ai.params import MAP_KINDS
 
-GAME_TYPES = ("suit", "suit_hand", "grand", "grand_hand", "null", "null_hand", "null_ouvert")
+GAME_TYPES = MAP_KINDS
 """The game types of the tables: null ouvert (with or without the skat) is its own type."""
 OPEN = "open"
 """The ``--defence`` of the open-hand defenders (see the module docstring)."""

@@ -77,12 +77,14 @@ CALIBRATIONS: dict[str, dict[str, tuple[float, ...]]] = {
     "pimc": PIMC_WIN_CALIBRATION, "rule": WIN_CALIBRATION,
 }
 """The win-chance calibrations by the declarer's card play (``KnnParams.calibration``)."""
-TYPED_CALIBRATIONS = ("strong", "defended")
+TYPED_CALIBRATIONS = ("strong", "defended", "played")
 """Calibrations with weights per stage and game type, shipped as data
 (``spielwerk/data/skat_calibration/NAME.json`` with how they were made): ``strong`` - the
 knn declarer and both defenders play by PIMC (:func:`typed_calibration`); ``defended`` -
 ``strong`` with the null and null ouvert weights refitted against defenders who break the
-ties of their vote as ``knn``'s ``null_defence`` does. A calibration
+ties of their vote as ``knn``'s ``null_defence`` does; ``played`` - ``strong``'s weights
+with a per-type map fitted on the ``knn`` bot's own declarations played against ``knn``'s
+defence, the decision taking the lower of the two chances (:func:`played_z`). A calibration
 may also carry the type ``ouvert`` (null ouvert, fitted on forced null ouvert games of its
 own: ``skat_kb_calibrate.py --modes nullhand,nullouvert,nullouverthand``); then
 ``decision=score`` offers null ouvert by those win chances."""
@@ -100,6 +102,8 @@ GAME_TYPES = ("suit", "grand", "null")
 OUVERT = "ouvert"
 """The optional game type of null ouvert: a calibration that has it offers null ouvert to
 ``decision=score``."""
+MAP_KINDS = ("suit", "suit_hand", "grand", "grand_hand", "null", "null_hand", "null_ouvert")
+"""The keys of a per-type map (:func:`map_kind`; ``calibration.GAME_TYPES``)."""
 STAGES = ("pickup", "hand", "put")
 """Where a win chance is asked: ``pickup`` / ``hand`` - bidding on the ten cards (the
 neighbours' value of a game with or without the skat); ``put`` - after picking up, the
@@ -129,6 +133,11 @@ def typed_calibration(name: str) -> dict[str, Any]:
                                for s in STAGES):
             raise KnowledgeBaseError(f"{path} is not a {CALIBRATION_FORMAT} file with the "
                                      f"stages {', '.join(STAGES)} per game type")
+        own = data.get("map")
+        if own is not None and (not isinstance(own, dict) or set(own) != set(MAP_KINDS) or any(
+                not isinstance(w, list) or len(w) != 2 for w in own.values())):
+            raise KnowledgeBaseError(f"{path}: its map must give [a, b] for each of "
+                                     f"{', '.join(MAP_KINDS)}")
         _TYPED[name] = data
     return _TYPED[name]
 
@@ -188,7 +197,9 @@ class KnnParams:
     calibration: str = param(DEFAULT_CALIBRATION, "ev/score: win chances measured under rule's "
                              "or PIMC's card play against rule's defence, or strong: PIMC on "
                              "every side, per game type, or defended: strong with the nulls "
-                             "fitted against the null defence (auto: strong for score with "
+                             "fitted against the null defence, or played: strong, lowered "
+                             "per type where the bot's own games against knn's defence "
+                             "were won less often (auto: strong for score with "
                              "pimc play, else those of play)", AGENT_CALIBRATIONS)
     caution: float = param(DEFAULT_CAUTION, "ev/score: how far every win chance moves (in "
                            "log-odds) towards that of the same game against the open-hand "
@@ -263,6 +274,28 @@ def has_ouvert(calibration: str) -> bool:
         OUVERT in stages for stages in typed_calibration(calibration)["stages"].values())
 
 
+def map_kind(game: int, stage: str, ouvert: bool) -> str:
+    """The game type a per-type map is keyed by (:data:`calibration.GAME_TYPES`): suit,
+    grand or null, ``_hand`` at the stage ``hand``, null ouvert its own (``null_ouvert``)."""
+    kind = game_type(game)
+    if kind == "null" and ouvert:
+        return "null_ouvert"
+    return kind + "_hand" if stage == "hand" else kind
+
+
+def played_z(z: float, table: dict[str, Any], game: int, stage: str, ouvert: bool) -> float:
+    """A calibration's log-odds ``z`` after its own ``map`` (a calibration without one: ``z``):
+    ``min(z, a + b z)`` with the (a, b) of the type (:func:`map_kind`), fitted by logistic
+    regression of the outcome on ``z`` over the bot's own declarations against its own
+    defence (``experiments/skat_open_map.py --own``). Only the pessimistic side is taken:
+    where the fit says the game is won more often than the weights do, the weights stay."""
+    own = table.get("map")
+    if not own:
+        return z
+    a, b = own[map_kind(game, stage, ouvert)]
+    return min(z, float(a + b * z))
+
+
 def open_bound_z(z: float, calibration: str, game: int, stage: str, ouvert: bool) -> float:
     """The log-odds against the open-hand defence of a game ``calibration`` gives log-odds
     ``z``: ``a + b z`` with the (a, b) of its type (suit, grand, null; ``_hand`` at the
@@ -279,12 +312,7 @@ def open_bound_z(z: float, calibration: str, game: int, stage: str, ouvert: bool
     if calibration not in maps:
         raise KnowledgeBaseError(f"caution needs a calibration with an open-hand map "
                                  f"({', '.join(sorted(maps))}), not {calibration!r}")
-    kind = game_type(game)
-    if kind == "null" and ouvert:
-        kind = "null_ouvert"
-    elif stage == "hand":
-        kind += "_hand"
-    a, b = maps[calibration][kind]
+    a, b = maps[calibration][map_kind(game, stage, ouvert)]
     return float(a + b * z)
 
 
@@ -305,6 +333,7 @@ def win_probability(value: float, stage: str, position: int, count: float = 7.0,
         w_value, w_count, *bias = table["stages"][stage][kind]
         z = (w_value * (value - table["centers"][kind]) + w_count * (count - 7.0)
              + bias[max(0, min(2, position))] - shift)
+        z = played_z(z, table, game, stage, ouvert)
         if caution > 0.0:
             z += caution * (open_bound_z(z, calibration, game, stage, ouvert) - z)
         return float(1.0 / (1.0 + np.exp(-z)))

@@ -1,0 +1,108 @@
+"""The ``played`` win chances: ``strong``'s weights lowered per game type where the bot's own
+declarations against ``knn``'s defence were won less often than ``strong`` said.
+
+``data/skat_calibration/played.json`` is ``strong.json`` plus ``map`` (per type [a, b], made
+by ``experiments/skat_open_map.py --own played``); the decisions use
+``min(z, a + b z)`` of ``strong``'s log-odds ``z``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from spielwerk.core.agent import make_agent
+from spielwerk.core.registry import load_game
+from spielwerk.games.skat.cards import GRAND, NULL
+from spielwerk.games.skat_ai import params
+from spielwerk.games.skat_ai.calibration import GAME_TYPES
+from spielwerk.games.skat_ai.knowledge.store import KnowledgeBaseError
+from spielwerk.games.skat_ai.params import (
+    CALIBRATION_DIR,
+    KnnParams,
+    played_z,
+    typed_calibration,
+    win_probability,
+)
+
+PLAYED = json.loads((CALIBRATION_DIR / "played.json").read_text())
+STRONG = json.loads((CALIBRATION_DIR / "strong.json").read_text())
+CASES = [  # (game, stage, ouvert, the map's type)
+    (0, "pickup", False, "suit"), (0, "put", False, "suit"), (2, "hand", False, "suit_hand"),
+    (GRAND, "put", False, "grand"), (GRAND, "hand", False, "grand_hand"),
+    (NULL, "pickup", False, "null"), (NULL, "put", False, "null"),
+    (NULL, "hand", False, "null_hand"), (NULL, "put", True, "null_ouvert"),
+    (NULL, "hand", True, "null_ouvert"),
+]
+
+
+def logit(p: float) -> float:
+    return math.log(p / (1 - p))
+
+
+def test_played_is_strong_with_a_map_that_says_how_it_was_made() -> None:
+    assert PLAYED["name"] == "played" and PLAYED["format"] == STRONG["format"]
+    assert PLAYED["stages"] == STRONG["stages"] and PLAYED["centers"] == STRONG["centers"]
+    assert set(PLAYED["map"]) == set(GAME_TYPES)
+    made = PLAYED["map_made"]
+    assert "skat_open_map.py" in made["by"] and "--own played" in made["by"]
+    assert sum(made["records"].values()) > 6000  # at least two 2,000-deal runs
+
+
+@pytest.mark.parametrize(("game", "stage", "ouvert", "kind"), CASES)
+def test_played_takes_the_lower_of_the_weights_and_the_map(game: int, stage: str,
+                                                            ouvert: bool, kind: str) -> None:
+    a, b = PLAYED["map"][kind]
+    values = np.linspace(0.05, 0.99, 12) if game == NULL else np.linspace(20.0, 110.0, 12)
+    lowered = 0
+    for value in values:
+        for position in range(3):
+            strong = win_probability(float(value), stage, position, 6.0, game,
+                                     calibration="strong", ouvert=ouvert)
+            got = win_probability(float(value), stage, position, 6.0, game,
+                                  calibration="played", ouvert=ouvert)
+            z = logit(strong)
+            assert logit(got) == pytest.approx(min(z, a + b * z), abs=1e-7)
+            assert got <= strong + 1e-12
+            lowered += got < strong - 1e-9
+    if b != 1.0 or a < 0.0:
+        assert lowered > 0, kind  # a fitted map lowers some chance of its type
+
+
+def test_the_null_map_lowers_the_chances_the_bot_declared_too_high() -> None:
+    """Against ``knn``'s null defence ``strong``'s nulls at 0.65 won about 0.53: the map
+    lowers a null told 0.65 by at least 0.05, and leaves a near-certain null near-certain."""
+    a, b = PLAYED["map"]["null"]
+    z = logit(0.65)
+    assert 1 / (1 + math.exp(-min(z, a + b * z))) <= 0.60
+    z = logit(0.97)
+    assert 1 / (1 + math.exp(-min(z, a + b * z))) >= 0.95
+
+
+def test_a_calibration_without_a_map_is_unchanged() -> None:
+    table = typed_calibration("strong")
+    assert "map" not in table
+    for z in (-2.0, 0.0, 1.3, 4.0):
+        assert played_z(z, table, NULL, "put", False) == z
+
+
+def test_a_bad_map_is_refused(tmp_path, monkeypatch) -> None:
+    bad = dict(PLAYED, map={"suit": [0.0, 1.0]})
+    (tmp_path / "broken.json").write_text(json.dumps(bad))
+    monkeypatch.setattr(params, "CALIBRATION_DIR", tmp_path)
+    monkeypatch.delitem(params._TYPED, "broken", raising=False)
+    with pytest.raises(KnowledgeBaseError, match="map must give"):
+        typed_calibration("broken")
+
+
+def test_the_agent_takes_played_and_caution_needs_its_own_map() -> None:
+    game = load_game("skat")
+    agent = make_agent("knn:calibration=played", game)
+    assert agent.params.win_chances == "played"
+    assert KnnParams(calibration="played").chance(0.6, "put", 0, 6.0, NULL) < KnnParams(
+        calibration="strong").chance(0.6, "put", 0, 6.0, NULL)
+    with pytest.raises(KnowledgeBaseError, match="open-hand map"):
+        KnnParams(calibration="played", caution=0.1).chance(0.6, "put", 0, 6.0, NULL)
