@@ -134,7 +134,7 @@ def main() -> None:
     if args.write and args.own:
         base = CALIBRATION_DIR / f"{args.calibration}.json"
         own = json.loads(base.read_text())
-        own.update(name=args.own, map=maps, map_made=made,
+        own.update(name=args.own, base=args.calibration, map=maps, map_made=made,
                    map_rule="z = min(z, a + b z) per type: [a, b]; z the log-odds of "
                             f"{args.calibration}'s weights")
         args.write.write_text(json.dumps(own, indent=1) + "\n")

@@ -45,6 +45,7 @@ def logit(p: float) -> float:
 
 def test_played_is_strong_with_a_map_that_says_how_it_was_made() -> None:
     assert PLAYED["name"] == "played" and PLAYED["format"] == STRONG["format"]
+    assert PLAYED["base"] == "strong"
     assert PLAYED["stages"] == STRONG["stages"] and PLAYED["centers"] == STRONG["centers"]
     assert set(PLAYED["map"]) == set(GAME_TYPES)
     made = PLAYED["map_made"]
@@ -98,11 +99,16 @@ def test_a_bad_map_is_refused(tmp_path, monkeypatch) -> None:
         typed_calibration("broken")
 
 
-def test_the_agent_takes_played_and_caution_needs_its_own_map() -> None:
+def test_the_agent_takes_played_and_caution_takes_strongs_open_map() -> None:
+    """``played`` has no open-hand map of its own: ``caution`` moves its (lowered) log-odds
+    along the map of its base, ``strong``."""
     game = load_game("skat")
     agent = make_agent("knn:calibration=played", game)
     assert agent.params.win_chances == "played"
-    assert KnnParams(calibration="played").chance(0.6, "put", 0, 6.0, NULL) < KnnParams(
-        calibration="strong").chance(0.6, "put", 0, 6.0, NULL)
-    with pytest.raises(KnowledgeBaseError, match="open-hand map"):
-        KnnParams(calibration="played", caution=0.1).chance(0.6, "put", 0, 6.0, NULL)
+    played = KnnParams(calibration="played").chance(0.6, "put", 0, 6.0, NULL)
+    assert played < KnnParams(calibration="strong").chance(0.6, "put", 0, 6.0, NULL)
+    a, b = json.loads((CALIBRATION_DIR / f"{params.OPEN_MAP}.json").read_text())[
+        "maps"]["strong"]["null"]
+    z = logit(played)
+    cautious = KnnParams(calibration="played", caution=0.5).chance(0.6, "put", 0, 6.0, NULL)
+    assert logit(cautious) == pytest.approx(0.5 * z + 0.5 * (a + b * z), abs=1e-9)

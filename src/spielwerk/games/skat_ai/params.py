@@ -300,7 +300,9 @@ def open_bound_z(z: float, calibration: str, game: int, stage: str, ouvert: bool
     """The log-odds against the open-hand defence of a game ``calibration`` gives log-odds
     ``z``: ``a + b z`` with the (a, b) of its type (suit, grand, null; ``_hand`` at the
     stage ``hand``; null ouvert its own), fitted on the calibration's own declarations
-    played against open hands (:data:`OPEN_MAP`, ``experiments/skat_open_map.py``)."""
+    played against open hands (:data:`OPEN_MAP`, ``experiments/skat_open_map.py``). A
+    calibration made from another (``base``: ``played`` from ``strong``) without a map of its
+    own takes its base's, applied to its own (already lowered) log-odds."""
     if OPEN_MAP not in _TYPED:
         path = CALIBRATION_DIR / f"{OPEN_MAP}.json"
         try:
@@ -309,6 +311,8 @@ def open_bound_z(z: float, calibration: str, game: int, stage: str, ouvert: bool
             raise KnowledgeBaseError(f"cannot read the open-hand map {path}: {e}; it is "
                                      f"made by experiments/skat_open_map.py") from None
     maps = _TYPED[OPEN_MAP].get("maps", {})
+    if calibration not in maps and calibration in TYPED_CALIBRATIONS:
+        calibration = typed_calibration(calibration).get("base", calibration)
     if calibration not in maps:
         raise KnowledgeBaseError(f"caution needs a calibration with an open-hand map "
                                  f"({', '.join(sorted(maps))}), not {calibration!r}")
