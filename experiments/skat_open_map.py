@@ -86,6 +86,8 @@ def main() -> None:
     ap.add_argument("--own", metavar="NAME",
                     help="records against the agent's own defence: write the calibration NAME "
                          "(the --calibration's weights with this map) instead of an open map")
+    ap.add_argument("--types", help="with --own: map only these types (comma-separated); "
+                    "the others keep the identity [0, 1]")
     ap.add_argument("--write", type=Path, help="write (or update) the map file")
     args = ap.parse_args()
     rows: list[dict[str, Any]] = []
@@ -113,6 +115,8 @@ def main() -> None:
             z = logit(np.array([r["predicted"] for r in used]))
             won = np.array([1.0 if r["won"] else 0.0 for r in used])
             a, b = fit(z, won, bound=not args.own)
+        if args.own and args.types and kind not in args.types.split(","):
+            a, b = 0.0, 1.0
         maps[kind] = [round(a, 4), round(b, 4)]
         if own:
             z = logit(np.array([r["predicted"] for r in own]))
@@ -128,7 +132,8 @@ def main() -> None:
               f"{a:+.3f} {b:.3f}")
     made = {"by": "python experiments/skat_open_map.py " + " ".join(
                 p.name for p in args.files) + f" --calibration {args.calibration}"
-            + (f" --own {args.own}" if args.own else ""),
+            + (f" --own {args.own}" if args.own else "")
+            + (f" --types {args.types}" if args.own and args.types else ""),
             "records": {p.name: sum(1 for _ in p.open()) for p in args.files},
             "pull": PULL, "min_games": args.min_games, "types": report}
     if args.write and args.own:

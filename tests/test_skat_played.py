@@ -112,3 +112,21 @@ def test_the_agent_takes_played_and_caution_takes_strongs_open_map() -> None:
     z = logit(played)
     cautious = KnnParams(calibration="played", caution=0.5).chance(0.6, "put", 0, 6.0, NULL)
     assert logit(cautious) == pytest.approx(0.5 * z + 0.5 * (a + b * z), abs=1e-9)
+
+
+def test_played_null_maps_the_null_types_only() -> None:
+    """``played_null``: ``played``'s map on null, null hand and null ouvert, the identity on
+    the trump games (whose chances stay ``strong``'s)."""
+    only = json.loads((CALIBRATION_DIR / "played_null.json").read_text())
+    assert only["stages"] == STRONG["stages"] and only["base"] == "strong"
+    assert "--types null,null_hand,null_ouvert" in only["map_made"]["by"]
+    for kind in GAME_TYPES:
+        expected = PLAYED["map"][kind] if kind.startswith("null") else [0.0, 1.0]
+        assert only["map"][kind] == expected, kind
+    for game, stage, ouvert, kind in CASES:
+        value = 0.7 if game == NULL else 62.0
+        got = win_probability(value, stage, 1, 6.0, game, calibration="played_null",
+                              ouvert=ouvert)
+        same_as = "played" if kind.startswith("null") else "strong"
+        assert got == win_probability(value, stage, 1, 6.0, game, calibration=same_as,
+                                      ouvert=ouvert)

@@ -77,7 +77,7 @@ CALIBRATIONS: dict[str, dict[str, tuple[float, ...]]] = {
     "pimc": PIMC_WIN_CALIBRATION, "rule": WIN_CALIBRATION,
 }
 """The win-chance calibrations by the declarer's card play (``KnnParams.calibration``)."""
-TYPED_CALIBRATIONS = ("strong", "defended", "played")
+TYPED_CALIBRATIONS = ("strong", "defended", "played", "played_null")
 """Calibrations with weights per stage and game type, shipped as data
 (``spielwerk/data/skat_calibration/NAME.json`` with how they were made): ``strong`` - the
 knn declarer and both defenders play by PIMC (:func:`typed_calibration`); ``defended`` -
