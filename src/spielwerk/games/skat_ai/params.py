@@ -84,7 +84,8 @@ knn declarer and both defenders play by PIMC (:func:`typed_calibration`); ``defe
 ``strong`` with the null and null ouvert weights refitted against defenders who break the
 ties of their vote as ``knn``'s ``null_defence`` does; ``played`` - ``strong``'s weights
 with a per-type map fitted on the ``knn`` bot's own declarations played against ``knn``'s
-defence, the decision taking the lower of the two chances (:func:`played_z`). A calibration
+defence, the decision taking the lower of the two chances (:func:`played_z`);
+``played_null`` - the same map on the null types only. A calibration
 may also carry the type ``ouvert`` (null ouvert, fitted on forced null ouvert games of its
 own: ``skat_kb_calibrate.py --modes nullhand,nullouvert,nullouverthand``); then
 ``decision=score`` offers null ouvert by those win chances."""
@@ -199,7 +200,8 @@ class KnnParams:
                              "every side, per game type, or defended: strong with the nulls "
                              "fitted against the null defence, or played: strong, lowered "
                              "per type where the bot's own games against knn's defence "
-                             "were won less often (auto: strong for score with "
+                             "were won less often, or played_null: that on the nulls "
+                             "only (auto: strong for score with "
                              "pimc play, else those of play)", AGENT_CALIBRATIONS)
     caution: float = param(DEFAULT_CAUTION, "ev/score: how far every win chance moves (in "
                            "log-odds) towards that of the same game against the open-hand "
