@@ -32,6 +32,17 @@ settings.register_profile(
 settings.load_profile("spielwerk")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """A suite started as a shell's background job (``make test &``) inherits SIGINT
+    ignored, and so would every command a test starts: the tests of Ctrl-C would see
+    none. The suite takes Python's own handler, as under a terminal; children then start
+    with SIGINT at its default."""
+    import signal
+
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--run-huge", action="store_true", default=False,
                      help="also run the tests marked huge (many GB of memory, minutes each)")
