@@ -137,11 +137,11 @@ def main() -> None:
             "records": {p.name: sum(1 for _ in p.open()) for p in args.files},
             "pull": PULL, "min_games": args.min_games, "types": report}
     if args.write and args.own:
-        base = CALIBRATION_DIR / f"{args.calibration}.json"
-        own = json.loads(base.read_text())
-        own.update(name=args.own, base=args.calibration, map=maps, map_made=made,
-                   map_rule="z = min(z, a + b z) per type: [a, b]; z the log-odds of "
-                            f"{args.calibration}'s weights")
+        base = json.loads((CALIBRATION_DIR / f"{args.calibration}.json").read_text())
+        own = {"format": base["format"], "version": base["version"], "name": args.own,
+               "base": args.calibration, "map": maps, "map_made": made,
+               "map_rule": "z = min(z, a + b z) per type: [a, b]; z the log-odds of "
+                           f"{args.calibration}'s weights (its stages and centers)"}
         args.write.write_text(json.dumps(own, indent=1) + "\n")
         print(f"wrote {args.write}")
     elif args.write:

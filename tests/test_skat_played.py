@@ -46,7 +46,8 @@ def logit(p: float) -> float:
 def test_played_is_strong_with_a_map_that_says_how_it_was_made() -> None:
     assert PLAYED["name"] == "played" and PLAYED["format"] == STRONG["format"]
     assert PLAYED["base"] == "strong"
-    assert PLAYED["stages"] == STRONG["stages"] and PLAYED["centers"] == STRONG["centers"]
+    loaded = typed_calibration("played")  # the file names its base; the weights are strong's
+    assert loaded["stages"] == STRONG["stages"] and loaded["centers"] == STRONG["centers"]
     assert set(PLAYED["map"]) == set(GAME_TYPES)
     made = PLAYED["map_made"]
     assert "skat_open_map.py" in made["by"] and "--own played" in made["by"]
@@ -93,6 +94,7 @@ def test_a_calibration_without_a_map_is_unchanged() -> None:
 def test_a_bad_map_is_refused(tmp_path, monkeypatch) -> None:
     bad = dict(PLAYED, map={"suit": [0.0, 1.0]})
     (tmp_path / "broken.json").write_text(json.dumps(bad))
+    (tmp_path / "strong.json").write_text(json.dumps(STRONG))  # its base
     monkeypatch.setattr(params, "CALIBRATION_DIR", tmp_path)
     monkeypatch.delitem(params._TYPED, "broken", raising=False)
     with pytest.raises(KnowledgeBaseError, match="map must give"):
@@ -118,7 +120,8 @@ def test_played_null_maps_the_null_types_only() -> None:
     """``played_null``: ``played``'s map on null, null hand and null ouvert, the identity on
     the trump games (whose chances stay ``strong``'s)."""
     only = json.loads((CALIBRATION_DIR / "played_null.json").read_text())
-    assert only["stages"] == STRONG["stages"] and only["base"] == "strong"
+    assert typed_calibration("played_null")["stages"] == STRONG["stages"]
+    assert only["base"] == "strong"
     assert "--types null,null_hand,null_ouvert" in only["map_made"]["by"]
     for kind in GAME_TYPES:
         expected = PLAYED["map"][kind] if kind.startswith("null") else [0.0, 1.0]

@@ -120,7 +120,8 @@ def game_type(game: int) -> str:
 def typed_calibration(name: str) -> dict[str, Any]:
     """The per-type calibration ``name`` (:data:`TYPED_CALIBRATIONS`), read once: ``stages``
     maps stage -> type -> (w_value, w_count, bias forehand, middlehand, rearhand) and
-    ``centers`` type -> the value the weights are centred on."""
+    ``centers`` type -> the value the weights are centred on. A calibration made from
+    another (``base``, with a ``map``: ``played``) takes its base's weights."""
     if name not in _TYPED:
         path = CALIBRATION_DIR / f"{name}.json"
         try:
@@ -129,6 +130,12 @@ def typed_calibration(name: str) -> dict[str, Any]:
             raise KnowledgeBaseError(
                 f"cannot read the win-chance calibration {path}: {e}; it is made by "
                 f"experiments/skat_kb_calibrate.py --summary ... --write {path}") from None
+        base = data.get("base")
+        if base is not None and "stages" not in data:
+            if base == name:
+                raise KnowledgeBaseError(f"{path} names itself as its base")
+            weights = typed_calibration(base)
+            data = {"stages": weights["stages"], "centers": weights["centers"], **data}
         if data.get("format") != CALIBRATION_FORMAT or set(data.get("stages", {})) != set(
                 STAGES) or any(set(data["stages"][s]) - {OUVERT} != set(GAME_TYPES)
                                for s in STAGES):
