@@ -20,6 +20,7 @@ Results go to a JSON Lines file (one line per deal), resumed when it exists.
     python experiments/skat_defence_compare.py --force none --deals 300 --seed 626262 \\
         --defence knn --defence pimc:worlds=32:values=points --out results/defences.jsonl
     python experiments/skat_defence_compare.py --summarize results/null-defence.jsonl
+    python experiments/skat_defence_compare.py --summarize a.jsonl --also b.jsonl  # pooled
 """
 
 from __future__ import annotations
@@ -104,10 +105,20 @@ def paired_gap_difference(rows: list[dict[str, Any]], a: str, b: str) -> tuple[f
     return mean, mean - half, mean + half
 
 
-def summarize(path: Path) -> None:
+def summarize(path: Path, also: tuple[Path, ...] = ()) -> None:
+    """The summary of ``path``, pooled with the files ``also`` (the same declarer, defences
+    and force; other seeds)."""
     lines = path.read_text().splitlines()
     header = json.loads(lines[0])
     rows = [json.loads(x) for x in lines[1:] if x.strip()]
+    for other in also:
+        more = other.read_text().splitlines()
+        h = json.loads(more[0])
+        if (h["agent"], h["defences"], h.get("force", "null")) != (
+                header["agent"], header["defences"], header.get("force", "null")):
+            raise SystemExit(f"{other}: another declarer, defences or force than {path}")
+        rows += [json.loads(x) for x in more[1:] if x.strip()]
+        header["seed"] = f"{header['seed']}+{h['seed']}"
     played = [r for r in rows if not r["passed"]]
     defences = header["defences"]
     force = header.get("force", "null")
@@ -142,8 +153,11 @@ def main() -> None:
     ap.add_argument("--force", choices=("null", "none"), default="null",
                     help="null: the auction's winner declares a plain null; none: AGENT's own "
                          "declarations")
+    ap.add_argument("--also", action="append", type=Path, default=[],
+                    help="with --summarize: another result file of the same declarer and "
+                         "defences, pooled (repeat for more)")
     args = ap.parse_args()
-    if summarized(ap, args, summarize):
+    if summarized(ap, args, lambda path: summarize(path, tuple(args.also))):
         return
     defences = [d.strip() for d in args.defences or ["knn"] if d.strip()]
     if OPEN in defences:
