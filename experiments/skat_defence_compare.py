@@ -26,7 +26,6 @@ Results go to a JSON Lines file (one line per deal), resumed when it exists.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import time
 from pathlib import Path
@@ -37,6 +36,7 @@ import numpy as np
 from skat_defence_gap import (  # the same auction, runner and options
     add_run_options,
     reach_declaration,
+    read_results,
     run_deals,
     summarized,
 )
@@ -108,16 +108,13 @@ def paired_gap_difference(rows: list[dict[str, Any]], a: str, b: str) -> tuple[f
 def summarize(path: Path, also: tuple[Path, ...] = ()) -> None:
     """The summary of ``path``, pooled with the files ``also`` (the same declarer, defences
     and force; other seeds)."""
-    lines = path.read_text().splitlines()
-    header = json.loads(lines[0])
-    rows = [json.loads(x) for x in lines[1:] if x.strip()]
+    header, rows = read_results(path)
     for other in also:
-        more = other.read_text().splitlines()
-        h = json.loads(more[0])
+        h, more = read_results(other)
         if (h["agent"], h["defences"], h.get("force", "null")) != (
                 header["agent"], header["defences"], header.get("force", "null")):
             raise SystemExit(f"{other}: another declarer, defences or force than {path}")
-        rows += [json.loads(x) for x in more[1:] if x.strip()]
+        rows += more
         header["seed"] = f"{header['seed']}+{h['seed']}"
     played = [r for r in rows if not r["passed"]]
     defences = header["defences"]

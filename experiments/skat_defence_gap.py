@@ -100,10 +100,14 @@ def play_deal(seed: int, deal: int) -> dict[str, Any]:
     return record
 
 
-def summarize(path: Path) -> None:
+def read_results(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A results file's header (its first line) and its rows (one per deal)."""
     lines = path.read_text().splitlines()
-    header = json.loads(lines[0])
-    rows = [json.loads(x) for x in lines[1:] if x.strip()]
+    return json.loads(lines[0]), [json.loads(x) for x in lines[1:] if x.strip()]
+
+
+def summarize(path: Path) -> None:
+    header, rows = read_results(path)
     played = [r for r in rows if not r["passed"]]
     forced = f", forced {header['force']}" if header.get("force") else ""
     print(f"agent {header['agent']}, seed {header['seed']}{forced}: {len(rows)} deals, "
@@ -131,11 +135,10 @@ def run_deals(out: Path, header: dict[str, Any], deals: int, workers: int,
     run (``same(header)`` false) is refused."""
     done: set[int] = set()
     if out.exists():
-        lines = out.read_text().splitlines()
-        found = json.loads(lines[0])
+        found, rows = read_results(out)
         if not same(found):
             raise SystemExit(f"{out} holds another run ({found})")
-        done = {json.loads(x)["deal"] for x in lines[1:] if x.strip()}
+        done = {r["deal"] for r in rows}
     else:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps({**header, "machine": f"{platform.machine()}, "

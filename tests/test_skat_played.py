@@ -101,6 +101,21 @@ def test_a_bad_map_is_refused(tmp_path, monkeypatch) -> None:
         typed_calibration("broken")
 
 
+def test_bases_that_loop_are_refused(tmp_path, monkeypatch) -> None:
+    """A calibration whose chain of bases comes back to itself is a clear error, not an
+    endless recursion; the failed reads leave nothing cached."""
+    for name, base in (("one", "two"), ("two", "one"), ("self", "self")):
+        (tmp_path / f"{name}.json").write_text(json.dumps(
+            {"format": PLAYED["format"], "name": name, "base": base, "map": PLAYED["map"]}))
+    monkeypatch.setattr(params, "CALIBRATION_DIR", tmp_path)
+    for name in ("one", "two", "self"):
+        monkeypatch.delitem(params._TYPED, name, raising=False)
+        with pytest.raises(KnowledgeBaseError, match="leads back to itself"):
+            typed_calibration(name)
+        assert name not in params._TYPED
+    assert not params._BASING
+
+
 def test_the_agent_takes_played_and_caution_takes_strongs_open_map() -> None:
     """``played`` has no open-hand map of its own: ``caution`` moves its (lowered) log-odds
     along the map of its base, ``strong``."""

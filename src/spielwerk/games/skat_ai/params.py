@@ -110,6 +110,8 @@ STAGES = ("pickup", "hand", "put")
 neighbours' value of a game with or without the skat); ``put`` - after picking up, the
 value of each game's put."""
 _TYPED: dict[str, dict[str, Any]] = {}
+_BASING: set[str] = set()
+"""The calibrations whose base is being read (a chain of bases that loops is refused)."""
 
 
 def game_type(game: int) -> str:
@@ -132,9 +134,13 @@ def typed_calibration(name: str) -> dict[str, Any]:
                 f"experiments/skat_kb_calibrate.py --summary ... --write {path}") from None
         base = data.get("base")
         if base is not None and "stages" not in data:
-            if base == name:
-                raise KnowledgeBaseError(f"{path} names itself as its base")
-            weights = typed_calibration(base)
+            if base in _BASING or base == name:
+                raise KnowledgeBaseError(f"{path}: its base {base!r} leads back to itself")
+            _BASING.add(name)
+            try:
+                weights = typed_calibration(base)
+            finally:
+                _BASING.discard(name)
             data = {"stages": weights["stages"], "centers": weights["centers"], **data}
         if data.get("format") != CALIBRATION_FORMAT or set(data.get("stages", {})) != set(
                 STAGES) or any(set(data["stages"][s]) - {OUVERT} != set(GAME_TYPES)
