@@ -72,11 +72,17 @@ def sigint_blocked() -> Iterator[None]:
     """Block SIGINT in this thread for the block. A process started meanwhile inherits the
     block (through ``exec`` too), so a Ctrl-C sent to the process group while it imports its
     modules waits until :func:`init_worker` ignores it, instead of printing a traceback from
-    the new process; a Ctrl-C for this process is delivered when the block ends (as
-    multiprocessing starts its resource tracker)."""
+    the new process; a Ctrl-C for this process is delivered when the block ends.
+
+    The resource tracker is started first: multiprocessing starts it with the first spawned
+    process and then unblocks SIGINT in the starting thread, which would start that first
+    process without the block."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
