@@ -11,7 +11,7 @@ count and load: the figures are wall-clock on whatever else runs there).
 
     nice -n 10 .venv/bin/python benchmarks/web_move_times.py [--moves 40] [--budget 2.0]
     .venv/bin/python benchmarks/web_move_times.py --games skat --agents knn,pimc,rule
-    .venv/bin/python benchmarks/web_move_times.py --games skat --agents knn:play=infer,knn
+    .venv/bin/python benchmarks/web_move_times.py --games skat --agents knn,knn:play=pimc
     .venv/bin/python benchmarks/web_move_times.py --first-put --agents knn
 
 ``--first-put`` times, in this fresh process and without a warm-up, one agent's first

@@ -1,7 +1,8 @@
 """Card play against card play on the same contracts: a paired duplicate Skat match.
 
 Both agents must bid, put and declare identically (e.g. ``knn:play=infer`` and
-``knn:play=pimc``: the same decisions before the first card, only the card play differs).
+``knn:play=pimc`` with one calibration named for both: the same decisions before the first
+card, only the card play differs; ``auto`` gives the two different win chances).
 Per deal, the auction is run once to find the declarer; then the deal is played twice:
 A in the declarer's seat against two B defenders, and B declaring against two A defenders.
 Per deal and agent, the mean Seeger-Fabian points per seat-game (one declarer seat, two
@@ -172,8 +173,8 @@ def summarize(path: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--a", default="knn:play=infer:worlds=64:time={time}")
-    ap.add_argument("--b", default="knn:play=pimc:worlds=64:time={time}")
+    ap.add_argument("--a", default="knn:play=infer:calibration=strong:worlds=64:time={time}")
+    ap.add_argument("--b", default="knn:play=pimc:calibration=strong:worlds=64:time={time}")
     ap.add_argument("--time", type=float, default=0.1, help="seconds per card decision")
     ap.add_argument("--deals", type=int, default=20)
     ap.add_argument("--seed", type=int, default=9001)

@@ -290,19 +290,22 @@ def test_cli_bid_and_put_json() -> None:
 
 @shipped
 def test_cli_bid_play_picks_the_calibration() -> None:
-    """``--play`` decides with the win chances of that card play: PIMC (the knn agent's
-    default) wins more, so a hand rule's play would pass is played with PIMC."""
+    """``--play`` decides with the win chances of that card play: PIMC (plain or over
+    weighted worlds, the knn agent's default) wins more, so a hand rule's play would pass is
+    played with PIMC."""
     from spielwerk.games.skat_ai.cli_kb import bid_result
 
     cards = "DK DT DA DJ HK S7 SQ SA CT CA"
-    pimc, rule = bid_result(cards), bid_result(cards, play="rule")
-    assert pimc["values"] == rule["values"]  # the same neighbours
+    infer, rule = bid_result(cards), bid_result(cards, play="rule")
+    pimc = bid_result(cards, play="pimc")
+    assert infer["values"] == pimc["values"] == rule["values"]  # the same neighbours
     assert rule["game"] == "pass" and rule["max_bid"] == 0
-    assert pimc["game"] != "pass" and pimc["max_bid"] >= 18
+    # played_null lowers only the nulls' chances: a trump game is bid alike
+    assert infer["game"] == pimc["game"] != "pass" and infer["max_bid"] == pimc["max_bid"] >= 18
     runner = CliRunner()
     r = runner.invoke(app, ["skat", "bid", *cards.split(), "--play", "rule", "--json"])
     assert r.exit_code == 0 and json.loads(r.output)["game"] == "pass"
-    with pytest.raises(Exception, match="--play must be pimc or rule"):
+    with pytest.raises(Exception, match="--play must be infer, pimc, rule"):
         bid_result(cards, play="magic")
 
 

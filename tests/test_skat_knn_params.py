@@ -18,13 +18,14 @@ from spielwerk.core.agent import list_agents, make_agent
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat_ai.knn_agent import FROZEN, SkatKnnAgent
 
-# the pre-refactor resolution (git 966638e): the knn agent's settings and the decision
+# the pre-refactor resolution (git 966638e, the default card play infer since B's matches,
+# docs/evaluations/skat-infer-played.md): the knn agent's settings and the decision
 # parameters it decides with (``calibration=auto`` resolved by its card play)
 KNN_SETTINGS: dict[str, Any] = {
     "worlds": 32, "time": 0.0, "deadline": False, "infer": "auction", "play_model": "net",
     "endgame": 0, "k": 12, "extensions": True, "putting": "refined", "base": "",
     "hand_threshold": 64.0, "pickup_threshold": 52.0, "null_threshold": 0.8, "scaling": "std",
-    "bidding": "knn", "play": "pimc", "null_ties": True, "null_defence": True,
+    "bidding": "knn", "play": "infer", "null_ties": True, "null_defence": True,
     "suit_defence": False, "put_rules": "seed",
     "choose_by_put": True, "switch_margin": 0.0, "contest_margin": 6.0, "decision": "score",
     "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value", "contest_shift": 1.0,
@@ -34,11 +35,12 @@ KNN_PARAMS: dict[str, Any] = {
     "k": 12, "hand_threshold": 64.0, "pickup_threshold": 52.0, "null_threshold": 0.8,
     "extensions": True, "put_rules": "seed", "switch_margin": 0.0, "contest_margin": 6.0,
     "decision": "score", "loss_bonus": 40.0, "ev_margin": 0.0, "contest_shift": 1.0,
-    "game_choice": "value", "calibration": "strong", "caution": 0.0,
+    "game_choice": "value", "calibration": "played_null", "caution": 0.0,
 }
-KNN1 = {"decision": "ev", "calibration": "pimc", "null_ties": False, "null_defence": False}
-KNN2 = {"calibration": "strong", "null_defence": False}  # the default before null_defence
-KNN3 = {"calibration": "strong"}  # the default before caution (which it pins at 0)
+KNN1 = {"decision": "ev", "calibration": "pimc", "null_ties": False, "null_defence": False,
+        "play": "pimc"}
+KNN2 = {"calibration": "strong", "null_defence": False, "play": "pimc"}  # before null_defence
+KNN3 = {"calibration": "strong", "play": "pimc"}  # the default before play=infer
 # spec -> (settings, decision parameters), each as the knn agent's above but for these
 RESOLVED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "knn": ({}, {}),
@@ -48,9 +50,12 @@ RESOLVED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "knn:decision=ev": ({"decision": "ev"}, {"decision": "ev", "calibration": "pimc"}),
     "knn:play=rule": ({"play": "rule"}, {"calibration": "rule"}),
     "knn:play=infer": ({"play": "infer"}, {}),
-    "knn2": (KNN2, {}),
+    "knn:play=pimc": ({"play": "pimc"}, {"calibration": "strong"}),
+    "knn:decision=ev:play=pimc": ({"decision": "ev", "play": "pimc"},
+                                  {"decision": "ev", "calibration": "pimc"}),
+    "knn2": (KNN2, {"calibration": "strong"}),
     "knn:null_defence=false": ({"null_defence": False}, {}),
-    "knn3": (KNN3, {}),
+    "knn3": (KNN3, {"calibration": "strong"}),
     "knn:caution=0.1": ({"caution": 0.1}, {"caution": 0.1}),
     "knn:decision=threshold:play=rule": ({"decision": "threshold", "play": "rule"},
                                          {"decision": "threshold", "calibration": "rule"}),
@@ -96,7 +101,7 @@ def test_the_decision_parameters_are_declared_once() -> None:
     # the library's defaults are the shipped agent's decisions: one default, not two
     shipped = make_agent("knn", load_game("skat"), seed=0).params  # type: ignore[attr-defined]
     assert KnnParams().resolved() == shipped
-    assert (KnnParams().decision, KnnParams().win_chances) == ("score", "strong")
+    assert (KnnParams().decision, KnnParams().win_chances) == ("score", "played_null")
     assert KnnParams(decision="ev").win_chances == "pimc"  # auto: that of PIMC card play
 
 

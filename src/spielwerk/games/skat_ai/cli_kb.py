@@ -31,8 +31,9 @@ from spielwerk.games.skat_ai.knn import KnnModel
 from spielwerk.games.skat_ai.knowledge.build import DEFAULT_CHUNK, DEFAULT_PUT_K, MAX_DEALS
 from spielwerk.games.skat_ai.params import (
     AGENT_DECISION,
-    CALIBRATIONS,
+    CARD_PLAY,
     DEFAULT_K,
+    DEFAULT_PLAY,
     DEFAULT_SCALING,
     KnnParams,
     auto_calibration,
@@ -96,22 +97,22 @@ def _cards_string(mask: int) -> list[str]:
     return [card_to_string(c) for c in DISPLAY_ORDER if mask >> c & 1]
 
 
-def agent_params(k: int, extensions: bool, play: str) -> KnnParams:
-    """The ``knn`` agent's decision parameters with PIMC or rule card play (``play``): its
-    decision rule and the win chances :func:`auto_calibration` gives it."""
+def agent_params(k: int, extensions: bool, play: str = DEFAULT_PLAY) -> KnnParams:
+    """The ``knn`` agent's decision parameters with the card play ``play`` (infer, pimc or
+    rule): its decision rule and the win chances :func:`auto_calibration` gives it."""
     return KnnParams(k=k, extensions=extensions, decision=AGENT_DECISION,
                      calibration=auto_calibration(AGENT_DECISION, play))
 
 
 def bid_result(cards: str, position: str = "forehand", base: Path | None = None,
-               k: int = DEFAULT_K, extensions: bool = True, play: str = "pimc"
+               k: int = DEFAULT_K, extensions: bool = True, play: str = DEFAULT_PLAY
                ) -> dict[str, Any]:
     """The ``skat bid --json`` object; ``play``: the card play whose win chances decide
-    (pimc: the ``knn`` agent's default, rule: ``knn:play=rule``)."""
+    (infer: the ``knn`` agent's default, pimc: ``knn:play=pimc``, rule: ``knn:play=rule``)."""
     hand = parse_cards(cards, 10)
     seat = _position(position)
-    if play not in CALIBRATIONS:
-        raise SpielwerkError(f"--play must be {' or '.join(CALIBRATIONS)}, not {play!r}")
+    if play not in CARD_PLAY:
+        raise SpielwerkError(f"--play must be {', '.join(CARD_PLAY)}, not {play!r}")
     model = _load(base, k)
     d = decide_bid(model, hand, agent_params(k, extensions, play), seat)
     values = d.values
@@ -148,7 +149,7 @@ def put_result(cards: str, position: str = "forehand", bid: int = 18, base: Path
         return put_for_game(twelve, GAME_BY_NAME[game.strip().lower()], putting, seat, bid,
                             model)
     model = _load(base, k)
-    d = decide_put(model, twelve, bid, agent_params(k, extensions, "pimc"), putting)
+    d = decide_put(model, twelve, bid, agent_params(k, extensions), putting)
     knn_put, knn_value = d.per_game[d.game]
     # one scale for the table and the decision: the neighbours' value of the put made (the
     # strategy's own score, e.g. refined's, is on a scale of its own and is not shown)
@@ -240,8 +241,8 @@ def register_kb_commands(skat_app: typer.Typer) -> None:
         base: Path | None = base_opt,
         k: int = typer.Option(DEFAULT_K, "--k", min=1, help="neighbours per classification (at "
                              "most the hands in the knowledge base)"),
-        play: str = typer.Option("pimc", "--play", help="the card play the win chances are "
-                                 "calibrated for: pimc (the knn agent's) | rule"),
+        play: str = typer.Option(DEFAULT_PLAY, "--play", help="the card play the win chances "
+                                 "are calibrated for: infer (the knn agent's) | pimc | rule"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
     ) -> None:
         """What the KNN bidder makes of ten cards: values per game, game, highest bid."""

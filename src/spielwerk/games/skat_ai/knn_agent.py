@@ -55,7 +55,13 @@ from spielwerk.games.skat_ai.inference import PLAY_MODELS, InferenceSettings
 from spielwerk.games.skat_ai.knn import KnnModel
 from spielwerk.games.skat_ai.knowledge.features import hand_count, null_count
 from spielwerk.games.skat_ai.knowledge.store import base_fingerprint, default_base_dir
-from spielwerk.games.skat_ai.params import DEFAULT_SCALING, SCALINGS, KnnParams
+from spielwerk.games.skat_ai.params import (
+    CARD_PLAY,
+    DEFAULT_PLAY,
+    DEFAULT_SCALING,
+    SCALINGS,
+    KnnParams,
+)
 from spielwerk.games.skat_ai.pimc_agent import SkatPimcAgent
 from spielwerk.games.skat_ai.putting import (
     PUTTINGS,
@@ -72,12 +78,6 @@ AGENT_PUTTINGS = (*PUTTINGS, "rule")
 rule agent's keep order (:func:`agents.rule_put`), the games compared by the neighbours'
 values of those puts."""
 BIDDING_SYSTEMS = ("knn", "stegen", "kinback")
-CARD_PLAY = ("pimc", "infer", "rule")
-"""Card play: PIMC (``worlds`` per decision), ``infer`` - PIMC over worlds weighted by the
-auction's likelihood (:mod:`inference`), or the ``rule`` agent's highest-lowest play -
-cheap, and identical to ``rule``'s, so a match against ``rule`` compares the decisions before
-the first card alone. The decisions before the first card are the same under ``pimc`` and
-``infer``, so a match between the two compares the card play alone."""
 INFER = "auction"
 """The inference of ``play=infer`` unless ``infer`` names another (:data:`INFER_KINDS`)."""
 INFER_KINDS = ("auction", "play", "both")
@@ -123,9 +123,9 @@ class KnnSettings(KnnParams):
                                           "std", SCALINGS)
     bidding: str = param("knn", "bidding: knn, or the hand-strength counts stegen / kinback",
                          BIDDING_SYSTEMS)
-    play: str = param("pimc", "card play: pimc (worlds per decision), infer (pimc over "
-                              "worlds weighted by the auction) or rule (the rule agent's "
-                              "play)", CARD_PLAY)
+    play: str = param(DEFAULT_PLAY, "card play: infer (pimc over worlds weighted by the "
+                               "auction), pimc (worlds per decision, unweighted) or rule (the "
+                               "rule agent's play)", CARD_PLAY)
     null_ties: bool = param(True, "pimc play as null declarer: cards the worlds' vote ties are "
                                   "chosen as null declarers play (stay under, discard the "
                                   "most exposed card), not at random")

@@ -90,9 +90,19 @@ may also carry the type ``ouvert`` (null ouvert, fitted on forced null ouvert ga
 own: ``skat_kb_calibrate.py --modes nullhand,nullouvert,nullouverthand``); then
 ``decision=score`` offers null ouvert by those win chances."""
 CALIBRATION_NAMES = (*CALIBRATIONS, *TYPED_CALIBRATIONS)
+CARD_PLAY = ("infer", "pimc", "rule")
+"""The ``knn`` agent's card play: ``infer`` - PIMC over worlds weighted by the auction's
+likelihood (:mod:`inference`), plain PIMC (``worlds`` per decision), or the ``rule`` agent's
+highest-lowest play - cheap, and identical to ``rule``'s, so a match against ``rule``
+compares the decisions before the first card alone. With a calibration named, the decisions
+before the first card are the same under every card play, so a match between two compares
+the card play alone; ``auto`` gives each its own (:func:`auto_calibration`)."""
+DEFAULT_PLAY = "infer"
+"""The shipped agent's card play; ``auto`` chances are this play's unless the agent's
+settings name another."""
 AUTO = "auto"
 """The calibration of the decision rule under the card play (:func:`auto_calibration`):
-``strong`` for ``score`` with PIMC card play, the shipped setting."""
+``played_null`` for ``score`` with ``infer`` card play, the shipped setting."""
 AGENT_CALIBRATIONS = (AUTO, *CALIBRATION_NAMES)
 """Win-chance calibration of the ``ev`` / ``score`` decisions: that of the card play (auto) or
 a named one (``strong``: PIMC card play on every side)."""
@@ -214,8 +224,9 @@ class KnnParams:
                              "fitted against the null defence, or played: strong, lowered "
                              "per type where the bot's own games against knn's defence "
                              "were won less often, or played_null: that on the nulls "
-                             "only (auto: strong for score with "
-                             "pimc play, else those of play)", AGENT_CALIBRATIONS)
+                             "only (auto: played_null for score with infer "
+                             "play, strong with pimc play, else those of play)",
+                             AGENT_CALIBRATIONS)
     caution: float = param(DEFAULT_CAUTION, "ev/score: how far every win chance moves (in "
                            "log-odds) towards that of the same game against the open-hand "
                            "defence: 0 the calibration's, 1 the open-hand bound's", (0, 1))
@@ -238,9 +249,9 @@ class KnnParams:
 
     @property
     def card_play(self) -> str:
-        """The card play the ``auto`` calibration is that of: PIMC, the shipped agent's (the
-        agent's settings answer with theirs)."""
-        return "pimc"
+        """The card play the ``auto`` calibration is that of: the shipped agent's
+        (:data:`DEFAULT_PLAY`; the agent's settings answer with theirs)."""
+        return DEFAULT_PLAY
 
     @property
     def win_chances(self) -> str:
@@ -275,12 +286,16 @@ AGENT_DECISION = DEFAULT_DECISION
 
 
 def auto_calibration(decision: str, play: str) -> str:
-    """The win chances a decision rule uses unless one is named: ``score`` with PIMC card
-    play those measured with PIMC on every side (``strong``), else those of the card play
-    (``rule`` or ``pimc``, against rule's defence). ``infer`` is PIMC over weighted worlds
-    and bids as ``pimc`` does."""
-    pimc = play in ("pimc", "infer")  # infer: PIMC over weighted worlds, the same bidding
-    return ("strong" if decision == "score" else "pimc") if pimc else play
+    """The win chances a decision rule uses unless one is named: ``score`` with ``infer``
+    card play (the ``knn`` default) ``played_null`` - those measured with PIMC on every
+    side, the nulls' lowered to what open-hand defenders let through; ``score`` with plain
+    PIMC ``strong``; else those of the card play (``rule`` or ``pimc``, against rule's
+    defence; ``infer`` is PIMC over weighted worlds and takes ``pimc``'s)."""
+    if play == "rule":
+        return play
+    if decision != "score":
+        return "pimc"
+    return "played_null" if play == "infer" else "strong"
 
 
 def has_ouvert(calibration: str) -> bool:
