@@ -87,7 +87,13 @@ def main() -> None:
                     help="records against the agent's own defence: write the calibration NAME "
                          "(the --calibration's weights with this map) instead of an open map")
     ap.add_argument("--types", help="with --own: map only these types (comma-separated); "
-                    "the others keep the identity [0, 1]")
+                    "the others keep the identity [0, 1] (or --keep's map)")
+    ap.add_argument("--keep", metavar="NAME",
+                    help="with --own and --types: the other types keep the map of the "
+                         "calibration NAME (made on the same base)")
+    ap.add_argument("--check", type=Path, nargs="+", default=[],
+                    help="with --own: also print, per type, the mapped chance against the "
+                         "observed rate on these records (held out from the fit)")
     ap.add_argument("--write", type=Path, help="write (or update) the map file")
     args = ap.parse_args()
     rows: list[dict[str, Any]] = []
@@ -97,6 +103,12 @@ def main() -> None:
             if r.get("declared") and r.get("predicted") is not None:
                 rows.append(r)
     by_type = {t: [r for r in rows if r["type"] == t] for t in GAME_TYPES}
+    kept = {}
+    if args.keep:
+        kept = json.loads((CALIBRATION_DIR / f"{args.keep}.json").read_text())
+        if not (args.own and args.types) or kept.get("base") != args.calibration:
+            raise SystemExit(f"--keep needs --own and --types, and {args.keep} made on "
+                             f"{args.calibration} (its base: {kept.get('base')})")
     maps: dict[str, list[float]] = {}
     report: dict[str, Any] = {}
     if args.own:
@@ -116,13 +128,15 @@ def main() -> None:
             won = np.array([1.0 if r["won"] else 0.0 for r in used])
             a, b = fit(z, won, bound=not args.own)
         if args.own and args.types and kind not in args.types.split(","):
-            a, b = 0.0, 1.0
+            a, b = kept["map"][kind] if kept else (0.0, 1.0)
         maps[kind] = [round(a, 4), round(b, 4)]
         if own:
             z = logit(np.array([r["predicted"] for r in own]))
             told = float(np.mean([r["predicted"] for r in own]))
             observed = float(np.mean([1.0 if r["won"] else 0.0 for r in own]))
             t = np.minimum(z, a + b * z) if args.own else a + b * z
+            if kept and kind not in args.types.split(","):  # the records carry it already
+                t = z
             mapped = float(np.mean(1 / (1 + np.exp(-t))))
         else:
             told = observed = mapped = math.nan
@@ -133,9 +147,13 @@ def main() -> None:
     made = {"by": "python experiments/skat_open_map.py " + " ".join(
                 p.name for p in args.files) + f" --calibration {args.calibration}"
             + (f" --own {args.own}" if args.own else "")
-            + (f" --types {args.types}" if args.own and args.types else ""),
+            + (f" --types {args.types}" if args.own and args.types else "")
+            + (f" --keep {args.keep}" if kept else ""),
             "records": {p.name: sum(1 for _ in p.open()) for p in args.files},
             "pull": PULL, "min_games": args.min_games, "types": report}
+    if args.check and args.own:
+        refit = args.types.split(",") if kept else list(GAME_TYPES)
+        check(args.check, {k: m if k in refit else [0.0, 1.0] for k, m in maps.items()})
     if args.write and args.own:
         base = json.loads((CALIBRATION_DIR / f"{args.calibration}.json").read_text())
         own = {"format": base["format"], "version": base["version"], "name": args.own,
@@ -153,6 +171,30 @@ def main() -> None:
         data["map"] = "z_open = a + b z per type: [a, b]; z the calibration's log-odds"
         args.write.write_text(json.dumps(data, indent=1) + "\n")
         print(f"wrote {args.write}")
+
+
+def check(files: list[Path], maps: dict[str, list[float]]) -> None:
+    """Per type on held-out records: the chance told, the observed rate with its 95% Wilson
+    interval, and the chance after ``min(z, a + b z)`` (``--keep``: the kept types' records,
+    made with the kept calibration, carry its map already and are shown as told)."""
+    rows = [r for path in files for r in map(json.loads, path.read_text().splitlines())
+            if r.get("declared") and r.get("predicted") is not None]
+    print(f"held out ({', '.join(p.name for p in files)}):")
+    print(f"{'type':<12} {'games':>5} {'told':>6} {'mapped':>6} {'won':>6}  95% interval")
+    for kind in GAME_TYPES:
+        own = [r for r in rows if r["type"] == kind]
+        if not own:
+            continue
+        a, b = maps[kind]
+        z = logit(np.array([r["predicted"] for r in own]))
+        mapped = float(np.mean(1 / (1 + np.exp(-np.minimum(z, a + b * z)))))
+        n, k = len(own), sum(1 for r in own if r["won"])
+        p, q = k / n, 1.96
+        mid = (p + q * q / (2 * n)) / (1 + q * q / n)
+        half = q * math.sqrt(p * (1 - p) / n + q * q / (4 * n * n)) / (1 + q * q / n)
+        told = float(np.mean([r["predicted"] for r in own]))
+        print(f"{kind:<12} {n:>5} {told:6.3f} {mapped:6.3f} {p:6.3f}  "
+              f"{mid - half:.3f}-{mid + half:.3f}")
 
 
 if __name__ == "__main__":

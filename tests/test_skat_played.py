@@ -148,3 +148,34 @@ def test_played_null_maps_the_null_types_only() -> None:
         same_as = "played" if kind.startswith("null") else "strong"
         assert got == win_probability(value, stage, 1, 6.0, game, calibration=same_as,
                                       ouvert=ouvert)
+
+
+def test_played_infer_keeps_the_nulls_of_played_null_and_lowers_the_trump_games() -> None:
+    """``played_infer``: ``played_null``'s map on the null types, a map of its own (fitted
+    against the infer defence) on the trump types; the decisions never take a chance above
+    ``strong``'s, and where its map lowers a trump game the chance is below
+    ``played_null``'s."""
+    infer = json.loads((CALIBRATION_DIR / "played_infer.json").read_text())
+    only_null = json.loads((CALIBRATION_DIR / "played_null.json").read_text())
+    assert infer["base"] == "strong" and typed_calibration("played_infer")["stages"] == \
+        STRONG["stages"]
+    assert "--keep played_null" in infer["map_made"]["by"]
+    for kind in GAME_TYPES:
+        if kind.startswith("null"):
+            assert infer["map"][kind] == only_null["map"][kind], kind
+        else:
+            assert infer["map"][kind] != [0.0, 1.0], kind
+    lowered = 0
+    for game, stage, ouvert, kind in CASES:
+        value = 0.7 if game == NULL else 62.0
+        got, strong, plain = (win_probability(value, stage, 1, 6.0, game, calibration=c,
+                                              ouvert=ouvert)
+                              for c in ("played_infer", "strong", "played_null"))
+        assert got <= strong
+        if kind.startswith("null"):
+            assert got == plain, kind
+        else:
+            lowered += got < plain
+    assert lowered >= 4  # the trump types of CASES at 62 points: the map lowers them
+    agent = make_agent("knn:calibration=played_infer", load_game("skat"))
+    assert agent.params.win_chances == "played_infer"  # type: ignore[attr-defined]

@@ -77,7 +77,7 @@ CALIBRATIONS: dict[str, dict[str, tuple[float, ...]]] = {
     "pimc": PIMC_WIN_CALIBRATION, "rule": WIN_CALIBRATION,
 }
 """The win-chance calibrations by the declarer's card play (``KnnParams.calibration``)."""
-TYPED_CALIBRATIONS = ("strong", "defended", "played", "played_null")
+TYPED_CALIBRATIONS = ("strong", "defended", "played", "played_null", "played_infer")
 """Calibrations with weights per stage and game type, shipped as data
 (``spielwerk/data/skat_calibration/NAME.json`` with how they were made): ``strong`` - the
 knn declarer and both defenders play by PIMC (:func:`typed_calibration`); ``defended`` -
@@ -85,7 +85,9 @@ knn declarer and both defenders play by PIMC (:func:`typed_calibration`); ``defe
 ties of their vote as ``knn``'s ``null_defence`` does; ``played`` - ``strong``'s weights
 with a per-type map fitted on the ``knn`` bot's own declarations played against ``knn``'s
 defence, the decision taking the lower of the two chances (:func:`played_z`);
-``played_null`` - the same map on the null types only. A calibration
+``played_null`` - the same map on the null types only; ``played_infer`` - ``played_null``'s
+map on the null types, and on the trump types a map fitted against defenders who weight
+their worlds by the auction (``play=infer``, the default's defence). A calibration
 may also carry the type ``ouvert`` (null ouvert, fitted on forced null ouvert games of its
 own: ``skat_kb_calibrate.py --modes nullhand,nullouvert,nullouverthand``); then
 ``decision=score`` offers null ouvert by those win chances."""
@@ -224,7 +226,9 @@ class KnnParams:
                              "fitted against the null defence, or played: strong, lowered "
                              "per type where the bot's own games against knn's defence "
                              "were won less often, or played_null: that on the nulls "
-                             "only (auto: played_null for score with infer "
+                             "only, or played_infer: played_null with the trump games "
+                             "fitted against the infer defence (auto: played_null for "
+                             "score with infer "
                              "play, strong with pimc play, else those of play)",
                              AGENT_CALIBRATIONS)
     caution: float = param(DEFAULT_CAUTION, "ev/score: how far every win chance moves (in "
