@@ -77,7 +77,8 @@ CALIBRATIONS: dict[str, dict[str, tuple[float, ...]]] = {
     "pimc": PIMC_WIN_CALIBRATION, "rule": WIN_CALIBRATION,
 }
 """The win-chance calibrations by the declarer's card play (``KnnParams.calibration``)."""
-TYPED_CALIBRATIONS = ("strong", "defended", "played", "played_null", "played_infer")
+TYPED_CALIBRATIONS = ("strong", "defended", "played", "played_null", "played_infer",
+                      "played_grand_hand")
 """Calibrations with weights per stage and game type, shipped as data
 (``spielwerk/data/skat_calibration/NAME.json`` with how they were made): ``strong`` - the
 knn declarer and both defenders play by PIMC (:func:`typed_calibration`); ``defended`` -
@@ -87,7 +88,8 @@ with a per-type map fitted on the ``knn`` bot's own declarations played against 
 defence, the decision taking the lower of the two chances (:func:`played_z`);
 ``played_null`` - the same map on the null types only; ``played_infer`` - ``played_null``'s
 map on the null types, and on the trump types a map fitted against defenders who weight
-their worlds by the auction (``play=infer``, the default's defence). A calibration
+their worlds by the auction (``play=infer``, the default's defence);
+``played_grand_hand`` - ``played_infer`` on grand hand only. A calibration
 may also carry the type ``ouvert`` (null ouvert, fitted on forced null ouvert games of its
 own: ``skat_kb_calibrate.py --modes nullhand,nullouvert,nullouverthand``); then
 ``decision=score`` offers null ouvert by those win chances."""
@@ -227,7 +229,8 @@ class KnnParams:
                              "per type where the bot's own games against knn's defence "
                              "were won less often, or played_null: that on the nulls "
                              "only, or played_infer: played_null with the trump games "
-                             "fitted against the infer defence (auto: played_null for "
+                             "fitted against the infer defence, or played_grand_hand: "
+                             "that on grand hand only (auto: played_null for "
                              "score with infer "
                              "play, strong with pimc play, else those of play)",
                              AGENT_CALIBRATIONS)
