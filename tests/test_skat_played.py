@@ -179,3 +179,21 @@ def test_played_infer_keeps_the_nulls_of_played_null_and_lowers_the_trump_games(
     assert lowered >= 4  # the trump types of CASES at 62 points: the map lowers them
     agent = make_agent("knn:calibration=played_infer", load_game("skat"))
     assert agent.params.win_chances == "played_infer"  # type: ignore[attr-defined]
+
+
+def test_played_grand_hand_is_played_infer_on_grand_hand_only() -> None:
+    """``played_grand_hand``: ``played_infer``'s map on grand hand, ``played_null``'s on the
+    null types, the identity on the other trump types (``strong``'s chances)."""
+    gh = json.loads((CALIBRATION_DIR / "played_grand_hand.json").read_text())
+    infer = json.loads((CALIBRATION_DIR / "played_infer.json").read_text())
+    only_null = json.loads((CALIBRATION_DIR / "played_null.json").read_text())
+    for kind in GAME_TYPES:
+        expected = (infer["map"][kind] if kind == "grand_hand" else only_null["map"][kind])
+        assert gh["map"][kind] == expected, kind
+    for game, stage, ouvert, kind in CASES:
+        value = 0.7 if game == NULL else 62.0
+        got = win_probability(value, stage, 1, 6.0, game, calibration="played_grand_hand",
+                              ouvert=ouvert)
+        same_as = "played_infer" if kind == "grand_hand" else "played_null"
+        assert got == win_probability(value, stage, 1, 6.0, game, calibration=same_as,
+                                      ouvert=ouvert), kind
