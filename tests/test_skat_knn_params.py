@@ -35,7 +35,7 @@ KNN_PARAMS: dict[str, Any] = {
     "k": 12, "hand_threshold": 64.0, "pickup_threshold": 52.0, "null_threshold": 0.8,
     "extensions": True, "put_rules": "seed", "switch_margin": 0.0, "contest_margin": 6.0,
     "decision": "score", "loss_bonus": 40.0, "ev_margin": 0.0, "contest_shift": 1.0,
-    "game_choice": "value", "calibration": "played_null", "caution": 0.0,
+    "game_choice": "value", "calibration": "played_grand_hand", "caution": 0.0,
 }
 KNN1 = {"decision": "ev", "calibration": "pimc", "null_ties": False, "null_defence": False,
         "play": "pimc"}
@@ -101,7 +101,7 @@ def test_the_decision_parameters_are_declared_once() -> None:
     # the library's defaults are the shipped agent's decisions: one default, not two
     shipped = make_agent("knn", load_game("skat"), seed=0).params  # type: ignore[attr-defined]
     assert KnnParams().resolved() == shipped
-    assert (KnnParams().decision, KnnParams().win_chances) == ("score", "played_null")
+    assert (KnnParams().decision, KnnParams().win_chances) == ("score", "played_grand_hand")
     assert KnnParams(decision="ev").win_chances == "pimc"  # auto: that of PIMC card play
 
 

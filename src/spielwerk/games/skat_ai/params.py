@@ -106,7 +106,7 @@ DEFAULT_PLAY = "infer"
 settings name another."""
 AUTO = "auto"
 """The calibration of the decision rule under the card play (:func:`auto_calibration`):
-``played_null`` for ``score`` with ``infer`` card play, the shipped setting."""
+``played_grand_hand`` for ``score`` with ``infer`` card play, the shipped setting."""
 AGENT_CALIBRATIONS = (AUTO, *CALIBRATION_NAMES)
 """Win-chance calibration of the ``ev`` / ``score`` decisions: that of the card play (auto) or
 a named one (``strong``: PIMC card play on every side)."""
@@ -230,7 +230,7 @@ class KnnParams:
                              "were won less often, or played_null: that on the nulls "
                              "only, or played_infer: played_null with the trump games "
                              "fitted against the infer defence, or played_grand_hand: "
-                             "that on grand hand only (auto: played_null for "
+                             "that on grand hand only (auto: played_grand_hand for "
                              "score with infer "
                              "play, strong with pimc play, else those of play)",
                              AGENT_CALIBRATIONS)
@@ -294,15 +294,16 @@ AGENT_DECISION = DEFAULT_DECISION
 
 def auto_calibration(decision: str, play: str) -> str:
     """The win chances a decision rule uses unless one is named: ``score`` with ``infer``
-    card play (the ``knn`` default) ``played_null`` - those measured with PIMC on every
-    side, the nulls' lowered to what open-hand defenders let through; ``score`` with plain
+    card play (the ``knn`` default) ``played_grand_hand`` - those measured with PIMC on every
+    side, the nulls' and grand hand's lowered to what the bot's own defence lets through;
+    ``score`` with plain
     PIMC ``strong``; else those of the card play (``rule`` or ``pimc``, against rule's
     defence; ``infer`` is PIMC over weighted worlds and takes ``pimc``'s)."""
     if play == "rule":
         return play
     if decision != "score":
         return "pimc"
-    return "played_null" if play == "infer" else "strong"
+    return "played_grand_hand" if play == "infer" else "strong"
 
 
 def has_ouvert(calibration: str) -> bool:
