@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 from scipy.optimize import minimize
 
+from spielwerk.core.intervals import wilson_interval
 from spielwerk.games.skat_ai.calibration import GAME_TYPES
 from spielwerk.games.skat_ai.params import CALIBRATION_DIR
 
@@ -189,12 +190,10 @@ def check(files: list[Path], maps: dict[str, list[float]]) -> None:
         z = logit(np.array([r["predicted"] for r in own]))
         mapped = float(np.mean(1 / (1 + np.exp(-np.minimum(z, a + b * z)))))
         n, k = len(own), sum(1 for r in own if r["won"])
-        p, q = k / n, 1.96
-        mid = (p + q * q / (2 * n)) / (1 + q * q / n)
-        half = q * math.sqrt(p * (1 - p) / n + q * q / (4 * n * n)) / (1 + q * q / n)
+        low, high = wilson_interval(k, n)
         told = float(np.mean([r["predicted"] for r in own]))
-        print(f"{kind:<12} {n:>5} {told:6.3f} {mapped:6.3f} {p:6.3f}  "
-              f"{mid - half:.3f}-{mid + half:.3f}")
+        print(f"{kind:<12} {n:>5} {told:6.3f} {mapped:6.3f} {k / n:6.3f}  "
+              f"{low:.3f}-{high:.3f}")
 
 
 if __name__ == "__main__":
