@@ -41,6 +41,7 @@ KNN1 = {"decision": "ev", "calibration": "pimc", "null_ties": False, "null_defen
         "play": "pimc"}
 KNN2 = {"calibration": "strong", "null_defence": False, "play": "pimc"}  # before null_defence
 KNN3 = {"calibration": "strong", "play": "pimc"}  # the default before play=infer
+KNN4 = {"calibration": "played_grand_hand"}  # the default, frozen
 # spec -> (settings, decision parameters), each as the knn agent's above but for these
 RESOLVED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "knn": ({}, {}),
@@ -56,13 +57,15 @@ RESOLVED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "knn2": (KNN2, {"calibration": "strong"}),
     "knn:null_defence=false": ({"null_defence": False}, {}),
     "knn3": (KNN3, {"calibration": "strong"}),
+    "knn4": (KNN4, {"calibration": "played_grand_hand"}),
     "knn:caution=0.1": ({"caution": 0.1}, {"caution": 0.1}),
     "knn:decision=threshold:play=rule": ({"decision": "threshold", "play": "rule"},
                                          {"decision": "threshold", "calibration": "rule"}),
 }
 SPEC_DEFAULTS = {"knn": KNN_SETTINGS, "knn1": {"worlds": 32, "time": 0.0, "base": ""},
                  "knn2": {"worlds": 32, "time": 0.0, "base": ""},
-                 "knn3": {"worlds": 32, "time": 0.0, "base": ""}}
+                 "knn3": {"worlds": 32, "time": 0.0, "base": ""},
+                 "knn4": {"worlds": 32, "time": 0.0, "base": ""}}
 
 
 def knn_agent_names() -> set[str]:
@@ -70,7 +73,7 @@ def knn_agent_names() -> set[str]:
 
 
 def test_every_knn_agent_is_in_the_snapshot() -> None:
-    assert knn_agent_names() == {"knn", "knn1", "knn2", "knn3"}, \
+    assert knn_agent_names() == {"knn", "knn1", "knn2", "knn3", "knn4"}, \
         "a new knn agent: add its resolution here"
     assert {spec.split(":")[0] for spec in RESOLVED} == knn_agent_names()
 
