@@ -197,3 +197,44 @@ def test_played_grand_hand_is_played_infer_on_grand_hand_only() -> None:
         same_as = "played_infer" if kind == "grand_hand" else "played_null"
         assert got == win_probability(value, stage, 1, 6.0, game, calibration=same_as,
                                       ouvert=ouvert), kind
+
+
+def test_played_pickup_maps_suit_games_when_bidding_only() -> None:
+    """``played_pickup``: ``played_grand_hand`` with its own map for suit games at the stage
+    ``pickup`` (bidding on the ten cards); every other stage and type as ``played_grand_hand``,
+    and the suit map there is ``min(z, a + b z)`` of ``strong``'s log-odds."""
+    pk = json.loads((CALIBRATION_DIR / "played_pickup.json").read_text())
+    gh = json.loads((CALIBRATION_DIR / "played_grand_hand.json").read_text())
+    assert set(pk["map"]) == {*GAME_TYPES, "suit_pickup"}
+    assert {k: pk["map"][k] for k in GAME_TYPES} == gh["map"]
+    a, b = pk["map"]["suit_pickup"]
+    lowered = 0
+    for value in (50.0, 58.0, 62.0, 70.0, 80.0):
+        for game, stage, ouvert, _ in CASES:
+            got = win_probability(value, stage, 1, 6.0, game, calibration="played_pickup",
+                                  ouvert=ouvert)
+            plain = win_probability(value, stage, 1, 6.0, game,
+                                    calibration="played_grand_hand", ouvert=ouvert)
+            if (game, stage) != (0, "pickup"):
+                assert got == plain, (game, stage, ouvert)
+                continue
+            z = math.log(plain / (1 - plain))  # played_grand_hand: the identity on suit
+            assert got == pytest.approx(1 / (1 + math.exp(-min(z, a + b * z))))
+            lowered += got < plain
+    assert lowered >= 3  # the map lowers the confident suit plans
+
+
+def test_a_map_may_add_pickup_kinds_only(tmp_path, monkeypatch) -> None:
+    """A map's optional ``_pickup`` keys are the known ones; another key is refused."""
+    (tmp_path / "strong.json").write_text(json.dumps(STRONG))
+    monkeypatch.setattr(params, "CALIBRATION_DIR", tmp_path)
+    for name, extra, ok in (("good", "suit_pickup", True), ("bad", "suit_put", False)):
+        (tmp_path / f"{name}.json").write_text(json.dumps(
+            dict(PLAYED, name=name, map={**PLAYED["map"], extra: [0.1, 0.7]})))
+        monkeypatch.delitem(params._TYPED, name, raising=False)
+        if ok:
+            assert typed_calibration(name)["map"][extra] == [0.1, 0.7]
+        else:
+            with pytest.raises(KnowledgeBaseError, match="map must give"):
+                typed_calibration(name)
+        monkeypatch.delitem(params._TYPED, name, raising=False)

@@ -78,7 +78,7 @@ CALIBRATIONS: dict[str, dict[str, tuple[float, ...]]] = {
 }
 """The win-chance calibrations by the declarer's card play (``KnnParams.calibration``)."""
 TYPED_CALIBRATIONS = ("strong", "defended", "played", "played_null", "played_infer",
-                      "played_grand_hand")
+                      "played_grand_hand", "played_pickup")
 """Calibrations with weights per stage and game type, shipped as data
 (``spielwerk/data/skat_calibration/NAME.json`` with how they were made): ``strong`` - the
 knn declarer and both defenders play by PIMC (:func:`typed_calibration`); ``defended`` -
@@ -89,7 +89,10 @@ defence, the decision taking the lower of the two chances (:func:`played_z`);
 ``played_null`` - the same map on the null types only; ``played_infer`` - ``played_null``'s
 map on the null types, and on the trump types a map fitted against defenders who weight
 their worlds by the auction (``play=infer``, the default's defence);
-``played_grand_hand`` - ``played_infer`` on grand hand only. A calibration
+``played_grand_hand`` - ``played_infer`` on grand hand only; ``played_pickup`` -
+``played_grand_hand`` with a map of its own for suit games at the stage ``pickup``, fitted
+on the chance the bidding gave the suit game it planned (:data:`PICKUP_MAP_KINDS`). A
+calibration
 may also carry the type ``ouvert`` (null ouvert, fitted on forced null ouvert games of its
 own: ``skat_kb_calibrate.py --modes nullhand,nullouvert,nullouverthand``); then
 ``decision=score`` offers null ouvert by those win chances."""
@@ -119,6 +122,11 @@ OUVERT = "ouvert"
 ``decision=score``."""
 MAP_KINDS = ("suit", "suit_hand", "grand", "grand_hand", "null", "null_hand", "null_ouvert")
 """The keys of a per-type map (:func:`map_kind`; ``calibration.GAME_TYPES``)."""
+PICKUP_MAP_KINDS = ("suit_pickup", "grand_pickup", "null_pickup")
+"""Optional keys of a per-type map: a map of its own for the stage ``pickup`` (bidding, and
+choosing hand or pick-up, before the skat is seen), fitted on the chance the bidding gave
+the game it bid on (``experiments/skat_bid_stage.py``); without one that stage takes the
+type's map."""
 STAGES = ("pickup", "hand", "put")
 """Where a win chance is asked: ``pickup`` / ``hand`` - bidding on the ten cards (the
 neighbours' value of a game with or without the skat); ``put`` - after picking up, the
@@ -162,10 +170,13 @@ def typed_calibration(name: str) -> dict[str, Any]:
             raise KnowledgeBaseError(f"{path} is not a {CALIBRATION_FORMAT} file with the "
                                      f"stages {', '.join(STAGES)} per game type")
         own = data.get("map")
-        if own is not None and (not isinstance(own, dict) or set(own) != set(MAP_KINDS) or any(
-                not isinstance(w, list) or len(w) != 2 for w in own.values())):
+        if own is not None and (
+                not isinstance(own, dict) or not set(MAP_KINDS) <= set(own)
+                or set(own) - set(MAP_KINDS) - set(PICKUP_MAP_KINDS)
+                or any(not isinstance(w, list) or len(w) != 2 for w in own.values())):
             raise KnowledgeBaseError(f"{path}: its map must give [a, b] for each of "
-                                     f"{', '.join(MAP_KINDS)}")
+                                     f"{', '.join(MAP_KINDS)} (and may for "
+                                     f"{', '.join(PICKUP_MAP_KINDS)})")
         _TYPED[name] = data
     return _TYPED[name]
 
@@ -230,7 +241,9 @@ class KnnParams:
                              "were won less often, or played_null: that on the nulls "
                              "only, or played_infer: played_null with the trump games "
                              "fitted against the infer defence, or played_grand_hand: "
-                             "that on grand hand only (auto: played_grand_hand for "
+                             "that on grand hand only, or played_pickup: that with the "
+                             "suit games' chances when bidding fitted on their own "
+                             "(auto: played_grand_hand for "
                              "score with infer "
                              "play, strong with pimc play, else those of play)",
                              AGENT_CALIBRATIONS)
@@ -325,12 +338,17 @@ def played_z(z: float, table: dict[str, Any], game: int, stage: str, ouvert: boo
     """A calibration's log-odds ``z`` after its own ``map`` (a calibration without one: ``z``):
     ``min(z, a + b z)`` with the (a, b) of the type (:func:`map_kind`), fitted by logistic
     regression of the outcome on ``z`` over the bot's own declarations against its own
-    defence (``experiments/skat_open_map.py --own``). Only the pessimistic side is taken:
+    defence (``experiments/skat_open_map.py --own``); at the stage ``pickup`` the type's
+    ``_pickup`` map where the calibration has one (:data:`PICKUP_MAP_KINDS`). Only the
+    pessimistic side is taken:
     where the fit says the game is won more often than the weights do, the weights stay."""
     own = table.get("map")
     if not own:
         return z
-    a, b = own[map_kind(game, stage, ouvert)]
+    kind = map_kind(game, stage, ouvert)
+    if stage == "pickup" and f"{kind}_pickup" in own:
+        kind = f"{kind}_pickup"
+    a, b = own[kind]
     return min(z, float(a + b * z))
 
 
