@@ -10,20 +10,22 @@ cards, with the chance of the game it plans with the skat still to come (the sta
 (the same seeds, so the same auction: a record whose declaration comes out otherwise is
 reported and left out) and writes one line per declared game: the game the bidding chose
 (``plan``: suit, grand or null, ``_hand`` for a hand game), the chance it gave it
-(``predicted``, the calibration's own map included) and whether the declared game was won.
+(``predicted``: the chance of its base's weights, before any map: the log-odds a map is
+applied to) and whether the declared game was won.
 
-``fit`` fits, per pick-up plan of ``--plans`` (default suit) with at least ``--min-games`` games, ``P(won) = sigmoid(a +
-b z)`` on the chance's log-odds (``skat_open_map.fit``, the same pull towards the identity)
-and writes the calibration ``--own``: the ``--keep`` calibration's map with the
-``_pickup`` maps added (:data:`spielwerk.games.skat_ai.params.PICKUP_MAP_KINDS`; the
-decisions take ``min(z, a + b z)``). ``--check`` prints told, mapped and observed on
-held-out replays.
+``fit`` fits, per pick-up plan of ``--plans`` (default suit) with at least
+``--min-games`` games, ``P(won) = sigmoid(a + b z)`` on the chance's log-odds
+(``skat_open_map.fit``, the same pull towards the identity) and writes the calibration
+``--own``: the ``--keep`` calibration's map with the ``_pickup`` maps added
+(:data:`spielwerk.games.skat_ai.params.PICKUP_MAP_KINDS`; the decisions take
+``min(z, a + b z)``). ``--check`` prints told, mapped and observed on held-out replays.
 
     python experiments/skat_bid_stage.py replay results/ipn-cal-tune-991991.jsonl \\
         --agent knn:calibration=played_null -o results/bid-stage-991991.jsonl
     python experiments/skat_bid_stage.py fit results/bid-stage-991991.jsonl \\
-        --keep played_grand_hand --own played_pickup --check results/bid-stage-997997.jsonl \\
-        results/bid-stage-976976.jsonl --write src/spielwerk/data/skat_calibration/played_pickup.json
+        --keep played_grand_hand --own played_pickup \\
+        --check results/bid-stage-997997.jsonl results/bid-stage-976976.jsonl \\
+        --write src/spielwerk/data/skat_calibration/played_pickup.json
 """
 
 from __future__ import annotations
