@@ -39,8 +39,11 @@ from typing import Any
 
 import numpy as np
 
-from skat_open_map import fit, logit  # the same fit as the declaration-stage maps
-from spielwerk.core.intervals import wilson_interval
+from skat_open_map import (  # the same fit and table as the declaration-stage maps
+    fit,
+    held_out_row,
+    logit,
+)
 from spielwerk.core.seeds import derive_seed
 from spielwerk.games.skat_ai import calibration as cal
 from spielwerk.games.skat_ai.bidding import options
@@ -113,15 +116,8 @@ def show(rows: list[dict[str, Any]], maps: dict[str, list[float]], title: str) -
         own = [r for r in rows if r["plan"] == plan]
         if not own:
             continue
-        a, b = maps.get(plan + "_pickup", [0.0, 1.0])
-        z = logit(np.array([r["predicted"] for r in own]))
-        mapped = float(np.mean(1 / (1 + np.exp(-np.minimum(z, a + b * z)))))
-        k = sum(1 for r in own if r["won"])
-        low, high = wilson_interval(k, len(own))
-        print(f"{plan + ' pick-up':<14} {len(own):>5} "
-              f"{np.mean([r['predicted'] for r in own]):6.3f} {mapped:6.3f} "
-              f"{k / len(own):6.3f}  {low:.3f}-{high:.3f}")
-
+        print(f"{plan + ' pick-up':<14} "
+              f"{held_out_row(own, maps.get(plan + '_pickup', [0.0, 1.0]))}")
 
 def fit_maps(args: argparse.Namespace) -> None:
     rows = read(args.files)

@@ -186,14 +186,19 @@ def check(files: list[Path], maps: dict[str, list[float]]) -> None:
         own = [r for r in rows if r["type"] == kind]
         if not own:
             continue
-        a, b = maps[kind]
-        z = logit(np.array([r["predicted"] for r in own]))
-        mapped = float(np.mean(1 / (1 + np.exp(-np.minimum(z, a + b * z)))))
-        n, k = len(own), sum(1 for r in own if r["won"])
-        low, high = wilson_interval(k, n)
-        told = float(np.mean([r["predicted"] for r in own]))
-        print(f"{kind:<12} {n:>5} {told:6.3f} {mapped:6.3f} {k / n:6.3f}  "
-              f"{low:.3f}-{high:.3f}")
+        print(f"{kind:<12} {held_out_row(own, maps[kind])}")
+
+
+def held_out_row(own: list[dict[str, Any]], ab: list[float]) -> str:
+    """Games, chance told, chance after ``min(z, a + b z)``, observed rate and its 95% Wilson
+    interval of records with ``predicted`` and ``won``, as one printed row."""
+    a, b = ab
+    z = logit(np.array([r["predicted"] for r in own]))
+    mapped = float(np.mean(1 / (1 + np.exp(-np.minimum(z, a + b * z)))))
+    n, k = len(own), sum(1 for r in own if r["won"])
+    low, high = wilson_interval(k, n)
+    told = float(np.mean([r["predicted"] for r in own]))
+    return f"{n:>5} {told:6.3f} {mapped:6.3f} {k / n:6.3f}  {low:.3f}-{high:.3f}"
 
 
 if __name__ == "__main__":
