@@ -33,6 +33,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -68,41 +70,76 @@ def plan_chance(agent: Any, info: Any, position: int) -> tuple[str, float]:
     return game_type(game) + ("_hand" if is_hand else ""), (ev + lost) / (value + 50 + lost)
 
 
-def replay(path: Path, agent_spec: str | None, out: Path) -> None:
+def declarations(path: Path, agent_spec: str | None, limit: int | None = None,
+                 declared_only: bool = False) -> Iterator[tuple[dict[str, Any], Any, Any]]:
+    """(record, agent, state at the declaration or None) for each record of a calibration
+    file (the first ``limit``; ``declared_only``: those with a declared game), played
+    again with ``agent_spec`` in the record's seat and as both other players (default: the
+    file's own agent and defence): the same seeds, so the same deal and the same auction
+    while the decisions are the same."""
     lines = [json.loads(line) for line in path.read_text().splitlines()]
-    head, records = lines[0], [r for r in lines[1:] if r.get("declared")]
-    spec = agent_spec or head["agent"]
-    defence = agent_spec or head["defence"]
-    config = cal.CalibrationConfig(agent=spec, defence=defence, deals=head["deals"],
-                                   seed=head["seed"])
+    head, records = lines[0], lines[1:limit + 1 if limit else None]
+    if declared_only:
+        records = [r for r in records if r.get("declared")]
+    config = cal.CalibrationConfig(agent=agent_spec or head["agent"],
+                                   defence=agent_spec or head["defence"],
+                                   deals=head["deals"], seed=head["seed"])
     _, agent, defenders = cal._players(config)
-    game = agent.game
+    for r in records:
+        deal, me = r["deal"], r["seat"]
+        rest = iter(defenders)
+        seats = [agent if s == me else next(rest) for s in range(3)]
+        for s in range(3):
+            seats[s].reset(derive_seed(config.seed, 2, deal, me, s))
+        yield r, agent, cal.play_to_declaration(
+            agent.game.new_initial_state(), seats,
+            np.random.default_rng(derive_seed(config.seed, 1, deal)))
+
+
+def replay(path: Path, agent_spec: str | None, out: Path) -> None:
+    head = json.loads(path.read_text().split("\n", 1)[0])
+    records = [r for r in read([path]) if r.get("declared")]
+    spec = agent_spec or head["agent"]
     skipped = 0
     with out.open("w") as f:
-        f.write(json.dumps({"replayed": path.name, "agent": spec, "defence": defence,
+        f.write(json.dumps({"replayed": path.name, "agent": spec,
+                            "defence": agent_spec or head["defence"],
                             "seed": head["seed"], "records": len(records)}) + "\n")
-        for i, r in enumerate(records):
-            deal, me = r["deal"], r["seat"]
-            rest = iter(defenders)
-            seats = [agent if s == me else next(rest) for s in range(3)]
-            for s in range(3):
-                seats[s].reset(derive_seed(config.seed, 2, deal, me, s))
-            state = cal.play_to_declaration(game.new_initial_state(), seats,
-                                            np.random.default_rng(derive_seed(config.seed, 1,
-                                                                              deal)))
+        for i, (r, agent, state) in enumerate(declarations(path, agent_spec,
+                                                           declared_only=True)):
+            me = r["seat"]
             if (state is None or state.declarer != me
                     or cal.game_type(state.contract) != r["type"]):
                 skipped += 1
                 continue
             info = state.info_state(me)
             plan, chance = plan_chance(agent, info, agent.position(me))
-            f.write(json.dumps({"deal": deal, "seat": me, "plan": plan, "type": r["type"],
-                                "bid": int(info.bid), "predicted": round(chance, 6),
-                                "won": bool(r["won"])}) + "\n")
+            f.write(json.dumps({"deal": r["deal"], "seat": me, "plan": plan,
+                                "type": r["type"], "bid": int(info.bid),
+                                "predicted": round(chance, 6), "won": bool(r["won"])}) + "\n")
             if i % 500 == 0:
                 print(f"{i}/{len(records)} records", file=sys.stderr, flush=True)
     print(f"wrote {out}: {len(records) - skipped} games ({skipped} whose declaration came "
           f"out otherwise, left out)")
+
+
+def compare(path: Path, specs: list[str], limit: int | None) -> None:
+    """How the declarations of two agent specs differ on a calibration file's seat-games:
+    the pairs (game type of the first, of the second; ``-`` where the seat declares nothing)
+    and each spec's declared mix. Only the auctions and declarations are played."""
+    got = [{(r["deal"], r["seat"]): None if st is None or st.declarer != r["seat"]
+            else cal.game_type(st.contract) for r, _, st in declarations(path, spec, limit)}
+           for spec in specs]
+    first, second = got
+    pairs = Counter((first[k] or "-", second[k] or "-") for k in first)
+    print(f"{len(first)} seat-games of {path.name}; {specs[0]} -> {specs[1]}:")
+    for (a, b), n in sorted(pairs.items()):
+        print(f"  {a:<12} -> {b:<12} {n:>6}{'' if a == b else '  changed'}")
+    for spec, res in zip(specs, got, strict=True):
+        kinds = Counter(t.split("_")[0] for t in res.values() if t)
+        total = sum(kinds.values())
+        print(f"{spec}: {total} declared, " + ", ".join(
+            f"{k} {kinds[k] / total:.1%}" for k in PLANS if total))
 
 
 def read(paths: list[Path]) -> list[dict[str, Any]]:
@@ -166,9 +203,16 @@ def main() -> None:
     fp.add_argument("--min-games", type=int, default=100)
     fp.add_argument("--check", type=Path, nargs="+", default=[])
     fp.add_argument("--write", type=Path)
+    cp = sub.add_parser("compare", help="the declarations two agent specs make on a "
+                                         "calibration file's seat-games")
+    cp.add_argument("file", type=Path)
+    cp.add_argument("specs", nargs=2, metavar="SPEC")
+    cp.add_argument("--limit", type=int, help="the first N seat-games only")
     args = ap.parse_args()
     if args.command == "replay":
         replay(args.file, args.agent, args.out)
+    elif args.command == "compare":
+        compare(args.file, args.specs, args.limit)
     else:
         fit_maps(args)
 

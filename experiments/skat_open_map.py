@@ -28,6 +28,11 @@ pessimistic side only (``min(z, a + b z)``, :func:`spielwerk.games.skat_ai.param
     python experiments/skat_open_map.py results/knn-cal-565656.jsonl results/knn-cal-858585.jsonl \
         --calibration strong --own played \
         --write src/spielwerk/data/skat_calibration/played.json
+
+``--after-pickup`` (with ``--keep`` and ``--types`` of suit, grand, null) applies the new
+maps after the skat is seen only: the bidding keeps the kept calibration's chances for those
+types, written as their ``_pickup`` maps (``played_put``, in
+``docs/evaluations/skat-put-shift.md``).
 """
 
 from __future__ import annotations
@@ -46,6 +51,9 @@ from spielwerk.games.skat_ai.calibration import GAME_TYPES
 from spielwerk.games.skat_ai.params import CALIBRATION_DIR
 
 FORMAT = "spielwerk-skat-open-map"
+PICKUP_STAGE = ("suit", "grand", "null")
+"""The types a map may leave the bidding out of (``--after-pickup``): those played with the
+skat picked up (the hand types are asked at the stage ``hand`` only)."""
 PULL = 1.0
 """Weight of the pull towards the identity map, (a^2 + (b - 1)^2) x PULL, in log-loss units."""
 
@@ -92,6 +100,10 @@ def main() -> None:
     ap.add_argument("--keep", metavar="NAME",
                     help="with --own and --types: the other types keep the map of the "
                          "calibration NAME (made on the same base)")
+    ap.add_argument("--after-pickup", action="store_true",
+                    help="with --keep: the maps of --types (suit, grand, null) apply after "
+                         "the skat is seen only; the bidding keeps --keep's map for them "
+                         "(written as the type's _pickup map)")
     ap.add_argument("--check", type=Path, nargs="+", default=[],
                     help="with --own: also print, per type, the mapped chance against the "
                          "observed rate on these records (held out from the fit)")
@@ -110,6 +122,8 @@ def main() -> None:
         if not (args.own and args.types) or kept.get("base") != args.calibration:
             raise SystemExit(f"--keep needs --own and --types, and {args.keep} made on "
                              f"{args.calibration} (its base: {kept.get('base')})")
+    if args.after_pickup and not (kept and set(args.types.split(",")) <= set(PICKUP_STAGE)):
+        raise SystemExit(f"--after-pickup needs --keep and --types of {', '.join(PICKUP_STAGE)}")
     maps: dict[str, list[float]] = {}
     report: dict[str, Any] = {}
     if args.own:
@@ -149,7 +163,8 @@ def main() -> None:
                 p.name for p in args.files) + f" --calibration {args.calibration}"
             + (f" --own {args.own}" if args.own else "")
             + (f" --types {args.types}" if args.own and args.types else "")
-            + (f" --keep {args.keep}" if kept else ""),
+            + (f" --keep {args.keep}" if kept else "")
+            + (" --after-pickup" if args.after_pickup else ""),
             "records": {p.name: sum(1 for _ in p.open()) for p in args.files},
             "pull": PULL, "min_games": args.min_games, "types": report}
     if args.check and args.own:
@@ -157,6 +172,9 @@ def main() -> None:
         check(args.check, {k: m if k in refit else [0.0, 1.0] for k, m in maps.items()})
     if args.write and args.own:
         base = json.loads((CALIBRATION_DIR / f"{args.calibration}.json").read_text())
+        if args.after_pickup:  # the bidding keeps the kept map
+            maps.update({f"{kind}_pickup": kept["map"].get(f"{kind}_pickup", kept["map"][kind])
+                         for kind in args.types.split(",")})
         own = {"format": base["format"], "version": base["version"], "name": args.own,
                "base": args.calibration, "map": maps, "map_made": made,
                "map_rule": "z = min(z, a + b z) per type: [a, b]; z the log-odds of "

@@ -238,3 +238,29 @@ def test_a_map_may_add_pickup_kinds_only(tmp_path, monkeypatch) -> None:
             with pytest.raises(KnowledgeBaseError, match="map must give"):
                 typed_calibration(name)
         monkeypatch.delitem(params._TYPED, name, raising=False)
+
+
+def test_played_put_maps_suit_games_after_picking_up_only() -> None:
+    """``played_put`` (``skat_open_map.py --after-pickup``): ``played_infer``'s suit map at the
+    stage ``put``; the bidding (stage ``pickup``) keeps ``played_grand_hand``'s suit chances
+    through its ``suit_pickup`` map, and every other type is ``played_grand_hand``'s."""
+    pp = json.loads((CALIBRATION_DIR / "played_put.json").read_text())
+    gh = json.loads((CALIBRATION_DIR / "played_grand_hand.json").read_text())
+    pi = json.loads((CALIBRATION_DIR / "played_infer.json").read_text())
+    assert pp["map"]["suit"] == pi["map"]["suit"] and pp["map"]["suit_pickup"] == gh["map"]["suit"]
+    assert {k: v for k, v in pp["map"].items() if not k.startswith("suit")} == {
+        k: v for k, v in gh["map"].items() if not k.startswith("suit")}
+    assert "--after-pickup" in pp["map_made"]["by"]
+    lowered = 0
+    for value in (50.0, 58.0, 62.0, 70.0, 80.0):
+        for game, stage, ouvert, _ in CASES:
+            got = win_probability(value, stage, 1, 6.0, game, calibration="played_put",
+                                  ouvert=ouvert)
+            plain = win_probability(value, stage, 1, 6.0, game,
+                                    calibration="played_grand_hand", ouvert=ouvert)
+            if (game, stage) == (0, "put"):
+                lowered += got < plain
+                assert got <= plain
+            else:
+                assert got == plain, (game, stage, ouvert)
+    assert lowered >= 3

@@ -316,7 +316,8 @@ class SkatKnnAgent(Agent):
         None before a declaration, for another seat's game or in Ramsch. It only reads (the
         caches it fills are the ones the decisions use): no decision changes. The chance is
         the calibration's; ``cautious``: the one the decisions compared (moved by
-        ``caution`` towards the open-hand bound, :meth:`KnnParams.chance`)."""
+        ``caution`` towards the open-hand bound, :meth:`KnnParams.chance`, and after picking
+        up by the game's :meth:`KnnParams.put_shift`)."""
         contract = info.contract
         if contract is None or info.is_ramsch or info.declarer != info.player:
             return None
@@ -337,7 +338,7 @@ class SkatKnnAgent(Agent):
         else:  # another put than the one valued for this game: value the put made
             value = float(self.model.put_values(twelve, game, [put], p.k)[0])
         return p.chance(value, "put", position, put_count(twelve & ~put, game), game,
-                        ouvert=ouvert)
+                        p.put_shift(game) if cautious else 0.0, ouvert)
 
 
 register_declared(
@@ -358,7 +359,7 @@ _KNN2: dict[str, Any] = {
     "decision": "score", "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value",
     "contest_shift": 1.0, "calibration": "strong", "null_ties": True, "deadline": False,
     "infer": "auction", "play_model": "net", "endgame": 0, "null_defence": False,
-    "suit_defence": False, "caution": 0.0}
+    "suit_defence": False, "caution": 0.0, "put_grand_shift": 0.0, "put_null_shift": 0.0}
 FROZEN: dict[str, tuple[dict[str, Any], str]] = {
     "knn1": (
         {"k": 12, "extensions": True, "putting": "refined",
@@ -368,7 +369,7 @@ FROZEN: dict[str, tuple[dict[str, Any], str]] = {
          "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value", "contest_shift": 1.0,
          "calibration": "pimc", "null_ties": False, "deadline": False, "infer": "auction",
          "play_model": "net", "endgame": 0, "null_defence": False, "suit_defence": False,
-         "caution": 0.0},
+         "caution": 0.0, "put_grand_shift": 0.0, "put_null_shift": 0.0},
         _SHIPPED_BASE,
     ),
     "knn2": (_KNN2, _SHIPPED_BASE),

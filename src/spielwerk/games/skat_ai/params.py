@@ -78,7 +78,7 @@ CALIBRATIONS: dict[str, dict[str, tuple[float, ...]]] = {
 }
 """The win-chance calibrations by the declarer's card play (``KnnParams.calibration``)."""
 TYPED_CALIBRATIONS = ("strong", "defended", "played", "played_null", "played_infer",
-                      "played_grand_hand", "played_pickup")
+                      "played_grand_hand", "played_pickup", "played_put")
 """Calibrations with weights per stage and game type, shipped as data
 (``spielwerk/data/skat_calibration/NAME.json`` with how they were made): ``strong`` - the
 knn declarer and both defenders play by PIMC (:func:`typed_calibration`); ``defended`` -
@@ -91,7 +91,9 @@ map on the null types, and on the trump types a map fitted against defenders who
 their worlds by the auction (``play=infer``, the default's defence);
 ``played_grand_hand`` - ``played_infer`` on grand hand only; ``played_pickup`` -
 ``played_grand_hand`` with a map of its own for suit games at the stage ``pickup``, fitted
-on the chance the bidding gave the suit game it planned (:data:`PICKUP_MAP_KINDS`). A
+on the chance the bidding gave the suit game it planned (:data:`PICKUP_MAP_KINDS`);
+``played_put`` - ``played_grand_hand`` with ``played_infer``'s suit map after the skat is seen
+only (the bidding keeps ``played_grand_hand``'s chances: ``suit_pickup`` the identity). A
 calibration
 may also carry the type ``ouvert`` (null ouvert, fitted on forced null ouvert games of its
 own: ``skat_kb_calibrate.py --modes nullhand,nullouvert,nullouverthand``); then
@@ -242,7 +244,9 @@ class KnnParams:
                              "only, or played_infer: played_null with the trump games "
                              "fitted against the infer defence, or played_grand_hand: "
                              "that on grand hand only, or played_pickup: that with the "
-                             "suit games' chances when bidding fitted on their own "
+                             "suit games' chances when bidding fitted on their own, "
+                             "or played_put: played_grand_hand with played_infer's "
+                             "suit chances after the skat is seen "
                              "(auto: played_grand_hand for "
                              "score with infer "
                              "play, strong with pimc play, else those of play)",
@@ -253,6 +257,15 @@ class KnnParams:
     """The calibrations were fitted against PIMC defenders, who defend nulls and hand games
     badly; a strong defence lies between them and the open-hand bound
     (:func:`open_bound_z`). ``caution`` decides by the chance that far towards the bound."""
+    put_grand_shift: float = param(0.0, "score: log-odds taken off a grand's win chance when "
+                                   "choosing the game after picking up (the choice only; "
+                                   "the chance told stays the calibration's)", (-3, 3))
+    put_null_shift: float = param(0.0, "score: the same for null (negative: null is chosen "
+                                  "more readily over a weak suit or grand)", (-3, 3))
+    """After picking up, the game is chosen by expected score among suit, grand and null; the
+    chances are fitted on all games of a type, not on the close choices between two types.
+    The shifts move that choice alone (:meth:`put_shift`); bidding and the chance reported
+    (:meth:`SkatKnnAgent.declaration_chance`) keep the calibration's."""
 
     def __post_init__(self) -> None:
         if self.k < 1:
@@ -287,6 +300,11 @@ class KnnParams:
         calibration and ``caution``)."""
         return win_probability(value, stage, position, count, game, shift, self.win_chances,
                                ouvert, self.caution)
+
+    def put_shift(self, game: int) -> float:
+        """The log-odds the choice of the game after picking up takes off ``game``'s chance."""
+        return (self.put_grand_shift if game == GRAND
+                else self.put_null_shift if game == NULL else 0.0)
 
     def resolved(self) -> KnnParams:
         """Just the decision parameters, with ``auto`` replaced by the calibration it means."""

@@ -112,7 +112,7 @@ def choose_game(per_game: dict[int, tuple[int, float]], twelve: int, bid: int, p
             value = NULL_VALUES[(False, ouvert)] if ouvert else (
                 plain_value(g) if plain_value(g) >= bid else max_value(g))
         chance = p.chance(per_game[g][1], "put", position,
-                          put_count(twelve & ~per_game[g][0], g), g, ouvert=ouvert)
+                          put_count(twelve & ~per_game[g][0], g), g, p.put_shift(g), ouvert)
         return expected_score(chance, value, p.loss_bonus)
 
     def merit(g: int) -> tuple[float, int]:

@@ -1,0 +1,163 @@
+"""Two agent specs' declarations compared where they differ, played out against a defence.
+
+A duplicate match between two specs that differ in a few declarations spends nearly all of
+its deals on games both would play alike, and its ±30 SF per 36 games hides a change that
+touches one game in thirty. This measures the difference directly. Per seeded deal, each
+spec bids in all three seats (the same seeds, so the same auction while the decisions are
+the same) and declares; where the two declarations differ in any way (declarer, game, put
+skat, hand, announcements), both games are played out from their declarations, the
+declarer the spec that declared it (the same card-play seeds for both), against:
+
+* ``ours``: two defenders of the declaring spec (the two specs' card play is the same when
+  they differ in their decisions before the first card only: calibration, bidding), and
+* ``open``: the open-hand defence (defenders who see every card: the bound).
+
+Per defence the summary gives, over the deals that differ, the declarer's Seeger-Fabian
+score of B minus A, and the relative score (the declarer's minus the mean of the two
+defenders', so a lost game's 40 points to each defender count against it, as the bot's
+``loss_bonus`` counts them), with 95% intervals for matched pairs; and per 36 seat-games
+of all deals (every deal holds three seat-games; an unchanged deal adds 0). Deals the
+two specs declare alike are not played: they would score the same.
+
+Results go to a JSON Lines file (one line per deal), resumed when it exists.
+
+    python experiments/skat_declaration_diff.py knn:calibration=played_grand_hand:worlds=4 \\
+        knn:calibration=played_put:worlds=4 --deals 6000 --seed 545454 --workers 2 \\
+        --out results/decl-diff.jsonl
+    python experiments/skat_declaration_diff.py --summarize results/decl-diff.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from skat_defence_gap import (  # the same auction, runner and options
+    add_run_options,
+    reach_declaration,
+    read_results,
+    run_deals,
+    summarized,
+)
+from spielwerk.arena.match import derive_seed
+from spielwerk.core.agent import make_agent
+from spielwerk.core.play import play
+from spielwerk.core.registry import load_game
+from spielwerk.games.skat.outcome import final_details
+from spielwerk.games.skat_ai.calibration import game_type
+from spielwerk.games.skat_ai.open_defence import OpenHandDefence
+
+DEFENCES = ("ours", "open")
+_WORKER: dict[str, Any] = {}
+
+
+def _init(specs: list[str]) -> None:
+    game = load_game("skat")
+    _WORKER.update(game=game, agents=[[make_agent(s, game, 0) for _ in range(3)]
+                                      for s in specs])
+
+
+def declaration(state: Any) -> list[Any] | None:
+    """What a declared state's declarer chose: seat, contract (game, hand, announcements)
+    and the skat put as a card mask (None: passed in)."""
+    if state is None or state.contract is None:
+        return None
+    return [state.declarer, state.contract.iss(), int(state.skat)]
+
+
+def play_deal(seed: int, deal: int) -> dict[str, Any]:
+    game = _WORKER["game"]
+    states = [reach_declaration(game, agents, seed, deal, "none")
+              for agents in _WORKER["agents"]]
+    chosen = [declaration(state) for state, _ in states]
+    record: dict[str, Any] = {"deal": deal, "same": chosen[0] == chosen[1]}
+    if record["same"]:
+        return record
+    for side, (agents, (state, chance), decl) in enumerate(
+            zip(_WORKER["agents"], states, chosen, strict=True)):
+        out: dict[str, Any] = {"declaration": decl}
+        if state is not None and state.contract is not None:
+            out["type"] = game_type(state.contract)
+            for name in DEFENCES:
+                open_hand = OpenHandDefence()
+                seats: dict[int, Any] = {}
+                for s in range(3):
+                    agents[s].reset(derive_seed(seed, 3, deal, s))
+                    seats[s] = agents[s] if s == state.declarer or name == "ours" else open_hand
+                t0 = time.perf_counter()
+                final = play(state.clone(), seats, np.random.default_rng(chance)).state
+                d = final_details(final)
+                sf = d["seeger"]
+                rest = [sf[s] for s in range(3) if s != state.declarer]
+                out[name] = {"won": d["won"], "sf": sf[state.declarer],
+                             "relative": sf[state.declarer] - sum(rest) / 2,
+                             "seconds": round(time.perf_counter() - t0, 2)}
+        record["ab"[side]] = out
+    return record
+
+
+def score(side: dict[str, Any], name: str, key: str) -> float:
+    """The declarer's score of one side against defence ``name`` (0 when passed in)."""
+    return float(side[name][key]) if name in side else 0.0
+
+
+def mean_interval(diff: list[float]) -> tuple[float, float, float]:
+    n = len(diff)
+    mean = sum(diff) / n
+    var = sum((d - mean) ** 2 for d in diff) / max(1, n - 1)
+    half = 1.96 * math.sqrt(var / n)
+    return mean, mean - half, mean + half
+
+
+def summarize(path: Path) -> None:
+    header, rows = read_results(path)
+    changed = [r for r in rows if not r["same"]]
+    a, b = header["specs"]
+    print(f"A {a}\nB {b}\nseed {header['seed']}: {len(rows)} deals, {len(changed)} "
+          f"declared otherwise ({len(changed) / max(1, len(rows)):.1%})")
+    moves: dict[str, int] = {}
+    for r in changed:
+        key = f"{r['a'].get('type', 'passed')} -> {r['b'].get('type', 'passed')}"
+        moves[key] = moves.get(key, 0) + 1
+    print("  " + ", ".join(f"{k} {n}" for k, n in sorted(moves.items(), key=lambda x: -x[1])))
+    if not changed:
+        return
+    print(f"{'defence':<8} {'won A':>6} {'won B':>6} {'SF B-A per game':>22} "
+          f"{'relative B-A per game':>24} {'per 36 seat-games':>22}")
+    for name in DEFENCES:
+        won = [sum(1 for r in changed if r[s].get(name, {}).get("won")) / len(changed)
+               for s in "ab"]
+        sf = mean_interval([score(r["b"], name, "sf") - score(r["a"], name, "sf")
+                            for r in changed])
+        rel = mean_interval([score(r["b"], name, "relative") - score(r["a"], name, "relative")
+                             for r in changed])
+        per36 = [v * len(changed) / len(rows) * 12 for v in rel]  # 36 / 3 seat-games a deal
+        print(f"{name:<8} {won[0]:>6.3f} {won[1]:>6.3f} "
+              f"{sf[0]:+7.1f} ({sf[1]:+.1f}..{sf[2]:+.1f}) "
+              f"{rel[0]:+8.1f} ({rel[1]:+.1f}..{rel[2]:+.1f}) "
+              f"{per36[0]:+7.1f} ({per36[1]:+.1f}..{per36[2]:+.1f})")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("specs", nargs="*", metavar="SPEC", help="the two agent specs, A and B")
+    add_run_options(ap, seed=1)
+    args = ap.parse_args()
+    if summarized(ap, args, summarize):
+        return
+    if len(args.specs) != 2:
+        ap.error("give two agent specs, A and B")
+    header = {"specs": args.specs, "deals": args.deals, "seed": args.seed}
+    run_deals(args.out, header, args.deals, args.workers, _init, (args.specs,), play_deal,
+              args.seed, lambda h: h.get("specs") == args.specs and h.get("seed") == args.seed,
+              every=200)
+    summarize(args.out)
+
+
+if __name__ == "__main__":
+    main()
