@@ -19,6 +19,11 @@ defenders', so a lost game's 40 points to each defender count against it, as the
 of all deals (every deal holds three seat-games; an unchanged deal adds 0). Deals the
 two specs declare alike are not played: they would score the same.
 
+Where the specs differ only after the auction (the game chosen after picking up, the put,
+announcements; not the card play), their auctions are the same and the same seat declares,
+so this is the difference a match between them would measure. A change to the bidding
+moves the auction: then it compares a table of A with a table of B, not A against B.
+
 Results go to a JSON Lines file (one line per deal), resumed when it exists.
 
     python experiments/skat_declaration_diff.py knn:calibration=played_grand_hand:worlds=4 \\

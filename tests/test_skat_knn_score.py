@@ -161,7 +161,8 @@ def test_after_picking_up_the_game_with_the_best_expected_score_null_included(
         for g, (put, value) in d.per_game.items():
             count = hand_count(twelve & ~put, g) if g != NULL else float(
                 null_count(twelve & ~put)[0])
-            p = win_probability(value, "put", i % 3, count, g, calibration="strong")
+            p = win_probability(value, "put", i % 3, count, g, SCORE.put_shift(g),
+                                calibration="strong")  # grand's chance less the shift
             v = NULL_VALUES[(False, False)] if g == NULL else suit_game_value(twelve, g)
             scores[g] = expected_score(p, v)
         assert scores[d.game] == pytest.approx(max(scores.values()))

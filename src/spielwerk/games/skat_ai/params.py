@@ -38,6 +38,9 @@ DEFAULT_EV_MARGIN = 0.0
 DEFAULT_GAME_CHOICE = "value"
 DEFAULT_CONTEST_SHIFT = 1.0
 DEFAULT_CAUTION = 0.0
+DEFAULT_PUT_GRAND_SHIFT = 0.5
+"""The shipped choice after picking up weighs grand at its chance less 0.5 in log-odds
+(``docs/evaluations/skat-put-shift.md``)."""
 OPEN_MAP = "open-bound"
 """The file (``data/skat_calibration/open-bound.json``) that maps a calibration's win chance
 to the chance of the same declaration against the open-hand defence, per game type
@@ -257,7 +260,8 @@ class KnnParams:
     """The calibrations were fitted against PIMC defenders, who defend nulls and hand games
     badly; a strong defence lies between them and the open-hand bound
     (:func:`open_bound_z`). ``caution`` decides by the chance that far towards the bound."""
-    put_grand_shift: float = param(0.0, "score: log-odds taken off a grand's win chance when "
+    put_grand_shift: float = param(DEFAULT_PUT_GRAND_SHIFT, "score: log-odds taken off a "
+                                   "grand's win chance when "
                                    "choosing the game after picking up (the choice only; "
                                    "the chance told stays the calibration's)", (-3, 3))
     put_null_shift: float = param(0.0, "score: the same for null (negative: null is chosen "
