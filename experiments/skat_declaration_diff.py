@@ -10,7 +10,8 @@ declarer the spec that declared it (the same card-play seeds for both), against:
 
 * ``ours``: two defenders of the declaring spec (the two specs' card play is the same when
   they differ in their decisions before the first card only: calibration, bidding), and
-* ``open``: the open-hand defence (defenders who see every card: the bound).
+* ``open``: the open-hand defence (defenders who see every card: the bound), and
+* each ``--defence SPEC`` (say ``rule``): two defenders of that spec.
 
 Per defence the summary gives, over the deals that differ, the declarer's Seeger-Fabian
 score of B minus A, and the relative score (the declarer's minus the mean of the two
@@ -29,6 +30,8 @@ Results go to a JSON Lines file (one line per deal), resumed when it exists.
     python experiments/skat_declaration_diff.py knn:calibration=played_grand_hand:worlds=4 \\
         knn:calibration=played_put:worlds=4 --deals 6000 --seed 545454 --workers 2 \\
         --out results/decl-diff.jsonl
+    python experiments/skat_declaration_diff.py knn4 knn --defence rule --deals 3000 \
+        --seed 5 --workers 2 --out results/decl-diff-rule.jsonl
     python experiments/skat_declaration_diff.py --summarize results/decl-diff.jsonl
 """
 
@@ -61,10 +64,20 @@ DEFENCES = ("ours", "open")
 _WORKER: dict[str, Any] = {}
 
 
-def _init(specs: list[str]) -> None:
+def _init(specs: list[str], defences: list[str]) -> None:
     game = load_game("skat")
     _WORKER.update(game=game, agents=[[make_agent(s, game, 0) for _ in range(3)]
-                                      for s in specs])
+                                      for s in specs],
+                   defences={d: [make_agent(d, game, 0) for _ in range(3)] for d in defences})
+
+
+def defenders(name: str, agents: list[Any]) -> list[Any]:
+    """The three seats' players of defence ``name`` (the declarer's seat is not used)."""
+    if name == "ours":
+        return agents
+    if name == "open":
+        return [OpenHandDefence() for _ in range(3)]
+    return _WORKER["defences"][name]
 
 
 def declaration(state: Any) -> list[Any] | None:
@@ -88,12 +101,14 @@ def play_deal(seed: int, deal: int) -> dict[str, Any]:
         out: dict[str, Any] = {"declaration": decl}
         if state is not None and state.contract is not None:
             out["type"] = game_type(state.contract)
-            for name in DEFENCES:
-                open_hand = OpenHandDefence()
+            for name in [*DEFENCES, *_WORKER["defences"]]:
+                others = defenders(name, agents)
                 seats: dict[int, Any] = {}
                 for s in range(3):
-                    agents[s].reset(derive_seed(seed, 3, deal, s))
-                    seats[s] = agents[s] if s == state.declarer or name == "ours" else open_hand
+                    player = agents[s] if s == state.declarer else others[s]
+                    if hasattr(player, "reset"):
+                        player.reset(derive_seed(seed, 3, deal, s))
+                    seats[s] = player
                 t0 = time.perf_counter()
                 final = play(state.clone(), seats, np.random.default_rng(chance)).state
                 d = final_details(final)
@@ -134,7 +149,7 @@ def summarize(path: Path) -> None:
         return
     print(f"{'defence':<8} {'won A':>6} {'won B':>6} {'SF B-A per game':>22} "
           f"{'relative B-A per game':>24} {'per 36 seat-games':>22}")
-    for name in DEFENCES:
+    for name in [*DEFENCES, *header.get("defences", [])]:
         won = [sum(1 for r in changed if r[s].get(name, {}).get("won")) / len(changed)
                for s in "ab"]
         sf = mean_interval([score(r["b"], name, "sf") - score(r["a"], name, "sf")
@@ -151,16 +166,20 @@ def summarize(path: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("specs", nargs="*", metavar="SPEC", help="the two agent specs, A and B")
+    ap.add_argument("--defence", action="append", default=[], metavar="SPEC",
+                    help="also play each changed game against two defenders of SPEC")
     add_run_options(ap, seed=1)
     args = ap.parse_args()
     if summarized(ap, args, summarize):
         return
     if len(args.specs) != 2:
         ap.error("give two agent specs, A and B")
-    header = {"specs": args.specs, "deals": args.deals, "seed": args.seed}
-    run_deals(args.out, header, args.deals, args.workers, _init, (args.specs,), play_deal,
-              args.seed, lambda h: h.get("specs") == args.specs and h.get("seed") == args.seed,
-              every=200)
+    header = {"specs": args.specs, "deals": args.deals, "seed": args.seed,
+              "defences": args.defence}
+    run_deals(args.out, header, args.deals, args.workers, _init, (args.specs, args.defence),
+              play_deal, args.seed,
+              lambda h: (h.get("specs"), h.get("seed"), h.get("defences", [])) == (
+                  args.specs, args.seed, args.defence), every=200)
     summarize(args.out)
 
 

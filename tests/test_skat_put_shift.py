@@ -119,11 +119,11 @@ def test_the_chance_told_is_the_calibrations_the_chance_decided_is_shifted() -> 
     pytest.fail("no grand declared after picking up in 200 deals")
 
 
-def run_diff(tmp_path: Path, a: str, b: str, deals: int) -> tuple[list[dict], str]:
+def run_diff(tmp_path: Path, a: str, b: str, deals: int, *more: str) -> tuple[list[dict], str]:
     out = tmp_path / "diff.jsonl"
     done = subprocess.run(
         [sys.executable, str(ROOT / "experiments" / "skat_declaration_diff.py"), a, b,
-         "--deals", str(deals), "--seed", "31", "--workers", "1", "--out", str(out)],
+         "--deals", str(deals), "--seed", "31", "--workers", "1", "--out", str(out), *more],
         capture_output=True, text=True, timeout=600, cwd=ROOT / "experiments")
     assert done.returncode == 0, done.stderr
     return [json.loads(line) for line in out.read_text().splitlines()[1:]], done.stdout
@@ -131,7 +131,7 @@ def run_diff(tmp_path: Path, a: str, b: str, deals: int) -> tuple[list[dict], st
 
 def test_the_declaration_diff_plays_only_the_deals_declared_otherwise(tmp_path: Path) -> None:
     a = "knn:play=rule:calibration=played_grand_hand:put_grand_shift=0"
-    rows, shown = run_diff(tmp_path, a, a + ":put_grand_shift=3", 60)
+    rows, shown = run_diff(tmp_path, a, a + ":put_grand_shift=3", 60, "--defence", "rule")
     assert sorted(r["deal"] for r in rows) == list(range(60))
     changed = [r for r in rows if not r["same"]]
     assert changed and len(changed) < len(rows)
@@ -139,7 +139,7 @@ def test_the_declaration_diff_plays_only_the_deals_declared_otherwise(tmp_path: 
         assert r["a"]["declaration"] != r["b"]["declaration"]
         assert r["a"]["type"] == "grand" and r["b"]["type"] != "grand"
         for side in "ab":
-            for defence in ("ours", "open"):
+            for defence in ("ours", "open", "rule"):
                 got = r[side][defence]  # a lost game gives each defender 40
                 assert got["relative"] == got["sf"] - (0 if got["won"] else 40)
                 assert (got["sf"] > 0) == got["won"]
@@ -147,6 +147,7 @@ def test_the_declaration_diff_plays_only_the_deals_declared_otherwise(tmp_path: 
         if r["same"]:
             assert set(r) == {"deal", "same"}  # not played: both would score the same
     assert f"60 deals, {len(changed)} declared otherwise" in shown
+    assert [line.split()[0] for line in shown.splitlines()[-3:]] == ["ours", "open", "rule"]
     (tmp_path / "same").mkdir()
     same, shown = run_diff(tmp_path / "same", a, a, 10)
     assert all(r["same"] for r in same) and "0 declared otherwise" in shown
