@@ -111,20 +111,14 @@ def test_a_cautious_bot_bids_only_hands_the_plain_bot_bids() -> None:
 def test_the_declaration_chance_is_the_calibrations_and_cautious_on_request() -> None:
     """``declaration_chance`` tells the calibration's chance whatever the caution, and with
     ``cautious=True`` the chance the decisions compared."""
-    from spielwerk.core.seeds import derive_seed
-    from spielwerk.games.skat_ai.calibration import play_to_declaration
+    from skat_helpers import declared_deals
 
     game = load_game("skat")
-    for deal in range(40):
-        agents = [make_agent("knn:worlds=1", game, 0) for _ in range(3)]
-        for s, agent in enumerate(agents):
-            agent.reset(derive_seed(7, 2, deal, s))
-        state = play_to_declaration(game.new_initial_state(), agents,
-                                    np.random.default_rng(derive_seed(7, 1, deal)))
-        if state is None or (state.contract is not None and state.contract.ouvert):
+    for agents, state in declared_deals("knn:worlds=1:put_grand_shift=0", 7, 40):
+        if state.contract.ouvert:
             continue
         me = state.declarer
-        careful = make_agent("knn:worlds=1:caution=1.0", game, 0)
+        careful = make_agent("knn:worlds=1:put_grand_shift=0:caution=1.0", game, 0)
         plain_chance = agents[me].declaration_chance(state.info_state(me))  # type: ignore[attr-defined]
         careful_chance = careful.declaration_chance(state.info_state(me))  # type: ignore[attr-defined]
         assert careful_chance == plain_chance

@@ -209,19 +209,23 @@ def test_played_pickup_maps_suit_games_when_bidding_only() -> None:
     assert {k: pk["map"][k] for k in GAME_TYPES} == gh["map"]
     a, b = pk["map"]["suit_pickup"]
     lowered = 0
-    for value in (50.0, 58.0, 62.0, 70.0, 80.0):
-        for game, stage, ouvert, _ in CASES:
-            got = win_probability(value, stage, 1, 6.0, game, calibration="played_pickup",
-                                  ouvert=ouvert)
-            plain = win_probability(value, stage, 1, 6.0, game,
-                                    calibration="played_grand_hand", ouvert=ouvert)
-            if (game, stage) != (0, "pickup"):
-                assert got == plain, (game, stage, ouvert)
-                continue
-            z = math.log(plain / (1 - plain))  # played_grand_hand: the identity on suit
-            assert got == pytest.approx(1 / (1 + math.exp(-min(z, a + b * z))))
-            lowered += got < plain
+    for game, stage, got, plain in beside("played_pickup", "played_grand_hand"):
+        if (game, stage) != (0, "pickup"):
+            assert got == plain, (game, stage)
+            continue
+        z = math.log(plain / (1 - plain))  # played_grand_hand: the identity on suit
+        assert got == pytest.approx(1 / (1 + math.exp(-min(z, a + b * z))))
+        lowered += got < plain
     assert lowered >= 3  # the map lowers the confident suit plans
+
+
+def beside(name: str, other: str) -> list[tuple[int, str, float, float]]:
+    """(game, stage, chance of ``name``, chance of ``other``) over :data:`CASES` at five
+    values, from middlehand with count 6."""
+    return [(game, stage,
+             win_probability(value, stage, 1, 6.0, game, calibration=name, ouvert=ouvert),
+             win_probability(value, stage, 1, 6.0, game, calibration=other, ouvert=ouvert))
+            for value in (50.0, 58.0, 62.0, 70.0, 80.0) for game, stage, ouvert, _ in CASES]
 
 
 def test_a_map_may_add_pickup_kinds_only(tmp_path, monkeypatch) -> None:
@@ -252,15 +256,10 @@ def test_played_put_maps_suit_games_after_picking_up_only() -> None:
         k: v for k, v in gh["map"].items() if not k.startswith("suit")}
     assert "--after-pickup" in pp["map_made"]["by"]
     lowered = 0
-    for value in (50.0, 58.0, 62.0, 70.0, 80.0):
-        for game, stage, ouvert, _ in CASES:
-            got = win_probability(value, stage, 1, 6.0, game, calibration="played_put",
-                                  ouvert=ouvert)
-            plain = win_probability(value, stage, 1, 6.0, game,
-                                    calibration="played_grand_hand", ouvert=ouvert)
-            if (game, stage) == (0, "put"):
-                lowered += got < plain
-                assert got <= plain
-            else:
-                assert got == plain, (game, stage, ouvert)
+    for game, stage, got, plain in beside("played_put", "played_grand_hand"):
+        if (game, stage) == (0, "put"):
+            lowered += got < plain
+            assert got <= plain
+        else:
+            assert got == plain, (game, stage)
     assert lowered >= 3

@@ -16,12 +16,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from skat_helpers import declared_deals
 from spielwerk.core.agent import AgentSpecError, make_agent
 from spielwerk.core.registry import load_game
-from spielwerk.core.seeds import derive_seed
 from spielwerk.games.skat.cards import GRAND, NULL
 from spielwerk.games.skat_ai.bidding import decide_bid
-from spielwerk.games.skat_ai.calibration import play_to_declaration
 from spielwerk.games.skat_ai.knn import KnnModel
 from spielwerk.games.skat_ai.params import KnnParams
 from spielwerk.games.skat_ai.putting import choose_game, knn_put
@@ -41,6 +40,17 @@ def random_hands(n: int, seed: int, size: int) -> list[int]:
             for _ in range(n)]
 
 
+def choices(model: KnnModel, shifted: KnnParams, seed: int) -> list[tuple[int, int]]:
+    """(game chosen by :data:`PLAIN`, game chosen by ``shifted``) after picking up, on 300
+    random twelve-card hands at bid 18."""
+    out = []
+    for i, twelve in enumerate(random_hands(300, seed, 12)):
+        d = knn_put(model, twelve, 18, PLAIN, i % 3)
+        out.append((choose_game(d.per_game, twelve, 18, PLAIN, position=i % 3)[0],
+                    choose_game(d.per_game, twelve, 18, shifted, position=i % 3)[0]))
+    return out
+
+
 def test_the_shift_is_per_game_type() -> None:
     p = KnnParams(put_grand_shift=0.7, put_null_shift=-0.4)
     assert (p.put_shift(GRAND), p.put_shift(NULL), p.put_shift(0), p.put_shift(3)) == (
@@ -54,14 +64,10 @@ def test_the_shift_is_per_game_type() -> None:
 def test_a_grand_shift_only_turns_grands_into_other_games(model: KnnModel) -> None:
     """Lowering grand's chance never makes grand the choice where it was not, and turns some
     grands into suit games; the other choices stay."""
-    shifted = KnnParams(put_grand_shift=1.0)
     turned = kept = 0
-    for i, twelve in enumerate(random_hands(300, 11, 12)):
-        d = knn_put(model, twelve, 18, PLAIN, i % 3)
-        plain, _ = choose_game(d.per_game, twelve, 18, PLAIN, position=i % 3)
-        moved, _ = choose_game(d.per_game, twelve, 18, shifted, position=i % 3)
+    for plain, moved in choices(model, KnnParams(put_grand_shift=1.0), 11):
         if plain != GRAND:
-            assert moved == plain, twelve
+            assert moved == plain
         elif moved != GRAND:
             turned += 1
         else:
@@ -70,14 +76,10 @@ def test_a_grand_shift_only_turns_grands_into_other_games(model: KnnModel) -> No
 
 
 def test_a_negative_null_shift_only_turns_games_into_null(model: KnnModel) -> None:
-    shifted = KnnParams(put_grand_shift=0.0, put_null_shift=-1.0)
     turned = 0
-    for i, twelve in enumerate(random_hands(300, 12, 12)):
-        d = knn_put(model, twelve, 18, PLAIN, i % 3)
-        plain, _ = choose_game(d.per_game, twelve, 18, PLAIN, position=i % 3)
-        moved, _ = choose_game(d.per_game, twelve, 18, shifted, position=i % 3)
+    for plain, moved in choices(model, KnnParams(put_grand_shift=0.0, put_null_shift=-1.0), 12):
         if moved != plain:
-            assert moved == NULL, twelve
+            assert moved == NULL
             turned += 1
     assert turned > 0
 
@@ -101,13 +103,8 @@ def test_the_chance_told_is_the_calibrations_the_chance_decided_is_shifted() -> 
     chance with or without the shift; with ``cautious=True`` the chance its choice used."""
     game = load_game("skat")
     shifted = make_agent("knn:worlds=1:put_grand_shift=0.5", game, 0)
-    for deal in range(200):
-        agents = [make_agent("knn:worlds=1", game, 0) for _ in range(3)]
-        for s, agent in enumerate(agents):
-            agent.reset(derive_seed(8, 2, deal, s))
-        state = play_to_declaration(game.new_initial_state(), agents,
-                                    np.random.default_rng(derive_seed(8, 1, deal)))
-        if state is None or state.contract.game != GRAND or state.contract.hand:
+    for agents, state in declared_deals("knn:worlds=1", 8, 200):
+        if state.contract.game != GRAND or state.contract.hand:
             continue
         info = state.info_state(state.declarer)
         plain = agents[state.declarer].declaration_chance(info)  # type: ignore[attr-defined]

@@ -1,0 +1,28 @@
+"""Helpers for Skat tests: deals played by registered agents up to the declaration."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from spielwerk.core.agent import make_agent
+from spielwerk.core.registry import load_game
+from spielwerk.core.seeds import derive_seed
+from spielwerk.games.skat_ai.calibration import play_to_declaration
+
+
+def declared_deals(spec: str, seed: int, deals: int) -> Iterator[tuple[list[Any], Any]]:
+    """(the three agents, the state at the declaration) of each of ``deals`` seeded deals
+    that ``spec`` in all three seats does not pass in (agents and chance seeded as
+    ``skat calibration`` seeds them)."""
+    game = load_game("skat")
+    for deal in range(deals):
+        agents = [make_agent(spec, game, 0) for _ in range(3)]
+        for s, agent in enumerate(agents):
+            agent.reset(derive_seed(seed, 2, deal, s))
+        state = play_to_declaration(game.new_initial_state(), agents,
+                                    np.random.default_rng(derive_seed(seed, 1, deal)))
+        if state is not None:
+            yield agents, state
