@@ -49,6 +49,9 @@ def main() -> None:
                          "refined selection as the knn agent puts")
     ap.add_argument("--caution", type=float, default=0.0,
                     help="the knn agent's caution (chances moved towards the open-hand bound)")
+    ap.add_argument("--put-grand-shift", type=float, default=KnnParams().put_grand_shift,
+                    help="log-odds off grand's chance in the choice after picking up "
+                         "(default: the shipped agent's)")
     args = ap.parse_args()
     print(f"machine: {platform.platform()}, {platform.processor() or platform.machine()}, "
           f"{os.cpu_count()} CPUs; Python {platform.python_version()}")
@@ -61,7 +64,7 @@ def main() -> None:
           f"median {statistics.median(loads) * 1000:.0f} ms of 5")
     rng = np.random.default_rng(args.seed)
     params = KnnParams(decision=args.decision, calibration=args.calibration,
-                       caution=args.caution)
+                       caution=args.caution, put_grand_shift=args.put_grand_shift)
     bid_t, put_t, full_t = [], [], []
     for _ in range(args.hands):
         cards = rng.choice(32, 12, replace=False)
@@ -89,7 +92,8 @@ def main() -> None:
               f"p90 {np.percentile(xs_ms, 90):7.2f} ms")
 
     print(f"{args.hands} random hands, k={params.k}, decision={params.decision}, "
-          f"calibration={params.calibration}, caution={params.caution:g}:")
+          f"calibration={params.calibration}, caution={params.caution:g}, "
+          f"put_grand_shift={params.put_grand_shift:g}:")
     show("bidding decision (decide_bid)", bid_t)
     show("putting decision, refined (bot_put)" if args.putting == "refined"
          else "putting decision, pruned (decide_put)", put_t)
