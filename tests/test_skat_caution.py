@@ -114,11 +114,12 @@ def test_the_declaration_chance_is_the_calibrations_and_cautious_on_request() ->
     from skat_helpers import declared_deals
 
     game = load_game("skat")
-    for agents, state in declared_deals("knn:worlds=1:put_grand_shift=0", 7, 40):
+    for agents, state in declared_deals("knn:worlds=1:put_grand_shift=0:put_null_shift=0", 7, 40):
         if state.contract.ouvert:
             continue
         me = state.declarer
-        careful = make_agent("knn:worlds=1:put_grand_shift=0:caution=1.0", game, 0)
+        careful = make_agent("knn:worlds=1:put_grand_shift=0:put_null_shift=0:caution=1.0",
+                             game, 0)
         plain_chance = agents[me].declaration_chance(state.info_state(me))  # type: ignore[attr-defined]
         careful_chance = careful.declaration_chance(state.info_state(me))  # type: ignore[attr-defined]
         assert careful_chance == plain_chance

@@ -29,22 +29,23 @@ KNN_SETTINGS: dict[str, Any] = {
     "suit_defence": False, "put_rules": "seed",
     "choose_by_put": True, "switch_margin": 0.0, "contest_margin": 6.0, "decision": "score",
     "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value", "contest_shift": 1.0,
-    "calibration": "auto", "caution": 0.0, "put_grand_shift": 0.5, "put_null_shift": 0.0,
+    "calibration": "auto", "caution": 0.0, "put_grand_shift": 0.5, "put_null_shift": -0.5,
 }
 KNN_PARAMS: dict[str, Any] = {
     "k": 12, "hand_threshold": 64.0, "pickup_threshold": 52.0, "null_threshold": 0.8,
     "extensions": True, "put_rules": "seed", "switch_margin": 0.0, "contest_margin": 6.0,
     "decision": "score", "loss_bonus": 40.0, "ev_margin": 0.0, "contest_shift": 1.0,
     "game_choice": "value", "calibration": "played_grand_hand", "caution": 0.0,
-    "put_grand_shift": 0.5, "put_null_shift": 0.0,
+    "put_grand_shift": 0.5, "put_null_shift": -0.5,
 }
-OLD = {"put_grand_shift": 0.0}  # every frozen bot before knn5 chose grand by its chance
+OLD = {"put_grand_shift": 0.0, "put_null_shift": 0.0}  # before knn5: the chances alone
 KNN1 = {"decision": "ev", "calibration": "pimc", "null_ties": False, "null_defence": False,
         "play": "pimc", **OLD}
 KNN2 = {"calibration": "strong", "null_defence": False, "play": "pimc", **OLD}
 KNN3 = {"calibration": "strong", "play": "pimc", **OLD}  # the default before play=infer
 KNN4 = {"calibration": "played_grand_hand", **OLD}  # the default before put_grand_shift
-KNN5 = {"calibration": "played_grand_hand"}  # the default, frozen
+KNN5 = {"calibration": "played_grand_hand", "put_null_shift": 0.0}  # before the null shift
+KNN6 = {"calibration": "played_grand_hand"}  # the default, frozen
 # spec -> (settings, decision parameters), each as the knn agent's above but for these
 RESOLVED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "knn": ({}, {}),
@@ -61,8 +62,9 @@ RESOLVED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "knn:null_defence=false": ({"null_defence": False}, {}),
     "knn3": (KNN3, {"calibration": "strong", **OLD}),
     "knn4": (KNN4, {"calibration": "played_grand_hand", **OLD}),
-    "knn5": (KNN5, {"calibration": "played_grand_hand"}),
-    "knn:put_grand_shift=0": ({**OLD}, {**OLD}),
+    "knn5": (KNN5, {"calibration": "played_grand_hand", "put_null_shift": 0.0}),
+    "knn6": (KNN6, {"calibration": "played_grand_hand"}),
+    "knn:put_grand_shift=0": ({"put_grand_shift": 0.0}, {"put_grand_shift": 0.0}),
     "knn:caution=0.1": ({"caution": 0.1}, {"caution": 0.1}),
     "knn:decision=threshold:play=rule": ({"decision": "threshold", "play": "rule"},
                                          {"decision": "threshold", "calibration": "rule"}),
@@ -71,7 +73,8 @@ SPEC_DEFAULTS = {"knn": KNN_SETTINGS, "knn1": {"worlds": 32, "time": 0.0, "base"
                  "knn2": {"worlds": 32, "time": 0.0, "base": ""},
                  "knn3": {"worlds": 32, "time": 0.0, "base": ""},
                  "knn4": {"worlds": 32, "time": 0.0, "base": ""},
-                 "knn5": {"worlds": 32, "time": 0.0, "base": ""}}
+                 "knn5": {"worlds": 32, "time": 0.0, "base": ""},
+                 "knn6": {"worlds": 32, "time": 0.0, "base": ""}}
 
 
 def knn_agent_names() -> set[str]:
@@ -79,7 +82,7 @@ def knn_agent_names() -> set[str]:
 
 
 def test_every_knn_agent_is_in_the_snapshot() -> None:
-    assert knn_agent_names() == {"knn", "knn1", "knn2", "knn3", "knn4", "knn5"}, \
+    assert knn_agent_names() == {"knn", "knn1", "knn2", "knn3", "knn4", "knn5", "knn6"}, \
         "a new knn agent: add its resolution here"
     assert {spec.split(":")[0] for spec in RESOLVED} == knn_agent_names()
 

@@ -269,12 +269,13 @@ def test_null_ouvert_is_declared_by_its_own_win_chances(model: KnnModel) -> None
             continue
         value, ten = d.per_game[NULL][1], twelve & ~d.per_game[NULL][0]
         count = float(null_count(ten)[0])
-        chances = [win_probability(value, "put", i % 3, count, NULL, calibration="strong",
-                                   ouvert=o) for o in (False, True)]
+        shift = SCORE.put_shift(NULL)  # the choice's chance: null's shift on both
+        chances = [win_probability(value, "put", i % 3, count, NULL, shift,
+                                   calibration="strong", ouvert=o) for o in (False, True)]
         better = expected_score(chances[1], 46) > expected_score(chances[0], 23)
         assert d.ouvert == better
-        assert win_probability(value, "put", i % 3, count + 1, NULL, calibration="strong",
-                               ouvert=d.ouvert) < chances[d.ouvert]
+        assert win_probability(value, "put", i % 3, count + 1, NULL, shift,
+                               calibration="strong", ouvert=d.ouvert) < chances[d.ouvert]
         ouverts += d.ouvert
         plain += not d.ouvert
     assert ouverts and plain  # both come out of 300 low-risk pick-ups (3 and 192)

@@ -26,7 +26,7 @@ from spielwerk.games.skat_ai.params import KnnParams
 from spielwerk.games.skat_ai.putting import choose_game, knn_put
 
 ROOT = Path(__file__).resolve().parents[1]
-PLAIN = KnnParams(put_grand_shift=0.0)  # the choice by the calibration's chances alone
+PLAIN = KnnParams(put_grand_shift=0.0, put_null_shift=0.0)  # by the chances alone
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +56,7 @@ def test_the_shift_is_per_game_type() -> None:
     assert (p.put_shift(GRAND), p.put_shift(NULL), p.put_shift(0), p.put_shift(3)) == (
         0.7, -0.4, 0.0, 0.0)
     assert PLAIN.put_shift(GRAND) == PLAIN.put_shift(NULL) == 0.0
-    assert (KnnParams().put_shift(GRAND), KnnParams().put_shift(NULL)) == (0.5, 0.0)  # shipped
+    assert (KnnParams().put_shift(GRAND), KnnParams().put_shift(NULL)) == (0.5, -0.5)
     with pytest.raises(AgentSpecError, match="put_grand_shift"):
         make_agent("knn:put_grand_shift=4", load_game("skat"), 0)
 
@@ -65,7 +65,7 @@ def test_a_grand_shift_only_turns_grands_into_other_games(model: KnnModel) -> No
     """Lowering grand's chance never makes grand the choice where it was not, and turns some
     grands into suit games; the other choices stay."""
     turned = kept = 0
-    for plain, moved in choices(model, KnnParams(put_grand_shift=1.0), 11):
+    for plain, moved in choices(model, KnnParams(put_grand_shift=1.0, put_null_shift=0.0), 11):
         if plain != GRAND:
             assert moved == plain
         elif moved != GRAND:

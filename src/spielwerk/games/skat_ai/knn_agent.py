@@ -378,6 +378,9 @@ FROZEN: dict[str, tuple[dict[str, Any], str]] = {
               "calibration": "played_grand_hand"}, _SHIPPED_BASE),
     "knn5": ({**_KNN2, "null_defence": True, "play": "infer",
               "calibration": "played_grand_hand", "put_grand_shift": 0.5}, _SHIPPED_BASE),
+    "knn6": ({**_KNN2, "null_defence": True, "play": "infer",
+              "calibration": "played_grand_hand", "put_grand_shift": 0.5,
+              "put_null_shift": -0.5}, _SHIPPED_BASE),
 }
 """Frozen bots to measure against: the values they pin of :class:`KnnSettings` (every
 parameter but :data:`FROZEN_FREE`), and the SHA-256 of the manifest of the knowledge base

@@ -39,8 +39,9 @@ DEFAULT_GAME_CHOICE = "value"
 DEFAULT_CONTEST_SHIFT = 1.0
 DEFAULT_CAUTION = 0.0
 DEFAULT_PUT_GRAND_SHIFT = 0.5
-"""The shipped choice after picking up weighs grand at its chance less 0.5 in log-odds
-(``docs/evaluations/skat-put-shift.md``)."""
+DEFAULT_PUT_NULL_SHIFT = -0.5
+"""The shipped choice after picking up weighs grand at its chance less 0.5 in log-odds, and
+null at its chance plus 0.5 (``docs/evaluations/skat-put-shift.md``)."""
 OPEN_MAP = "open-bound"
 """The file (``data/skat_calibration/open-bound.json``) that maps a calibration's win chance
 to the chance of the same declaration against the open-hand defence, per game type
@@ -264,8 +265,9 @@ class KnnParams:
                                    "grand's win chance when "
                                    "choosing the game after picking up (the choice only; "
                                    "the chance told stays the calibration's)", (-3, 3))
-    put_null_shift: float = param(0.0, "score: the same for null (negative: null is chosen "
-                                  "more readily over a weak suit or grand)", (-3, 3))
+    put_null_shift: float = param(DEFAULT_PUT_NULL_SHIFT, "score: the same for null "
+                                  "(negative: null is chosen more readily over a weak suit "
+                                  "or grand)", (-3, 3))
     """After picking up, the game is chosen by expected score among suit, grand and null; the
     chances are fitted on all games of a type, not on the close choices between two types.
     The shifts move that choice alone (:meth:`put_shift`); bidding and the chance reported
