@@ -390,7 +390,9 @@ against rule's defence); ``knn2`` the expected-score bot as it shipped before it
 read the null (``null_defence``), with the ``strong`` win chances fitted against its own PIMC
 defence - the previous default that issue 42's changes are measured against; ``knn3``
 ``knn2`` with the null defence, before ``caution`` (its chances taken as they were
-fitted against PIMC defenders)."""
+fitted against PIMC defenders); ``knn4`` the default with inference in the card play and
+``played_grand_hand``; ``knn5`` that with ``put_grand_shift=0.5``; ``knn6`` that with
+``put_null_shift=-0.5``, the default (``docs/evaluations/skat-put-shift.md``)."""
 
 
 def pinned(name: str, pins: dict[str, Any]) -> dict[str, Any]:
