@@ -156,6 +156,7 @@ def show(rows: list[dict[str, Any]], maps: dict[str, list[float]], title: str) -
         print(f"{plan + ' pick-up':<14} "
               f"{held_out_row(own, maps.get(plan + '_pickup', [0.0, 1.0]))}")
 
+
 def fit_maps(args: argparse.Namespace) -> None:
     rows = read(args.files)
     kept = json.loads((CALIBRATION_DIR / f"{args.keep}.json").read_text())

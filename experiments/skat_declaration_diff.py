@@ -38,7 +38,6 @@ Results go to a JSON Lines file (one line per deal), resumed when it exists.
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from pathlib import Path
 from typing import Any
@@ -54,6 +53,7 @@ from skat_defence_gap import (  # the same auction, runner and options
 )
 from spielwerk.arena.match import derive_seed
 from spielwerk.core.agent import make_agent
+from spielwerk.core.intervals import mean_and_se, z_value
 from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat.outcome import final_details
@@ -127,10 +127,10 @@ def score(side: dict[str, Any], name: str, key: str) -> float:
 
 
 def mean_interval(diff: list[float]) -> tuple[float, float, float]:
-    n = len(diff)
-    mean = sum(diff) / n
-    var = sum((d - mean) ** 2 for d in diff) / max(1, n - 1)
-    half = 1.96 * math.sqrt(var / n)
+    """Mean and 95% interval for matched pairs (:func:`spielwerk.core.intervals.mean_and_se`;
+    one changed game: no interval, its bounds the mean)."""
+    mean, se = mean_and_se(diff)
+    half = z_value(0.95) * se if len(diff) > 1 else 0.0
     return mean, mean - half, mean + half
 
 
