@@ -332,10 +332,9 @@ def main() -> None:
     args = parser.parse_args()
     skip = set(args.skip.split(","))
     import spielwerk
+    from spielwerk.core.machine import describe
 
-    print(f"machine: {platform.platform()}, {platform.processor() or platform.machine()}, "
-          f"{os.cpu_count()} CPUs; Python {platform.python_version()}; "
-          f"load average {os.getloadavg()[0]:.2f}")
+    print(f"machine: {describe()}; {platform.platform()}")
     print(f"spielwerk from {Path(spielwerk.__file__).parent}")
     if "api" not in skip:
         api_section(args.seconds, args.repeats)

@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-NEEDS = {"interop_speed": "pyspiel"}
+NEEDS = {"interop_speed": "pyspiel", "kalah_move_cost": "pyspiel"}
 """Scripts that need an optional package (the ``openspiel`` extra); skipped without it."""
 SIZES = {"kalah_parallel": ["--seeds", "3"], "kalah_solve": ["--seeds", "3"]}
 """Sizes that finish in seconds on a fresh machine: the scripts' own default, Kalah(6,4),

@@ -24,11 +24,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import time
 from pathlib import Path
 from typing import cast
 
+from spielwerk.core.machine import describe
 from spielwerk.games.kalah import kernel
 from spielwerk.games.kalah.parallel import ParallelSolver
 from spielwerk.games.kalah.plan import AUTO, KalahPlan
@@ -50,17 +50,7 @@ PUBLISHED = {
 
 
 def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-    return f"{cpu}, {os.cpu_count()} cores, {mem:.0f} GiB, load {os.getloadavg()[0]:.1f}"
+    return describe()
 
 
 def key(m: int, n: int, ec: bool) -> str:

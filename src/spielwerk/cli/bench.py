@@ -7,7 +7,6 @@ and prints.
 
 from __future__ import annotations
 
-import platform
 from typing import Annotated
 
 import typer
@@ -30,7 +29,9 @@ def bench_command(game: GameOpt = None, quiet: Quiet = False) -> None:
     if unknown:
         raise SpielwerkError(f"bench: no positions for {', '.join(unknown)} "
                              f"(games: {', '.join(known)})")
-    typer.echo(f"machine: {platform.machine()}, Python {platform.python_version()}")
+    from spielwerk.core.machine import describe
+
+    typer.echo(f"machine: {describe()}")
     rows = run_bench(games, None if quiet else typer.echo)
     typer.echo(f"{'game':6s} {'positions':>9s} {'nodes':>12s} {'seconds':>8s} {'nodes/s':>11s}  "
                "signature")
