@@ -231,11 +231,21 @@ def test_refusal_is_for_estimates_over_a_day_only() -> None:
 def test_default_tables_take_a_share_of_the_available_memory(
         monkeypatch: pytest.MonkeyPatch, available_gib: float, threads: int, want: int) -> None:
     monkeypatch.setattr(defaults, "available_memory_bytes", lambda: int(available_gib * 2**30))
-    choice = KalahPlan(6, 60, egdb=0, threads=threads).choose()
+    # a cap above the default one (2^24), so that the memory share is what limits
+    choice = KalahPlan(6, 60, egdb=0, threads=threads, tt_cap=28).choose()
     assert choice.tt_log2 == want
     tables = threads * (16 << choice.tt_log2)
     assert tables <= min(available_gib * 2**30 / 4, defaults.TT_BYTES_CAP)
     assert any("a quarter of the" in n for n in choice.notes)
+
+
+def test_default_table_is_at_most_the_default_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kalah(6,5) with a large database: 2^24 slots per thread, not what memory allows
+    (larger tables cost more time per probe than they save)."""
+    monkeypatch.setattr(defaults, "available_memory_bytes", lambda: 22 << 30)
+    for threads in (1, 2):
+        assert KalahPlan(6, 60, egdb=30, threads=threads).choose().tt_log2 == 24
+    assert KalahPlan(6, 48, egdb=24, threads=2).choose().tt_log2 == 24  # (6,4): unchanged
 
 
 @pytest.mark.parametrize("command", [

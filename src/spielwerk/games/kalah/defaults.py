@@ -15,9 +15,11 @@ SUGGESTED_ENTRIES = 250_000_000
 """Largest database suggested when none is cached (6 pits: N = 20, 226 MB)."""
 NEEDS_DATABASE_SEEDS = 30
 """Instances with more seeds in the pits than this get a note when no database is cached."""
-TT_LOG2_CAP = 28
-"""Largest default table: 2^28 slots, 4 GiB (per thread; Kalah(6,5) fills it many times
-over, and an overflowing table costs nodes: docs/kalah.md)."""
+TT_LOG2_CAP = 24
+"""Largest default table: 2^24 slots, 256 MiB per thread. Larger tables cost more time per
+probe (cache and TLB misses) than they save in nodes: Kalah(6,5) with the database <= 30
+seeds and two threads took 57 s of search with 2^24 slots each, 71-73 s with 2^26 and
+80 s with 2^27 (docs/kalah.md)."""
 TT_MEMORY_SHARE = 4
 """The default tables of one search (one per thread) take at most 1/4 of the available
 memory (less the database): the machines are shared, and the rest is other people's."""
@@ -34,7 +36,7 @@ MEASURED_NODES: dict[tuple[int, int, bool], tuple[tuple[int, float], ...]] = {
     (6, 4, True): ((19, 56.6e6), (20, 40.7e6), (27, 0.91e6)),
     (5, 5, False): ((22, 26.9e6),),
     (5, 5, True): ((22, 12.3e6),),
-    (6, 5, False): ((27, 563e6),),
+    (6, 5, False): ((27, 563e6), (30, 145e6)),
     (6, 5, True): ((27, 189e6),),
 }
 """(pits, seeds, empty capture) -> (database seeds, nodes of ``kalah solve``) measured here
