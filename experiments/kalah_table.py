@@ -49,10 +49,6 @@ PUBLISHED = {
 }
 
 
-def machine() -> str:
-    return describe()
-
-
 def key(m: int, n: int, ec: bool) -> str:
     return f"{m},{n},{'empty' if ec else 'std'}"
 
@@ -79,7 +75,7 @@ def solve_row(m: int, n: int, ec: bool, limit: float, threads: int = 1) -> dict[
         lo, hi = solver.bounds
         row.update(done=False, bounds=[lo, hi], estimate=solver.estimate)
     row.update(nodes=par.nodes, seconds=round(time.perf_counter() - t0, 2),
-               command=cmd, machine=machine(), when=time.strftime("%Y-%m-%d %H:%M UTC",
+               command=cmd, machine=describe(), when=time.strftime("%Y-%m-%d %H:%M UTC",
                                                                   time.gmtime()))
     return row
 
@@ -134,7 +130,7 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=1, help="threads of each exact search")
     args = ap.parse_args()
     rows: dict[str, dict[str, object]] = json.loads(ROWS.read_text()) if ROWS.exists() else {}
-    print(f"machine: {machine()}", flush=True)
+    print(f"machine: {describe()}", flush=True)
     # load the compiled kernels once, untimed (else the first row carries numba's start-up)
     warm = Solver(2, False, max_seeds=8, tt_log2=8)
     warm.value(warm.relative(kernel.initial_board(2, 2), 0))
