@@ -11,8 +11,12 @@ afterwards, so they never leak into ``list_games()`` for other tests.
 
 from __future__ import annotations
 
+import atexit
 import json
+import os
 import random
+import shutil
+import tempfile
 from collections.abc import Callable, Hashable, Iterator
 from pathlib import Path
 from typing import Any
@@ -21,9 +25,28 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
 
-import spielwerk  # noqa: F401  (registers the built-in games)
-from spielwerk.core import registry
-from spielwerk.core.game import CHANCE, TERMINAL, Game, GameType, InfoState, State
+
+def _private_cache() -> None:
+    """The suite gets its own cache folder (``$SPIELWERK_CACHE_DIR``), removed at the end:
+    a test that takes the default folder must not read what the user built there (a
+    Kalah endgame database of many GB loads for every solve) nor write into it. The
+    compiled kernels stay where they were (``$NUMBA_CACHE_DIR`` fixed to that folder
+    first), so a run of the tests reuses them. Set before spielwerk is imported: its
+    subprocesses inherit both."""
+    from spielwerk import _jit
+
+    if not os.environ.get("NUMBA_CACHE_DIR"):
+        os.environ["NUMBA_CACHE_DIR"] = str(_jit.kernel_folder())
+    folder = tempfile.mkdtemp(prefix="spielwerk-tests-")
+    os.environ["SPIELWERK_CACHE_DIR"] = folder
+    atexit.register(shutil.rmtree, folder, True)
+
+
+_private_cache()
+
+import spielwerk  # noqa: E402, F401  (registers the built-in games)
+from spielwerk.core import registry  # noqa: E402
+from spielwerk.core.game import CHANCE, TERMINAL, Game, GameType, InfoState, State  # noqa: E402
 
 # numba compiles on first use, which can take longer than hypothesis's default deadline.
 settings.register_profile(

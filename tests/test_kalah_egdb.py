@@ -126,3 +126,14 @@ def test_bad_sizes_raise_clear_errors() -> None:
         egdb.build(0, 5, False)
     with pytest.raises(egdb_index.EgdbError, match="64 bits"):
         egdb_index.binomials(10_000, 15)
+
+
+def test_the_suite_keeps_out_of_the_users_database_folder() -> None:
+    # conftest gives the tests a folder of their own: a database the user built in
+    # ~/.cache/spielwerk/kalah (many GB) is neither loaded by a solve nor overwritten
+    import tempfile
+
+    folder = egdb.cache_dir()
+    assert folder != Path.home() / ".cache" / "spielwerk" / "kalah"
+    assert folder.parent.parent == Path(tempfile.gettempdir())
+    assert folder.parent.name.startswith("spielwerk-tests-")
