@@ -224,6 +224,11 @@ class Solver:
         self._curg = np.zeros(p, np.int64)
         self._curx = np.zeros(p, np.int64)
         self._nstart = np.zeros(p, np.int64)
+        # the search's scratch rows (move priorities, children's keys and gains; two
+        # boards): passed in, as the kernel allocates nothing (it runs without reference
+        # counting)
+        self._work = np.zeros((3, pits), np.int64)
+        self._boards = np.zeros((2, cells), np.int32)
         self._ckey = np.zeros((p, pits), np.int64)
         self._corder = np.zeros((p, pits), np.int64)
         self._nmv = np.zeros(p, np.int64)
@@ -362,7 +367,8 @@ class Solver:
                      self._ckey, self._corder, self._nmv, self._mi, self._best, self._bestmv,
                      self._curg, self._curx, self._nstart, self.table, self.db, self.db_n,
                      self.binom, self.m, self.empty_capture, self.end_rule, self.etc_min_seeds,
-                     self.db_n + 1 + self.tt_skip, self.db_margin, ctr, limit)
+                     self.db_n + 1 + self.tt_skip, self.db_margin, ctr, limit,
+                     self._work, self._boards)
                 if regs[3] == DONE:
                     self._paused = None
                     break

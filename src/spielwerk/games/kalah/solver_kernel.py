@@ -10,9 +10,20 @@ probes for children with at most ``db_n`` seeds, transposition table (lower
 and upper bound, depth, move), enhanced transposition cut-offs, and move
 ordering (table move, extra turns, captures, the rest; nearest the store
 first).
+
+The search kernel runs without numba's reference counting (``_nrt=False``): every
+array it uses is passed in (it allocates nothing), and each call of a helper with
+array arguments would otherwise cost two atomic counter updates per array, which
+also stop the processor from overlapping the cache misses of the table and
+database reads around them. Reads whose index is known a few steps ahead (the
+children's table buckets and database values) are prefetched
+(:mod:`spielwerk.search.prefetch`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import numpy as np
 from numba import njit
@@ -20,10 +31,20 @@ from numba import njit
 from spielwerk.games.kalah import kernel
 from spielwerk.games.kalah.egdb_index import rank, swap_sides
 from spielwerk.search import tt
+from spielwerk.search.prefetch import prefetch
 from spielwerk.search.tt import DEPTH_INF, VALUE_INF
 
 ENTER, NEXT, RETURN, UPDATE = 0, 1, 2, 3
 RUNNING, DONE, OVERFLOW = 0, 1, 2
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _kernel_without_refcounts(fn: _F) -> _F:
+    """``@njit(cache=True, nogil=True)`` with numba's reference counting off (``_nrt``, an
+    option its typing does not list; see the module docstring)."""
+    options: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
+    return cast(_F, njit(**options)(fn))
 
 # counters
 C_NODES, C_EGDB, C_TT_CUTS, C_ETC_CUTS, C_MAX_PLY, C_FUTILITY = range(6)
@@ -105,6 +126,7 @@ def etc_cut(b: np.ndarray, s: int, d: int, beta: int, n: int, order: np.ndarray,
         ckey[row, i] = ck
         kids[k] = ck
         gains[k] = g * 2 + nxt
+        prefetch(table, 2 * tt.slot_of(ck, (table.size >> 1) - 1))
     for k in range(n):
         ck = kids[k]
         if ck < 0:
@@ -149,6 +171,7 @@ def db_first(b: np.ndarray, s: int, n: int, order: np.ndarray, row: int, scratch
                 swap_sides(scratch, m)
             kids[k] = rank(scratch, m, binom)
             gains[k] = g * 2 + nxt
+            prefetch(db, kids[k])
         else:
             kids[k] = -2
     best = -VALUE_INF
@@ -192,29 +215,31 @@ def tt_bound(table: np.ndarray, key: int, d: int, beta: int, root: bool) -> tupl
     return tt.data_move(dd), VALUE_INF
 
 
-@njit(cache=True, nogil=True)
+@_kernel_without_refcounts
 def nws(regs: np.ndarray, brd: np.ndarray, nbeta: np.ndarray, ndepth: np.ndarray,
         nkey: np.ndarray, nseeds: np.ndarray, ckey: np.ndarray, corder: np.ndarray,
         nmv: np.ndarray, mi: np.ndarray, best: np.ndarray, bestmv: np.ndarray,
         curg: np.ndarray, curx: np.ndarray, nstart: np.ndarray, table: np.ndarray,
         db: np.ndarray, db_n: int,
         binom: np.ndarray, m: int, empty_capture: bool, end_rule: int, etc_min_seeds: int,
-        tt_min_seeds: int, db_margin: int, counters: np.ndarray, node_limit: int) -> None:
+        tt_min_seeds: int, db_margin: int, counters: np.ndarray, node_limit: int,
+        work: np.ndarray, boards: np.ndarray) -> None:
     """Null-window search (is the value of ``brd[0]`` >= ``nbeta[0]``?), resumable.
 
     ``regs``: ply, mode, value, status. ``nstart[ply]``: the node count when the node
     at ``ply`` was entered (the table keeps the entries of the costliest subtrees).
     Returns when done (``regs[2]`` is a
     fail-soft bound, ``bestmv[0]`` the move that proved a fail high), on stack
-    overflow, or paused when ``counters[C_NODES]`` reaches ``node_limit``.
+    overflow, or paused when ``counters[C_NODES]`` reaches ``node_limit``. ``work``
+    (3 x m int64) and ``boards`` (2 x cells int32) are the kernel's scratch rows.
     """
     ply, mode, retval = regs[0], regs[1], regs[2]
     max_ply = brd.shape[0] - 1
-    prio = np.empty(m, np.int64)
-    kids = np.empty(m, np.int64)  # etc_cut's and db_first's children, between their passes
-    gains = np.empty(m, np.int64)
-    scratch = np.empty(2 * m + 2, np.int32)
-    b = np.empty(2 * m + 2, np.int32)  # the node's board, then the child's (no views)
+    prio = work[0]
+    kids = work[1]  # etc_cut's and db_first's children, between their passes
+    gains = work[2]
+    scratch = boards[0]
+    b = boards[1]  # the node's board, then the child's
     cells = 2 * m + 2
     v = 0
     while True:
