@@ -240,12 +240,15 @@ def test_default_tables_take_a_share_of_the_available_memory(
 
 
 def test_default_table_is_at_most_the_default_cap(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Kalah(6,5) with a large database: 2^24 slots per thread, not what memory allows
-    (larger tables cost more time per probe than they save)."""
+    """Kalah(6,5) and (6,4) with a large database: 2^22 slots per thread, not what memory
+    allows (larger tables cost more time per probe than they save); smaller instances
+    get less (8 + seeds / 3)."""
     monkeypatch.setattr(defaults, "available_memory_bytes", lambda: 22 << 30)
+    assert defaults.TT_LOG2_CAP == 22
     for threads in (1, 2):
-        assert KalahPlan(6, 60, egdb=30, threads=threads).choose().tt_log2 == 24
-    assert KalahPlan(6, 48, egdb=24, threads=2).choose().tt_log2 == 24  # (6,4): unchanged
+        assert KalahPlan(6, 60, egdb=30, threads=threads).choose().tt_log2 == 22
+    assert KalahPlan(6, 48, egdb=24, threads=2).choose().tt_log2 == 22
+    assert KalahPlan(6, 36, egdb=24, threads=2).choose().tt_log2 == 20  # (6,3): by its seeds
 
 
 @pytest.mark.parametrize("command", [

@@ -15,11 +15,12 @@ SUGGESTED_ENTRIES = 250_000_000
 """Largest database suggested when none is cached (6 pits: N = 20, 226 MB)."""
 NEEDS_DATABASE_SEEDS = 30
 """Instances with more seeds in the pits than this get a note when no database is cached."""
-TT_LOG2_CAP = 24
-"""Largest default table: 2^24 slots, 256 MiB per thread. Larger tables cost more time per
-probe (cache and TLB misses) than they save in nodes: Kalah(6,5) with the database <= 30
-seeds and two threads took 57 s of search with 2^24 slots each, 71-73 s with 2^26 and
-80 s with 2^27 (docs/kalah.md)."""
+TT_LOG2_CAP = 22
+"""Largest default table: 2^22 slots, 64 MiB per thread. Larger tables cost more time per
+probe (cache and TLB misses) than they save in nodes: with the search kernel free of
+reference counting, Kalah(6,5) with the database <= 30 seeds and two threads took 51-52 s
+of search with 2^21-2^23 slots each, 55-56 s with 2^24 and 67 s with 2^25; empty capture
+(<= 27) 38-39 s with 2^22 against 46-48 s with 2^24 (docs/kalah.md)."""
 TT_MEMORY_SHARE = 4
 """The default tables of one search (one per thread) take at most 1/4 of the available
 memory (less the database): the machines are shared, and the rest is other people's."""
@@ -36,8 +37,8 @@ MEASURED_NODES: dict[tuple[int, int, bool], tuple[tuple[int, float], ...]] = {
     (6, 4, True): ((19, 56.6e6), (20, 40.7e6), (27, 0.91e6)),
     (5, 5, False): ((22, 26.9e6),),
     (5, 5, True): ((22, 12.3e6),),
-    (6, 5, False): ((27, 563e6), (30, 145e6)),
-    (6, 5, True): ((27, 176e6),),
+    (6, 5, False): ((27, 563e6), (30, 149e6)),
+    (6, 5, True): ((27, 169e6),),
 }
 """(pits, seeds, empty capture) -> (database seeds, nodes of ``kalah solve``) measured here
 (docs/kalah.md: measurements and the results table)."""
