@@ -41,10 +41,13 @@ MEASURED_NODES: dict[tuple[int, int, bool], tuple[tuple[int, float], ...]] = {
     (6, 5, True): ((27, 169e6),),
 }
 """(pits, seeds, empty capture) -> (database seeds, nodes of ``kalah solve``) measured here
-(docs/kalah.md: measurements and the results table)."""
+(docs/kalah.md: measurements and the results table). Those of (6,5) are with today's
+default tables (2^22 slots); the others with the larger tables of their time, which took
+more nodes on (6,4) (<= 24 seeds: 9.25 M then, 4.25 M now): the estimates, and the
+databases they suggest, err on the safe side there."""
 SEEDS_PER_DOUBLING = 1.6
-"""Each 1.6 database seeds fewer about doubles the nodes (Kalah(6,4): 410 M nodes with
-<= 15 seeds, 70 M with <= 19, 9.25 M with <= 24)."""
+"""Each 1.6 database seeds fewer about doubles the nodes (Kalah(6,4), tables of 2^24
+slots: 410 M nodes with <= 15 seeds, 70 M with <= 19, 9.25 M with <= 24)."""
 NODES_PER_SECOND = (1.0e6, 3.0e6)
 """Nodes per second and thread of the exact search measured on the 2-core machine (under
 load, and idle)."""
