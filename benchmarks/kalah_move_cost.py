@@ -6,7 +6,8 @@ Three views of the same costs (Kalah(6,4), CPU time, nanoseconds):
 
 * **each call alone** (``timeit``, the best of 5): the state's methods of both libraries, and
   a call into a do-nothing compiled kernel through its entry point with int arguments and
-  with the board array (what every ``apply`` pays to reach the kernel);
+  with the board array, with and without numba's reference counting (``kernel.step``
+  runs without: what every ``apply`` pays to reach the kernel);
 * **each call in the loop**: the benchmark's natural random-game loop
   (``api_speed.py``) with one more call of a method per move; the extra time per move is
   what that call costs where the ratio to pyspiel is measured (caches and branch
@@ -31,7 +32,7 @@ import numpy as np
 from numba import njit
 
 from spielwerk import load_game
-from spielwerk._jit import direct
+from spielwerk._jit import direct, njit_no_refcount
 from spielwerk.core.machine import describe
 from spielwerk.games.kalah import kernel
 
@@ -40,6 +41,11 @@ SPEC = "kalah(pits=6,seeds=4)"
 
 @njit(cache=True)
 def _nothing(board: np.ndarray, code: int, action: int) -> int:
+    return code + action
+
+
+@njit_no_refcount()
+def _nothing_plain(board: np.ndarray, code: int, action: int) -> int:
     return code + action
 
 
@@ -84,7 +90,8 @@ def calls_alone() -> None:
     board = ours.board
     env: dict[str, object] = {
         "s": ours, "p": theirs, "board": board, "rng": random.Random(1),
-        "nothing": direct(_nothing, board, 0, 0), "ints": direct(_nothing_ints, 0, 0, 0)}
+        "nothing": direct(_nothing, board, 0, 0), "ints": direct(_nothing_ints, 0, 0, 0),
+        "plain": direct(_nothing_plain, board, 0, 0)}
     print("\n## each call alone (timeit, ns)")
     print(f"{'call':22s} {'spielwerk':>10s} {'pyspiel':>10s}")
     for ours_call, theirs_call in (("is_terminal()", "is_terminal()"),
@@ -95,7 +102,8 @@ def calls_alone() -> None:
               f"{best_of('p.' + theirs_call, env):10.1f}")
     print(f"{'rng.randrange(5)':22s} {best_of('rng.randrange(5)', env):10.1f}")
     print(f"kernel entry point, ints {best_of('ints(0, 1, 2)', env):8.1f}   "
-          f"with the board {best_of('nothing(board, 1, 2)', env):.1f}")
+          f"with the board {best_of('nothing(board, 1, 2)', env):.1f}, the board without "
+          f"reference counting (as kernel.step) {best_of('plain(board, 1, 2)', env):.1f}")
 
 
 HOOKS: dict[str, Callable[[Any, random.Random], object]] = {

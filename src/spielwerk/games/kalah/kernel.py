@@ -17,6 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from spielwerk._jit import njit_no_refcount
+
 END_EITHER_EMPTY = 0
 """The game ends as soon as either side's pits are empty after a move."""
 END_MOVER_EMPTY = 1
@@ -113,7 +115,7 @@ def step_code(m: int, empty_capture: bool, end_rule: int) -> int:
     return m << 16 | int(empty_capture) << 21 | end_rule << 22
 
 
-@njit(cache=True)
+@njit_no_refcount()
 def step(board: np.ndarray, code: int, action: int) -> int:
     """One move for the API's state, checked: the position packed in one int each way.
 

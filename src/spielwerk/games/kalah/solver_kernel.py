@@ -22,12 +22,10 @@ children's table buckets and database values) are prefetched
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
-
 import numpy as np
 from numba import njit
 
+from spielwerk._jit import njit_no_refcount
 from spielwerk.games.kalah import kernel
 from spielwerk.games.kalah.egdb_index import rank, swap_sides
 from spielwerk.search import tt
@@ -36,15 +34,6 @@ from spielwerk.search.tt import DEPTH_INF, VALUE_INF
 
 ENTER, NEXT, RETURN, UPDATE = 0, 1, 2, 3
 RUNNING, DONE, OVERFLOW = 0, 1, 2
-
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def _kernel_without_refcounts(fn: _F) -> _F:
-    """``@njit(cache=True, nogil=True)`` with numba's reference counting off (``_nrt``, an
-    option its typing does not list; see the module docstring)."""
-    options: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
-    return cast(_F, njit(**options)(fn))
 
 # counters
 C_NODES, C_EGDB, C_TT_CUTS, C_ETC_CUTS, C_MAX_PLY, C_FUTILITY = range(6)
@@ -215,7 +204,7 @@ def tt_bound(table: np.ndarray, key: int, d: int, beta: int, root: bool) -> tupl
     return tt.data_move(dd), VALUE_INF
 
 
-@_kernel_without_refcounts
+@njit_no_refcount(nogil=True)
 def nws(regs: np.ndarray, brd: np.ndarray, nbeta: np.ndarray, ndepth: np.ndarray,
         nkey: np.ndarray, nseeds: np.ndarray, ckey: np.ndarray, corder: np.ndarray,
         nmv: np.ndarray, mi: np.ndarray, best: np.ndarray, bestmv: np.ndarray,
