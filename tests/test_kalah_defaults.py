@@ -329,3 +329,15 @@ def test_a_fresh_process_knows_the_perfect_agent_from_the_kalah_package() -> Non
                          timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "PerfectAgent"
+
+
+def test_a_small_instance_takes_a_prefix_of_a_large_cached_database(tmp_path: Path) -> None:
+    # loading and checking a large file costs more than it saves on a small instance:
+    # at most half the seeds in play and DB_SEEDS_OVER_HALF more
+    egdb.open_egdb(2, 12, False, path=tmp_path)
+    assert defaults.DB_SEEDS_OVER_HALF == 3
+    small = _plan(2, 12, False, tmp_path).choose()  # Kalah(2,3): 12 seeds -> <= 9
+    assert small.egdb_seeds == 9
+    assert any("<= 9 seeds" in x and "half the 12 seeds in play" in x for x in small.notes)
+    assert _plan(2, 20, False, tmp_path).choose().egdb_seeds == 12  # 13 allowed: the file
+    assert _plan(2, 12, False, tmp_path, egdb=12).choose().egdb_seeds == 12  # asked: kept

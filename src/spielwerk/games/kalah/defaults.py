@@ -21,6 +21,13 @@ probe (cache and TLB misses) than they save in nodes: with the search kernel fre
 reference counting, Kalah(6,5) with the database <= 30 seeds and two threads took 51-52 s
 of search with 2^21-2^23 slots each, 55-56 s with 2^24 and 67 s with 2^25; empty capture
 (<= 27) 38-39 s with 2^22 against 46-48 s with 2^24 (docs/kalah.md)."""
+DB_SEEDS_OVER_HALF = 3
+"""A cached database serves a solve as a prefix of at most half the seeds in play and this
+many more: a larger one costs more to load and check than it saves in search. Measured
+(`kalah solve`, wall, the files cached, two threads): Kalah(6,3) 0.86-0.88 s with <= 16 to
+<= 20 seeds against 5.4-8.9 s with the <= 27 and <= 30 files; Kalah(6,4) 1.94 s with
+<= 27, 2.18 s with <= 24, 4.43 s with <= 22 against 3.2-4.8 s with <= 30; Kalah(6,5)
+needs <= 30 (docs/kalah.md)."""
 TT_MEMORY_SHARE = 4
 """The default tables of one search (one per thread) take at most 1/4 of the available
 memory (less the database): the machines are shared, and the rest is other people's."""

@@ -139,7 +139,8 @@ class KalahPlan:
         return choice
 
     def _database(self, files: list[tuple[int, Path]], memory: int) -> Choice:
-        """The largest cached database that fits in half the memory (a prefix of a larger
+        """The largest cached database that fits in half the memory and holds at most half
+        the seeds in play and :data:`defaults.DB_SEEDS_OVER_HALF` more (a prefix of a larger
         file), or none with a note of what building one costs."""
         pits, total = self.pits, self.total
         if not files:
@@ -158,12 +159,17 @@ class KalahPlan:
                     f"docs/kalah.md)")
             return choice
         n, file = files[-1]
-        fit = min(n, total, egdb_mod.MAX_SEEDS)
+        useful = total // 2 + defaults.DB_SEEDS_OVER_HALF
+        fit = min(n, total, egdb_mod.MAX_SEEDS, useful)
         while fit > 0 and egdb_index.entries(fit, pits) > memory // 2:
             fit -= 1
         why = "the largest cached" if fit == n else f"a prefix of the cached <= {n} that fits"
         if fit == total and n >= total:
             why = "the instance's own seed count (the cached file is larger)"
+        elif fit == useful < n:
+            why = (f"a prefix of the cached <= {n}: half the {total} seeds in play and "
+                   f"{defaults.DB_SEEDS_OVER_HALF} more (a larger one costs more to load "
+                   f"than it saves)")
         size = egdb_index.entries(fit, pits)
         return Choice(fit, 0, [f"endgame database: <= {fit} seeds, {size / 1e6:,.0f} MB, "
                                f"{why} ({file})"])
