@@ -137,3 +137,42 @@ def test_the_suite_keeps_out_of_the_users_database_folder() -> None:
     assert folder != Path.home() / ".cache" / "spielwerk" / "kalah"
     assert folder.parent.parent == Path(tempfile.gettempdir())
     assert folder.parent.name.startswith("spielwerk-tests-")
+
+
+def test_a_file_is_checked_once_per_process_and_again_when_rewritten(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    db = egdb.open_egdb(2, 12, False, path=tmp_path)
+    assert db.file is not None
+    old = db.file.stat().st_mtime - 10  # settled: written well before it is checked
+    os.utime(db.file, (old, old))
+    checked: list[int] = []
+    real = egdb._checksum_blocks
+
+    def counting(payload: np.ndarray, used: int, out: np.ndarray) -> None:
+        checked.append(used)
+        real(payload, used, out)
+
+    monkeypatch.setattr(egdb, "_checksum_blocks", counting)
+    first = egdb.load(db.file, 2, 12, False, kernel.END_EITHER_EMPTY)
+    again = egdb.load(db.file, 2, 9, False, kernel.END_EITHER_EMPTY, file_seeds=12)
+    assert len(checked) == 1  # the prefix needed no second check
+    assert np.array_equal(again, first[: again.size])
+    raw = bytearray(db.file.read_bytes())  # rewritten: another modification time
+    raw[egdb.HEADER_SIZE] ^= 1
+    db.file.write_bytes(bytes(raw))
+    with pytest.raises(egdb_index.EgdbError, match="checksum"):
+        egdb.load(db.file, 2, 12, False, kernel.END_EITHER_EMPTY)
+    assert len(checked) == 2
+    # a mapping kept for a settled file is let go once the file is removed
+    kept = egdb.open_egdb(2, 10, True, path=tmp_path)
+    assert kept.file is not None
+    os.utime(kept.file, (old, old))
+    egdb.load(kept.file, 2, 10, True, kernel.END_EITHER_EMPTY)
+    name = str(kept.file.resolve())
+    assert any(k[0] == name for k in egdb._CHECKED)
+    kept.file.unlink()
+    with pytest.raises(egdb_index.EgdbError):
+        egdb.load(db.file, 2, 12, False, kernel.END_EITHER_EMPTY)  # any later load
+    assert not any(k[0] == name for k in egdb._CHECKED)

@@ -224,11 +224,36 @@ def read_header(file: Path) -> tuple[int, int, int, int, int, int]:
     return version, p, n_seeds, ec, er, n
 
 
+_CHECKED: dict[tuple[str, int, int, int], tuple[np.ndarray, int]] = {}
+"""Files this process has mapped and checked: (path, inode, size, modification time) ->
+(the mapped values, blocks checked). A later load of the same file (a solver for another
+instance, an agent for another table) maps nothing new and checks only blocks beyond
+those; a rewritten or replaced file has another key."""
+_SETTLED_SECONDS = 2.0
+"""Only files unchanged for this long are kept in :data:`_CHECKED`: file times are coarse
+(milliseconds), so a file rewritten in place just after it was checked could keep its
+key; one that has settled cannot."""
+
+
+def _forget_replaced() -> None:
+    """Drop the mappings of files since removed or replaced (a build removes the smaller
+    file it grew from): a kept mapping would hold a removed file's disk space."""
+    for key in list(_CHECKED):
+        try:
+            st = os.stat(key[0])
+        except OSError:
+            del _CHECKED[key]
+            continue
+        if (st.st_ino, st.st_size, st.st_mtime_ns) != key[1:]:
+            del _CHECKED[key]
+
+
 def load(file: Path, pits: int, max_seeds: int, empty_capture: bool, end_rule: int,
          file_seeds: int | None = None) -> np.ndarray:
     """Verify a database file and map it read-only into memory; :class:`EgdbError` on any
     mismatch. ``file_seeds`` (default ``max_seeds``): the file's own size; a larger file
-    serves a smaller database as its prefix (only the blocks of the prefix are checked)."""
+    serves a smaller database as its prefix (only the blocks of the prefix are checked,
+    once per process: :data:`_CHECKED`)."""
     have = max_seeds if file_seeds is None else file_seeds
     version, p, n_seeds, ec, er, n = read_header(file)
     if (version, p, n_seeds, ec, er, n) != (FORMAT_VERSION, pits, have, int(empty_capture),
@@ -236,9 +261,15 @@ def load(file: Path, pits: int, max_seeds: int, empty_capture: bool, end_rule: i
         raise EgdbError(f"{file}: header does not match (wrong version or parameters)")
     want = entries(max_seeds, pits)
     blocks = _n_blocks(n)
-    if file.stat().st_size != HEADER_SIZE + n + 8 * blocks:
-        raise EgdbError(f"{file}: {file.stat().st_size} bytes, expected "
+    st = file.stat()
+    if st.st_size != HEADER_SIZE + n + 8 * blocks:
+        raise EgdbError(f"{file}: {st.st_size} bytes, expected "
                         f"{HEADER_SIZE + n + 8 * blocks} (truncated?)")
+    key = (str(file.resolve()), st.st_ino, st.st_size, st.st_mtime_ns)
+    _forget_replaced()
+    seen = _CHECKED.get(key)
+    if seen is not None and seen[1] >= _n_blocks(want):
+        return seen[0][:want]
     try:
         with open(file, "rb") as fh:
             crc = HEADER.unpack(fh.read(HEADER_SIZE)[: HEADER.size])[-1]
@@ -255,6 +286,8 @@ def load(file: Path, pits: int, max_seeds: int, empty_capture: bool, end_rule: i
     _checksum_blocks(payload, used, check)
     if not np.array_equal(check[:used], sums[:used]):
         raise EgdbError(f"{file}: checksum mismatch")
+    if time.time() - st.st_mtime > _SETTLED_SECONDS:
+        _CHECKED[key] = (payload, used)
     return payload[:want]
 
 
