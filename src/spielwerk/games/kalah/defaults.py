@@ -48,7 +48,7 @@ MEASURED_NODES: dict[tuple[int, int, bool], tuple[tuple[int, float], ...]] = {
     (6, 5, True): ((27, 169e6),),
 }
 """(pits, seeds, empty capture) -> (database seeds, nodes of ``kalah solve``) measured here
-(docs/kalah.md: measurements and the results table). Those of (6,5) are with today's
+(docs/kalah.md: measurements and the results table). Those of (6,5) are with the current
 default tables (2^22 slots); the others with the larger tables of their time, which took
 more nodes on (6,4) (<= 24 seeds: 9.25 M then, 4.25 M now): the estimates, and the
 databases they suggest, err on the safe side there."""
