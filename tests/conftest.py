@@ -31,8 +31,8 @@ def _private_cache() -> None:
     a test that takes the default folder must not read what the user built there (a
     Kalah endgame database of many GB loads for every solve) nor write into it. The
     compiled kernels stay where they were (``$NUMBA_CACHE_DIR`` fixed to that folder
-    first), so a run of the tests reuses them. Set before spielwerk is imported: its
-    subprocesses inherit both."""
+    first), so a run of the tests reuses them. Set before any game module is imported
+    (``spielwerk._jit`` loads no numba) and inherited by the commands the tests start."""
     from spielwerk import _jit
 
     if not os.environ.get("NUMBA_CACHE_DIR"):

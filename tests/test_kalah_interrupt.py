@@ -231,7 +231,7 @@ def test_refusal_is_for_estimates_over_a_day_only() -> None:
 def test_default_tables_take_a_share_of_the_available_memory(
         monkeypatch: pytest.MonkeyPatch, available_gib: float, threads: int, want: int) -> None:
     monkeypatch.setattr(defaults, "available_memory_bytes", lambda: int(available_gib * 2**30))
-    # a cap above the default one (2^24), so that the memory share is what limits
+    # a cap above the default one (defaults.TT_LOG2_CAP), so the memory share is what limits
     choice = KalahPlan(6, 60, egdb=0, threads=threads, tt_cap=28).choose()
     assert choice.tt_log2 == want
     tables = threads * (16 << choice.tt_log2)

@@ -226,9 +226,10 @@ def read_header(file: Path) -> tuple[int, int, int, int, int, int]:
 
 _CHECKED: dict[tuple[str, int, int, int], tuple[np.ndarray, int]] = {}
 """Files this process has mapped and checked: (path, inode, size, modification time) ->
-(the mapped values, blocks checked). A later load of the same file (a solver for another
-instance, an agent for another table) maps nothing new and checks only blocks beyond
-those; a rewritten or replaced file has another key."""
+(the mapped values, blocks checked). A later load of the same file for a prefix within
+those blocks (a solver for another instance, an agent for another table) maps and checks
+nothing; a larger prefix is mapped and checked again, and a rewritten or replaced file
+has another key."""
 _SETTLED_SECONDS = 2.0
 """Only files unchanged for this long are kept in :data:`_CHECKED`: file times are coarse
 (milliseconds), so a file rewritten in place just after it was checked could keep its
