@@ -176,3 +176,18 @@ def test_a_file_is_checked_once_per_process_and_again_when_rewritten(
     with pytest.raises(egdb_index.EgdbError):
         egdb.load(db.file, 2, 12, False, kernel.END_EITHER_EMPTY)  # any later load
     assert not any(k[0] == name for k in egdb._CHECKED)
+
+
+class _NoAdvice:
+    def madvise(self, advice: int) -> None:
+        raise OSError(22, "Invalid argument")
+
+
+def test_huge_page_advice_is_optional(tmp_path: Path) -> None:
+    """A kernel that refuses MADV_HUGEPAGE (no transparent huge pages) changes nothing:
+    the advice reports False and a database still loads."""
+    assert egdb.advise_huge_pages(_NoAdvice()) is False  # type: ignore[arg-type]
+    db = egdb.open_egdb(3, 8, False, path=tmp_path)
+    assert db.file is not None
+    again = egdb.load(db.file, 3, 8, False, kernel.END_EITHER_EMPTY)
+    assert np.array_equal(again, db.values) and not again.flags.writeable

@@ -70,7 +70,7 @@ def test_one_thread_is_the_serial_search() -> None:
 
 
 def test_threaded_block_checksums_equal_the_serial_ones() -> None:
-    """The database check split over threads (used for files of >= 8 blocks) gives every
+    """The database check split over threads (up to 8 threads, one per 4 blocks) gives every
     block's sum, and a changed byte in the last block still shows."""
     from spielwerk.games.kalah import egdb
 

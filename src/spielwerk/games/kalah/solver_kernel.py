@@ -86,16 +86,18 @@ def order_moves(b: np.ndarray, m: int, ttmove: int, empty_capture: bool, order: 
 
 @njit(cache=True, nogil=True)
 def etc_cut(b: np.ndarray, s: int, d: int, beta: int, n: int, order: np.ndarray,
-            ckey: np.ndarray, row: int, scratch: np.ndarray, table: np.ndarray, db_n: int,
-            binom: np.ndarray, m: int, empty_capture: bool, end_rule: int,
-            kids: np.ndarray, gains: np.ndarray) -> tuple[int, int]:
+            ckey: np.ndarray, row: int, scratch: np.ndarray, table: np.ndarray,
+            db: np.ndarray, db_n: int, binom: np.ndarray, m: int, empty_capture: bool,
+            end_rule: int, kids: np.ndarray, gains: np.ndarray) -> tuple[int, int]:
     """Enhanced transposition cut-off: (move, bound) of a child whose stored bound proves
     the value >= ``beta``, or (-1, 0). Child keys are kept in ``ckey`` for the search.
 
     Two passes: every child's key first (the branchy sowing and ranking, no table
     reads), then the probes in move order, which are then close together and
     independent, so the processor overlaps their cache misses. ``kids`` and
-    ``gains`` (length >= m) hold the keys (-1: no probe) and ``gain * 2 + next``."""
+    ``gains`` (length >= m) hold the keys (-1: no probe) and ``gain * 2 + next``.
+    A child in the endgame database gets its database index in ``ckey`` instead, and
+    its value is prefetched for the search's read of it."""
     cd = d if d == DEPTH_INF else d - 1
     for k in range(n):
         i = order[row, k]
@@ -109,9 +111,11 @@ def etc_cut(b: np.ndarray, s: int, d: int, beta: int, n: int, order: np.ndarray,
         scratch[m] = 0
         if nxt == 1:
             swap_sides(scratch, m)
-        if s - g <= db_n:
-            continue
         ck = rank(scratch, m, binom)
+        if s - g <= db_n:
+            ckey[row, i] = ck
+            prefetch(db, ck)
+            continue
         ckey[row, i] = ck
         kids[k] = ck
         gains[k] = g * 2 + nxt
@@ -272,7 +276,7 @@ def nws(regs: np.ndarray, brd: np.ndarray, nbeta: np.ndarray, ndepth: np.ndarray
                     retval = v
                     continue
             if s >= etc_min_seeds:
-                i, v = etc_cut(b, s, d, beta, n, corder, ckey, ply, scratch, table, db_n,
+                i, v = etc_cut(b, s, d, beta, n, corder, ckey, ply, scratch, table, db, db_n,
                                binom, m, empty_capture, end_rule, kids, gains)
                 if i >= 0:
                     counters[C_ETC_CUTS] += 1
@@ -309,7 +313,8 @@ def nws(regs: np.ndarray, brd: np.ndarray, nbeta: np.ndarray, ndepth: np.ndarray
                 swap_sides(b, m)
             if cs <= db_n:
                 counters[C_EGDB] += 1
-                ev = db[rank(b, m, binom)]
+                ix = ckey[ply, i]  # etc_cut's index, or -1
+                ev = db[ix if ix >= 0 else rank(b, m, binom)]
                 v = g + ev if nxt == 0 else g - ev
                 continue
             for j in range(cells):
