@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -84,9 +85,12 @@ def ctrl_c(args: list[str], ready: Callable[[int], bool], cwd: Path, *, within: 
            start_timeout: float = 300.0) -> Interrupted:
     """Run ``spielwerk ARGS``, wait until ``ready(pid)`` (its first results are written), then
     send SIGINT to its whole process group, as a terminal's Ctrl-C does. Waits at most
-    ``within`` seconds for it to end (it is killed after that and the test fails)."""
+    ``within`` seconds for it to end; after that every process of the group gets SIGABRT,
+    so Python's fault handler prints each thread's stack (kept in the failure message: a
+    rare hang is then diagnosed from the one run that showed it), and the test fails."""
+    env = {**os.environ, "PYTHONFAULTHANDLER": "1"}
     proc = subprocess.Popen([str(SPIELWERK), *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=cwd,
+                            stderr=subprocess.PIPE, text=True, cwd=cwd, env=env,
                             start_new_session=True, preexec_fn=_default_sigint)
     try:
         deadline = time.monotonic() + start_timeout
@@ -100,13 +104,26 @@ def ctrl_c(args: list[str], ready: Callable[[int], bool], cwd: Path, *, within: 
         try:
             stdout, stderr = proc.communicate(timeout=within)
         except subprocess.TimeoutExpired:
-            raise AssertionError(f"still running {within:g} s after Ctrl-C") from None
+            raise AssertionError(f"still running {within:g} s after Ctrl-C; the stacks at "
+                                 f"that point:\n{_stacks(proc)}") from None
         seconds = time.monotonic() - sent
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
     return Interrupted(proc.returncode, stdout, stderr, seconds, workers, left_behind(workers))
+
+
+def _stacks(proc: subprocess.Popen[str]) -> str:
+    """SIGABRT to ``proc``'s group (the fault handler of each Python process prints its
+    threads' stacks to stderr, then the process ends); the end of what it printed."""
+    with contextlib.suppress(OSError):
+        os.killpg(proc.pid, signal.SIGABRT)
+    try:
+        out, err = proc.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        return "(no stacks: it did not end on SIGABRT either)"
+    return (out[-2000:] + "\n" + err[-8000:]).strip()
 
 
 def left_behind(workers: list[int], wait: float = 5.0) -> list[int]:
