@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -187,3 +190,29 @@ def test_fresh_perfect_agents_of_one_game_share_their_solver() -> None:
     assert other.solver is not first.solver  # type: ignore[attr-defined]
     state = kalah.new_initial_state()
     assert second.act(state.info_state(0)) in state.legal_actions()
+
+
+def test_a_perfect_agent_loads_its_database_at_its_first_move_only(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Making the agent maps and checks no database (the lobby's limits probe makes one
+    for about twenty sizes and plays none); its first move loads it, once."""
+    from spielwerk.games.kalah import egdb, perfect
+
+    monkeypatch.setenv("SPIELWERK_CACHE_DIR", str(tmp_path))
+    egdb.open_egdb(3, 8, False, path=tmp_path / "kalah")  # cached, as the user's would be
+    loads: list[int] = []
+    real = egdb.load
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        loads.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(egdb, "load", counting)
+    monkeypatch.setattr(perfect, "_LAST_SOLVER", None)
+    game = load_game("kalah(pits=3,seeds=2)")
+    agent = make_agent("perfect:time=0.5", game, seed=1)
+    assert loads == [] and agent.choice.egdb_seeds > 0  # type: ignore[attr-defined]
+    state = game.new_initial_state()
+    assert agent.act(state.info_state(0)) in state.legal_actions()
+    assert agent.act(state.info_state(0)) in state.legal_actions()
+    assert loads == [1] and agent.solver.db_n == agent.choice.egdb_seeds  # type: ignore[attr-defined]

@@ -107,13 +107,19 @@ def test_database_progress_shows_each_levels_own_time(tmp_path: Path) -> None:
 def test_perfect_agent_reports_a_database_build_and_loads_quietly(tmp_path: Path, monkeypatch,
                                                                    capsys) -> None:
     import spielwerk
+    from spielwerk.games.kalah import perfect
 
     monkeypatch.setenv("SPIELWERK_CACHE_DIR", str(tmp_path))
     game = spielwerk.load_game("kalah(pits=3,seeds=2)")
-    spielwerk.make_agent("perfect:egdb=6:time=0.1", game)
+    first = spielwerk.make_agent("perfect:egdb=6:time=0.1", game)
+    assert capsys.readouterr().err == ""  # the database is made at the first move
+    start = game.new_initial_state().info_state(0)
+    first.act(start)
     err = capsys.readouterr().err
     assert "building" in err and "6/6 seeds done" in err
+    monkeypatch.setattr(perfect, "_LAST_SOLVER", None)  # a new solver: loaded, not built
     agent = spielwerk.make_agent("perfect:egdb=6:time=0.1", game)
+    agent.act(start)
     assert capsys.readouterr().err == ""
     assert agent.solver.db_n == 6  # type: ignore[attr-defined]
 

@@ -209,14 +209,25 @@ class PerfectAgent(Agent):
         except PlanError as exc:  # the registry's one-line form
             raise AgentSpecError(f"agent 'perfect': {exc}") from None
         self.choice = self.plan.choose()
-        key = (threading.get_ident(), game.pits, game.seeds, game.empty_capture, game.end_rule,
-               self.choice.egdb_seeds, self.choice.tt_log2)
-        if _LAST_SOLVER is not None and _LAST_SOLVER[0] == key:
-            self.solver = _LAST_SOLVER[1]
-        else:
-            self.solver = _new_solver(game, self.choice.egdb_seeds, self.choice.tt_log2)
-            _remember(key, self.solver)
+        self._solver: Solver | None = None
         self.last: tuple[int, int, int] | None = None
+
+    @property
+    def solver(self) -> Solver:
+        """The agent's solver (table and database), made at its first use: an agent made
+        only to ask whether it accepts a game size (the lobby's limits probe about twenty
+        sizes) maps and checks no database. The last one made in this thread for the same
+        game and choice is used again (:data:`_LAST_SOLVER`)."""
+        if self._solver is None:
+            game: Any = self.game
+            key = (threading.get_ident(), game.pits, game.seeds, game.empty_capture,
+                   game.end_rule, self.choice.egdb_seeds, self.choice.tt_log2)
+            if _LAST_SOLVER is not None and _LAST_SOLVER[0] == key:
+                self._solver = _LAST_SOLVER[1]
+            else:
+                self._solver = _new_solver(game, self.choice.egdb_seeds, self.choice.tt_log2)
+                _remember(key, self._solver)
+        return self._solver
 
     def act(self, info_state: InfoState) -> int:
         from spielwerk.games.kalah.rules import KalahState
