@@ -190,7 +190,7 @@ class PerfectAgent(Agent):
 
     ``egdb`` and ``tt`` (default :data:`~spielwerk.games.kalah.plan.AUTO`) choose as
     ``kalah solve`` does (:meth:`~spielwerk.games.kalah.plan.KalahPlan.choose`: the
-    largest cached database that fits, a table from the free memory, at most 2^24 slots
+    largest cached database that fits, a table from the free memory, at most 2^22 slots
     per agent).
     """
 

@@ -24,9 +24,12 @@ from spielwerk.games.kalah.solver import TT_LOG2_MAX, TT_LOG2_MIN, SolverError, 
 AUTO = -1
 """The one "choose for me" value of the database and table sizes (CLI and agent alike)."""
 
-TT_LOG2_SHARED_CAP = 24
+TT_LOG2_SHARED_CAP = defaults.TT_LOG2_CAP
 """Largest table chosen for a search that runs beside many others (an agent in an arena, a
-worker of ``kalah split``): 2^24 slots, 256 MiB."""
+worker of ``kalah split``): no more than a solve's, 2^22 slots, 64 MiB. It was 2^24, above
+the solve's cap once that came down to 2^22; Kalah(6,4) with the default database (<= 27),
+one thread: 0.51-0.52 s of search with 2^22 against 0.56 s with 2^24 (empty capture
+0.39 against 0.41 s), the same nodes within 10."""
 
 EGDB_HELP = ("endgame database: exact values for <= N seeds (-1: the largest cached one "
              "that fits in memory; 0: none; built once, cached on disk)")
