@@ -181,13 +181,9 @@ class _Counting(ThreadExecutor):
         return fut
 
 
-def test_slots_bound_the_rounds_in_flight_and_a_stop_waits_only_for_those(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    # cold tables: a worker thread keeps its solver between tasks, keyed by the thread's
-    # ident, and a new pool's threads can get the idents of an earlier test's threads; with
-    # their warm tables every task could finish in its first round (failed 14 times in 40
-    # with the tables kept, 0 in 40 cold)
-    monkeypatch.setattr(distributed, "_WORKER_SOLVERS", {})
+def test_slots_bound_the_rounds_in_flight_and_a_stop_waits_only_for_those() -> None:
+    # a new pool's threads start with cold tables (with an earlier test's warm tables every
+    # task could finish in its first round: see the test below)
     with _Counting(4) as pool:
         split, state = distributed.solve_split(4, 4, True, pool, tt_log2=14,
                                                node_budget=2000, slots=2)
@@ -199,3 +195,24 @@ def test_slots_bound_the_rounds_in_flight_and_a_stop_waits_only_for_those(
         assert pool.given == len(split.tasks)  # one round each, none resubmitted after the stop
     with ThreadExecutor(1) as pool, pytest.raises(SolverError, match="slots"):
         distributed.solve_split(3, 3, True, pool, slots=0)
+
+
+def test_a_worker_threads_solver_goes_with_the_thread() -> None:
+    """A worker thread keeps its solver (and warm table) between its tasks; a later
+    thread never gets it, even with the same thread ident (idents are recycled: solvers
+    keyed by ident once let a new pool's tasks all finish in their first round, 14 times
+    in 40)."""
+    config = {"m": 3, "empty_capture": False, "end_rule": kernel.END_EITHER_EMPTY,
+              "max_seeds": 12, "egdb": 0, "tt_log2": 12}
+    made: list[tuple[int, Solver, Solver]] = []
+
+    def task() -> None:
+        first = distributed._worker_solver(config)
+        made.append((threading.get_ident(), first, distributed._worker_solver(config)))
+
+    for _ in range(3):
+        worker = threading.Thread(target=task)
+        worker.start()
+        worker.join()
+    assert all(first is again for _, first, again in made)  # kept within a thread
+    assert len({id(first) for _, first, _ in made}) == 3  # never across threads

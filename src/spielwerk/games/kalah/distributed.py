@@ -122,22 +122,26 @@ def turn_bounds(split: Split, bounds: list[tuple[int, int]]) -> list[tuple[str, 
     return out
 
 
-_WORKER_SOLVERS: dict[tuple[Any, ...], Solver] = {}
-_LOCK = threading.Lock()
+_WORKER = threading.local()
+"""Each worker thread's solvers by configuration (``solvers``), kept between its tasks and
+gone with the thread. (A dict keyed by the thread's ident kept every finished pool's
+solvers and tables, and a later pool's thread that got a recycled ident took over another
+run's warm table.)"""
 
 
 def _worker_solver(config: dict[str, Any]) -> Solver:
     """One solver (and table) per worker thread and configuration, kept between tasks."""
-    key = (threading.get_ident(), *sorted(config.items()))
-    with _LOCK:
-        solver = _WORKER_SOLVERS.get(key)
+    key = tuple(sorted(config.items()))
+    solvers: dict[tuple[Any, ...], Solver] | None = getattr(_WORKER, "solvers", None)
+    if solvers is None:
+        solvers = _WORKER.solvers = {}
+    solver = solvers.get(key)
     if solver is None:
         solver = Solver(config["m"], config["empty_capture"], config["end_rule"],
                         max_seeds=config["max_seeds"], egdb_seeds=config["egdb"],
                         egdb_path=config.get("egdb_dir"), tt_log2=config["tt_log2"],
                         depth_step=0)
-        with _LOCK:
-            _WORKER_SOLVERS[key] = solver
+        solvers[key] = solver
     return solver
 
 
