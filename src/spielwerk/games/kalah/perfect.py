@@ -209,6 +209,8 @@ class PerfectAgent(Agent):
         except PlanError as exc:  # the registry's one-line form
             raise AgentSpecError(f"agent 'perfect': {exc}") from None
         self.choice = self.plan.choose()
+        if self.choice.egdb_seeds > 0:  # a database too large for the machine: refused now,
+            egdb_mod.check_size(game.pits, self.choice.egdb_seeds)  # not at the first move
         self._solver: Solver | None = None
         self.last: tuple[int, int, int] | None = None
 
