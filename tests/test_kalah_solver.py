@@ -232,3 +232,26 @@ def test_cli_reports_bad_positions_in_one_line() -> None:
     assert proc.returncode == 2
     assert "error:" in proc.stderr and "Traceback" not in proc.stderr
     assert "South has 3 pits but North 2" in proc.stderr
+
+
+def test_solves_with_and_without_a_database_share_one_compiled_search(
+        tmp_path: Path) -> None:
+    """numba compiles a kernel once per argument types, and a writable and a read-only
+    array are two types: the solver hands the search a read-only database in every case
+    (none, a loaded file, values just built), so the warm-up's solve without a database
+    also compiles the one with it (3 s of the first solve after it, before)."""
+    from spielwerk.games.kalah import egdb, solver_kernel
+
+    built = egdb.build(3, 8, False)
+    assert built.flags.writeable
+    loaded = egdb.open_egdb(3, 8, False, path=tmp_path).values
+    rel = kernel.initial_board(3, 2)
+    values = []
+    for kwargs in ({"egdb_seeds": 0}, {"egdb_seeds": 8, "egdb_values": built},
+                   {"egdb_seeds": 8, "egdb_values": loaded}):
+        solver = Solver(3, False, kernel.END_EITHER_EMPTY, max_seeds=12, tt_log2=12,
+                        **kwargs)  # type: ignore[arg-type]
+        assert not solver.db.flags.writeable
+        values.append(solver.value(solver.relative(rel, 0)))
+    assert len(set(values)) == 1 and built.flags.writeable  # the caller's array untouched
+    assert len(solver_kernel.nws.signatures) == 1, solver_kernel.nws.signatures

@@ -328,8 +328,22 @@ class Egdb:
 
 
 def empty(pits: int) -> np.ndarray:
-    """The trivial database (only the empty board), used when no database is wanted."""
-    return np.zeros(1, dtype=np.int8)
+    """The trivial database (only the empty board), used when no database is wanted.
+    Read-only, as a loaded file's values are: the search kernels then have one compiled
+    form for both (``spielwerk warmup`` compiles it without a database)."""
+    return read_only(np.zeros(1, dtype=np.int8))
+
+
+def read_only(values: np.ndarray) -> np.ndarray:
+    """``values`` as a read-only array (a view where it is writable, e.g. just built):
+    numba compiles a kernel once per argument type, and writable and read-only arrays are
+    two types, so a solve with a database after a warm-up without one compiled the search
+    again (3 s of its first run)."""
+    if not values.flags.writeable:
+        return values
+    view = values.view()
+    view.flags.writeable = False
+    return view
 
 
 def cached(pits: int, empty_capture: bool, end_rule: int = kernel.END_EITHER_EMPTY,

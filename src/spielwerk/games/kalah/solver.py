@@ -196,12 +196,12 @@ class Solver:
         ``DEPTH_MAX_LARGE`` (only when no ``depth_max`` was given)."""
         self.egdb: egdb_mod.Egdb | None = None
         if egdb_values is not None:
-            self.db = egdb_values
+            self.db = egdb_mod.read_only(egdb_values)
             self.db_n = egdb_seeds
         elif egdb_seeds > 0:
             self.egdb = egdb_mod.open_egdb(pits, egdb_seeds, self.empty_capture, self.end_rule,
                                            egdb_path, progress=progress)
-            self.db = self.egdb.values
+            self.db = egdb_mod.read_only(self.egdb.values)
             self.db_n = egdb_seeds
         else:
             self.db = egdb_mod.empty(pits)

@@ -1,16 +1,18 @@
 """Kalah's part of ``spielwerk warmup``: the first calls of its kernels, with the argument
 types the commands use (the API's moves, the arena's random agent, ``spielwerk kalah
-solve``'s solver)."""
+solve``'s solver and the check of a database file as it is loaded)."""
 
 from __future__ import annotations
 
 import random
 
+import numpy as np
+
 from spielwerk.core.agent import make_agent
 from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
 from spielwerk.core.testing import api_playouts
-from spielwerk.games.kalah import kernel
+from spielwerk.games.kalah import egdb, kernel
 from spielwerk.games.kalah.solver import Solver
 
 
@@ -29,3 +31,5 @@ def warm_up() -> None:
         value = solver.value(rel)
         solver.best_move(rel, value)
         solver.principal_variation(rel, value)
+    # a loaded database's check: a read-only array, as the file's mapping is
+    egdb._block_sums(egdb.read_only(np.zeros(16, np.int8)), 0, 1, np.zeros(1, np.uint64))
