@@ -328,10 +328,8 @@ class Egdb:
 
 
 def empty(pits: int) -> np.ndarray:
-    """The trivial database (only the empty board), used when no database is wanted.
-    Read-only, as a loaded file's values are: the search kernels then have one compiled
-    form for both (``spielwerk warmup`` compiles it without a database)."""
-    return read_only(np.zeros(1, dtype=np.int8))
+    """The trivial database (only the empty board), used when no database is wanted."""
+    return np.zeros(1, dtype=np.int8)
 
 
 def read_only(values: np.ndarray) -> np.ndarray:

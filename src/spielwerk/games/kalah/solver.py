@@ -196,16 +196,17 @@ class Solver:
         ``DEPTH_MAX_LARGE`` (only when no ``depth_max`` was given)."""
         self.egdb: egdb_mod.Egdb | None = None
         if egdb_values is not None:
-            self.db = egdb_mod.read_only(egdb_values)
+            db = egdb_values
             self.db_n = egdb_seeds
         elif egdb_seeds > 0:
             self.egdb = egdb_mod.open_egdb(pits, egdb_seeds, self.empty_capture, self.end_rule,
                                            egdb_path, progress=progress)
-            self.db = egdb_mod.read_only(self.egdb.values)
+            db = self.egdb.values
             self.db_n = egdb_seeds
         else:
-            self.db = egdb_mod.empty(pits)
+            db = egdb_mod.empty(pits)
             self.db_n = 0
+        self.db = egdb_mod.read_only(db)  # one compiled search for every case (read_only)
         if not 1 <= tt_log2 <= 34:
             raise SolverError(f"solver: the table size (log2 slots) must be in 1..34, "
                               f"not {tt_log2}")

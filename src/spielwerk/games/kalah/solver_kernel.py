@@ -112,11 +112,10 @@ def etc_cut(b: np.ndarray, s: int, d: int, beta: int, n: int, order: np.ndarray,
         if nxt == 1:
             swap_sides(scratch, m)
         ck = rank(scratch, m, binom)
+        ckey[row, i] = ck
         if s - g <= db_n:
-            ckey[row, i] = ck
             prefetch(db, ck)
             continue
-        ckey[row, i] = ck
         kids[k] = ck
         gains[k] = g * 2 + nxt
         prefetch(table, 2 * tt.slot_of(ck, (table.size >> 1) - 1))
