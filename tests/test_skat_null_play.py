@@ -8,7 +8,11 @@ import pytest
 from spielwerk.games.skat.cards import GRAND, NULL
 from spielwerk.games.skat.info import SkatInfoState
 from spielwerk.games.skat.staging import stage_play
-from spielwerk.games.skat_ai.null_play import exposure, null_declarer_preference
+from spielwerk.games.skat_ai.null_play import (
+    exposure,
+    null_declarer_preference,
+    null_lead_risk,
+)
 from spielwerk.mc.pimc import choose
 
 SEVEN, EIGHT, NINE, QUEEN, KING, TEN, ACE, JACK = range(8)
@@ -90,3 +94,51 @@ def test_choose_prefer_breaks_ties_only(seed: int) -> None:
     assert choose(per_world, np.random.default_rng(seed), lambda tied: None)[0] == plain
     # a clear winner is never overridden
     assert choose([{1: 1.0, 2: 0.0}], np.random.default_rng(seed), lambda tied: 2)[0] == 1
+
+
+LEADER = [card(HEARTS, SEVEN), card(HEARTS, ACE), card(CLUBS_SUIT, EIGHT)] + \
+    [card(DIAMONDS, r) for r in (SEVEN, EIGHT, NINE)] + \
+    [card(SPADES, r) for r in (SEVEN, EIGHT, NINE, TEN)]
+"""Forehand's ten cards, the null declarer on lead: a short heart suit with a safe seven."""
+
+
+def leading_declarer() -> SkatInfoState:
+    skat = [card(CLUBS_SUIT, ACE), card(CLUBS_SUIT, KING)]
+    rest = [c for c in range(32) if c not in LEADER and c not in skat]
+    state = stage_play((mask(LEADER), mask(rest[:10]), mask(rest[10:])), mask(skat), 0, NULL,
+                       mask(skat))
+    info = state.info_state(state.current_player)
+    assert isinstance(info, SkatInfoState) and info.player == info.declarer
+    assert not info.trick
+    return info
+
+
+def test_lead_risk_counts_the_unseen_cards_below_then_the_own_suit() -> None:
+    hand = mask(LEADER)
+    unseen = mask([c for c in range(32) if c not in LEADER
+                   and c not in (card(CLUBS_SUIT, ACE), card(CLUBS_SUIT, KING))])
+    # the seven: nothing below, unseen hearts above: a defender must go over it
+    assert null_lead_risk(card(HEARTS, SEVEN), hand, unseen) == (0, 2, 0)
+    # over the own seven the eight of spades is as safe, and the ten over 7-8-9 too
+    assert null_lead_risk(card(SPADES, EIGHT), hand, unseen) == (0, 4, -1)
+    assert null_lead_risk(card(SPADES, TEN), hand, unseen) == (0, 4, -3)
+    # the eight of clubs: the unseen seven can stay under it
+    assert null_lead_risk(card(CLUBS_SUIT, EIGHT), hand, unseen) == (1, 1, -1)
+    # the ace of hearts: the unseen eight, nine, ten, jack, queen and king can stay under
+    assert null_lead_risk(card(HEARTS, ACE), hand, unseen)[0] == 6
+    # a suit with no unseen card left: the lead takes the trick whatever follows
+    no_spades = unseen & ~(0xFF << (SPADES * 8))
+    assert null_lead_risk(card(SPADES, SEVEN), hand, no_spades)[0] == 99
+
+
+def test_leading_only_with_lead_picks_the_safe_card_of_the_shortest_suit() -> None:
+    info = leading_declarer()
+    assert null_declarer_preference(info, LEADER) is None  # the random pick stays
+    assert null_declarer_preference(info, LEADER, lead=True) == card(HEARTS, SEVEN)
+    rest = [c for c in LEADER if c != card(HEARTS, SEVEN)]
+    # then the diamonds (three) over the spades (four), the highest safe one
+    assert null_declarer_preference(info, rest, lead=True) == card(DIAMONDS, NINE)
+    assert null_declarer_preference(info, [card(HEARTS, ACE), card(CLUBS_SUIT, EIGHT)],
+                                    lead=True) == card(CLUBS_SUIT, EIGHT)
+    # not null: no preference
+    assert null_declarer_preference(staged(GRAND, "hearts"), DECLARER[:3], lead=True) is None

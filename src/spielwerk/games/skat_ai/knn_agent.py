@@ -129,6 +129,9 @@ class KnnSettings(KnnParams):
     null_ties: bool = param(True, "pimc play as null declarer: cards the worlds' vote ties are "
                                   "chosen as null declarers play (stay under, discard the "
                                   "most exposed card), not at random")
+    null_lead: bool = param(False, "pimc play as null declarer leading: of the cards the "
+                                   "worlds' vote ties, the one the defenders can least easily "
+                                   "let win the trick, not at random")
     null_defence: bool = param(True, "pimc play as null defender: of the cards the worlds' vote "
                                       "ties, the one that makes the declarer take the current "
                                       "trick in the most worlds, not at random")
@@ -163,6 +166,7 @@ class SkatKnnAgent(Agent):
         self.scaling, self.base, self.play = s.scaling, s.base, s.play
         self.player: Agent = (
             SkatPimcAgent(game, seed, worlds=s.worlds, time=s.time, null_ties=s.null_ties,
+                          null_lead=s.null_lead,
                           null_defence=s.null_defence, suit_defence=s.suit_defence,
                           infer=s.infer if s.play == "infer" else "none", deadline=s.deadline,
                           endgame=s.endgame, play_model=s.play_model)
@@ -357,7 +361,8 @@ _KNN2: dict[str, Any] = {
     "scaling": "std", "bidding": "knn", "play": "pimc", "put_rules": "seed",
     "choose_by_put": True, "switch_margin": 0.0, "contest_margin": 6.0,
     "decision": "score", "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value",
-    "contest_shift": 1.0, "calibration": "strong", "null_ties": True, "deadline": False,
+    "contest_shift": 1.0, "calibration": "strong", "null_ties": True, "null_lead": False,
+    "deadline": False,
     "infer": "auction", "play_model": "net", "endgame": 0, "null_defence": False,
     "suit_defence": False, "caution": 0.0, "put_grand_shift": 0.0, "put_null_shift": 0.0}
 FROZEN: dict[str, tuple[dict[str, Any], str]] = {
@@ -367,7 +372,8 @@ FROZEN: dict[str, tuple[dict[str, Any], str]] = {
          "scaling": "std", "bidding": "knn", "play": "pimc", "put_rules": "seed",
          "choose_by_put": True, "switch_margin": 0.0, "contest_margin": 6.0, "decision": "ev",
          "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value", "contest_shift": 1.0,
-         "calibration": "pimc", "null_ties": False, "deadline": False, "infer": "auction",
+         "calibration": "pimc", "null_ties": False, "null_lead": False, "deadline": False,
+         "infer": "auction",
          "play_model": "net", "endgame": 0, "null_defence": False, "suit_defence": False,
          "caution": 0.0, "put_grand_shift": 0.0, "put_null_shift": 0.0},
         _SHIPPED_BASE,

@@ -12,7 +12,11 @@ broken the way null declarers play:
 * **void in the led suit**: the card with the largest exposure, the per-suit
   measure of :mod:`knowledge.features` for a single card - its null rank minus
   twice the number of own cards of its suit below it - highest rank first;
-* **leading**: no preference (the seeded random pick of the vote stays).
+* **leading**: no preference (the seeded random pick of the vote stays), or with
+  ``lead`` (:func:`null_lead_risk`) the card the defenders can least easily let win
+  the trick: the fewest unseen cards of its suit below it (none below and some above:
+  a defender must go over it), then from the shortest own suit (a void to discard
+  into later), then the higher of equal cards (the low ones are kept to stay under).
 
 A null **defender** whose vote ties (most often: the declarer loses in every sampled
 world whatever the card, since the double-dummy defenders find the catch later, which
@@ -40,11 +44,32 @@ def exposure(card: int, hand: int) -> int:
     return pos - 2 * below
 
 
-def null_declarer_preference(info: SkatInfoState, tied: list[int]) -> int | None:
+def null_lead_risk(card: int, hand: int, unseen: int) -> tuple[int, int, int]:
+    """The null declarer's sort key for leading ``card`` from ``hand`` (lowest first) when
+    ``unseen`` are the cards it cannot place: the unseen cards of its suit below it (the
+    defenders' ways to stay under; a suit whose every unseen card is above is safe: a
+    defender who holds one must go over, and with no unseen card of the suit left the lead
+    takes the trick, the worst), the own cards of the suit, minus the card's null rank."""
+    suit, pos = card >> 3, NULL_RANK[card & 7]
+    ranks = [NULL_RANK[r] for r in range(8) if unseen >> (suit * 8 + r) & 1]
+    below = sum(1 for r in ranks if r < pos)
+    risk = 99 if not ranks else below
+    own = (hand >> (suit * 8) & 0xFF).bit_count()
+    return risk, own, -pos
+
+
+def null_declarer_preference(info: SkatInfoState, tied: list[int], lead: bool = False
+                             ) -> int | None:
     """The null declarer's card among ``tied`` (see the module docstring); None when the
-    contract is not null, the mover is not the declarer, or the mover leads."""
-    if info.game_code != NULL or info.player != info.declarer or not info.trick:
+    contract is not null, the mover is not the declarer, or the mover leads (unless
+    ``lead``)."""
+    if info.game_code != NULL or info.player != info.declarer:
         return None
+    if not info.trick:
+        if not lead:
+            return None
+        unseen = info.unseen()
+        return min(tied, key=lambda c: null_lead_risk(c, info.hand, unseen))
     led = info.trick[0]
     top = max(kernel.card_power(c, led, NULL) for c in info.trick)
     following = [c for c in tied if c >> 3 == led >> 3]

@@ -93,6 +93,9 @@ class PimcSettings:
                                   "decision that finished no world plays the rule agent's card")
     null_ties: bool = param(True, "null declarer: cards the vote ties are chosen as null "
                                   "declarers play (null_play.py), not at random")
+    null_lead: bool = param(False, "null declarer leading: of the cards the vote ties, the one "
+                                   "the defenders can least easily let win the trick "
+                                   "(null_play.py), not at random")
     null_defence: bool = param(False, "null defender: of the cards the vote ties, the one "
                                       "that makes the declarer take the current trick in the "
                                       "most worlds (null_play.py), not at random")
@@ -221,7 +224,8 @@ class SkatPimcAgent(Agent):
 
         prefer: Callable[[list[int]], int | None] | None = None
         if self.settings.null_ties and info.player == info.declarer:
-            prefer = lambda tied: null_declarer_preference(info, tied)  # noqa: E731
+            prefer = lambda tied: null_declarer_preference(  # noqa: E731
+                info, tied, lead=self.settings.null_lead)
         elif info.player != info.declarer and info.game_code == NULL:
             if self.settings.null_defence:
                 prefer = lambda tied: null_defender_preference(info, tied, seen)  # noqa: E731
