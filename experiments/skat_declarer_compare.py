@@ -1,16 +1,20 @@
 """Skat declarers' card play compared on the same declared games, against two defences.
 
 Per seeded deal, AGENT sits in all three seats through the auction and declares as it does
-(``--force none``), or whoever wins the auction picks up the skat, puts as AGENT does and
-declares a plain null (``--force null``, the default; a deal whose bid went past the null's
-23 is left out, as in ``skat_defence_gap.py --force null``). The game is then played out
+(``--force none``; ``--force own-nulls``: only the nulls it declares are played), or whoever
+wins the auction picks up the skat, puts as AGENT does and declares a plain null
+(``--force null``, the default; a deal whose bid went past the null's 23 is left out, as in
+``skat_defence_gap.py --force null``). The game is then played out
 from the declaration once per declarer spec of ``--declarer`` (the same seeds each time)
 against two defenders of ``--defence`` (default ``knn``) and once more each against the
 open-hand defence (defenders who see every card: the bound no defence passes). Per game
 type the summary gives each declarer's win rate against both, and for every declarer after
 the first the paired difference of the win rates (the games one wins and the other loses)
 with a 95% interval for matched pairs. The declarer's card play alone differs: the
-auction, the put and the declaration are AGENT's in every row.
+auction, the put and the declaration are AGENT's in every row. ``--declarer open`` is the
+open-hand declarer (it sees every card and plays a card after which it still reaches the
+contract's goal against best defence when there is one): the bound on what any declarer's
+play can win.
 
 Results go to a JSON Lines file (one line per deal), resumed when it exists.
 
@@ -40,29 +44,57 @@ from spielwerk.arena.match import derive_seed
 from spielwerk.core.agent import make_agent
 from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
-from spielwerk.games.skat.cards import NULL
+from spielwerk.games.skat.cards import DISPLAY_ORDER, NULL
+from spielwerk.games.skat.dds import Solver
 from spielwerk.games.skat.outcome import final_details
+from spielwerk.games.skat.position import deal_from_state
 from spielwerk.games.skat_ai.calibration import GAME_TYPES, game_type
 from spielwerk.games.skat_ai.open_defence import OpenHandDefence
 
 OPEN = "open"
+OWN_NULLS = "own-nulls"
 _WORKER: dict[str, Any] = {}
+_RANK = {c: i for i, c in enumerate(DISPLAY_ORDER)}
+
+
+class OpenHandDeclarer:
+    """``chooser(state, seat)`` for the declarer's seat: the first card (display order)
+    after which the declarer reaches the contract's goal against the double-dummy defence,
+    else the first card. Against defenders who do not see every card it wins every game it
+    can win double-dummy, and more."""
+
+    def __init__(self) -> None:
+        self.solver = Solver()
+
+    def reset(self, seed: int | None = None) -> None:
+        """Nothing to reset (the agents' interface)."""
+
+    def __call__(self, state: Any, seat: int) -> int:
+        legal = [a for a in state.legal_actions() if a < 32]
+        if len(legal) == 1 or seat != state.declarer:
+            return int(legal[0])
+        wins = self.solver.move_values(deal_from_state(state), state.contract.goal())
+        winning = [c for c in legal if wins.get(c, False)]
+        return int(min(winning or legal, key=lambda c: _RANK.get(c, 99)))
 
 
 def _init(agent: str, declarers: list[str], defence: str, force: str) -> None:
     game = load_game("skat")
     _WORKER.update(game=game, agents=[make_agent(agent, game, 0) for _ in range(3)],
-                   declarers={d: [make_agent(d, game, 0) for _ in range(3)]
-                              for d in declarers},
+                   declarers={d: [OpenHandDeclarer() if d == OPEN else make_agent(d, game, 0)
+                                  for _ in range(3)] for d in declarers},
                    defence=[make_agent(defence, game, 0) for _ in range(3)], force=force)
 
 
 def play_deal(seed: int, deal: int) -> dict[str, Any]:
     game, agents, force = _WORKER["game"], _WORKER["agents"], _WORKER["force"]
-    state, chance = reach_declaration(game, agents, seed, deal, force)
+    state, chance = reach_declaration(game, agents, seed, deal,
+                                      "none" if force == OWN_NULLS else force)
     if state is None or force == "null" and (state.contract.game != NULL
                                              or state.auction.value > 23):
         return {"deal": deal, "passed": True}
+    if force == OWN_NULLS and state.contract.game != NULL:
+        return {"deal": deal, "passed": True, "type": game_type(state.contract)}
     declarer = state.declarer
     record: dict[str, Any] = {"deal": deal, "passed": False, "declarer": declarer,
                               "type": game_type(state.contract)}
@@ -102,7 +134,8 @@ def summarize(path: Path) -> None:
     header, rows = read_results(path)
     played = [r for r in rows if not r["passed"]]
     declarers = header["declarers"]
-    what = "forced nulls" if header["force"] == "null" else "games declared"
+    what = {"null": "forced nulls", OWN_NULLS: "nulls declared"}.get(header["force"],
+                                                                    "games declared")
     print(f"auction {header['agent']}, defence {header['defence']}, seed {header['seed']}: "
           f"{len(rows)} deals, {len(played)} {what}")
     types = [t for t in GAME_TYPES if any(r["type"] == t for r in played)]
@@ -131,9 +164,10 @@ def main() -> None:
                          "is the one the others are compared with; default: AGENT)")
     ap.add_argument("--defence", default="knn", help="the defenders' spec")
     add_run_options(ap, 7103)
-    ap.add_argument("--force", choices=("null", "none"), default="null",
+    ap.add_argument("--force", choices=("null", "none", OWN_NULLS), default="null",
                     help="null: the auction's winner declares a plain null; none: AGENT's own "
-                         "declarations")
+                         "declarations; own-nulls: AGENT's own declarations, only its nulls "
+                         "played (null, hand, ouvert)")
     args = ap.parse_args()
     if summarized(ap, args, summarize):
         return
@@ -141,7 +175,7 @@ def main() -> None:
     if len(set(declarers)) != len(declarers):
         ap.error("each --declarer once")
     game = load_game("skat")
-    for spec in [args.agent, *declarers, args.defence]:
+    for spec in [args.agent, *[d for d in declarers if d != OPEN], args.defence]:
         make_agent(spec, game, 0)  # a bad spec stops here, before any deal
     header = {"agent": args.agent, "seed": args.seed, "declarers": declarers,
               "defence": args.defence, "force": args.force}
