@@ -26,7 +26,6 @@ Results go to a JSON Lines file (one line per deal), resumed when it exists.
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from pathlib import Path
 from typing import Any
@@ -39,9 +38,10 @@ from skat_defence_gap import (  # the same auction, runner and options
     read_results,
     run_deals,
     summarized,
+    table_seats,
 )
-from spielwerk.arena.match import derive_seed
 from spielwerk.core.agent import make_agent
+from spielwerk.core.intervals import mean_and_se
 from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat.cards import DISPLAY_ORDER, NULL
@@ -49,7 +49,6 @@ from spielwerk.games.skat.dds import Solver
 from spielwerk.games.skat.outcome import final_details
 from spielwerk.games.skat.position import deal_from_state
 from spielwerk.games.skat_ai.calibration import GAME_TYPES, game_type
-from spielwerk.games.skat_ai.open_defence import OpenHandDefence
 
 OPEN = "open"
 OWN_NULLS = "own-nulls"
@@ -101,16 +100,8 @@ def play_deal(seed: int, deal: int) -> dict[str, Any]:
     for name, players in _WORKER["declarers"].items():
         record[name] = {}
         for against in ("ours", OPEN):
-            seats: dict[int, Any] = {}
-            for s in range(3):
-                if s == declarer:
-                    players[s].reset(derive_seed(seed, 3, deal, s))
-                    seats[s] = players[s]
-                elif against == OPEN:
-                    seats[s] = OpenHandDefence()
-                else:
-                    _WORKER["defence"][s].reset(derive_seed(seed, 3, deal, s))
-                    seats[s] = _WORKER["defence"][s]
+            seats = table_seats(declarer, players,
+                                None if against == OPEN else _WORKER["defence"], seed, deal)
             t0 = time.perf_counter()
             final = play(state.clone(), seats, np.random.default_rng(chance)).state
             record[name][against] = {"won": bool(final_details(final)["won"]),
@@ -122,11 +113,9 @@ def paired_difference(rows: list[dict[str, Any]], a: str, b: str, against: str
                       ) -> tuple[float, float, float]:
     """Win rate of declarer ``b`` minus ``a`` against ``against`` over the same games, with a
     95% interval for matched pairs."""
-    n = len(rows)
-    diff = [int(r[b][against]["won"]) - int(r[a][against]["won"]) for r in rows]
-    mean = sum(diff) / n
-    var = sum((d - mean) ** 2 for d in diff) / max(1, n - 1)
-    half = 1.96 * math.sqrt(var / n)
+    mean, se = mean_and_se([int(r[b][against]["won"]) - int(r[a][against]["won"])
+                            for r in rows])
+    half = 1.96 * (se if se == se else 0.0)
     return mean, mean - half, mean + half
 
 

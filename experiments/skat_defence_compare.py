@@ -26,7 +26,6 @@ Results go to a JSON Lines file (one line per deal), resumed when it exists.
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from pathlib import Path
 from typing import Any
@@ -39,10 +38,11 @@ from skat_defence_gap import (  # the same auction, runner and options
     read_results,
     run_deals,
     summarized,
+    table_seats,
 )
-from spielwerk.arena.match import derive_seed
 from spielwerk.arena.stats import wilson_interval
 from spielwerk.core.agent import make_agent
+from spielwerk.core.intervals import mean_and_se
 from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat.cards import NULL
@@ -51,7 +51,6 @@ from spielwerk.games.skat_ai.calibration import (
     GAME_TYPES,
     game_type,
 )
-from spielwerk.games.skat_ai.open_defence import OpenHandDefence
 
 OPEN = "open"
 _WORKER: dict[str, Any] = {}
@@ -75,16 +74,8 @@ def play_deal(seed: int, deal: int) -> dict[str, Any]:
     record: dict[str, Any] = {"deal": deal, "passed": False, "declarer": declarer,
                               "type": game_type(state.contract)}
     for name in [*defences, OPEN]:
-        seats: dict[int, Any] = {}
-        for s in range(3):
-            if s == declarer:
-                agents[s].reset(derive_seed(seed, 3, deal, s))
-                seats[s] = agents[s]
-            elif name == OPEN:
-                seats[s] = OpenHandDefence()
-            else:
-                defences[name][s].reset(derive_seed(seed, 3, deal, s))
-                seats[s] = defences[name][s]
+        seats = table_seats(declarer, agents, None if name == OPEN else defences[name], seed,
+                            deal)
         t0 = time.perf_counter()
         final = play(state.clone(), seats, np.random.default_rng(chance)).state
         record[name] = {"won": bool(final_details(final)["won"]),
@@ -96,12 +87,9 @@ def paired_gap_difference(rows: list[dict[str, Any]], a: str, b: str) -> tuple[f
                                                                                float]:
     """Gap of ``b`` minus gap of ``a`` over the same nulls, with a 95% interval for matched
     pairs (a null counts for a defence when it let it through and the open hand beat it)."""
-    n = len(rows)
-    diff = [int(r[b]["won"] and not r[OPEN]["won"]) - int(r[a]["won"] and not r[OPEN]["won"])
-            for r in rows]
-    mean = sum(diff) / n
-    var = sum((d - mean) ** 2 for d in diff) / max(1, n - 1)
-    half = 1.96 * math.sqrt(var / n)
+    mean, se = mean_and_se([int(r[b]["won"] and not r[OPEN]["won"])
+                            - int(r[a]["won"] and not r[OPEN]["won"]) for r in rows])
+    half = 1.96 * (se if se == se else 0.0)
     return mean, mean - half, mean + half
 
 

@@ -76,6 +76,22 @@ def reach_declaration(game: Any, agents: list[Any], seed: int, deal: int, force:
     return state, chance
 
 
+def table_seats(declarer: int, declaring: list[Any], defending: list[Any] | None, seed: int,
+                deal: int) -> dict[int, Any]:
+    """The seats that play a declared game out: the declarer's from ``declaring``, the other
+    two from ``defending`` (each seat's own open-hand defence where it is None); agents are
+    reset from the deal's card-play seeds, the same in every playing of the deal."""
+    seats: dict[int, Any] = {}
+    for s in range(3):
+        who = declaring[s] if s == declarer else defending[s] if defending else None
+        if who is None:
+            seats[s] = OpenHandDefence()
+        else:
+            who.reset(derive_seed(seed, 3, deal, s))
+            seats[s] = who
+    return seats
+
+
 def play_deal(seed: int, deal: int) -> dict[str, Any]:
     game, agents, force = _WORKER["game"], _WORKER["agents"], _WORKER["force"]
     state, chance = reach_declaration(game, agents, seed, deal, force)
