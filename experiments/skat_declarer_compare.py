@@ -12,9 +12,10 @@ type the summary gives each declarer's win rate against both, and for every decl
 the first the paired difference of the win rates (the games one wins and the other loses)
 with a 95% interval for matched pairs. The declarer's card play alone differs: the
 auction, the put and the declaration are AGENT's in every row. ``--declarer open`` is the
-open-hand declarer (it sees every card and plays a card after which it still reaches the
-contract's goal against best defence when there is one): the bound on what any declarer's
-play can win.
+open-hand declarer: it sees every card and plays a card after which it still reaches the
+contract's goal against best defence when there is one; in a game lost against best
+defence it plays AGENT's card (playing on for the defenders' mistakes). Against our
+defence it bounds what better card play could win where the cards allow it.
 
 Results go to a JSON Lines file (one line per deal), resumed when it exists.
 
@@ -57,31 +58,36 @@ _RANK = {c: i for i, c in enumerate(DISPLAY_ORDER)}
 
 
 class OpenHandDeclarer:
-    """``chooser(state, seat)`` for the declarer's seat: the first card (display order)
-    after which the declarer reaches the contract's goal against the double-dummy defence,
-    else the first card. Against defenders who do not see every card it wins every game it
-    can win double-dummy, and more."""
+    """``chooser(state, seat)`` for the declarer's seat: where a card still reaches the
+    contract's goal against the double-dummy defence, the first such card (display order);
+    where none does (a game lost against best defence), the card of ``fallback`` (an agent
+    that sees its own seat only: it plays on for the defenders' mistakes). It wins every game
+    that can be won double-dummy, and the others as the fallback does."""
 
-    def __init__(self) -> None:
+    def __init__(self, fallback: Any) -> None:
         self.solver = Solver()
+        self.fallback = fallback
 
     def reset(self, seed: int | None = None) -> None:
-        """Nothing to reset (the agents' interface)."""
+        self.fallback.reset(seed)
 
     def __call__(self, state: Any, seat: int) -> int:
         legal = [a for a in state.legal_actions() if a < 32]
-        if len(legal) == 1 or seat != state.declarer:
+        if len(legal) == 1:
             return int(legal[0])
         wins = self.solver.move_values(deal_from_state(state), state.contract.goal())
         winning = [c for c in legal if wins.get(c, False)]
-        return int(min(winning or legal, key=lambda c: _RANK.get(c, 99)))
+        if not winning:
+            return int(self.fallback.act(state.info_state(seat)))
+        return int(min(winning, key=lambda c: _RANK.get(c, 99)))
 
 
 def _init(agent: str, declarers: list[str], defence: str, force: str) -> None:
     game = load_game("skat")
     _WORKER.update(game=game, agents=[make_agent(agent, game, 0) for _ in range(3)],
-                   declarers={d: [OpenHandDeclarer() if d == OPEN else make_agent(d, game, 0)
-                                  for _ in range(3)] for d in declarers},
+                   declarers={d: [OpenHandDeclarer(make_agent(agent, game, 0)) if d == OPEN
+                                  else make_agent(d, game, 0) for _ in range(3)]
+                              for d in declarers},
                    defence=[make_agent(defence, game, 0) for _ in range(3)], force=force)
 
 
