@@ -42,7 +42,7 @@ from skat_defence_gap import (  # the same auction, runner and options
     table_seats,
 )
 from spielwerk.core.agent import make_agent
-from spielwerk.core.intervals import mean_and_se
+from spielwerk.core.intervals import mean_and_se, wilson_interval
 from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat.cards import DISPLAY_ORDER, NULL
@@ -103,6 +103,11 @@ def play_deal(seed: int, deal: int) -> dict[str, Any]:
     declarer = state.declarer
     record: dict[str, Any] = {"deal": deal, "passed": False, "declarer": declarer,
                               "type": game_type(state.contract)}
+    chance_of = getattr(agents[declarer], "declaration_chance", None)
+    if force != "null" and callable(chance_of):  # what AGENT expected of its declaration
+        info = state.info_state(declarer)
+        record["predicted"] = round(float(chance_of(info) or 0.0), 6)
+        record["decided"] = round(float(chance_of(info, cautious=True) or 0.0), 6)
     for name, players in _WORKER["declarers"].items():
         record[name] = {}
         for against in ("ours", OPEN):
@@ -149,6 +154,37 @@ def summarize(path: Path) -> None:
                 mean, lo, hi = paired_difference(rs, declarers[0], d, against)
                 print(f"  {d} minus {declarers[0]}, against {against}: {mean:+.3f} "
                       f"({lo:+.3f} .. {hi:+.3f})")
+    if header["force"] == OWN_NULLS:
+        threshold_table(header, rows)
+
+
+NULL_TYPES = ("null", "null_hand", "null_ouvert")
+
+
+def threshold_table(header: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+    """With ``--force own-nulls``: were only the nulls declared whose chance (as the
+    decisions compared it) reaches a threshold, what share of all declarations would the
+    nulls be, and how often would the plain nulls kept be won against our defence (the
+    first declarer)? The declarations given up are counted as declared still (as another
+    game), so the share is of the same total."""
+    declared = [r for r in rows if "type" in r]
+    nulls = [r for r in declared if r["type"] in NULL_TYPES and "decided" in r]
+    if not nulls:
+        return
+    first = header["declarers"][0]
+    print(f"nulls kept by their decided chance ({len(declared)} declarations; "
+          f"plain nulls won by {first} against our defence):")
+    print(f"  {'chance >=':>9} {'nulls':>6} {'share':>6} {'plain':>6} {'predicted':>9} "
+          f"{'won':>6}  95% interval")
+    for t in (0.0, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9):
+        kept = [r for r in nulls if r["decided"] >= t]
+        plain = [r for r in kept if r["type"] == "null"]
+        won = sum(r[first]["ours"]["won"] for r in plain)
+        lo, hi = wilson_interval(won, len(plain), 0.95)
+        pred = sum(r["predicted"] for r in plain) / len(plain) if plain else float("nan")
+        rate = won / len(plain) if plain else float("nan")
+        print(f"  {t:>9.2f} {len(kept):>6} {len(kept) / len(declared):>6.3f} {len(plain):>6} "
+              f"{pred:>9.3f} {rate:>6.3f}  {lo:.3f}-{hi:.3f}")
 
 
 def main() -> None:
