@@ -89,7 +89,8 @@ def played_so_far(watched: list[dict[str, Any]], final: dict[str, Any]) -> None:
 
 def server_log(caplog: pytest.LogCaptureFixture) -> str:
     """What the server logged (the test's own HTTP client logs its requests' URLs)."""
-    return "\n".join(r.getMessage() for r in caplog.records if r.name != "httpx")
+    return "\n".join(r.getMessage() for r in caplog.records
+                     if r.name not in ("httpx", "httpx2"))
 
 
 def refusal(client: TestClient, path: str, **kw: Any) -> tuple[int, str | None]:
