@@ -263,3 +263,32 @@ def test_played_put_maps_suit_games_after_picking_up_only() -> None:
         else:
             assert got == plain, (game, stage)
     assert lowered >= 3
+
+
+def test_played_null_knn6_refits_the_null_maps_only() -> None:
+    """``played_null_knn6`` (``skat_open_map.py --own --types null,null_hand,null_ouvert
+    --keep played_grand_hand``): the trump types' chances are ``played_grand_hand``'s; a
+    plain null's are lower (the refit's intercept is lower, its slope about the same), and
+    no null's are above ``strong``'s weights."""
+    nk = json.loads((CALIBRATION_DIR / "played_null_knn6.json").read_text())
+    gh = json.loads((CALIBRATION_DIR / "played_grand_hand.json").read_text())
+    nulls = ("null", "null_hand", "null_ouvert")
+    assert {k: v for k, v in nk["map"].items() if k not in nulls} == {
+        k: v for k, v in gh["map"].items() if k not in nulls}
+    assert nk["base"] == "strong" and "--keep played_grand_hand" in nk["map_made"]["by"]
+    assert all(nk["map"][k] != gh["map"][k] for k in nulls)
+    for game, stage, got, plain in beside("played_null_knn6", "played_grand_hand"):
+        if game != NULL:
+            assert got == plain, (game, stage)
+
+    def chance(value: float, stage: str, name: str, ouvert: bool = False) -> float:
+        return win_probability(value, stage, 1, 6.0, NULL, calibration=name, ouvert=ouvert)
+
+    for value in (0.2, 0.5, 0.8, 1.0):  # the null's neighbour values (strong: 0.33-0.67)
+        for stage in ("put", "pickup"):
+            assert chance(value, stage, "played_null_knn6") < chance(
+                value, stage, "played_grand_hand")
+        for stage, ouvert in (("put", False), ("pickup", False), ("hand", False),
+                              ("put", True)):
+            assert chance(value, stage, "played_null_knn6", ouvert) <= chance(
+                value, stage, "strong", ouvert)

@@ -82,7 +82,7 @@ CALIBRATIONS: dict[str, dict[str, tuple[float, ...]]] = {
 }
 """The win-chance calibrations by the declarer's card play (``KnnParams.calibration``)."""
 TYPED_CALIBRATIONS = ("strong", "defended", "played", "played_null", "played_infer",
-                      "played_grand_hand", "played_pickup", "played_put")
+                      "played_grand_hand", "played_pickup", "played_put", "played_null_knn6")
 """Calibrations with weights per stage and game type, shipped as data
 (``spielwerk/data/skat_calibration/NAME.json`` with how they were made): ``strong`` - the
 knn declarer and both defenders play by PIMC (:func:`typed_calibration`); ``defended`` -
@@ -97,7 +97,9 @@ their worlds by the auction (``play=infer``, the default's defence);
 ``played_grand_hand`` with a map of its own for suit games at the stage ``pickup``, fitted
 on the chance the bidding gave the suit game it planned (:data:`PICKUP_MAP_KINDS`);
 ``played_put`` - ``played_grand_hand`` with ``played_infer``'s suit map after the skat is seen
-only (the bidding keeps ``played_grand_hand``'s chances: ``suit_pickup`` the identity). A
+only (the bidding keeps ``played_grand_hand``'s chances: ``suit_pickup`` the identity);
+``played_null_knn6`` - ``played_grand_hand`` with the null maps refitted on the nulls of
+``knn6`` (the default then) against its own defence. A
 calibration
 may also carry the type ``ouvert`` (null ouvert, fitted on forced null ouvert games of its
 own: ``skat_kb_calibrate.py --modes nullhand,nullouvert,nullouverthand``); then
@@ -250,7 +252,9 @@ class KnnParams:
                              "that on grand hand only, or played_pickup: that with the "
                              "suit games' chances when bidding fitted on their own, "
                              "or played_put: played_grand_hand with played_infer's "
-                             "suit chances after the skat is seen "
+                             "suit chances after the skat is seen, or "
+                             "played_null_knn6: played_grand_hand with the nulls refitted "
+                             "on knn6's own nulls "
                              "(auto: played_grand_hand for "
                              "score with infer "
                              "play, strong with pimc play, else those of play)",
