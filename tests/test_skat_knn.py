@@ -300,7 +300,7 @@ def test_cli_bid_play_picks_the_calibration() -> None:
     pimc = bid_result(cards, play="pimc")
     assert infer["values"] == pimc["values"] == rule["values"]  # the same neighbours
     assert rule["game"] == "pass" and rule["max_bid"] == 0
-    # played_grand_hand lowers only the nulls' and grand hand's chances: this game is bid alike
+    # played_null_knn6 lowers only the nulls' and grand hand's chances: this game is bid alike
     assert infer["game"] == pimc["game"] != "pass" and infer["max_bid"] == pimc["max_bid"] >= 18
     runner = CliRunner()
     r = runner.invoke(app, ["skat", "bid", *cards.split(), "--play", "rule", "--json"])

@@ -132,10 +132,10 @@ def test_contest_shift_keeps_a_hand_at_18_unless_it_stays_winnable(model: KnnMod
 def test_the_calibration_follows_the_card_play(model: KnnModel) -> None:
     game = load_game("skat(players=3)")
     # the default: expected-score decisions with the chances of PIMC on every side, the
-    # nulls' and grand hand's lowered (played_grand_hand), for the card play over worlds
+    # nulls' and grand hand's lowered (played_null_knn6), for the card play over worlds
     # weighted by the auction
     default = make_agent("knn", game).params  # type: ignore[attr-defined]
-    assert (default.decision, default.calibration) == ("score", "played_grand_hand")
+    assert (default.decision, default.calibration) == ("score", "played_null_knn6")
     plain = make_agent("knn:play=pimc", game).params  # type: ignore[attr-defined]
     assert (plain.decision, plain.calibration) == ("score", "strong")
     ev = make_agent("knn:decision=ev", game)

@@ -387,6 +387,9 @@ FROZEN: dict[str, tuple[dict[str, Any], str]] = {
     "knn6": ({**_KNN2, "null_defence": True, "play": "infer",
               "calibration": "played_grand_hand", "put_grand_shift": 0.5,
               "put_null_shift": -0.5}, _SHIPPED_BASE),
+    "knn7": ({**_KNN2, "null_defence": True, "play": "infer",
+              "calibration": "played_null_knn6", "put_grand_shift": 0.5,
+              "put_null_shift": -0.5}, _SHIPPED_BASE),
 }
 """Frozen bots to measure against: the values they pin of :class:`KnnSettings` (every
 parameter but :data:`FROZEN_FREE`), and the SHA-256 of the manifest of the knowledge base
@@ -398,7 +401,9 @@ defence - the previous default that issue 42's changes are measured against; ``k
 ``knn2`` with the null defence, before ``caution`` (its chances taken as they were
 fitted against PIMC defenders); ``knn4`` the default with inference in the card play and
 ``played_grand_hand``; ``knn5`` that with ``put_grand_shift=0.5``; ``knn6`` that with
-``put_null_shift=-0.5``, the default (``docs/evaluations/skat-put-shift.md``)."""
+``put_null_shift=-0.5`` (``docs/evaluations/skat-put-shift.md``); ``knn7`` that with the
+null chances refitted on ``knn6``'s own nulls (``played_null_knn6``), the default
+(``docs/evaluations/skat-null-declarer.md``)."""
 
 
 def pinned(name: str, pins: dict[str, Any]) -> dict[str, Any]:

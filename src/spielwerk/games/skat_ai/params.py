@@ -117,7 +117,7 @@ DEFAULT_PLAY = "infer"
 settings name another."""
 AUTO = "auto"
 """The calibration of the decision rule under the card play (:func:`auto_calibration`):
-``played_grand_hand`` for ``score`` with ``infer`` card play, the shipped setting."""
+``played_null_knn6`` for ``score`` with ``infer`` card play, the shipped setting."""
 AGENT_CALIBRATIONS = (AUTO, *CALIBRATION_NAMES)
 """Win-chance calibration of the ``ev`` / ``score`` decisions: that of the card play (auto) or
 a named one (``strong``: PIMC card play on every side)."""
@@ -255,7 +255,7 @@ class KnnParams:
                              "suit chances after the skat is seen, or "
                              "played_null_knn6: played_grand_hand with the nulls refitted "
                              "on knn6's own nulls "
-                             "(auto: played_grand_hand for "
+                             "(auto: played_null_knn6 for "
                              "score with infer "
                              "play, strong with pimc play, else those of play)",
                              AGENT_CALIBRATIONS)
@@ -335,8 +335,9 @@ AGENT_DECISION = DEFAULT_DECISION
 
 def auto_calibration(decision: str, play: str) -> str:
     """The win chances a decision rule uses unless one is named: ``score`` with ``infer``
-    card play (the ``knn`` default) ``played_grand_hand`` - those measured with PIMC on every
-    side, the nulls' and grand hand's lowered to what the bot's own defence lets through;
+    card play (the ``knn`` default) ``played_null_knn6`` - those measured with PIMC on every
+    side, the nulls' and grand hand's lowered to what the bot's own defence lets through
+    (the nulls' refitted on the nulls of ``knn6``, the default before);
     ``score`` with plain
     PIMC ``strong``; else those of the card play (``rule`` or ``pimc``, against rule's
     defence; ``infer`` is PIMC over weighted worlds and takes ``pimc``'s)."""
@@ -344,7 +345,7 @@ def auto_calibration(decision: str, play: str) -> str:
         return play
     if decision != "score":
         return "pimc"
-    return "played_grand_hand" if play == "infer" else "strong"
+    return "played_null_knn6" if play == "infer" else "strong"
 
 
 def has_ouvert(calibration: str) -> bool:
