@@ -29,6 +29,15 @@ pessimistic side only (``min(z, a + b z)``, :func:`spielwerk.games.skat_ai.param
         --calibration strong --own played \
         --write src/spielwerk/data/skat_calibration/played.json
 
+``--told-by NAME`` takes records whose chances were told by the calibration NAME (a map on
+``--calibration``'s weights) back to ``--calibration``'s log-odds through NAME's maps before
+the fit; with it the records may also be those of ``skat_declarer_compare.py --force
+own-nulls`` (the first declarer's game against our defence is the outcome):
+
+    python experiments/skat_open_map.py results/ownnulls-7106.jsonl --calibration strong \
+        --told-by played_grand_hand --own played_null_knn6 \
+        --types null,null_hand,null_ouvert --keep played_grand_hand
+
 ``--after-pickup`` (with ``--keep`` and ``--types`` of suit, grand, null) applies the new
 maps after the skat is seen only: the bidding keeps the kept calibration's chances for those
 types, written as their ``_pickup`` maps (``played_put``, in
@@ -82,6 +91,37 @@ def fit(z: np.ndarray, won: np.ndarray, bound: bool = True) -> tuple[float, floa
     return float(res.x[0]), float(res.x[1])
 
 
+def untold(p: float, ab: list[float]) -> float:
+    """The chance of the base weights that a map ``min(z, a + b z)`` told as ``p`` (the map
+    is increasing, so the log-odds come back one to one)."""
+    a, b = ab
+    told = float(logit(np.array([p]))[0])
+    z = told if told <= a + b * told else (told - a) / b
+    return float(1.0 / (1.0 + math.exp(-z)))
+
+
+def read_records(path: Path, told_by: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The declared games of ``path`` with a chance told: ``skat calibration --out`` lines, or
+    (with ``told_by``) ``skat_declarer_compare.py`` lines, their outcome the first declarer's
+    against our defence; with ``told_by`` each chance is taken back through its map."""
+    lines = path.read_text().splitlines()
+    first = json.loads(lines[0]).get("declarers", [None])[0] if lines else None
+    rows = []
+    for line in lines:
+        r = json.loads(line)
+        if r.get("predicted") is None:
+            continue
+        if not r.get("declared"):
+            if told_by is None or first not in r:
+                continue
+            r = {"declared": True, "type": r["type"], "predicted": r["predicted"],
+                 "won": r[first]["ours"]["won"]}
+        if told_by is not None:
+            r = {**r, "predicted": untold(r["predicted"], told_by["map"][r["type"]])}
+        rows.append(r)
+    return rows
+
+
 def sibling(kind: str) -> str:
     return kind[:-5] if kind.endswith("_hand") else kind + "_hand"
 
@@ -107,14 +147,18 @@ def main() -> None:
     ap.add_argument("--check", type=Path, nargs="+", default=[],
                     help="with --own: also print, per type, the mapped chance against the "
                          "observed rate on these records (held out from the fit)")
+    ap.add_argument("--told-by", metavar="NAME",
+                    help="the records' chances were told by the calibration NAME (made on "
+                         "--calibration): take them back through its maps before the fit")
     ap.add_argument("--write", type=Path, help="write (or update) the map file")
     args = ap.parse_args()
-    rows: list[dict[str, Any]] = []
-    for path in args.files:
-        for line in path.read_text().splitlines():
-            r = json.loads(line)
-            if r.get("declared") and r.get("predicted") is not None:
-                rows.append(r)
+    told_by = None
+    if args.told_by:
+        told_by = json.loads((CALIBRATION_DIR / f"{args.told_by}.json").read_text())
+        if told_by.get("base") != args.calibration:
+            raise SystemExit(f"--told-by {args.told_by} is made on {told_by.get('base')}, "
+                             f"not on {args.calibration}")
+    rows = [r for path in args.files for r in read_records(path, told_by)]
     by_type = {t: [r for r in rows if r["type"] == t] for t in GAME_TYPES}
     kept = {}
     if args.keep:
@@ -161,6 +205,7 @@ def main() -> None:
               f"{a:+.3f} {b:.3f}")
     made = {"by": "python experiments/skat_open_map.py " + " ".join(
                 p.name for p in args.files) + f" --calibration {args.calibration}"
+            + (f" --told-by {args.told_by}" if args.told_by else "")
             + (f" --own {args.own}" if args.own else "")
             + (f" --types {args.types}" if args.own and args.types else "")
             + (f" --keep {args.keep}" if kept else "")
@@ -196,8 +241,7 @@ def check(files: list[Path], maps: dict[str, list[float]]) -> None:
     """Per type on held-out records: the chance told, the observed rate with its 95% Wilson
     interval, and the chance after ``min(z, a + b z)`` (``--keep``: the kept types' records,
     made with the kept calibration, carry its map already and are shown as told)."""
-    rows = [r for path in files for r in map(json.loads, path.read_text().splitlines())
-            if r.get("declared") and r.get("predicted") is not None]
+    rows = [r for path in files for r in read_records(path, None)]
     print(f"held out ({', '.join(p.name for p in files)}):")
     print(f"{'type':<12} {'games':>5} {'told':>6} {'mapped':>6} {'won':>6}  95% interval")
     for kind in GAME_TYPES:
