@@ -35,6 +35,7 @@ import numpy as np
 
 from skat_defence_gap import (  # the same auction, runner and options
     add_run_options,
+    paired_interval,
     reach_declaration,
     read_results,
     run_deals,
@@ -42,7 +43,7 @@ from skat_defence_gap import (  # the same auction, runner and options
     table_seats,
 )
 from spielwerk.core.agent import make_agent
-from spielwerk.core.intervals import mean_and_se, wilson_interval
+from spielwerk.core.intervals import wilson_interval
 from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat.cards import DISPLAY_ORDER, NULL
@@ -124,10 +125,8 @@ def paired_difference(rows: list[dict[str, Any]], a: str, b: str, against: str
                       ) -> tuple[float, float, float]:
     """Win rate of declarer ``b`` minus ``a`` against ``against`` over the same games, with a
     95% interval for matched pairs."""
-    mean, se = mean_and_se([int(r[b][against]["won"]) - int(r[a][against]["won"])
+    return paired_interval([int(r[b][against]["won"]) - int(r[a][against]["won"])
                             for r in rows])
-    half = 1.96 * (se if se == se else 0.0)
-    return mean, mean - half, mean + half
 
 
 def summarize(path: Path) -> None:

@@ -34,6 +34,7 @@ import numpy as np
 
 from skat_defence_gap import (  # the same auction, runner and options
     add_run_options,
+    paired_interval,
     reach_declaration,
     read_results,
     run_deals,
@@ -42,7 +43,6 @@ from skat_defence_gap import (  # the same auction, runner and options
 )
 from spielwerk.arena.stats import wilson_interval
 from spielwerk.core.agent import make_agent
-from spielwerk.core.intervals import mean_and_se
 from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat.cards import NULL
@@ -87,10 +87,8 @@ def paired_gap_difference(rows: list[dict[str, Any]], a: str, b: str) -> tuple[f
                                                                                float]:
     """Gap of ``b`` minus gap of ``a`` over the same nulls, with a 95% interval for matched
     pairs (a null counts for a defence when it let it through and the open hand beat it)."""
-    mean, se = mean_and_se([int(r[b]["won"] and not r[OPEN]["won"])
+    return paired_interval([int(r[b]["won"] and not r[OPEN]["won"])
                             - int(r[a]["won"] and not r[OPEN]["won"]) for r in rows])
-    half = 1.96 * (se if se == se else 0.0)
-    return mean, mean - half, mean + half
 
 
 def summarize(path: Path, also: tuple[Path, ...] = ()) -> None:

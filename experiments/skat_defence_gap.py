@@ -41,6 +41,7 @@ import numpy as np
 from spielwerk.arena.match import derive_seed
 from spielwerk.arena.stats import wilson_interval
 from spielwerk.core.agent import make_agent
+from spielwerk.core.intervals import mean_and_se
 from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat.cards import NULL
@@ -74,6 +75,13 @@ def reach_declaration(game: Any, agents: list[Any], seed: int, deal: int, force:
                                 forcing_null(agents) if force == "null" else agents,
                                 np.random.default_rng(chance))
     return state, chance
+
+
+def paired_interval(diffs: list[int]) -> tuple[float, float, float]:
+    """The mean of matched-pair differences and its 95% interval (normal)."""
+    mean, se = mean_and_se(diffs)
+    half = 1.96 * (se if se == se else 0.0)  # one pair: no spread
+    return mean, mean - half, mean + half
 
 
 def table_seats(declarer: int, declaring: list[Any], defending: list[Any] | None, seed: int,
