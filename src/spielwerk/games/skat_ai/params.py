@@ -82,7 +82,8 @@ CALIBRATIONS: dict[str, dict[str, tuple[float, ...]]] = {
 }
 """The win-chance calibrations by the declarer's card play (``KnnParams.calibration``)."""
 TYPED_CALIBRATIONS = ("strong", "defended", "played", "played_null", "played_infer",
-                      "played_grand_hand", "played_pickup", "played_put", "played_null_knn6")
+                      "played_grand_hand", "played_pickup", "played_put", "played_null_knn6",
+                      "played_suit_knn7")
 """Calibrations with weights per stage and game type, shipped as data
 (``spielwerk/data/skat_calibration/NAME.json`` with how they were made): ``strong`` - the
 knn declarer and both defenders play by PIMC (:func:`typed_calibration`); ``defended`` -
@@ -99,8 +100,9 @@ on the chance the bidding gave the suit game it planned (:data:`PICKUP_MAP_KINDS
 ``played_put`` - ``played_grand_hand`` with ``played_infer``'s suit map after the skat is seen
 only (the bidding keeps ``played_grand_hand``'s chances: ``suit_pickup`` the identity);
 ``played_null_knn6`` - ``played_grand_hand`` with the null maps refitted on the nulls of
-``knn6`` (the default then) against its own defence. A
-calibration
+``knn6`` (the default then) against its own defence; ``played_suit_knn7`` -
+``played_null_knn6`` with the suit and suit hand maps refitted on ``knn7``'s own games against
+its own defence. A calibration
 may also carry the type ``ouvert`` (null ouvert, fitted on forced null ouvert games of its
 own: ``skat_kb_calibrate.py --modes nullhand,nullouvert,nullouverthand``); then
 ``decision=score`` offers null ouvert by those win chances."""
