@@ -292,3 +292,24 @@ def test_played_null_knn6_refits_the_null_maps_only() -> None:
                               ("put", True)):
             assert chance(value, stage, "played_null_knn6", ouvert) <= chance(
                 value, stage, "strong", ouvert)
+
+
+def test_played_suit_knn7_lowers_the_suit_games_only() -> None:
+    """``played_suit_knn7`` (``skat_open_map.py --own --types suit,suit_hand --keep
+    played_null_knn6``): grand and null keep ``played_null_knn6``'s chances; every suit
+    game's chance, with the skat or hand, is lower (the refit takes 0.3-0.4 off its
+    log-odds)."""
+    ps = json.loads((CALIBRATION_DIR / "played_suit_knn7.json").read_text())
+    nk = json.loads((CALIBRATION_DIR / "played_null_knn6.json").read_text())
+    suits = ("suit", "suit_hand")
+    assert {k: v for k, v in ps["map"].items() if k not in suits} == {
+        k: v for k, v in nk["map"].items() if k not in suits}
+    assert ps["base"] == "strong" and "--told-by played_null_knn6" in ps["map_made"]["by"]
+    lowered = 0
+    for game, stage, got, plain in beside("played_suit_knn7", "played_null_knn6"):
+        if game < GRAND:
+            assert got < plain, (game, stage)
+            lowered += 1
+        else:
+            assert got == plain, (game, stage)
+    assert lowered >= 10

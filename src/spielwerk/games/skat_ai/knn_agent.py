@@ -69,7 +69,7 @@ from spielwerk.games.skat_ai.putting import (
     bot_put,
     choose_game,
     knn_put,
-    put_count,
+    put_chance,
 )
 
 _MODELS: dict[tuple[str, int, str], KnnModel] = {}
@@ -341,8 +341,8 @@ class SkatKnnAgent(Agent):
             value = per_game[game][1]
         else:  # another put than the one valued for this game: value the put made
             value = float(self.model.put_values(twelve, game, [put], p.k)[0])
-        return p.chance(value, "put", position, put_count(twelve & ~put, game), game,
-                        p.put_shift(game) if cautious else 0.0, ouvert)
+        return put_chance(p, (put, value), twelve, game, position, ouvert,
+                          p.put_shift(game) if cautious else 0.0)
 
 
 register_declared(
@@ -364,7 +364,8 @@ _KNN2: dict[str, Any] = {
     "contest_shift": 1.0, "calibration": "strong", "null_ties": True, "null_lead": False,
     "deadline": False,
     "infer": "auction", "play_model": "net", "endgame": 0, "null_defence": False,
-    "suit_defence": False, "caution": 0.0, "put_grand_shift": 0.0, "put_null_shift": 0.0}
+    "suit_defence": False, "caution": 0.0, "put_grand_shift": 0.0, "put_null_shift": 0.0,
+    "null_model": "knn"}
 FROZEN: dict[str, tuple[dict[str, Any], str]] = {
     "knn1": (
         {"k": 12, "extensions": True, "putting": "refined",
@@ -375,7 +376,8 @@ FROZEN: dict[str, tuple[dict[str, Any], str]] = {
          "calibration": "pimc", "null_ties": False, "null_lead": False, "deadline": False,
          "infer": "auction",
          "play_model": "net", "endgame": 0, "null_defence": False, "suit_defence": False,
-         "caution": 0.0, "put_grand_shift": 0.0, "put_null_shift": 0.0},
+         "caution": 0.0, "put_grand_shift": 0.0, "put_null_shift": 0.0,
+         "null_model": "knn"},
         _SHIPPED_BASE,
     ),
     "knn2": (_KNN2, _SHIPPED_BASE),

@@ -40,6 +40,8 @@ DEFAULT_CONTEST_SHIFT = 1.0
 DEFAULT_CAUTION = 0.0
 DEFAULT_PUT_GRAND_SHIFT = 0.5
 DEFAULT_PUT_NULL_SHIFT = -0.5
+DEFAULT_NULL_MODEL = "knn"
+NULL_MODELS = ("knn", "features")
 """The shipped choice after picking up weighs grand at its chance less 0.5 in log-odds, and
 null at its chance plus 0.5 (``docs/evaluations/skat-put-shift.md``)."""
 OPEN_MAP = "open-bound"
@@ -278,6 +280,10 @@ class KnnParams:
     chances are fitted on all games of a type, not on the close choices between two types.
     The shifts move that choice alone (:meth:`put_shift`); bidding and the chance reported
     (:meth:`SkatKnnAgent.declaration_chance`) keep the calibration's."""
+    null_model: str = param(DEFAULT_NULL_MODEL, "score: a plain null's win chance after "
+                            "picking up: knn (the calibration's, from the neighbours) or "
+                            "features (a logistic model of the ten cards kept and the put, "
+                            "which also chooses the put; null_model.py)", NULL_MODELS)
 
     def __post_init__(self) -> None:
         if self.k < 1:

@@ -24,6 +24,7 @@ from spielwerk.games.skat.scoring import BASE_VALUES, NULL_VALUES, suit_game_val
 from spielwerk.games.skat_ai.knn import KnnModel
 from spielwerk.games.skat_ai.knowledge.features import hand_count, null_count
 from spielwerk.games.skat_ai.knowledge.store import KnowledgeBaseError
+from spielwerk.games.skat_ai.null_model import best_null_put, null_put_chance
 from spielwerk.games.skat_ai.params import (
     KnnParams,
     expected_score,
@@ -78,7 +79,11 @@ def knn_put(model: KnnModel, twelve: int, bid: int, params: KnnParams | None = N
             per_game[g] = (put, float(model.put_values(twelve, g, [put], p.k)[0]))
             candidates += 1
             continue
-        put, value, n = model.best_put(twelve, g, p.k, p.put_rules, position)
+        if g == NULL and p.null_model == "features" and p.decision == "score":
+            put = best_null_put(twelve, position)[0]
+            value, n = float(model.put_values(twelve, g, [put], p.k)[0]), 66
+        else:
+            put, value, n = model.best_put(twelve, g, p.k, p.put_rules, position)
         per_game[g] = (put, value)
         candidates += n
     choice, ouvert = choose_game(per_game, twelve, bid, p, prefer, position)
@@ -111,9 +116,8 @@ def choose_game(per_game: dict[int, tuple[int, float]], twelve: int, bid: int, p
         if g == NULL:
             value = NULL_VALUES[(False, ouvert)] if ouvert else (
                 plain_value(g) if plain_value(g) >= bid else max_value(g))
-        chance = p.chance(per_game[g][1], "put", position,
-                          put_count(twelve & ~per_game[g][0], g), g, p.put_shift(g), ouvert)
-        return expected_score(chance, value, p.loss_bonus)
+        return expected_score(put_chance(p, per_game[g], twelve, g, position, ouvert,
+                                         p.put_shift(g)), value, p.loss_bonus)
 
     def merit(g: int) -> tuple[float, int]:
         if p.game_choice == "ev":
@@ -146,6 +150,19 @@ def choose_game(per_game: dict[int, tuple[int, float]], twelve: int, bid: int, p
                                            -per_game[g][1]))
     ouvert = choice == NULL and (plain_value(NULL) < bid or per_game[NULL][1] >= 1.0)
     return choice, ouvert
+
+
+def put_chance(p: KnnParams, put_value: tuple[int, float], twelve: int, game: int,
+               position: int, ouvert: bool = False, shift: float = 0.0) -> float:
+    """The win chance of ``game`` declared after picking up with the (put, neighbour value)
+    ``put_value``: the calibration's (stage ``put``), or for a plain null with
+    ``null_model=features`` that of :func:`null_model.null_put_chance`; ``shift`` off its
+    log-odds."""
+    put, value = put_value
+    if game == NULL and not ouvert and p.null_model == "features":
+        return null_put_chance(twelve & ~put, put, position, shift)
+    return p.chance(value, "put", position, put_count(twelve & ~put, game), game, shift,
+                    ouvert)
 
 
 def put_count(ten: int, game: int) -> float:
