@@ -121,7 +121,7 @@ def put_hint(info: SkatInfoState, seed: int) -> dict[str, Any]:
     """After picking up: each game's put of the twelve cards with its neighbours' value,
     win chance and expected list score at this bid, and the engine's choice."""
     from spielwerk.games.skat_ai.params import expected_score
-    from spielwerk.games.skat_ai.putting import put_count
+    from spielwerk.games.skat_ai.putting import put_chance
     from spielwerk.games.skat_ai.winprob import game_value
 
     agent = _knn(info.game, seed)
@@ -131,7 +131,7 @@ def put_hint(info: SkatInfoState, seed: int) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     for g, (put, value) in sorted(decision.per_game.items()):
         worth = max(game_value(twelve, g), info.bid)
-        chance = agent.params.chance(value, "put", position, put_count(twelve & ~put, g), g)
+        chance = put_chance(agent.params, (put, value), twelve, g, position)
         rows.append({"game": GAME_NAMES[g], "put": mask_to_string(put).split(),
                      "value": round(float(value), 1), "win": round(float(chance), 2),
                      "expected": round(expected_score(chance, worth,
