@@ -132,10 +132,10 @@ def test_contest_shift_keeps_a_hand_at_18_unless_it_stays_winnable(model: KnnMod
 def test_the_calibration_follows_the_card_play(model: KnnModel) -> None:
     game = load_game("skat(players=3)")
     # the default: expected-score decisions with the chances of PIMC on every side, the
-    # nulls' and grand hand's lowered (played_null_knn6), for the card play over worlds
-    # weighted by the auction
+    # nulls', grand hand's and suit games' lowered (played_suit_knn7), for the card play over
+    # worlds weighted by the auction
     default = make_agent("knn", game).params  # type: ignore[attr-defined]
-    assert (default.decision, default.calibration) == ("score", "played_null_knn6")
+    assert (default.decision, default.calibration) == ("score", "played_suit_knn7")
     plain = make_agent("knn:play=pimc", game).params  # type: ignore[attr-defined]
     assert (plain.decision, plain.calibration) == ("score", "strong")
     ev = make_agent("knn:decision=ev", game)

@@ -30,15 +30,15 @@ KNN_SETTINGS: dict[str, Any] = {
     "suit_defence": False, "put_rules": "seed",
     "choose_by_put": True, "switch_margin": 0.0, "contest_margin": 6.0, "decision": "score",
     "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value", "contest_shift": 1.0,
-    "calibration": "auto", "caution": 0.0, "put_grand_shift": 0.5, "put_null_shift": -0.5,
+    "calibration": "auto", "caution": 0.0, "put_grand_shift": 0.85, "put_null_shift": -0.15,
     "null_model": "knn",
 }
 KNN_PARAMS: dict[str, Any] = {
     "k": 12, "hand_threshold": 64.0, "pickup_threshold": 52.0, "null_threshold": 0.8,
     "extensions": True, "put_rules": "seed", "switch_margin": 0.0, "contest_margin": 6.0,
     "decision": "score", "loss_bonus": 40.0, "ev_margin": 0.0, "contest_shift": 1.0,
-    "game_choice": "value", "calibration": "played_null_knn6", "caution": 0.0,
-    "put_grand_shift": 0.5, "put_null_shift": -0.5, "null_model": "knn",
+    "game_choice": "value", "calibration": "played_suit_knn7", "caution": 0.0,
+    "put_grand_shift": 0.85, "put_null_shift": -0.15, "null_model": "knn",
 }
 OLD = {"put_grand_shift": 0.0, "put_null_shift": 0.0}  # before knn5: the chances alone
 KNN1 = {"decision": "ev", "calibration": "pimc", "null_ties": False, "null_defence": False,
@@ -46,9 +46,11 @@ KNN1 = {"decision": "ev", "calibration": "pimc", "null_ties": False, "null_defen
 KNN2 = {"calibration": "strong", "null_defence": False, "play": "pimc", **OLD}
 KNN3 = {"calibration": "strong", "play": "pimc", **OLD}  # the default before play=infer
 KNN4 = {"calibration": "played_grand_hand", **OLD}  # the default before put_grand_shift
-KNN5 = {"calibration": "played_grand_hand", "put_null_shift": 0.0}  # before the null shift
-KNN6 = {"calibration": "played_grand_hand"}  # the default before the null refit
-KNN7 = {"calibration": "played_null_knn6"}  # the default, frozen
+SHIFTS = {"put_grand_shift": 0.5, "put_null_shift": -0.5}  # knn6 and knn7
+KNN5 = {"calibration": "played_grand_hand", "put_grand_shift": 0.5, "put_null_shift": 0.0}
+KNN6 = {"calibration": "played_grand_hand", **SHIFTS}  # the default before the null refit
+KNN7 = {"calibration": "played_null_knn6", **SHIFTS}  # the default before the suit refit
+KNN8 = {"calibration": "played_suit_knn7"}  # the default, frozen
 # spec -> (settings, decision parameters), each as the knn agent's above but for these
 RESOLVED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "knn": ({}, {}),
@@ -65,9 +67,11 @@ RESOLVED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "knn:null_defence=false": ({"null_defence": False}, {}),
     "knn3": (KNN3, {"calibration": "strong", **OLD}),
     "knn4": (KNN4, {"calibration": "played_grand_hand", **OLD}),
-    "knn5": (KNN5, {"calibration": "played_grand_hand", "put_null_shift": 0.0}),
-    "knn6": (KNN6, {"calibration": "played_grand_hand"}),
-    "knn7": (KNN7, {"calibration": "played_null_knn6"}),
+    "knn5": (KNN5, {"calibration": "played_grand_hand", "put_grand_shift": 0.5,
+                    "put_null_shift": 0.0}),
+    "knn6": (KNN6, {"calibration": "played_grand_hand", **SHIFTS}),
+    "knn7": (KNN7, {"calibration": "played_null_knn6", **SHIFTS}),
+    "knn8": (KNN8, {"calibration": "played_suit_knn7"}),
     "knn:put_grand_shift=0": ({"put_grand_shift": 0.0}, {"put_grand_shift": 0.0}),
     "knn:caution=0.1": ({"caution": 0.1}, {"caution": 0.1}),
     "knn:decision=threshold:play=rule": ({"decision": "threshold", "play": "rule"},
@@ -79,7 +83,8 @@ SPEC_DEFAULTS = {"knn": KNN_SETTINGS, "knn1": {"worlds": 32, "time": 0.0, "base"
                  "knn4": {"worlds": 32, "time": 0.0, "base": ""},
                  "knn5": {"worlds": 32, "time": 0.0, "base": ""},
                  "knn6": {"worlds": 32, "time": 0.0, "base": ""},
-                 "knn7": {"worlds": 32, "time": 0.0, "base": ""}}
+                 "knn7": {"worlds": 32, "time": 0.0, "base": ""},
+                 "knn8": {"worlds": 32, "time": 0.0, "base": ""}}
 
 
 def knn_agent_names() -> set[str]:
@@ -88,7 +93,7 @@ def knn_agent_names() -> set[str]:
 
 def test_every_knn_agent_is_in_the_snapshot() -> None:
     assert knn_agent_names() == {"knn", "knn1", "knn2", "knn3", "knn4", "knn5", "knn6",
-                                 "knn7"}, \
+                                 "knn7", "knn8"}, \
         "a new knn agent: add its resolution here"
     assert {spec.split(":")[0] for spec in RESOLVED} == knn_agent_names()
 
@@ -119,7 +124,7 @@ def test_the_decision_parameters_are_declared_once() -> None:
     # the library's defaults are the shipped agent's decisions: one default, not two
     shipped = make_agent("knn", load_game("skat"), seed=0).params  # type: ignore[attr-defined]
     assert KnnParams().resolved() == shipped
-    assert (KnnParams().decision, KnnParams().win_chances) == ("score", "played_null_knn6")
+    assert (KnnParams().decision, KnnParams().win_chances) == ("score", "played_suit_knn7")
     assert KnnParams(decision="ev").win_chances == "pimc"  # auto: that of PIMC card play
 
 

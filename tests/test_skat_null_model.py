@@ -18,6 +18,7 @@ from spielwerk.core.agent import make_agent
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat.cards import NULL, as_hand, string_to_card
 from spielwerk.games.skat_ai import null_model
+from spielwerk.games.skat_ai.knowledge.features import null_count
 from spielwerk.games.skat_ai.knowledge.store import KnowledgeBaseError
 from spielwerk.games.skat_ai.null_model import (
     FEATURES,
@@ -116,7 +117,7 @@ def test_a_bad_model_file_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyP
 def test_the_agent_puts_and_tells_by_the_model() -> None:
     """A plain null declared after picking up by ``knn:null_model=features``: the put is
     :func:`best_null_put`'s and the chance told is the model's (the chance decided has
-    ``put_null_shift`` (-0.5) taken off its log-odds)."""
+    ``put_null_shift`` taken off its log-odds)."""
     found = 0
     for agents, state in declared_deals("knn:worlds=1:null_model=features", 9, 400):
         c = state.contract
@@ -130,8 +131,9 @@ def test_the_agent_puts_and_tells_by_the_model() -> None:
         told = agents[d].declaration_chance(info)  # type: ignore[attr-defined]
         assert told == pytest.approx(null_put_chance(state.hands[d], state.put, position))
         decided = agents[d].declaration_chance(info, cautious=True)  # type: ignore[attr-defined]
-        assert decided == pytest.approx(null_put_chance(state.hands[d], state.put, position,
-                                                        shift=-0.5))
+        shift = agents[d].params.put_null_shift  # type: ignore[attr-defined]
+        assert shift != 0 and decided == pytest.approx(
+            null_put_chance(state.hands[d], state.put, position, shift=shift))
         found += 1
         if found == 2:
             return
@@ -211,3 +213,26 @@ def test_the_nulls_are_reached_again_or_refused(tmp_path: Path) -> None:
     other.write_text(json.dumps({"agent": "knn", "seed": 1}) + "\n")
     with pytest.raises(SystemExit, match="own-nulls"):
         script.read_nulls(other, None)
+
+
+def test_null_ouvert_takes_the_plain_chance_only_where_every_suit_is_safe() -> None:
+    from spielwerk.games.skat_ai.null_model import all_safe
+    from spielwerk.games.skat_ai.params import KnnParams
+    from spielwerk.games.skat_ai.putting import put_chance
+
+    safe_twelve, safe_put = as_hand([*SAFE.split(), "DA", "HA"]), mask("DA HA")
+    risky_twelve, risky_put = mask("C8 CT CQ CK H7 H8 HA DJ DQ DK SA SK"), mask("SA SK")
+    assert all_safe(safe_twelve & ~safe_put, safe_put)
+    assert not all_safe(risky_twelve & ~risky_put, risky_put)
+    features, knn = KnnParams(null_model="features"), KnnParams(null_model="knn")
+    for twelve, put, safe in ((safe_twelve, safe_put, True), (risky_twelve, risky_put, False)):
+        ten = twelve & ~put
+        plain = put_chance(features, (put, 0.6), twelve, NULL, 1)
+        assert plain == null_put_chance(ten, put, 1)
+        ouvert = put_chance(features, (put, 0.6), twelve, NULL, 1, ouvert=True)
+        calibrated = put_chance(knn, (put, 0.6), twelve, NULL, 1, ouvert=True)
+        assert ouvert == (plain if safe else calibrated)
+        assert calibrated == knn.chance(0.6, "put", 1, float(null_count(ten)[0]), NULL,
+                                        ouvert=True)
+    assert put_chance(features, (safe_put, 0.6), safe_twelve, NULL, 1, True, shift=1.0) < (
+        put_chance(features, (safe_put, 0.6), safe_twelve, NULL, 1, True))

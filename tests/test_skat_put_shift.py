@@ -56,7 +56,7 @@ def test_the_shift_is_per_game_type() -> None:
     assert (p.put_shift(GRAND), p.put_shift(NULL), p.put_shift(0), p.put_shift(3)) == (
         0.7, -0.4, 0.0, 0.0)
     assert PLAIN.put_shift(GRAND) == PLAIN.put_shift(NULL) == 0.0
-    assert (KnnParams().put_shift(GRAND), KnnParams().put_shift(NULL)) == (0.5, -0.5)
+    assert (KnnParams().put_shift(GRAND), KnnParams().put_shift(NULL)) == (0.85, -0.15)
     with pytest.raises(AgentSpecError, match="put_grand_shift"):
         make_agent("knn:put_grand_shift=4", load_game("skat"), 0)
 

@@ -392,6 +392,9 @@ FROZEN: dict[str, tuple[dict[str, Any], str]] = {
     "knn7": ({**_KNN2, "null_defence": True, "play": "infer",
               "calibration": "played_null_knn6", "put_grand_shift": 0.5,
               "put_null_shift": -0.5}, _SHIPPED_BASE),
+    "knn8": ({**_KNN2, "null_defence": True, "play": "infer",
+              "calibration": "played_suit_knn7", "put_grand_shift": 0.85,
+              "put_null_shift": -0.15}, _SHIPPED_BASE),
 }
 """Frozen bots to measure against: the values they pin of :class:`KnnSettings` (every
 parameter but :data:`FROZEN_FREE`), and the SHA-256 of the manifest of the knowledge base
@@ -404,8 +407,10 @@ defence - the previous default that issue 42's changes are measured against; ``k
 fitted against PIMC defenders); ``knn4`` the default with inference in the card play and
 ``played_grand_hand``; ``knn5`` that with ``put_grand_shift=0.5``; ``knn6`` that with
 ``put_null_shift=-0.5`` (``docs/evaluations/skat-put-shift.md``); ``knn7`` that with the
-null chances refitted on ``knn6``'s own nulls (``played_null_knn6``), the default
-(``docs/evaluations/skat-null-declarer.md``)."""
+null chances refitted on ``knn6``'s own nulls (``played_null_knn6``,
+``docs/evaluations/skat-null-declarer.md``); ``knn8`` that with the suit chances refitted on
+``knn7``'s own games and both shifts moved by as much (``played_suit_knn7``), the default
+(``docs/evaluations/skat-suit-chances.md``)."""
 
 
 def pinned(name: str, pins: dict[str, Any]) -> dict[str, Any]:

@@ -38,12 +38,14 @@ DEFAULT_EV_MARGIN = 0.0
 DEFAULT_GAME_CHOICE = "value"
 DEFAULT_CONTEST_SHIFT = 1.0
 DEFAULT_CAUTION = 0.0
-DEFAULT_PUT_GRAND_SHIFT = 0.5
-DEFAULT_PUT_NULL_SHIFT = -0.5
+DEFAULT_PUT_GRAND_SHIFT = 0.85
+DEFAULT_PUT_NULL_SHIFT = -0.15
 DEFAULT_NULL_MODEL = "knn"
 NULL_MODELS = ("knn", "features")
-"""The shipped choice after picking up weighs grand at its chance less 0.5 in log-odds, and
-null at its chance plus 0.5 (``docs/evaluations/skat-put-shift.md``)."""
+"""The shipped choice after picking up weighs grand at its chance less 0.85 in log-odds, and
+null at its chance plus 0.15: the shifts of ``docs/evaluations/skat-put-shift.md`` (0.5 and
+-0.5) moved by the 0.35 ``played_suit_knn7`` takes off a suit game's chance, so the choice
+between the games stays where it was measured (``docs/evaluations/skat-suit-chances.md``)."""
 OPEN_MAP = "open-bound"
 """The file (``data/skat_calibration/open-bound.json``) that maps a calibration's win chance
 to the chance of the same declaration against the open-hand defence, per game type
@@ -121,7 +123,7 @@ DEFAULT_PLAY = "infer"
 settings name another."""
 AUTO = "auto"
 """The calibration of the decision rule under the card play (:func:`auto_calibration`):
-``played_null_knn6`` for ``score`` with ``infer`` card play, the shipped setting."""
+``played_suit_knn7`` for ``score`` with ``infer`` card play, the shipped setting."""
 AGENT_CALIBRATIONS = (AUTO, *CALIBRATION_NAMES)
 """Win-chance calibration of the ``ev`` / ``score`` decisions: that of the card play (auto) or
 a named one (``strong``: PIMC card play on every side)."""
@@ -258,8 +260,9 @@ class KnnParams:
                              "or played_put: played_grand_hand with played_infer's "
                              "suit chances after the skat is seen, or "
                              "played_null_knn6: played_grand_hand with the nulls refitted "
-                             "on knn6's own nulls "
-                             "(auto: played_null_knn6 for "
+                             "on knn6's own nulls, or played_suit_knn7: that with the suit "
+                             "games refitted on knn7's own "
+                             "(auto: played_suit_knn7 for "
                              "score with infer "
                              "play, strong with pimc play, else those of play)",
                              AGENT_CALIBRATIONS)
@@ -343,9 +346,10 @@ AGENT_DECISION = DEFAULT_DECISION
 
 def auto_calibration(decision: str, play: str) -> str:
     """The win chances a decision rule uses unless one is named: ``score`` with ``infer``
-    card play (the ``knn`` default) ``played_null_knn6`` - those measured with PIMC on every
-    side, the nulls' and grand hand's lowered to what the bot's own defence lets through
-    (the nulls' refitted on the nulls of ``knn6``, the default before);
+    card play (the ``knn`` default) ``played_suit_knn7`` - those measured with PIMC on every
+    side, the nulls', grand hand's and the suit games' lowered to what the bot's own defence
+    lets through (the nulls' refitted on the nulls of ``knn6``, the suit games' on the games
+    of ``knn7``, the defaults before);
     ``score`` with plain
     PIMC ``strong``; else those of the card play (``rule`` or ``pimc``, against rule's
     defence; ``infer`` is PIMC over weighted worlds and takes ``pimc``'s)."""
@@ -353,7 +357,7 @@ def auto_calibration(decision: str, play: str) -> str:
         return play
     if decision != "score":
         return "pimc"
-    return "played_null_knn6" if play == "infer" else "strong"
+    return "played_suit_knn7" if play == "infer" else "strong"
 
 
 def has_ouvert(calibration: str) -> bool:

@@ -24,7 +24,7 @@ from spielwerk.games.skat.scoring import BASE_VALUES, NULL_VALUES, suit_game_val
 from spielwerk.games.skat_ai.knn import KnnModel
 from spielwerk.games.skat_ai.knowledge.features import hand_count, null_count
 from spielwerk.games.skat_ai.knowledge.store import KnowledgeBaseError
-from spielwerk.games.skat_ai.null_model import best_null_put, null_put_chance
+from spielwerk.games.skat_ai.null_model import all_safe, best_null_put, null_put_chance
 from spielwerk.games.skat_ai.params import (
     KnnParams,
     expected_score,
@@ -155,11 +155,13 @@ def choose_game(per_game: dict[int, tuple[int, float]], twelve: int, bid: int, p
 def put_chance(p: KnnParams, put_value: tuple[int, float], twelve: int, game: int,
                position: int, ouvert: bool = False, shift: float = 0.0) -> float:
     """The win chance of ``game`` declared after picking up with the (put, neighbour value)
-    ``put_value``: the calibration's (stage ``put``), or for a plain null with
-    ``null_model=features`` that of :func:`null_model.null_put_chance`; ``shift`` off its
-    log-odds."""
+    ``put_value``: the calibration's (stage ``put``), or with ``null_model=features`` for a
+    plain null that of :func:`null_model.null_put_chance`, and for null ouvert the same where
+    every suit is safe (:func:`null_model.all_safe`: the defenders cannot force a trick on
+    the declarer even seeing the cards); ``shift`` off its log-odds."""
     put, value = put_value
-    if game == NULL and not ouvert and p.null_model == "features":
+    if game == NULL and p.null_model == "features" and (
+            not ouvert or all_safe(twelve & ~put, put)):
         return null_put_chance(twelve & ~put, put, position, shift)
     return p.chance(value, "put", position, put_count(twelve & ~put, game), game, shift,
                     ouvert)
