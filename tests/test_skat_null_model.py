@@ -4,7 +4,7 @@ the two put (``games/skat_ai/null_model.py``), and its fit
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import json
 import math
 import sys
@@ -150,13 +150,10 @@ def test_the_knn_default_keeps_the_calibrations_null() -> None:
 # ----- the fit -------------------------------------------------------------------------------
 
 def load_script():  # type: ignore[no-untyped-def]
-    sys.path.insert(0, str(ROOT / "experiments"))
-    path = ROOT / "experiments" / "skat_null_model.py"
-    spec = importlib.util.spec_from_file_location("skat_null_model", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """``experiments/skat_null_model.py``, imported as the experiments import each other."""
+    if str(ROOT / "experiments") not in sys.path:
+        sys.path.insert(0, str(ROOT / "experiments"))
+    return importlib.import_module("skat_null_model")
 
 
 def test_auc_counts_pairs() -> None:
