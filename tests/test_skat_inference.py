@@ -41,7 +41,7 @@ from spielwerk.games.skat_ai.inference import (
     resample,
     weighted_deals,
 )
-from spielwerk.games.skat_ai.knn_agent import KnnSettings, shared_model
+from spielwerk.games.skat_ai.knn_agent import shared_model
 
 GAME: Any = load_game("skat")
 
@@ -82,7 +82,8 @@ def played_state(seed: int, cards: int) -> Any:
 
 
 def test_auction_observations_agree_with_the_bidders_decisions() -> None:
-    settings = KnnSettings()
+    bidder = make_agent("knn:play=rule:calibration=strong", GAME, seed=0)  # declared_state's
+    settings = bidder.settings  # type: ignore[attr-defined]
     params = settings.decision_params()
     model = shared_model("", params.k, settings.scaling)
     checked = 0
@@ -276,7 +277,8 @@ def test_infer_card_play_keeps_the_bidding() -> None:
         if a is None:
             continue
         assert a.contract == b.contract and a.declarer == b.declarer and a.put == b.put
-        agents = [make_agent("knn:play=infer:worlds=4", GAME, seed=i) for i in range(3)]
+        agents = [make_agent("knn:play=infer:calibration=strong:worlds=4", GAME, seed=i)
+                  for i in range(3)]
         end = play(GAME.new_initial_state(), agents, np.random.default_rng(seed)).state
         result = getattr(end, "result", None)
         assert result is not None and result.contract == a.contract
