@@ -32,7 +32,7 @@ import numpy as np
 from spielwerk.games.skat_ai.bidding import decide_bid
 from spielwerk.games.skat_ai.knn import KnnModel
 from spielwerk.games.skat_ai.knowledge.store import default_base_dir
-from spielwerk.games.skat_ai.params import CALIBRATION_NAMES, DECISIONS, KnnParams
+from spielwerk.games.skat_ai.params import CALIBRATION_NAMES, DECISIONS, NULL_MODELS, KnnParams
 from spielwerk.games.skat_ai.putting import bot_put, decide_put
 
 
@@ -52,6 +52,9 @@ def main() -> None:
     ap.add_argument("--put-grand-shift", type=float, default=KnnParams().put_grand_shift,
                     help="log-odds off grand's chance in the choice after picking up "
                          "(default: the shipped agent's)")
+    ap.add_argument("--null-model", choices=NULL_MODELS, default=KnnParams().null_model,
+                    help="a plain null's chance after picking up (default: the shipped "
+                         "agent's)")
     args = ap.parse_args()
     print(f"machine: {platform.platform()}, {platform.processor() or platform.machine()}, "
           f"{os.cpu_count()} CPUs; Python {platform.python_version()}")
@@ -64,7 +67,8 @@ def main() -> None:
           f"median {statistics.median(loads) * 1000:.0f} ms of 5")
     rng = np.random.default_rng(args.seed)
     params = KnnParams(decision=args.decision, calibration=args.calibration,
-                       caution=args.caution, put_grand_shift=args.put_grand_shift)
+                       caution=args.caution, put_grand_shift=args.put_grand_shift,
+                       null_model=args.null_model)
     bid_t, put_t, full_t = [], [], []
     for _ in range(args.hands):
         cards = rng.choice(32, 12, replace=False)
@@ -93,7 +97,8 @@ def main() -> None:
 
     print(f"{args.hands} random hands, k={params.k}, decision={params.decision}, "
           f"calibration={params.calibration}, caution={params.caution:g}, "
-          f"put_grand_shift={params.put_grand_shift:g}:")
+          f"put_grand_shift={params.put_grand_shift:g}, "
+          f"put_null_shift={params.put_null_shift:g}, null_model={params.null_model}:")
     show("bidding decision (decide_bid)", bid_t)
     show("putting decision, refined (bot_put)" if args.putting == "refined"
          else "putting decision, pruned (decide_put)", put_t)
