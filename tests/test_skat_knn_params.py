@@ -31,26 +31,28 @@ KNN_SETTINGS: dict[str, Any] = {
     "choose_by_put": True, "switch_margin": 0.0, "contest_margin": 6.0, "decision": "score",
     "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value", "contest_shift": 1.0,
     "calibration": "auto", "caution": 0.0, "put_grand_shift": 0.85, "put_null_shift": -0.15,
-    "null_model": "knn",
+    "null_model": "features",
 }
 KNN_PARAMS: dict[str, Any] = {
     "k": 12, "hand_threshold": 64.0, "pickup_threshold": 52.0, "null_threshold": 0.8,
     "extensions": True, "put_rules": "seed", "switch_margin": 0.0, "contest_margin": 6.0,
     "decision": "score", "loss_bonus": 40.0, "ev_margin": 0.0, "contest_shift": 1.0,
     "game_choice": "value", "calibration": "played_suit_knn7", "caution": 0.0,
-    "put_grand_shift": 0.85, "put_null_shift": -0.15, "null_model": "knn",
+    "put_grand_shift": 0.85, "put_null_shift": -0.15, "null_model": "features",
 }
-OLD = {"put_grand_shift": 0.0, "put_null_shift": 0.0}  # before knn5: the chances alone
+OLD = {"put_grand_shift": 0.0, "put_null_shift": 0.0, "null_model": "knn"}  # before knn5
 KNN1 = {"decision": "ev", "calibration": "pimc", "null_ties": False, "null_defence": False,
         "play": "pimc", **OLD}
 KNN2 = {"calibration": "strong", "null_defence": False, "play": "pimc", **OLD}
 KNN3 = {"calibration": "strong", "play": "pimc", **OLD}  # the default before play=infer
 KNN4 = {"calibration": "played_grand_hand", **OLD}  # the default before put_grand_shift
-SHIFTS = {"put_grand_shift": 0.5, "put_null_shift": -0.5}  # knn6 and knn7
-KNN5 = {"calibration": "played_grand_hand", "put_grand_shift": 0.5, "put_null_shift": 0.0}
+SHIFTS = {"put_grand_shift": 0.5, "put_null_shift": -0.5, "null_model": "knn"}  # knn6, knn7
+KNN5 = {"calibration": "played_grand_hand", "put_grand_shift": 0.5, "put_null_shift": 0.0,
+        "null_model": "knn"}
 KNN6 = {"calibration": "played_grand_hand", **SHIFTS}  # the default before the null refit
 KNN7 = {"calibration": "played_null_knn6", **SHIFTS}  # the default before the suit refit
-KNN8 = {"calibration": "played_suit_knn7"}  # the default, frozen
+KNN8 = {"calibration": "played_suit_knn7", "null_model": "knn"}  # before the null model
+KNN9 = {"calibration": "played_suit_knn7"}  # the default, frozen
 # spec -> (settings, decision parameters), each as the knn agent's above but for these
 RESOLVED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "knn": ({}, {}),
@@ -68,10 +70,11 @@ RESOLVED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "knn3": (KNN3, {"calibration": "strong", **OLD}),
     "knn4": (KNN4, {"calibration": "played_grand_hand", **OLD}),
     "knn5": (KNN5, {"calibration": "played_grand_hand", "put_grand_shift": 0.5,
-                    "put_null_shift": 0.0}),
+                    "put_null_shift": 0.0, "null_model": "knn"}),
     "knn6": (KNN6, {"calibration": "played_grand_hand", **SHIFTS}),
     "knn7": (KNN7, {"calibration": "played_null_knn6", **SHIFTS}),
-    "knn8": (KNN8, {"calibration": "played_suit_knn7"}),
+    "knn8": (KNN8, {"calibration": "played_suit_knn7", "null_model": "knn"}),
+    "knn9": (KNN9, {"calibration": "played_suit_knn7"}),
     "knn:put_grand_shift=0": ({"put_grand_shift": 0.0}, {"put_grand_shift": 0.0}),
     "knn:caution=0.1": ({"caution": 0.1}, {"caution": 0.1}),
     "knn:decision=threshold:play=rule": ({"decision": "threshold", "play": "rule"},
@@ -84,7 +87,8 @@ SPEC_DEFAULTS = {"knn": KNN_SETTINGS, "knn1": {"worlds": 32, "time": 0.0, "base"
                  "knn5": {"worlds": 32, "time": 0.0, "base": ""},
                  "knn6": {"worlds": 32, "time": 0.0, "base": ""},
                  "knn7": {"worlds": 32, "time": 0.0, "base": ""},
-                 "knn8": {"worlds": 32, "time": 0.0, "base": ""}}
+                 "knn8": {"worlds": 32, "time": 0.0, "base": ""},
+                 "knn9": {"worlds": 32, "time": 0.0, "base": ""}}
 
 
 def knn_agent_names() -> set[str]:
@@ -93,7 +97,7 @@ def knn_agent_names() -> set[str]:
 
 def test_every_knn_agent_is_in_the_snapshot() -> None:
     assert knn_agent_names() == {"knn", "knn1", "knn2", "knn3", "knn4", "knn5", "knn6",
-                                 "knn7", "knn8"}, \
+                                 "knn7", "knn8", "knn9"}, \
         "a new knn agent: add its resolution here"
     assert {spec.split(":")[0] for spec in RESOLVED} == knn_agent_names()
 

@@ -140,9 +140,10 @@ def test_the_agent_puts_and_tells_by_the_model() -> None:
     pytest.fail(f"{found} plain nulls after picking up in 400 deals, 2 wanted")
 
 
-def test_the_knn_default_keeps_the_calibrations_null() -> None:
+def test_the_knn_default_takes_the_model_and_knn8_the_calibrations_null() -> None:
     game = load_game("skat")
-    assert make_agent("knn", game, 0).params.null_model == "knn"  # type: ignore[attr-defined]
+    assert make_agent("knn", game, 0).params.null_model == "features"  # type: ignore[attr-defined]
+    assert make_agent("knn8", game, 0).params.null_model == "knn"  # type: ignore[attr-defined]
     with pytest.raises(Exception, match="null_model"):
         make_agent("knn:null_model=other", game, 0)
 

@@ -395,6 +395,9 @@ FROZEN: dict[str, tuple[dict[str, Any], str]] = {
     "knn8": ({**_KNN2, "null_defence": True, "play": "infer",
               "calibration": "played_suit_knn7", "put_grand_shift": 0.85,
               "put_null_shift": -0.15}, _SHIPPED_BASE),
+    "knn9": ({**_KNN2, "null_defence": True, "play": "infer",
+              "calibration": "played_suit_knn7", "put_grand_shift": 0.85,
+              "put_null_shift": -0.15, "null_model": "features"}, _SHIPPED_BASE),
 }
 """Frozen bots to measure against: the values they pin of :class:`KnnSettings` (every
 parameter but :data:`FROZEN_FREE`), and the SHA-256 of the manifest of the knowledge base
@@ -409,8 +412,10 @@ fitted against PIMC defenders); ``knn4`` the default with inference in the card 
 ``put_null_shift=-0.5`` (``docs/evaluations/skat-put-shift.md``); ``knn7`` that with the
 null chances refitted on ``knn6``'s own nulls (``played_null_knn6``,
 ``docs/evaluations/skat-null-declarer.md``); ``knn8`` that with the suit chances refitted on
-``knn7``'s own games and both shifts moved by as much (``played_suit_knn7``), the default
-(``docs/evaluations/skat-suit-chances.md``)."""
+``knn7``'s own games and both shifts moved by as much (``played_suit_knn7``,
+``docs/evaluations/skat-suit-chances.md``); ``knn9`` that with a plain null's chance after
+picking up from the cards (``null_model=features``), the default
+(``docs/evaluations/skat-null-model.md``)."""
 
 
 def pinned(name: str, pins: dict[str, Any]) -> dict[str, Any]:

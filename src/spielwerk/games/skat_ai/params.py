@@ -40,7 +40,9 @@ DEFAULT_CONTEST_SHIFT = 1.0
 DEFAULT_CAUTION = 0.0
 DEFAULT_PUT_GRAND_SHIFT = 0.85
 DEFAULT_PUT_NULL_SHIFT = -0.15
-DEFAULT_NULL_MODEL = "knn"
+DEFAULT_NULL_MODEL = "features"
+"""A plain null's chance after picking up from the shipped logistic model of the cards
+(``docs/evaluations/skat-null-model.md``)."""
 NULL_MODELS = ("knn", "features")
 """The shipped choice after picking up weighs grand at its chance less 0.85 in log-odds, and
 null at its chance plus 0.15: the shifts of ``docs/evaluations/skat-put-shift.md`` (0.5 and
@@ -286,7 +288,8 @@ class KnnParams:
     null_model: str = param(DEFAULT_NULL_MODEL, "score: a plain null's win chance after "
                             "picking up: knn (the calibration's, from the neighbours) or "
                             "features (a logistic model of the ten cards kept and the put, "
-                            "which also chooses the put; null_model.py)", NULL_MODELS)
+                            "which also chooses the put, and gives null ouvert the same "
+                            "chance where every suit is safe; null_model.py)", NULL_MODELS)
 
     def __post_init__(self) -> None:
         if self.k < 1:
