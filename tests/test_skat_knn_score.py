@@ -32,7 +32,7 @@ from spielwerk.games.skat_ai.params import (
 )
 from spielwerk.games.skat_ai.putting import choose_game, knn_put
 
-SCORE = KnnParams(decision="score", calibration="strong")
+SCORE = KnnParams(decision="score", calibration="strong", null_model="knn")
 
 
 @pytest.fixture(scope="module")

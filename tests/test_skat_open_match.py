@@ -16,7 +16,8 @@ def test_the_six_seatings_are_skat_matchs() -> None:
 
 
 def test_agents_that_decide_alike_score_alike() -> None:
-    specs = ["knn3:worlds=1", "knn:play=pimc:worlds=1:caution=0"]  # knn3 is this, frozen
+    specs = ["knn3:worlds=1",  # knn3 is this, frozen
+             "knn:play=pimc:worlds=1:caution=0:put_grand_shift=0:put_null_shift=0:null_model=knn"]
     match = OpenMatch(specs)
     rows = [match.play_deal(3, d) for d in range(3)]
     for row in rows:
