@@ -63,7 +63,7 @@ def read_nulls(path: Path, agent: str | None) -> list[dict[str, Any]]:
             raise SystemExit(f"{path}: deal {r['deal']} does not reach the recorded null with "
                              f"{spec!r}: name the agent that made the file (--agent)")
         d = state.declarer
-        position = [state.seat_of(i) for i in range(3)].index(d)
+        position = game.position_of(d)
         rows.append({"x": null_put_features(state.hands[d], state.put, position),
                      "told": r["predicted"], "won": bool(r[first]["ours"]["won"])})
     return rows

@@ -125,7 +125,7 @@ def test_the_agent_puts_and_tells_by_the_model() -> None:
             continue
         d = state.declarer
         info = state.info_state(d)
-        position = [state.seat_of(i) for i in range(3)].index(d)
+        position = state.game.position_of(d)
         twelve = state.hands[d] | state.put
         assert state.put == best_null_put(twelve, position)[0]
         told = agents[d].declaration_chance(info)  # type: ignore[attr-defined]

@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from spielwerk.games.skat.cards import NULL_RANK
+from spielwerk.games.skat_ai.knowledge.features import card_bits, null_exposure
 from spielwerk.games.skat_ai.knowledge.store import KnowledgeBaseError
 from spielwerk.games.skat_ai.params import CALIBRATION_DIR
 
@@ -48,35 +48,34 @@ MODEL_FILE = "null_put"
 """``data/skat_calibration/null_put.json``: the fitted weights and how they were made."""
 FORMAT = "spielwerk-skat-null-model"
 RISK_CAP = 4
-_ORDER = sorted(range(8), key=lambda r: NULL_RANK[r])
-"""Rank indices in null order (7 8 9 T J Q K A)."""
+
+
+def null_put_features_of(tens: np.ndarray, puts: np.ndarray, position: int) -> np.ndarray:
+    """(n, 8) features (module docstring) of nulls with the ten cards ``tens`` kept and
+    ``puts`` put (card masks), the declarer at ``position`` (0 forehand): the exposure of
+    :func:`knowledge.features.null_exposure` with the put out of play."""
+    gone = card_bits(puts)
+    risk, length = null_exposure(card_bits(tens), gone)
+    capped = np.minimum(risk, RISK_CAP)
+    at_risk = risk > 0
+    out = 8 - length - gone.reshape(-1, 4, 8).sum(axis=2)  # the defenders' cards per suit
+    x = np.empty((len(tens), len(FEATURES)))
+    x[:, 0] = ~at_risk.any(axis=1)
+    x[:, 1] = np.minimum(np.where(at_risk, out, 7).min(axis=1), 7)
+    x[:, 2] = (length == 0).sum(axis=1)
+    x[:, 3] = capped.sum(axis=1)
+    x[:, 4] = at_risk.sum(axis=1)
+    x[:, 5] = np.where(at_risk & (length <= 2), capped, 0).sum(axis=1)
+    x[:, 6] = np.where(at_risk & (length > 2), capped, 0).sum(axis=1)
+    x[:, 7] = float(position == 0)
+    return x
 
 
 def null_put_features(ten: int, put: int, position: int) -> np.ndarray:
-    """The eight features (module docstring) of a null with the ten cards ``ten`` kept and
-    ``put`` put, the declarer at ``position`` (0 forehand)."""
-    risk = at_risk = short = long_ = voids = 0
-    fewest = 7
-    for suit in range(4):
-        base = suit * 8
-        own = [NULL_RANK[r] for r in _ORDER if ten >> (base + r) & 1]
-        gone = [NULL_RANK[r] for r in _ORDER if put >> (base + r) & 1]
-        if not own:
-            voids += 1
-            continue
-        exposure = max(0, *(rank - sum(1 for g in gone if g < rank) - 2 * i
-                            for i, rank in enumerate(own)))
-        if exposure > 0:
-            capped = min(exposure, RISK_CAP)
-            risk += capped
-            at_risk += 1
-            if len(own) <= 2:
-                short += capped
-            else:
-                long_ += capped
-            fewest = min(fewest, 8 - len(own) - len(gone))
-    return np.array([float(at_risk == 0), fewest, voids,
-                     risk, at_risk, short, long_, float(position == 0)])
+    """The eight features of one null (:func:`null_put_features_of`)."""
+    row: np.ndarray = null_put_features_of(np.array([ten], dtype=np.int64),
+                                           np.array([put], dtype=np.int64), position)[0]
+    return row
 
 
 def all_safe(ten: int, put: int) -> bool:
@@ -104,24 +103,25 @@ def null_model() -> dict[str, Any]:
     return data
 
 
+def _chances(x: np.ndarray, shift: float) -> np.ndarray:
+    w = null_model()["weights"]
+    z = w["intercept"] + (x * np.array([w[f] for f in FEATURES])).sum(axis=1) - shift
+    out: np.ndarray = 1.0 / (1.0 + np.exp(-z))
+    return out
+
+
 def null_put_chance(ten: int, put: int, position: int, shift: float = 0.0) -> float:
     """The null's win chance from :func:`null_put_features`, with ``shift`` taken off its
     log-odds (``put_null_shift`` when the game is chosen)."""
-    w = null_model()["weights"]
-    x = null_put_features(ten, put, position)
-    z = w["intercept"] + sum(w[f] * float(v) for f, v in zip(FEATURES, x, strict=True)) - shift
-    return 1.0 / (1.0 + math.exp(-z))
+    return float(_chances(null_put_features(ten, put, position)[None, :], shift)[0])
 
 
 def best_null_put(twelve: int, position: int) -> tuple[int, float]:
     """(put, chance) of the put of two of ``twelve`` cards that gives a null the highest
     chance (the lowest put mask among equals)."""
     cards = [c for c in range(32) if twelve >> c & 1]
-    best = (-1.0, 0)
-    for i, a in enumerate(cards):
-        for b in cards[i + 1:]:
-            put = (1 << a) | (1 << b)
-            chance = null_put_chance(twelve & ~put, put, position)
-            if chance > best[0] or chance == best[0] and put < best[1]:
-                best = (chance, put)
-    return best[1], best[0]
+    puts = np.array(sorted((1 << a) | (1 << b) for i, a in enumerate(cards)
+                           for b in cards[i + 1:]), dtype=np.int64)
+    chances = _chances(null_put_features_of(twelve & ~puts, puts, position), 0.0)
+    i = int(np.argmax(chances))  # the first of the highest: the lowest mask
+    return int(puts[i]), float(chances[i])

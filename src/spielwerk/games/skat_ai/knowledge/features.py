@@ -108,17 +108,28 @@ def suit_features(hands: np.ndarray | list[int] | int) -> np.ndarray:
     return suit_features_from_bits(card_bits(hands))
 
 
+def null_exposure(bits: np.ndarray, gone: np.ndarray | None = None
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """(risk, length), each (n, 4) by suit, of (n, 32) card bits: a suit's risk is the largest
+    exposure of its cards (module docstring), counting the cards of ``gone`` (n, 32: out of
+    play, the put) below a card as below it; 0 = safe."""
+    n = bits.shape[0]
+    order = np.argsort(_NULL_RANK)  # rank index at each null position 7 8 9 T J Q K A
+    nb = bits.reshape(n, 4, 8)[:, :, order]  # (n, 4, 8) by null position
+    below = np.cumsum(nb, axis=2) - nb  # own cards below each position
+    rank = np.arange(8)[None, None, :]
+    if gone is not None:
+        rank = rank - np.cumsum(gone.reshape(n, 4, 8)[:, :, order], axis=2)
+    excess = np.where(nb == 1, rank - 2 * below, -99)
+    risk: np.ndarray = np.maximum(excess.max(axis=2), 0)
+    length: np.ndarray = nb.sum(axis=2)
+    return risk, length
+
+
 def null_features_from_bits(bits: np.ndarray) -> np.ndarray:
     """(n, 32) card bits -> (n, 8) null exposure features (see the module docstring)."""
     n = bits.shape[0]
-    b = bits.reshape(n, 4, 8)
-    # reorder each suit into null order 7 8 9 T J Q K A
-    order = np.argsort(_NULL_RANK)  # rank index at each null position
-    nb = b[:, :, order]  # (n, 4, 8) by null position
-    below = np.cumsum(nb, axis=2) - nb  # own cards below each position
-    excess = np.where(nb == 1, np.arange(8)[None, None, :] - 2 * below, -99)
-    risk = np.maximum(excess.max(axis=2), 0)
-    length = nb.sum(axis=2)
+    risk, length = null_exposure(bits)
     key = risk * 16 + length
     idx = np.argsort(-key, axis=1, kind="stable")
     risk_s = np.take_along_axis(risk, idx, axis=1)
