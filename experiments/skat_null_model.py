@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,9 +41,11 @@ RIDGE = 0.01
 TOPS = (0.3, 0.5, 0.7)
 
 
-def read_nulls(path: Path, agent: str | None) -> list[dict[str, Any]]:
-    """The plain nulls of an own-nulls file, each reached again: features, chance told, won
-    (against our defence, by the file's first declarer)."""
+def reached_nulls(path: Path, agent: str | None, kinds: tuple[str, ...] = ("null",)
+                  ) -> Iterator[tuple[dict[str, Any], Any, list[Any], str]]:
+    """Each null of ``kinds`` (record types: null, null_ouvert) in an own-nulls file, reached
+    again from its deal's seeds: (record, state at the declaration, the agents that bid,
+    the file's first declarer - whose outcomes the record holds)."""
     lines = path.read_text().splitlines()
     if not lines:
         raise SystemExit(f"{path} is empty")
@@ -52,16 +55,24 @@ def read_nulls(path: Path, agent: str | None) -> list[dict[str, Any]]:
     spec, first = agent or head["agent"], head["declarers"][0]
     game = load_game("skat")
     agents = [make_agent(spec, game, 0) for _ in range(3)]
-    rows = []
     for line in lines[1:]:
         r = json.loads(line)
-        if r.get("passed") or r.get("type") != "null":
+        if r.get("passed") or r.get("type") not in kinds:
             continue
         state, _ = reach_declaration(game, agents, head["seed"], r["deal"], "none")
-        if (state is None or state.contract.game != NULL or state.contract.ouvert
+        if (state is None or state.contract.game != NULL
+                or state.contract.ouvert != (r["type"] == "null_ouvert")
                 or state.declarer != r["declarer"]):
             raise SystemExit(f"{path}: deal {r['deal']} does not reach the recorded null with "
                              f"{spec!r}: name the agent that made the file (--agent)")
+        yield r, state, agents, first
+
+
+def read_nulls(path: Path, agent: str | None) -> list[dict[str, Any]]:
+    """The plain nulls of an own-nulls file, each reached again: features, chance told, won
+    (against our defence, by the file's first declarer)."""
+    game, rows = load_game("skat"), []
+    for r, state, _, first in reached_nulls(path, agent):
         d = state.declarer
         position = game.position_of(d)
         rows.append({"x": null_put_features(state.hands[d], state.put, position),

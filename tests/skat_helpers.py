@@ -26,3 +26,10 @@ def declared_deals(spec: str, seed: int, deals: int) -> Iterator[tuple[list[Any]
                                     np.random.default_rng(derive_seed(seed, 1, deal)))
         if state is not None:
             yield agents, state
+
+
+def random_hands(n: int, seed: int, size: int = 10) -> list[int]:
+    """``n`` random hands of ``size`` distinct cards (masks), seeded."""
+    rng = np.random.default_rng(seed)
+    return [int(sum(1 << int(c) for c in rng.choice(32, size, replace=False)))
+            for _ in range(n)]

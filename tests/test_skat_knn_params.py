@@ -31,7 +31,7 @@ KNN_SETTINGS: dict[str, Any] = {
     "choose_by_put": True, "switch_margin": 0.0, "contest_margin": 6.0, "decision": "score",
     "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value", "contest_shift": 1.0,
     "calibration": "auto", "caution": 0.0, "put_grand_shift": 0.85, "put_null_shift": -0.15,
-    "null_model": "features",
+    "null_model": "features", "null_floor": 0.0,
 }
 KNN_PARAMS: dict[str, Any] = {
     "k": 12, "hand_threshold": 64.0, "pickup_threshold": 52.0, "null_threshold": 0.8,
@@ -39,6 +39,7 @@ KNN_PARAMS: dict[str, Any] = {
     "decision": "score", "loss_bonus": 40.0, "ev_margin": 0.0, "contest_shift": 1.0,
     "game_choice": "value", "calibration": "played_suit_knn7", "caution": 0.0,
     "put_grand_shift": 0.85, "put_null_shift": -0.15, "null_model": "features",
+    "null_floor": 0.0,
 }
 OLD = {"put_grand_shift": 0.0, "put_null_shift": 0.0, "null_model": "knn"}  # before knn5
 KNN1 = {"decision": "ev", "calibration": "pimc", "null_ties": False, "null_defence": False,
@@ -77,6 +78,7 @@ RESOLVED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "knn9": (KNN9, {"calibration": "played_suit_knn7"}),
     "knn:put_grand_shift=0": ({"put_grand_shift": 0.0}, {"put_grand_shift": 0.0}),
     "knn:caution=0.1": ({"caution": 0.1}, {"caution": 0.1}),
+    "knn:null_floor=0.6": ({"null_floor": 0.6}, {"null_floor": 0.6}),
     "knn:decision=threshold:play=rule": ({"decision": "threshold", "play": "rule"},
                                          {"decision": "threshold", "calibration": "rule"}),
 }
@@ -123,7 +125,7 @@ def test_the_decision_parameters_are_declared_once() -> None:
     from spielwerk.games.skat_ai.params import KnnParams
 
     decision = {f.name for f in fields(KnnParams)}
-    assert len(decision) == 18 and decision < {f.name for f in fields(KnnSettings)}
+    assert len(decision) == 19 and decision < {f.name for f in fields(KnnSettings)}
     assert not decision & set(KnnSettings.__annotations__)  # the agent does not declare them
     # the library's defaults are the shipped agent's decisions: one default, not two
     shipped = make_agent("knn", load_game("skat"), seed=0).params  # type: ignore[attr-defined]

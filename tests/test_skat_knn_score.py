@@ -9,6 +9,7 @@ import json
 import numpy as np
 import pytest
 
+from skat_helpers import random_hands
 from spielwerk.core.agent import make_agent
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat.cards import GRAND, NULL, as_hand
@@ -38,12 +39,6 @@ SCORE = KnnParams(decision="score", calibration="strong", null_model="knn")
 @pytest.fixture(scope="module")
 def model() -> KnnModel:
     return KnnModel.load()  # the shipped base
-
-
-def random_hands(n: int, seed: int, size: int = 10) -> list[int]:
-    rng = np.random.default_rng(seed)
-    return [int(sum(1 << int(c) for c in rng.choice(32, size, replace=False)))
-            for _ in range(n)]
 
 
 def test_the_shipped_calibration_says_how_it_was_made() -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from skat_helpers import declared_deals
+from skat_helpers import declared_deals, random_hands
 from spielwerk.core.agent import AgentSpecError, make_agent
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat.cards import GRAND, NULL
@@ -32,12 +32,6 @@ PLAIN = KnnParams(put_grand_shift=0.0, put_null_shift=0.0)  # by the chances alo
 @pytest.fixture(scope="module")
 def model() -> KnnModel:
     return KnnModel.load()
-
-
-def random_hands(n: int, seed: int, size: int) -> list[int]:
-    rng = np.random.default_rng(seed)
-    return [int(sum(1 << int(c) for c in rng.choice(32, size, replace=False)))
-            for _ in range(n)]
 
 
 def choices(model: KnnModel, shifted: KnnParams, seed: int) -> list[tuple[int, int]]:

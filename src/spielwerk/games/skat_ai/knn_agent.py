@@ -365,7 +365,7 @@ _KNN2: dict[str, Any] = {
     "deadline": False,
     "infer": "auction", "play_model": "net", "endgame": 0, "null_defence": False,
     "suit_defence": False, "caution": 0.0, "put_grand_shift": 0.0, "put_null_shift": 0.0,
-    "null_model": "knn"}
+    "null_model": "knn", "null_floor": 0.0}
 FROZEN: dict[str, tuple[dict[str, Any], str]] = {
     "knn1": (
         {"k": 12, "extensions": True, "putting": "refined",
@@ -377,7 +377,7 @@ FROZEN: dict[str, tuple[dict[str, Any], str]] = {
          "infer": "auction",
          "play_model": "net", "endgame": 0, "null_defence": False, "suit_defence": False,
          "caution": 0.0, "put_grand_shift": 0.0, "put_null_shift": 0.0,
-         "null_model": "knn"},
+         "null_model": "knn", "null_floor": 0.0},
         _SHIPPED_BASE,
     ),
     "knn2": (_KNN2, _SHIPPED_BASE),

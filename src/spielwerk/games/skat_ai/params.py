@@ -41,6 +41,7 @@ DEFAULT_CAUTION = 0.0
 DEFAULT_PUT_GRAND_SHIFT = 0.85
 DEFAULT_PUT_NULL_SHIFT = -0.15
 DEFAULT_NULL_MODEL = "features"
+DEFAULT_NULL_FLOOR = 0.0
 """A plain null's chance after picking up from the shipped logistic model of the cards
 (``docs/evaluations/skat-null-model.md``)."""
 NULL_MODELS = ("knn", "features")
@@ -290,6 +291,14 @@ class KnnParams:
                             "features (a logistic model of the ten cards kept and the put, "
                             "which also chooses the put, and gives null ouvert the same "
                             "chance where every suit is safe; null_model.py)", NULL_MODELS)
+    null_floor: float = param(DEFAULT_NULL_FLOOR, "score: after picking up, a null whose win "
+                              "chance is below this is not declared", (0, 1))
+    """After picking up, a weak null is most often a rescue: the hand was bid on a suit game
+    the skat did not help. The expected score may still prefer the null (every game is
+    weak), but against a strong defence a weak null loses far more often than the chance
+    fitted against our own (``docs/evaluations/skat-declared-mix.md``); the floor leaves such
+    hands to the best suit or grand game (grand's value, 48 at least, reaches any bid a null
+    can reach)."""
 
     def __post_init__(self) -> None:
         if self.k < 1:
