@@ -134,7 +134,8 @@ def choose_game(per_game: dict[int, tuple[int, float]], twelve: int, bid: int, p
                 options.append((expected(NULL, True), NULL, True))
             if p.null_floor > 0.0:  # a weak null gives way (grand reaches any bid null can)
                 options = [o for o in options if o[1] != NULL or put_chance(
-                    p, per_game[NULL], twelve, NULL, position, o[2]) >= p.null_floor]
+                    p, per_game[NULL], twelve, NULL, position, o[2]) >= p.null_floor
+                           ] or options
             _, choice, ouvert = max(options, key=lambda o: (o[0], o[1], o[2]))
             if choice == NULL and not own_ouvert:
                 ouvert = plain_value(NULL) < bid or per_game[NULL][1] >= 1.0
