@@ -48,8 +48,9 @@ def read_nulls(path: Path, agent: str | None, specs: list[str]) -> list[dict[str
         info = state.info_state(d)
         me = agents[d]
         position = game.position_of(d)
-        bid = me.bid_decision(info.own_dealt, position)
-        best = max(options(info.own_dealt, me.params, position, bid), key=lambda o: (o[0], o[3]))
+        decision = me.bid_decision(info.own_dealt, position)
+        best = max(options(info.own_dealt, me.params, position, decision),
+                   key=lambda o: (o[0], o[3]))
         twelve = state.hands[d] | state.put
         again = []
         for other in others:

@@ -41,9 +41,11 @@ DEFAULT_CAUTION = 0.0
 DEFAULT_PUT_GRAND_SHIFT = 0.85
 DEFAULT_PUT_NULL_SHIFT = -0.15
 DEFAULT_NULL_MODEL = "features"
-DEFAULT_NULL_FLOOR = 0.0
 """A plain null's chance after picking up from the shipped logistic model of the cards
 (``docs/evaluations/skat-null-model.md``)."""
+DEFAULT_NULL_FLOOR = 0.0
+"""No floor: a weak null after picking up lost less than the games played instead
+(``docs/evaluations/skat-declared-mix.md``)."""
 NULL_MODELS = ("knn", "features")
 """The shipped choice after picking up weighs grand at its chance less 0.85 in log-odds, and
 null at its chance plus 0.15: the shifts of ``docs/evaluations/skat-put-shift.md`` (0.5 and
