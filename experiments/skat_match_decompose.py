@@ -9,11 +9,13 @@ The paired difference A - B of the deal (SF points per 36 games,
 the pairs. Each pair is put into one class by what was declared in its two games:
 
 - ``same game``: the same hand declared the same game type in both (one agent declared
-  it, the other agent defended it): the difference is card play;
+  it, the other agent defended it; a suit game counts as one type whatever its trumps):
+  the difference is card play (and the skat put);
 - ``same hand, other game``: the same hand declared, but not the same type (the choice of
   game: after picking up, or hand against picking up);
-- ``one declares``: the hand declared in one game and no one declared in the other, or
-  another hand did (the bidding);
+- ``auction differs``: another hand declared in the two games, or no one in one of them
+  (the bidding). ``B suit / B suit`` there: B won the auction in both games, on whichever
+  of the two hands it held;
 - ``passed in``: no one declared in either game (no difference).
 
 A class's line gives the pairs in it and its share of the paired difference (SF points per
@@ -40,7 +42,7 @@ from spielwerk.games.skat.cli_open_match import is_open_file
 from spielwerk.games.skat.scoring import parse_contract
 from spielwerk.games.skat_ai.match_stats import LIST_GAMES
 
-CLASSES = ("same game", "same hand, other game", "one declares", "passed in")
+CLASSES = ("same game", "same hand, other game", "auction differs", "passed in")
 
 
 def game_type(contract: str) -> str:
@@ -95,12 +97,12 @@ def classify(g1: dict[str, Any], g2: dict[str, Any], holders1: tuple[int, ...],
         by = {who(d1, True): t1, who(d2, False): t2}
         return f"{cls}: A {by['A']}, B {by['B']}"
     if not by_game:
-        return "one declares"
+        return "auction differs"
     sides = []
     for d, t, first in ((d1, t1, True), (d2, t2, False)):
         if d >= 0:
             sides.append(f"{who(d, first)} {t}")
-    return "one declares: " + " / ".join(sorted(sides))
+    return "auction differs: " + " / ".join(sorted(sides))
 
 
 def read_match(path: Path) -> tuple[dict[str, Any], list[tuple[int, ...]],

@@ -41,9 +41,9 @@ def test_a_pair_is_classed_by_what_each_game_declared(script: ModuleType) -> Non
     assert script.classify(g(0, "D", [1, 0, 0]), g(0, "GH", [1, 0, 0]), holders, True) \
         == "same hand, other game: A grand hand, B suit"
     assert script.classify(g(0, "NO", [1, 0, 0]), g(-1, "", [0, 0, 0]), holders, True) \
-        == "one declares: B null ouvert"
+        == "auction differs: B null ouvert"
     assert script.classify(g(1, "C", [0, 1, 0]), g(2, "G", [0, 0, 1]), holders, True) \
-        == "one declares: A suit / B grand"
+        == "auction differs: A suit / B grand"
     assert script.classify(g(-1, "", [0, 0, 0]), g(-1, "", [0, 0, 0]), holders, True) \
         == "passed in"
     with pytest.raises(SystemExit, match="two-agent"):
