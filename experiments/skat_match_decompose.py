@@ -20,7 +20,8 @@ the pairs. Each pair is put into one class by what was declared in its two games
 
 A class's line gives the pairs in it and its share of the paired difference (SF points per
 36 games, summed over the deals and divided by their number: the lines add up to the
-match's difference). ``--by game`` splits each class by what each agent declared.
+match's difference), with a 95% interval over the deals as the match's own. ``--by game``
+splits each class by what each agent declared.
 
     python experiments/skat_match_decompose.py results/k9k2-self-7125.jsonl --by game
 """
@@ -127,17 +128,18 @@ def read_match(path: Path) -> tuple[dict[str, Any], list[tuple[int, ...]],
             [tuple(a) for a in config.arrangements], by_deal)
 
 
-def decompose(path: Path, by_game: bool) -> tuple[dict[str, Any], dict[str, list[float]]]:
+def decompose(path: Path, by_game: bool
+              ) -> tuple[dict[str, Any], dict[str, list[tuple[int, float]]]]:
     """The match's labels, seed and paired difference (mean, standard error) and, per
-    class, the contribution of every pair (SF points per 36 games of its deal), over the
-    complete deals."""
+    class, every pair's deal (its number among the complete deals) and contribution (SF
+    points per 36 games of its deal), over the complete deals."""
     head, arrangements, by_deal = read_match(path)
     pairs = mirror_pairs(arrangements)
     complete = [g for _, g in sorted(by_deal.items()) if len(g) == len(arrangements)]
     seat_games = len(arrangements) * len(arrangements[0]) // 2  # each agent's per deal
-    parts: dict[str, list[float]] = defaultdict(list)
+    parts: dict[str, list[tuple[int, float]]] = defaultdict(list)
     totals = []
-    for games in complete:
+    for number, games in enumerate(complete):
         total = 0.0
         for i, j in pairs:
             g1, g2 = games[i], games[j]
@@ -146,14 +148,25 @@ def decompose(path: Path, by_game: bool) -> tuple[dict[str, Any], dict[str, list
             diff = sum((1 if holders[h] == 0 else -1) * (p1[h] - p2[h])
                        for h in range(len(holders)))
             part = LIST_GAMES * diff / seat_games
-            parts[classify(g1, g2, holders, by_game)].append(part)
+            parts[classify(g1, g2, holders, by_game)].append((number, part))
             total += part
         totals.append(total)
     mean, se = mean_and_se(totals) if totals else (math.nan, math.nan)
     return {**head, "deals": len(complete), "mean": mean, "se": se}, parts
 
 
-def report(head: dict[str, Any], parts: dict[str, list[float]]) -> str:
+def class_share(values: list[tuple[int, float]], deals: int) -> tuple[float, float, float]:
+    """A class's share of the paired difference with its 95% interval: per deal, the sum of
+    its pairs there (0 where it has none), mean and normal interval over the deals."""
+    per_deal = [0.0] * deals
+    for number, part in values:
+        per_deal[number] += part
+    mean, se = mean_and_se(per_deal)
+    z = z_value(0.95)
+    return mean, mean - z * se, mean + z * se
+
+
+def report(head: dict[str, Any], parts: dict[str, list[tuple[int, float]]]) -> str:
     deals = head["deals"]
     z = z_value(0.95)
     a, b = head["labels"]
@@ -162,19 +175,20 @@ def report(head: dict[str, Any], parts: dict[str, list[float]]) -> str:
              f"({head['mean'] - z * head['se']:+.1f} .. {head['mean'] + z * head['se']:+.1f})"
              " SF per 36 games",
              "",
-             f"{'class':<60} {'pairs':>6} {'of A - B':>9} {'per pair':>9}"]
+             f"{'class':<60} {'pairs':>6} {'of A - B':>9} {'95% interval':>17} {'per pair':>9}"]
+    shares = {name: class_share(values, deals) for name, values in parts.items()}
 
     def order(name: str) -> tuple[int, float]:
-        top = name.split(":")[0]
-        return CLASSES.index(top), -abs(sum(parts[name]))
+        return CLASSES.index(name.split(":")[0]), -abs(shares[name][0])
 
     for name in sorted(parts, key=order):
         values = parts[name]
-        share = sum(values) / deals
-        lines.append(f"{name:<60} {len(values):>6} {share:>+9.1f} "
-                     f"{sum(values) / len(values):>+9.1f}")
+        share, low, high = shares[name]
+        interval = f"{low:+.1f} .. {high:+.1f}" if not math.isnan(low) else ""
+        lines.append(f"{name:<60} {len(values):>6} {share:>+9.1f} {interval:>17} "
+                     f"{sum(p for _, p in values) / len(values):>+9.1f}")
     lines.append(f"{'sum':<60} {sum(len(v) for v in parts.values()):>6} "
-                 f"{sum(sum(v) for v in parts.values()) / deals:>+9.1f}")
+                 f"{sum(s[0] for s in shares.values()):>+9.1f}")
     return "\n".join(lines)
 
 

@@ -58,7 +58,10 @@ def _check_sums(script: ModuleType, path: Path, paired: float, deals: int) -> No
         assert head["deals"] == deals
         assert head["mean"] == pytest.approx(paired)
         assert sum(len(v) for v in parts.values()) == 3 * deals  # three pairs per deal
-        assert sum(sum(v) for v in parts.values()) / deals == pytest.approx(paired)
+        assert sum(p for v in parts.values() for _, p in v) / deals == pytest.approx(paired)
+        shares = [script.class_share(v, deals) for v in parts.values()]
+        assert sum(s[0] for s in shares) == pytest.approx(paired)
+        assert all(low <= mean <= high for mean, low, high in shares)
         tops = {name.split(":")[0] for name in parts}
         assert tops <= set(script.CLASSES)
     text = script.report(*script.decompose(path, True))
