@@ -29,7 +29,6 @@ splits each class by what each agent declared.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from collections import defaultdict
@@ -39,7 +38,7 @@ from typing import Any
 from spielwerk.arena.duplicate import read_duplicate
 from spielwerk.core.intervals import mean_and_se, z_value
 from spielwerk.games.skat.cards import GRAND, NULL
-from spielwerk.games.skat.cli_open_match import is_open_file
+from spielwerk.games.skat.cli_open_match import is_open_file, read_open_match
 from spielwerk.games.skat.scoring import parse_contract
 from spielwerk.games.skat_ai.match_stats import LIST_GAMES
 
@@ -111,8 +110,7 @@ def read_match(path: Path) -> tuple[dict[str, Any], list[tuple[int, ...]],
     """A match file's labels and seed, its seatings, and per deal the outcome of each
     seating's game (``skat match`` files, also those of ``--defence open``)."""
     if is_open_file(path):
-        rows = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
-        header = rows.pop(0)
+        header, rows = read_open_match(path)
         arrangements = [tuple(a) for a in header["seatings"]]
         index = {a: i for i, a in enumerate(arrangements)}
         games = {row["deal"]: {index[tuple(g["order"])]: g["details"] for g in row["games"]}
@@ -123,7 +121,7 @@ def read_match(path: Path) -> tuple[dict[str, Any], list[tuple[int, ...]],
     for r in results:
         if r.details is None:
             raise SystemExit(f"{path}: game {r.task_id} has no Skat outcome")
-        by_deal[r.deal][int(r.task_id.rsplit("-s", 1)[1])] = r.details
+        by_deal[r.deal][r.seating] = r.details
     return ({"labels": list(config.labels), "seed": config.seed},
             [tuple(a) for a in config.arrangements], by_deal)
 
@@ -138,9 +136,7 @@ def decompose(path: Path, by_game: bool
     complete = [g for _, g in sorted(by_deal.items()) if len(g) == len(arrangements)]
     seat_games = len(arrangements) * len(arrangements[0]) // 2  # each agent's per deal
     parts: dict[str, list[tuple[int, float]]] = defaultdict(list)
-    totals = []
     for number, games in enumerate(complete):
-        total = 0.0
         for i, j in pairs:
             g1, g2 = games[i], games[j]
             p1, p2 = g1["seeger"], g2["seeger"]
@@ -149,19 +145,24 @@ def decompose(path: Path, by_game: bool
                        for h in range(len(holders)))
             part = LIST_GAMES * diff / seat_games
             parts[classify(g1, g2, holders, by_game)].append((number, part))
-            total += part
-        totals.append(total)
-    mean, se = mean_and_se(totals) if totals else (math.nan, math.nan)
+    every = [v for values in parts.values() for v in values]
+    mean, se = mean_and_se(per_deal(every, len(complete))) if complete else (math.nan,
+                                                                             math.nan)
     return {**head, "deals": len(complete), "mean": mean, "se": se}, parts
 
 
-def class_share(values: list[tuple[int, float]], deals: int) -> tuple[float, float, float]:
-    """A class's share of the paired difference with its 95% interval: per deal, the sum of
-    its pairs there (0 where it has none), mean and normal interval over the deals."""
-    per_deal = [0.0] * deals
+def per_deal(values: list[tuple[int, float]], deals: int) -> list[float]:
+    """Per deal, the sum of the contributions of ``values`` there (0 where it has none)."""
+    sums = [0.0] * deals
     for number, part in values:
-        per_deal[number] += part
-    mean, se = mean_and_se(per_deal)
+        sums[number] += part
+    return sums
+
+
+def class_share(values: list[tuple[int, float]], deals: int) -> tuple[float, float, float]:
+    """A class's share of the paired difference with its 95% interval: mean and normal
+    interval over the deals of :func:`per_deal`."""
+    mean, se = mean_and_se(per_deal(values, deals))
     z = z_value(0.95)
     return mean, mean - z * se, mean + z * se
 

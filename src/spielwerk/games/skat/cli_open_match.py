@@ -34,7 +34,8 @@ def is_open_file(path: Path) -> bool:
         return False
 
 
-def _read(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def read_open_match(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """An open-hand match file's header and its deals' rows."""
     lines = path.read_text().splitlines()
     try:
         header = json.loads(lines[0])
@@ -59,7 +60,7 @@ def print_open_figures(header: dict[str, Any], rows: list[dict[str, Any]], confi
 
 
 def summarize_open(path: Path, confidence: float, as_json: bool) -> None:
-    header, rows = _read(path)
+    header, rows = read_open_match(path)
     print_open_figures(header, rows, confidence, as_json)
 
 
@@ -84,7 +85,7 @@ def play_open_match(agents: list[str], deals: int, seed: int, executor: str,
     if output is not None:
         file_target("--output", output)
         if output.exists() and resume:
-            found, rows = _read(output)
+            found, rows = read_open_match(output)
             if (found.get("agents"), found.get("seed")) != (agents, seed):
                 raise ArenaError(f"{output} holds another match ({found.get('agents')}, seed "
                                  f"{found.get('seed')})")
