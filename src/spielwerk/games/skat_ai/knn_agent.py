@@ -138,6 +138,9 @@ class KnnSettings(KnnParams):
     suit_defence: bool = param(False, "pimc play as suit or grand defender: of the cards the "
                                       "worlds' vote ties, the one that brings the defenders "
                                       "the most card points in the current trick")
+    suit_margin: int = param(0, "pimc play as suit or grand defender: of the cards the "
+                                "worlds' vote ties, the one that holds the declarer furthest "
+                                "from the goal (pimc's suit_margin; 0: off)", (0, 60))
     choose_by_put: bool = param(True, "after picking up, compare the games by the values of "
                                       "the refined put of each (putting=refined)")
 
@@ -168,6 +171,7 @@ class SkatKnnAgent(Agent):
             SkatPimcAgent(game, seed, worlds=s.worlds, time=s.time, null_ties=s.null_ties,
                           null_lead=s.null_lead,
                           null_defence=s.null_defence, suit_defence=s.suit_defence,
+                          suit_margin=s.suit_margin,
                           infer=s.infer if s.play == "infer" else "none", deadline=s.deadline,
                           endgame=s.endgame, play_model=s.play_model)
             if s.play != "rule" else SkatRuleAgent(game, seed))
@@ -365,7 +369,7 @@ _KNN2: dict[str, Any] = {
     "deadline": False,
     "infer": "auction", "play_model": "net", "endgame": 0, "null_defence": False,
     "suit_defence": False, "caution": 0.0, "put_grand_shift": 0.0, "put_null_shift": 0.0,
-    "null_model": "knn", "null_floor": 0.0}
+    "null_model": "knn", "null_floor": 0.0, "suit_margin": 0}
 FROZEN: dict[str, tuple[dict[str, Any], str]] = {
     "knn1": (
         {"k": 12, "extensions": True, "putting": "refined",
@@ -377,7 +381,7 @@ FROZEN: dict[str, tuple[dict[str, Any], str]] = {
          "infer": "auction",
          "play_model": "net", "endgame": 0, "null_defence": False, "suit_defence": False,
          "caution": 0.0, "put_grand_shift": 0.0, "put_null_shift": 0.0,
-         "null_model": "knn", "null_floor": 0.0},
+         "null_model": "knn", "null_floor": 0.0, "suit_margin": 0},
         _SHIPPED_BASE,
     ),
     "knn2": (_KNN2, _SHIPPED_BASE),

@@ -62,7 +62,7 @@ from spielwerk.games.skat_ai.null_play import (
     null_declarer_preference,
     null_defender_preference,
 )
-from spielwerk.games.skat_ai.suit_defence import suit_defender_preference
+from spielwerk.games.skat_ai.suit_defence import margin_preference, suit_defender_preference
 from spielwerk.mc.pimc import PimcError, PimcResult, pimc_search
 
 INFER_BATCH = 8
@@ -102,6 +102,11 @@ class PimcSettings:
     suit_defence: bool = param(False, "suit and grand defender: of the cards the vote ties, "
                                       "the one that brings the defenders the most card points "
                                       "in the current trick over the worlds (suit_defence.py)")
+    suit_margin: int = param(0, "suit and grand defender: of the cards the vote ties, the "
+                                "one that holds the declarer below the goal + this many card "
+                                "points (below the goal - this where he fails) in the most "
+                                "worlds (suit_defence.py; not with deadline); 0: off",
+                             (0, 60))
     infer: str = param("none", "worlds drawn uniformly (none) or weighted by the likelihood "
                                "of the auction (auction), of the cards played (play) or both, "
                                "under models of our own bot (inference.py)", INFERENCES)
@@ -229,8 +234,9 @@ class SkatPimcAgent(Agent):
         elif info.player != info.declarer and info.game_code == NULL:
             if self.settings.null_defence:
                 prefer = lambda tied: null_defender_preference(info, tied, seen)  # noqa: E731
-        elif info.player != info.declarer and self.settings.suit_defence:
-            prefer = lambda tied: suit_defender_preference(info, tied, seen)  # noqa: E731
+        elif info.player != info.declarer and (self.settings.suit_defence
+                                               or self.settings.suit_margin):
+            prefer = lambda tied: self._suit_preference(info, tied, seen, solved, query)  # noqa: E731
         time_limit = self.time_limit
         if (self.settings.endgame and self.values == "win"
                 and int(info.hand).bit_count() <= self.settings.endgame):
@@ -246,6 +252,22 @@ class SkatPimcAgent(Agent):
             solve_some=solve_some if self.values == "win" and self.prune else None,
             prefer=prefer, deadline=self._deadline, clock=self.clock,
         )
+
+    def _suit_preference(self, info: SkatInfoState, tied: list[int], seen: list[DealPosition],
+                         solved: dict[DealPosition, dict[int, float]],
+                         query: str) -> int | None:
+        """A suit or grand defender's card among ``tied``: by the declarer's margin
+        (``suit_margin``, without a deadline: its searches are not sliced), else by the
+        current trick's points (``suit_defence``), else None (a seeded random pick)."""
+        s = self.settings
+        if s.suit_margin and self._deadline is None:
+            pick = margin_preference(
+                info, tied, seen, lambda pos: solved.get(pos, {}),
+                lambda pos, points, mask: self.solver.move_reaches(pos, points, mask),
+                s.suit_margin)
+            if pick is not None:
+                return pick
+        return suit_defender_preference(info, tied, seen) if s.suit_defence else None
 
     def _endgame(self, info: SkatInfoState, query: str, sample: Callable[[Any], DealPosition],
                  listed: Callable[[int], list[DealPosition] | None],

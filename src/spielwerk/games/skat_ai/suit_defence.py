@@ -9,11 +9,16 @@ defenders (minus those it brings the declarer), the rest of the trick played bes
 side - the partner's sure trick gets the points (smearing), the declarer's gets none. It
 changes no card the vote tells apart, so it can only choose between cards the double-dummy
 search found equally good.
+
+:func:`margin_preference` breaks the same ties by how far the declarer stays from the goal
+(``suit_margin``): double-dummy play decides most worlds whatever the defender's card, but
+the declarer does not see the cards, and a card after which the declarer reaches the goal
+only just leaves him more room to go wrong than one after which he reaches it easily.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from spielwerk.games.skat import kernel
 from spielwerk.games.skat.cards import NULL, POINTS_BY_CARD, cards_of
@@ -54,3 +59,41 @@ def suit_defender_preference(info: SkatInfoState, tied: list[int],
     if min(totals.values()) == best:
         return None
     return next(c for c in tied if totals[c] == best)
+
+
+def margin_preference(info: SkatInfoState, tied: list[int], worlds: Sequence[DealPosition],
+                      defended: Callable[[DealPosition], dict[int, float]],
+                      reaches: Callable[[DealPosition, int, int], dict[int, bool]],
+                      margin: int) -> int | None:
+    """The suit or grand defender's card among ``tied`` by the declarer's margin: per world
+    the vote solved (each counted as often as the vote counted it), a tied card scores 1
+    where it holds the declarer below ``goal + margin`` in a world he wins
+    (``defended(world)[card] == 0``), or below ``goal - margin`` in a world he loses; the
+    card with the most wins. ``reaches(world, points, card_mask)`` answers per card whether
+    the declarer ends with at least ``points``. None in null, for the declarer, for a goal
+    that is not card points (schwarz announced), without worlds, or when the tied cards
+    score alike."""
+    contract = info.contract
+    if (info.game_code == NULL or info.player == info.declarer or not worlds or margin <= 0
+            or contract is None or not contract.goal().isdigit()):
+        return None
+    goal = int(contract.goal())
+    scores = dict.fromkeys(tied, 0)
+    cache: dict[DealPosition, dict[int, int]] = {}
+    for pos in worlds:
+        if pos not in cache:
+            values = defended(pos)
+            won = sum(1 << c for c in tied if values.get(c) == 0.0)
+            lost = sum(1 << c for c in tied if values.get(c) == 1.0)
+            held: dict[int, int] = {}
+            for mask, mark in ((won, goal + margin), (lost, goal - margin)):
+                if mask:
+                    held.update({c: int(not r) for c, r in reaches(pos, mark, mask).items()
+                                 if c in scores})
+            cache[pos] = held
+        for c, v in cache[pos].items():
+            scores[c] += v
+    best = max(scores.values())
+    if min(scores.values()) == best:
+        return None
+    return next(c for c in tied if scores[c] == best)

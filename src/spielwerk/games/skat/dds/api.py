@@ -306,6 +306,15 @@ class Solver:
             raise SolverError("point thresholds are for suit and grand games")
         return bool(self._run_value(pos, MODE_POINTS, True, points - pos.declarer_points))
 
+    def move_reaches(self, pos: DealPosition, points: int,
+                     cards: int = ALL_CARDS_MASK) -> dict[int, bool]:
+        """After each legal card (those in the mask ``cards``), can the declarer end with at
+        least ``points`` card points? (:meth:`reaches` per card.)"""
+        if pos.game == NULL:
+            raise SolverError("point thresholds are for suit and grand games")
+        raw = self._run_moves(pos, MODE_POINTS, True, points - pos.declarer_points, cards)
+        return {c: bool(v) for c, v in raw.items()}
+
     def query(self, pos: DealPosition, query: str) -> bool | int:
         """``exact`` -> final declarer points; thresholds -> bool (declarer succeeds)."""
         mode, threshold, target = self._query_setup(pos, query)
