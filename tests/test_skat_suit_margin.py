@@ -135,3 +135,34 @@ def test_the_agent_asks_the_margin_rule_only_with_suit_margin(
         assert calls and calls[-1][1] == margin and action == calls[-1][0][-1]
     else:
         assert calls == []
+
+
+def test_with_a_deadline_the_margin_searches_keep_to_it() -> None:
+    """The tie-break's searches run within the decision's deadline as the vote's do: with
+    time left they give the pick they give without a deadline; past the deadline no search
+    runs and no card is named (the seeded random pick decides)."""
+    from spielwerk.games.skat.position import deal_from_state
+
+    declarer = [card(s, JACK) for s in range(4)] + [card(CLUBS, r) for r in (ACE, TEN, KING)] + \
+        [card(SPADES, r) for r in (ACE, TEN, KING)]
+    rest = [c for c in range(32) if c not in declarer]
+    skat, rest = rest[-2:], rest[:-2]
+    state = stage_play((mask(rest[:10]), mask(declarer), mask(rest[10:])), mask(skat), 1,
+                       GRAND, mask(skat))
+    info = state.info_state(0)
+    agent = SkatPimcAgent(load_game("skat"), seed=3, worlds=8, suit_margin=10, time=5.0,
+                          deadline=True)
+    rng = np.random.default_rng(4)
+    seen = [deal_from_state(info.sample_world(rng)) for _ in range(6)]
+    query = pimc_agent.goal_query(info)
+    solved = {pos: agent.card_values(pos, query, False) for pos in seen}
+    tied = sorted(solved[seen[0]])
+    assert len(tied) > 1
+    free = agent._suit_preference(info, tied, seen, solved, query)
+    assert free in tied  # the declarer wins every world: the margin tells the cards apart
+    agent._deadline = agent.clock() + 100.0
+    assert agent._suit_preference(info, tied, seen, solved, query) == free
+    agent._deadline = agent.clock() - 1.0
+    nodes = agent.solver.nodes
+    assert agent._suit_preference(info, tied, seen, solved, query) is None
+    assert agent.solver.nodes == nodes

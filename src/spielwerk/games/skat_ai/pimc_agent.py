@@ -32,7 +32,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from spielwerk.core.agent import Agent, check_declared, param, register_declared
 from spielwerk.core.game import Game, InfoState
@@ -64,6 +64,13 @@ from spielwerk.games.skat_ai.null_play import (
 )
 from spielwerk.games.skat_ai.suit_defence import margin_preference, suit_defender_preference
 from spielwerk.mc.pimc import PimcError, PimcResult, pimc_search
+
+_T = TypeVar("_T")
+
+
+class _OutOfTime(Exception):
+    """The decision's deadline passed during a tie-break's search."""
+
 
 INFER_BATCH = 8
 """Weighted worlds are drawn this many at a time (from ``candidates`` times as many uniform
@@ -105,7 +112,7 @@ class PimcSettings:
     suit_margin: int = param(0, "suit and grand defender: of the cards the vote ties, the "
                                 "one that holds the declarer below the goal + this many card "
                                 "points (below the goal - this where he fails) in the most "
-                                "worlds (suit_defence.py; not with deadline); 0: off",
+                                "worlds (suit_defence.py); 0: off",
                              (0, 60))
     infer: str = param("none", "worlds drawn uniformly (none) or weighted by the likelihood "
                                "of the auction (auction), of the cards played (play) or both, "
@@ -257,14 +264,23 @@ class SkatPimcAgent(Agent):
                          solved: dict[DealPosition, dict[int, float]],
                          query: str) -> int | None:
         """A suit or grand defender's card among ``tied``: by the declarer's margin
-        (``suit_margin``, without a deadline: its searches are not sliced), else by the
-        current trick's points (``suit_defence``), else None (a seeded random pick)."""
+        (``suit_margin``; with a deadline its searches are sliced as the vote's, and none is
+        chosen when the time runs out), else by the current trick's points
+        (``suit_defence``), else None (a seeded random pick)."""
         s = self.settings
-        if s.suit_margin and self._deadline is None:
-            pick = margin_preference(
-                info, tied, seen, lambda pos: solved.get(pos, {}),
-                lambda pos, points, mask: self.solver.move_reaches(pos, points, mask),
-                s.suit_margin)
+
+        def reaches(pos: DealPosition, points: int, mask: int) -> dict[int, bool]:
+            found = self._sliced(lambda: self.solver.move_reaches(pos, points, mask))
+            if found is None:
+                raise _OutOfTime
+            return found
+
+        if s.suit_margin:
+            try:
+                pick = margin_preference(info, tied, seen, lambda pos: solved.get(pos, {}),
+                                         reaches, s.suit_margin)
+            except _OutOfTime:  # the deadline passed: the seeded random pick
+                return None
             if pick is not None:
                 return pick
         return suit_defender_preference(info, tied, seen) if s.suit_defence else None
@@ -313,8 +329,14 @@ class SkatPimcAgent(Agent):
         (the machine's load may change it at any time); the clock is read between slices,
         and a slice cut by its node limit leaves its table to the next, which goes on from
         there. A search past the deadline stops within one slice."""
+        values = self._sliced(lambda: self._card_values(pos, query, me_declarer, cards))
+        return {} if values is None else values
+
+    def _sliced(self, search: Callable[[], _T]) -> _T | None:
+        """``search()`` (a solver search), with a deadline in slices (:meth:`card_values`);
+        None when the deadline passed before it finished."""
         if self._deadline is None:
-            return self._card_values(pos, query, me_declarer, cards)
+            return search()
         solver = self.solver
         longest = max(MIN_SLICE_S, DEADLINE_SLICE * (self.time_limit or 0.0))
         try:
@@ -322,7 +344,7 @@ class SkatPimcAgent(Agent):
                 now = self.clock()
                 left = self._deadline - now
                 if left <= 0:
-                    return {}
+                    return None
                 # the decision's first slice is short: the rate it goes by is not yet measured
                 # on this decision (the one assumed, or an older one's, may be far off)
                 slice_s = longest if self._rate_measured else MIN_SLICE_S
@@ -330,7 +352,7 @@ class SkatPimcAgent(Agent):
                 solver.config = replace(solver.config, node_limit=limit)
                 nodes = solver.nodes
                 try:
-                    return self._card_values(pos, query, me_declarer, cards)
+                    return search()
                 except SearchLimitError:
                     continue  # the clock decides whether another slice follows
                 finally:
