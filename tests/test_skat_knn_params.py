@@ -27,7 +27,7 @@ KNN_SETTINGS: dict[str, Any] = {
     "hand_threshold": 64.0, "pickup_threshold": 52.0, "null_threshold": 0.8, "scaling": "std",
     "bidding": "knn", "play": "infer", "null_ties": True, "null_lead": False,
     "null_defence": True,
-    "suit_defence": False, "suit_margin": 0, "put_rules": "seed",
+    "suit_defence": False, "suit_margin": 10, "put_rules": "seed",
     "choose_by_put": True, "switch_margin": 0.0, "contest_margin": 6.0, "decision": "score",
     "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value", "contest_shift": 1.0,
     "calibration": "auto", "caution": 0.0, "put_grand_shift": 0.85, "put_null_shift": -0.15,
@@ -41,19 +41,21 @@ KNN_PARAMS: dict[str, Any] = {
     "put_grand_shift": 0.85, "put_null_shift": -0.15, "null_model": "features",
     "null_floor": 0.0,
 }
+OFF = {"suit_margin": 0}  # every frozen bot before knn10
 OLD = {"put_grand_shift": 0.0, "put_null_shift": 0.0, "null_model": "knn"}  # before knn5
 KNN1 = {"decision": "ev", "calibration": "pimc", "null_ties": False, "null_defence": False,
-        "play": "pimc", **OLD}
-KNN2 = {"calibration": "strong", "null_defence": False, "play": "pimc", **OLD}
-KNN3 = {"calibration": "strong", "play": "pimc", **OLD}  # the default before play=infer
-KNN4 = {"calibration": "played_grand_hand", **OLD}  # the default before put_grand_shift
+        "play": "pimc", **OLD, **OFF}
+KNN2 = {"calibration": "strong", "null_defence": False, "play": "pimc", **OLD, **OFF}
+KNN3 = {"calibration": "strong", "play": "pimc", **OLD, **OFF}  # the default before play=infer
+KNN4 = {"calibration": "played_grand_hand", **OLD, **OFF}  # before put_grand_shift
 SHIFTS = {"put_grand_shift": 0.5, "put_null_shift": -0.5, "null_model": "knn"}  # knn6, knn7
 KNN5 = {"calibration": "played_grand_hand", "put_grand_shift": 0.5, "put_null_shift": 0.0,
-        "null_model": "knn"}
-KNN6 = {"calibration": "played_grand_hand", **SHIFTS}  # the default before the null refit
-KNN7 = {"calibration": "played_null_knn6", **SHIFTS}  # the default before the suit refit
-KNN8 = {"calibration": "played_suit_knn7", "null_model": "knn"}  # before the null model
-KNN9 = {"calibration": "played_suit_knn7"}  # the default, frozen
+        "null_model": "knn", **OFF}
+KNN6 = {"calibration": "played_grand_hand", **SHIFTS, **OFF}  # the default before the null refit
+KNN7 = {"calibration": "played_null_knn6", **SHIFTS, **OFF}  # the default before the suit refit
+KNN8 = {"calibration": "played_suit_knn7", "null_model": "knn", **OFF}  # before the null model
+KNN9 = {"calibration": "played_suit_knn7", **OFF}  # before the suit margin
+KNN10 = {"calibration": "played_suit_knn7"}  # the default, frozen
 # spec -> (settings, decision parameters), each as the knn agent's above but for these
 RESOLVED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "knn": ({}, {}),
@@ -76,6 +78,8 @@ RESOLVED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "knn7": (KNN7, {"calibration": "played_null_knn6", **SHIFTS}),
     "knn8": (KNN8, {"calibration": "played_suit_knn7", "null_model": "knn"}),
     "knn9": (KNN9, {"calibration": "played_suit_knn7"}),
+    "knn10": (KNN10, {"calibration": "played_suit_knn7"}),
+    "knn:suit_margin=0": ({"suit_margin": 0}, {}),
     "knn:put_grand_shift=0": ({"put_grand_shift": 0.0}, {"put_grand_shift": 0.0}),
     "knn:caution=0.1": ({"caution": 0.1}, {"caution": 0.1}),
     "knn:null_floor=0.6": ({"null_floor": 0.6}, {"null_floor": 0.6}),
@@ -90,7 +94,8 @@ SPEC_DEFAULTS = {"knn": KNN_SETTINGS, "knn1": {"worlds": 32, "time": 0.0, "base"
                  "knn6": {"worlds": 32, "time": 0.0, "base": ""},
                  "knn7": {"worlds": 32, "time": 0.0, "base": ""},
                  "knn8": {"worlds": 32, "time": 0.0, "base": ""},
-                 "knn9": {"worlds": 32, "time": 0.0, "base": ""}}
+                 "knn9": {"worlds": 32, "time": 0.0, "base": ""},
+                 "knn10": {"worlds": 32, "time": 0.0, "base": ""}}
 
 
 def knn_agent_names() -> set[str]:
@@ -99,7 +104,7 @@ def knn_agent_names() -> set[str]:
 
 def test_every_knn_agent_is_in_the_snapshot() -> None:
     assert knn_agent_names() == {"knn", "knn1", "knn2", "knn3", "knn4", "knn5", "knn6",
-                                 "knn7", "knn8", "knn9"}, \
+                                 "knn7", "knn8", "knn9", "knn10"}, \
         "a new knn agent: add its resolution here"
     assert {spec.split(":")[0] for spec in RESOLVED} == knn_agent_names()
 

@@ -138,7 +138,7 @@ class KnnSettings(KnnParams):
     suit_defence: bool = param(False, "pimc play as suit or grand defender: of the cards the "
                                       "worlds' vote ties, the one that brings the defenders "
                                       "the most card points in the current trick")
-    suit_margin: int = param(0, "pimc play as suit or grand defender: of the cards the "
+    suit_margin: int = param(10, "pimc play as suit or grand defender: of the cards the "
                                 "worlds' vote ties, the one that holds the declarer furthest "
                                 "from the goal (pimc's suit_margin; 0: off)", (0, 60))
     choose_by_put: bool = param(True, "after picking up, compare the games by the values of "
@@ -402,6 +402,10 @@ FROZEN: dict[str, tuple[dict[str, Any], str]] = {
     "knn9": ({**_KNN2, "null_defence": True, "play": "infer",
               "calibration": "played_suit_knn7", "put_grand_shift": 0.85,
               "put_null_shift": -0.15, "null_model": "features"}, _SHIPPED_BASE),
+    "knn10": ({**_KNN2, "null_defence": True, "play": "infer",
+               "calibration": "played_suit_knn7", "put_grand_shift": 0.85,
+               "put_null_shift": -0.15, "null_model": "features", "suit_margin": 10},
+              _SHIPPED_BASE),
 }
 """Frozen bots to measure against: the values they pin of :class:`KnnSettings` (every
 parameter but :data:`FROZEN_FREE`), and the SHA-256 of the manifest of the knowledge base
@@ -418,8 +422,10 @@ null chances refitted on ``knn6``'s own nulls (``played_null_knn6``,
 ``docs/evaluations/skat-null-declarer.md``); ``knn8`` that with the suit chances refitted on
 ``knn7``'s own games and both shifts moved by as much (``played_suit_knn7``,
 ``docs/evaluations/skat-suit-chances.md``); ``knn9`` that with a plain null's chance after
-picking up from the cards (``null_model=features``), the default
-(``docs/evaluations/skat-null-model.md``)."""
+picking up from the cards (``null_model=features``,
+``docs/evaluations/skat-null-model.md``); ``knn10`` that with the suit and grand defender's
+ties broken by the declarer's margin (``suit_margin=10``), the default
+(``docs/evaluations/skat-suit-margin.md``)."""
 
 
 def pinned(name: str, pins: dict[str, Any]) -> dict[str, Any]:
