@@ -17,17 +17,17 @@ from spielwerk.games.skat.staging import stage_play
 from spielwerk.games.skat_ai import pimc_agent
 from spielwerk.games.skat_ai.pimc_agent import SkatPimcAgent
 from spielwerk.games.skat_ai.suit_defence import margin_preference
-
-SEVEN, EIGHT, NINE, QUEEN, KING, TEN, ACE, JACK = range(8)
-DIAMONDS, HEARTS, SPADES, CLUBS = range(4)
+from test_skat_null_defence import ACE, CLUBS, HEARTS, JACK, KING, SEVEN, SPADES, TEN, card, mask
 
 
-def card(suit: int, rank: int) -> int:
-    return suit * 8 + rank
-
-
-def mask(cards: list[int]) -> int:
-    return sum(1 << c for c in cards)
+def _all_jacks_grand() -> Any:
+    """A grand of seat 1 with every jack, seat 0 to lead: he wins in every world."""
+    declarer = [card(s, JACK) for s in range(4)] + [card(CLUBS, r) for r in (ACE, TEN, KING)] + \
+        [card(SPADES, r) for r in (ACE, TEN, KING)]
+    rest = [c for c in range(32) if c not in declarer]
+    skat, rest = rest[-2:], rest[:-2]
+    return stage_play((mask(rest[:10]), mask(declarer), mask(rest[10:])), mask(skat), 1,
+                      GRAND, mask(skat))
 
 
 def test_move_reaches_agrees_with_the_exact_values() -> None:
@@ -123,12 +123,7 @@ def test_the_agent_asks_the_margin_rule_only_with_suit_margin(
         return tied[-1]
 
     monkeypatch.setattr(pimc_agent, "margin_preference", spy)
-    declarer = [card(s, JACK) for s in range(4)] + [card(CLUBS, r) for r in (ACE, TEN, KING)] + \
-        [card(SPADES, r) for r in (ACE, TEN, KING)]
-    rest = [c for c in range(32) if c not in declarer]
-    skat, rest = rest[-2:], rest[:-2]
-    state = stage_play((mask(rest[:10]), mask(declarer), mask(rest[10:])), mask(skat), 1,
-                       GRAND, mask(skat))
+    state = _all_jacks_grand()
     agent = SkatPimcAgent(load_game("skat"), seed=3, worlds=8, suit_margin=margin)
     action = agent.act(state.info_state(0))
     if margin:  # a grand with every jack: the declarer wins in every world, every card ties
@@ -143,12 +138,7 @@ def test_with_a_deadline_the_margin_searches_keep_to_it() -> None:
     runs and no card is named (the seeded random pick decides)."""
     from spielwerk.games.skat.position import deal_from_state
 
-    declarer = [card(s, JACK) for s in range(4)] + [card(CLUBS, r) for r in (ACE, TEN, KING)] + \
-        [card(SPADES, r) for r in (ACE, TEN, KING)]
-    rest = [c for c in range(32) if c not in declarer]
-    skat, rest = rest[-2:], rest[:-2]
-    state = stage_play((mask(rest[:10]), mask(declarer), mask(rest[10:])), mask(skat), 1,
-                       GRAND, mask(skat))
+    state = _all_jacks_grand()
     info = state.info_state(0)
     agent = SkatPimcAgent(load_game("skat"), seed=3, worlds=8, suit_margin=10, time=5.0,
                           deadline=True)
