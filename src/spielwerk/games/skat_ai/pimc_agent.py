@@ -275,7 +275,7 @@ class SkatPimcAgent(Agent):
                 raise _OutOfTime
             return found
 
-        if s.suit_margin:
+        if s.suit_margin and self.values == "win":  # the margin reads 0/1 votes
             try:
                 pick = margin_preference(info, tied, seen, lambda pos: solved.get(pos, {}),
                                          reaches, s.suit_margin)
