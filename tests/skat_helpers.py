@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import importlib
+import sys
 from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -11,6 +15,16 @@ from spielwerk.core.agent import make_agent
 from spielwerk.core.registry import load_game
 from spielwerk.core.seeds import derive_seed
 from spielwerk.games.skat_ai.calibration import play_to_declaration
+
+EXPERIMENTS = Path(__file__).resolve().parents[1] / "experiments"
+
+
+def experiment(name: str) -> ModuleType:
+    """The script ``experiments/NAME.py``, imported as the experiments import each other
+    (their folder on ``sys.path``)."""
+    if str(EXPERIMENTS) not in sys.path:
+        sys.path.insert(0, str(EXPERIMENTS))
+    return importlib.import_module(name)
 
 
 def declared_deals(spec: str, seed: int, deals: int) -> Iterator[tuple[list[Any], Any]]:

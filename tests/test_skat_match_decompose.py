@@ -4,27 +4,22 @@ paired difference (``skat match``'s figure), for both kinds of match file."""
 
 from __future__ import annotations
 
-import importlib
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from skat_helpers import experiment
 from spielwerk.arena import SerialExecutor
 from spielwerk.arena.duplicate import run_duplicate
 from spielwerk.games.skat.cli_match import match_stats, skat_match_config
 from spielwerk.games.skat_ai.open_match import OpenMatch, match_figures
 
-ROOT = Path(__file__).resolve().parents[1]
-
 
 @pytest.fixture(scope="module")
 def script() -> ModuleType:
-    if str(ROOT / "experiments") not in sys.path:
-        sys.path.insert(0, str(ROOT / "experiments"))
-    return importlib.import_module("skat_match_decompose")
+    return experiment("skat_match_decompose")
 
 
 def _details(declarer: int, contract: str, seeger: list[int]) -> dict[str, object]:

@@ -4,25 +4,20 @@ deals, paired. Each file's per-deal margins average to the match's own paired di
 
 from __future__ import annotations
 
-import importlib
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from skat_helpers import experiment
 from spielwerk.arena import SerialExecutor
 from spielwerk.arena.duplicate import run_duplicate
 from spielwerk.games.skat.cli_match import match_stats, skat_match_config
 
-ROOT = Path(__file__).resolve().parents[1]
-
 
 @pytest.fixture(scope="module")
 def script() -> ModuleType:
-    if str(ROOT / "experiments") not in sys.path:
-        sys.path.insert(0, str(ROOT / "experiments"))
-    return importlib.import_module("skat_match_pair")
+    return experiment("skat_match_pair")
 
 
 def test_two_matches_against_rule_are_paired(script: ModuleType, tmp_path: Path,

@@ -8,14 +8,12 @@ bidding is not touched.
 
 from __future__ import annotations
 
-import importlib
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-from skat_helpers import random_hands
+from skat_helpers import experiment, random_hands
 from spielwerk.core.agent import AgentSpecError, make_agent
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat.cards import NULL
@@ -25,7 +23,6 @@ from spielwerk.games.skat_ai.params import KnnParams
 from spielwerk.games.skat_ai.putting import choose_game, knn_put, put_chance
 from spielwerk.games.skat_ai.winprob import game_value
 
-ROOT = Path(__file__).resolve().parents[1]
 FLOOR = 0.6
 PLAIN = KnnParams()  # the default: no floor
 FLOORED = KnnParams(null_floor=FLOOR)
@@ -85,9 +82,7 @@ def test_the_rescue_script_re_decides_the_recorded_nulls(tmp_path: Path) -> None
     a suit or grand game; a file of another kind is refused."""
     from test_skat_null_model import own_nulls_file
 
-    if str(ROOT / "experiments") not in sys.path:
-        sys.path.insert(0, str(ROOT / "experiments"))
-    script = importlib.import_module("skat_null_rescue")
+    script = experiment("skat_null_rescue")
     path = tmp_path / "own.jsonl"
     made = own_nulls_file(path, "knn:worlds=1", 4, 3)
     rows = script.read_nulls(path, None, ["knn:worlds=1", "knn:worlds=1:null_floor=1.0"])

@@ -4,16 +4,14 @@ the two put (``games/skat_ai/null_model.py``), and its fit
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from skat_helpers import declared_deals
+from skat_helpers import declared_deals, experiment
 from spielwerk.core.agent import make_agent
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat.cards import NULL, as_hand, string_to_card
@@ -152,9 +150,7 @@ def test_the_knn_default_takes_the_model_and_knn8_the_calibrations_null() -> Non
 
 def load_script():  # type: ignore[no-untyped-def]
     """``experiments/skat_null_model.py``, imported as the experiments import each other."""
-    if str(ROOT / "experiments") not in sys.path:
-        sys.path.insert(0, str(ROOT / "experiments"))
-    return importlib.import_module("skat_null_model")
+    return experiment("skat_null_model")
 
 
 def test_auc_counts_pairs() -> None:
