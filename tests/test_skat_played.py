@@ -313,3 +313,29 @@ def test_played_suit_knn7_lowers_the_suit_games_only() -> None:
         else:
             assert got == plain, (game, stage)
     assert lowered >= 10
+
+
+def test_played_suit_knn10_lowers_the_suit_games_and_grand_hand_only() -> None:
+    """``played_suit_knn10`` (``skat_open_map.py --own --types suit,suit_hand,grand_hand
+    --told-by played_suit_knn7 --keep played_suit_knn7``, fitted on ``knn10``'s own games
+    against its margin defence): grand with the skat and the nulls keep
+    ``played_suit_knn7``'s chances; the suit games' with the skat are lower at every value
+    (the defence beats more of them), and a hand game's is nowhere higher where it would be
+    declared (from 0.7: the hand games fitted on were told 0.83 and more; below about 0.63
+    the refit's flatter slope lifts a hand game's chance a little)."""
+    new = json.loads((CALIBRATION_DIR / "played_suit_knn10.json").read_text())
+    old = json.loads((CALIBRATION_DIR / "played_suit_knn7.json").read_text())
+    refit = ("suit", "suit_hand", "grand_hand")
+    assert {k: v for k, v in new["map"].items() if k not in refit} == {
+        k: v for k, v in old["map"].items() if k not in refit}
+    assert new["base"] == "strong" and "--told-by played_suit_knn7" in new["map_made"]["by"]
+    lowered = 0
+    for game, stage, got, plain in beside("played_suit_knn10", "played_suit_knn7"):
+        if game < GRAND and stage != "hand":
+            assert got < plain, (game, stage)
+            lowered += 1
+        elif game == GRAND and stage == "hand" or game < GRAND:
+            assert got <= plain or plain < 0.7, (game, stage)
+        else:
+            assert got == plain, (game, stage)
+    assert lowered == 10

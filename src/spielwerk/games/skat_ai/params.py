@@ -92,7 +92,7 @@ CALIBRATIONS: dict[str, dict[str, tuple[float, ...]]] = {
 """The win-chance calibrations by the declarer's card play (``KnnParams.calibration``)."""
 TYPED_CALIBRATIONS = ("strong", "defended", "played", "played_null", "played_infer",
                       "played_grand_hand", "played_pickup", "played_put", "played_null_knn6",
-                      "played_suit_knn7")
+                      "played_suit_knn7", "played_suit_knn10")
 """Calibrations with weights per stage and game type, shipped as data
 (``spielwerk/data/skat_calibration/NAME.json`` with how they were made): ``strong`` - the
 knn declarer and both defenders play by PIMC (:func:`typed_calibration`); ``defended`` -
@@ -111,7 +111,9 @@ only (the bidding keeps ``played_grand_hand``'s chances: ``suit_pickup`` the ide
 ``played_null_knn6`` - ``played_grand_hand`` with the null maps refitted on the nulls of
 ``knn6`` (the default then) against its own defence; ``played_suit_knn7`` -
 ``played_null_knn6`` with the suit and suit hand maps refitted on ``knn7``'s own games against
-its own defence. A calibration
+its own defence; ``played_suit_knn10`` - ``played_suit_knn7`` with the suit, suit hand and
+grand hand maps refitted on ``knn10``'s own games against its own defence (the defenders
+breaking their ties by the declarer's margin, ``suit_margin``). A calibration
 may also carry the type ``ouvert`` (null ouvert, fitted on forced null ouvert games of its
 own: ``skat_kb_calibrate.py --modes nullhand,nullouvert,nullouverthand``); then
 ``decision=score`` offers null ouvert by those win chances."""
@@ -266,7 +268,9 @@ class KnnParams:
                              "suit chances after the skat is seen, or "
                              "played_null_knn6: played_grand_hand with the nulls refitted "
                              "on knn6's own nulls, or played_suit_knn7: that with the suit "
-                             "games refitted on knn7's own "
+                             "games refitted on knn7's own, or played_suit_knn10: "
+                             "that with the suit games and grand hand refitted on knn10's "
+                             "own "
                              "(auto: played_suit_knn7 for "
                              "score with infer "
                              "play, strong with pimc play, else those of play)",
