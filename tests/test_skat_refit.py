@@ -1,0 +1,62 @@
+"""``experiments/skat_refit.py``: one command plays the calibration runs, fits the map and
+writes the calibration file; complete runs are reused, a stopped one is played again."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from spielwerk.games.skat_ai.calibration import GAME_TYPES
+
+SCRIPT = Path(__file__).resolve().parents[1] / "experiments" / "skat_refit.py"
+BOT = "knn:worlds=1"
+
+
+def refit(tmp_path: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), "--agent", BOT, "--defence", BOT, "--run", "5:2",
+         "--run", "6:2", "--own", "tiny", "--folder", str(tmp_path / "runs"),
+         "--write", str(tmp_path / "tiny.json"), *extra],
+        capture_output=True, text=True, timeout=600)
+
+
+def test_one_command_plays_fits_and_writes(tmp_path: Path) -> None:
+    first = refit(tmp_path)
+    assert first.returncode == 0, first.stderr
+    runs = sorted((tmp_path / "runs").glob("*.jsonl"))
+    assert [p.name for p in runs] == ["calib-knn_worlds=1-5.jsonl", "calib-knn_worlds=1-6.jsonl"]
+    for path, seed in zip(runs, (5, 6), strict=True):
+        lines = path.read_text().splitlines()
+        assert json.loads(lines[0]) == {"agent": BOT, "defence": BOT, "deals": 2, "seed": seed}
+        assert len(lines) == 1 + 3 * 2
+    made = json.loads((tmp_path / "tiny.json").read_text())
+    assert made["name"] == "tiny" and set(made["map"]) == set(GAME_TYPES)
+    assert made["map_made"]["records"] == {p.name: 7 for p in runs}
+    declared = sum(1 for p in runs for line in p.read_text().splitlines()[1:]
+                   if json.loads(line)["declared"])
+    assert sum(t["games"] for t in made["map_made"]["types"].values()) == declared
+    for kind in GAME_TYPES:  # the calibration table, one row per type
+        assert any(line.split()[:1] == [kind] for line in first.stdout.splitlines()), kind
+    assert first.stdout.count("playing ") == 2
+
+    # the runs are complete: a second refit reuses them and writes the same file
+    again = refit(tmp_path)
+    assert again.returncode == 0 and again.stdout.count("reused ") == 2
+    assert json.loads((tmp_path / "tiny.json").read_text()) == made
+
+    # a run cut short is played again, and gives the same records
+    whole = runs[1].read_text()
+    runs[1].write_text("\n".join(whole.splitlines()[:3]) + "\n")
+    third = refit(tmp_path)
+    assert third.returncode == 0 and third.stdout.count("reused ") == 1
+    assert runs[1].read_text() == whole
+
+
+def test_a_malformed_run_is_refused(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, str(SCRIPT), "--agent", BOT, "--defence", BOT,
+                           "--run", "7135", "--own", "tiny"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "SEED:DEALS" in done.stderr
+    assert not (tmp_path / "tiny.json").exists()
