@@ -29,6 +29,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 
@@ -41,7 +42,7 @@ def run_spec(text: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
-def complete(path: Path, header: dict[str, object]) -> bool:
+def complete(path: Path, header: dict[str, Any]) -> bool:
     """Whether ``path`` holds a whole calibration run with ``header`` (every seat-game)."""
     if not path.exists():
         return False
@@ -50,7 +51,7 @@ def complete(path: Path, header: dict[str, object]) -> bool:
         found = json.loads(lines[0]) if lines else {}
     except json.JSONDecodeError:
         return False
-    return found == header and len(lines) == 1 + 3 * int(header["deals"])  # type: ignore[call-overload]
+    return found == header and len(lines) == 1 + 3 * int(header["deals"])
 
 
 def played(args: argparse.Namespace, seed: int, deals: int) -> Path:

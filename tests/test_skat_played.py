@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -265,17 +266,27 @@ def test_played_put_maps_suit_games_after_picking_up_only() -> None:
     assert lowered >= 3
 
 
+def refitted(name: str, kept: str, types: tuple[str, ...]) -> tuple[dict[str, Any],
+                                                                   dict[str, Any]]:
+    """The map files of ``name`` and of the calibration ``kept`` it was refitted from
+    (``skat_open_map.py --own NAME --types ... --keep KEPT``), after checking that both are
+    made on ``strong`` and that every type but ``types`` keeps ``kept``'s map."""
+    new = json.loads((CALIBRATION_DIR / f"{name}.json").read_text())
+    old = json.loads((CALIBRATION_DIR / f"{kept}.json").read_text())
+    assert {k: v for k, v in new["map"].items() if k not in types} == {
+        k: v for k, v in old["map"].items() if k not in types}
+    assert new["base"] == "strong"
+    return new, old
+
+
 def test_played_null_knn6_refits_the_null_maps_only() -> None:
     """``played_null_knn6`` (``skat_open_map.py --own --types null,null_hand,null_ouvert
     --keep played_grand_hand``): the trump types' chances are ``played_grand_hand``'s; a
     plain null's are lower (the refit's intercept is lower, its slope about the same), and
     no null's are above ``strong``'s weights."""
-    nk = json.loads((CALIBRATION_DIR / "played_null_knn6.json").read_text())
-    gh = json.loads((CALIBRATION_DIR / "played_grand_hand.json").read_text())
     nulls = ("null", "null_hand", "null_ouvert")
-    assert {k: v for k, v in nk["map"].items() if k not in nulls} == {
-        k: v for k, v in gh["map"].items() if k not in nulls}
-    assert nk["base"] == "strong" and "--keep played_grand_hand" in nk["map_made"]["by"]
+    nk, gh = refitted("played_null_knn6", "played_grand_hand", nulls)
+    assert "--keep played_grand_hand" in nk["map_made"]["by"]
     assert all(nk["map"][k] != gh["map"][k] for k in nulls)
     for game, stage, got, plain in beside("played_null_knn6", "played_grand_hand"):
         if game != NULL:
@@ -299,12 +310,8 @@ def test_played_suit_knn7_lowers_the_suit_games_only() -> None:
     played_null_knn6``): grand and null keep ``played_null_knn6``'s chances; every suit
     game's chance, with the skat or hand, is lower (the refit takes 0.3-0.4 off its
     log-odds)."""
-    ps = json.loads((CALIBRATION_DIR / "played_suit_knn7.json").read_text())
-    nk = json.loads((CALIBRATION_DIR / "played_null_knn6.json").read_text())
-    suits = ("suit", "suit_hand")
-    assert {k: v for k, v in ps["map"].items() if k not in suits} == {
-        k: v for k, v in nk["map"].items() if k not in suits}
-    assert ps["base"] == "strong" and "--told-by played_null_knn6" in ps["map_made"]["by"]
+    ps, _ = refitted("played_suit_knn7", "played_null_knn6", ("suit", "suit_hand"))
+    assert "--told-by played_null_knn6" in ps["map_made"]["by"]
     lowered = 0
     for game, stage, got, plain in beside("played_suit_knn7", "played_null_knn6"):
         if game < GRAND:
@@ -323,12 +330,8 @@ def test_played_suit_knn10_lowers_the_suit_games_and_grand_hand_only() -> None:
     (the defence beats more of them), and a hand game's is nowhere higher where it would be
     declared (from 0.7: the hand games fitted on were told 0.83 and more; below about 0.63
     the refit's flatter slope lifts a hand game's chance a little)."""
-    new = json.loads((CALIBRATION_DIR / "played_suit_knn10.json").read_text())
-    old = json.loads((CALIBRATION_DIR / "played_suit_knn7.json").read_text())
-    refit = ("suit", "suit_hand", "grand_hand")
-    assert {k: v for k, v in new["map"].items() if k not in refit} == {
-        k: v for k, v in old["map"].items() if k not in refit}
-    assert new["base"] == "strong" and "--told-by played_suit_knn7" in new["map_made"]["by"]
+    new, _ = refitted("played_suit_knn10", "played_suit_knn7", ("suit", "suit_hand", "grand_hand"))
+    assert "--told-by played_suit_knn7" in new["map_made"]["by"]
     lowered = 0
     for game, stage, got, plain in beside("played_suit_knn10", "played_suit_knn7"):
         if game < GRAND and stage != "hand":
