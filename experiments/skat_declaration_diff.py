@@ -142,8 +142,7 @@ def summarize(path: Path) -> None:
           f"declared otherwise ({len(changed) / max(1, len(rows)):.1%})")
     moves: dict[str, int] = {}
     for r in changed:
-        key = f"{r['a'].get('type', 'passed')} -> {r['b'].get('type', 'passed')}"
-        moves[key] = moves.get(key, 0) + 1
+        moves[move(r)] = moves.get(move(r), 0) + 1
     print("  " + ", ".join(f"{k} {n}" for k, n in sorted(moves.items(), key=lambda x: -x[1])))
     if not changed:
         return
@@ -161,6 +160,31 @@ def summarize(path: Path) -> None:
               f"{sf[0]:+7.1f} ({sf[1]:+.1f}..{sf[2]:+.1f}) "
               f"{rel[0]:+8.1f} ({rel[1]:+.1f}..{rel[2]:+.1f}) "
               f"{per36[0]:+7.1f} ({per36[1]:+.1f}..{per36[2]:+.1f})")
+    by_move(changed, [*DEFENCES, *header.get("defences", [])])
+
+
+def move(row: dict[str, Any]) -> str:
+    """A changed deal's change: A's game type -> B's (``passed`` where a spec passes in)."""
+    return f"{row['a'].get('type', 'passed')} -> {row['b'].get('type', 'passed')}"
+
+
+def by_move(changed: list[dict[str, Any]], names: list[str]) -> None:
+    """Per change (:func:`move`, the most frequent first): the deals, the share A won against
+    our defence, and per defence the relative score B - A per deal with its sum over them."""
+    print("by change: relative B-A per deal (sum)")
+    print(f"{'change':<26} {'deals':>5} {'A won':>6}" + "".join(f" {n:>18}" for n in names))
+    kinds: dict[str, list[dict[str, Any]]] = {}
+    for r in changed:
+        kinds.setdefault(move(r), []).append(r)
+    for key, rows in sorted(kinds.items(), key=lambda x: (-len(x[1]), x[0])):
+        won = sum(1 for r in rows if r["a"].get("ours", {}).get("won")) / len(rows)
+        cells = ""
+        for name in names:
+            total = sum(score(r["b"], name, "relative") - score(r["a"], name, "relative")
+                        for r in rows)
+            cell = f"{total / len(rows):+.1f} ({total:+.0f})"
+            cells += f" {cell:>18}"
+        print(f"{key:<26} {len(rows):>5} {won:>6.2f}{cells}")
 
 
 def main() -> None:

@@ -38,10 +38,11 @@ own-nulls`` (the first declarer's game against our defence is the outcome):
         --told-by played_grand_hand --own played_null_knn6 \
         --types null,null_hand,null_ouvert --keep played_grand_hand
 
-``--after-pickup`` (with ``--keep`` and ``--types`` of suit, grand, null) applies the new
-maps after the skat is seen only: the bidding keeps the kept calibration's chances for those
-types, written as their ``_pickup`` maps (``played_put``, in
-``docs/evaluations/skat-put-shift.md``).
+``--after-pickup`` (with ``--keep`` and ``--types`` naming at least one of suit, grand,
+null) applies the new maps of those types after the skat is seen only: the bidding keeps the
+kept calibration's chances for them, written as their ``_pickup`` maps (``played_put``, in
+``docs/evaluations/skat-put-shift.md``). Hand types among ``--types`` are asked at the stage
+``hand`` only and are refitted as without the flag (``played_put_knn10``).
 """
 
 from __future__ import annotations
@@ -166,8 +167,9 @@ def main() -> None:
         if not (args.own and args.types) or kept.get("base") != args.calibration:
             raise SystemExit(f"--keep needs --own and --types, and {args.keep} made on "
                              f"{args.calibration} (its base: {kept.get('base')})")
-    if args.after_pickup and not (kept and set(args.types.split(",")) <= set(PICKUP_STAGE)):
-        raise SystemExit(f"--after-pickup needs --keep and --types of {', '.join(PICKUP_STAGE)}")
+    if args.after_pickup and not (kept and set(args.types.split(",")) & set(PICKUP_STAGE)):
+        raise SystemExit(f"--after-pickup needs --keep and --types naming one of "
+                         f"{', '.join(PICKUP_STAGE)}")
     maps: dict[str, list[float]] = {}
     report: dict[str, Any] = {}
     if args.own:
@@ -219,7 +221,7 @@ def main() -> None:
         base = json.loads((CALIBRATION_DIR / f"{args.calibration}.json").read_text())
         if args.after_pickup:  # the bidding keeps the kept map
             maps.update({f"{kind}_pickup": kept["map"].get(f"{kind}_pickup", kept["map"][kind])
-                         for kind in args.types.split(",")})
+                         for kind in args.types.split(",") if kind in PICKUP_STAGE})
         own = {"format": base["format"], "version": base["version"], "name": args.own,
                "base": args.calibration, "map": maps, "map_made": made,
                "map_rule": "z = min(z, a + b z) per type: [a, b]; z the log-odds of "

@@ -88,6 +88,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--told-by", help="the calibration the agent's chances were told by")
     ap.add_argument("--keep", help="the calibration whose maps the other types keep")
     ap.add_argument("--types", help="the types to refit (comma-separated)")
+    ap.add_argument("--after-pickup", action="store_true",
+                    help="the suit, grand and null maps after the skat is seen only: the "
+                         "bidding keeps --keep's (skat_open_map.py)")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--folder", type=Path, default=Path("results"))
     ap.add_argument("--write", type=Path, help="the calibration file to write")
@@ -100,6 +103,8 @@ def main(argv: list[str] | None = None) -> None:
                         ("--types", args.types), ("--write", args.write)):
         if value is not None:
             cmd += [flag, str(value)]
+    if args.after_pickup:
+        cmd.append("--after-pickup")
     if checks:
         cmd += ["--check", *map(str, checks)]
     sys.stdout.flush()

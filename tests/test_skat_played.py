@@ -342,3 +342,31 @@ def test_played_suit_knn10_lowers_the_suit_games_and_grand_hand_only() -> None:
         else:
             assert got == plain, (game, stage)
     assert lowered == 10
+
+
+def test_played_put_knn10_lowers_the_suit_games_after_picking_up_only() -> None:
+    """``played_put_knn10`` (``played_suit_knn10``'s fit of suit and suit hand with
+    ``--after-pickup``): a suit game's chance after picking up and a suit hand's are
+    ``played_suit_knn10``'s; at the bidding (stage ``pickup``) a suit game keeps
+    ``played_suit_knn7``'s through the ``suit_pickup`` map, and grand and null keep
+    ``played_suit_knn7``'s chances at every stage - so the bidding on suit hands with the
+    skat is ``knn10``'s while the chance told after picking up is the refit's."""
+    new, k7 = refitted("played_put_knn10", "played_suit_knn7", ("suit", "suit_hand", "suit_pickup"))
+    k10 = json.loads((CALIBRATION_DIR / "played_suit_knn10.json").read_text())
+    assert new["map"] == {**k7["map"], "suit": k10["map"]["suit"],
+                          "suit_hand": k10["map"]["suit_hand"], "suit_pickup": k7["map"]["suit"]}
+    assert new["map_made"]["by"].endswith("--types suit,suit_hand --keep played_suit_knn7 "
+                                          "--after-pickup")
+    kept = moved = 0
+    for (game, stage, got, k10_chance), (_, _, _, k7_chance) in zip(
+            beside("played_put_knn10", "played_suit_knn10"),
+            beside("played_put_knn10", "played_suit_knn7"), strict=True):
+        if game < GRAND and stage == "pickup":
+            assert got == k7_chance > k10_chance, (game, stage)
+            kept += 1
+        elif game < GRAND:
+            assert got == k10_chance, (game, stage)
+            moved += got != k7_chance
+        else:
+            assert got == k7_chance, (game, stage)
+    assert kept == 5 and moved >= 10

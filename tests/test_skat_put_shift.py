@@ -138,7 +138,20 @@ def test_the_declaration_diff_plays_only_the_deals_declared_otherwise(tmp_path: 
         if r["same"]:
             assert set(r) == {"deal", "same"}  # not played: both would score the same
     assert f"60 deals, {len(changed)} declared otherwise" in shown
-    assert [line.split()[0] for line in shown.splitlines()[-3:]] == ["ours", "open", "rule"]
+    lines = shown.splitlines()
+    table = lines.index(next(line for line in lines if line.startswith("defence ")))
+    assert [line.split()[0] for line in lines[table + 1:table + 4]] == ["ours", "open", "rule"]
+    # by change: one row per change, its deals and its relative sums per defence
+    rows_by = lines[lines.index("by change: relative B-A per deal (sum)") + 2:]
+    assert sum(int(line.split()[3]) for line in rows_by) == len(changed)
+    for line in rows_by:
+        a_type, b_type, deals = line.split()[0], line.split()[2], int(line.split()[3])
+        mine = [r for r in changed if (r["a"]["type"], r["b"].get("type", "passed"))
+                == (a_type, b_type)]
+        assert len(mine) == deals
+        sums = [float(x.strip("()")) for x in line.split()[5:] if x.startswith("(")]
+        assert sums == [round(sum(r["b"][d]["relative"] - r["a"][d]["relative"]
+                                  for r in mine)) for d in ("ours", "open", "rule")]
     (tmp_path / "same").mkdir()
     same, shown = run_diff(tmp_path / "same", a, a, 10)
     assert all(r["same"] for r in same) and "0 declared otherwise" in shown

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from spielwerk.games.skat_ai.calibration import GAME_TYPES
+from spielwerk.games.skat_ai.params import CALIBRATION_DIR
 
 SCRIPT = Path(__file__).resolve().parents[1] / "experiments" / "skat_refit.py"
 BOT = "knn:worlds=1"
@@ -52,6 +53,22 @@ def test_one_command_plays_fits_and_writes(tmp_path: Path) -> None:
     third = refit(tmp_path)
     assert third.returncode == 0 and third.stdout.count("reused ") == 1
     assert runs[1].read_text() == whole
+
+    # --after-pickup: the suit map applies after the skat is seen only (the bidding keeps
+    # the kept calibration's suit map as suit_pickup); a hand type beside it is refitted
+    # as without the flag; the flag needs a type played with the skat
+    kept = json.loads((CALIBRATION_DIR / "played_suit_knn7.json").read_text())["map"]
+    keep = ("--told-by", "played_suit_knn7", "--keep", "played_suit_knn7", "--after-pickup")
+    pickup = refit(tmp_path, *keep, "--types", "suit,suit_hand")
+    assert pickup.returncode == 0 and pickup.stdout.count("reused ") == 2, pickup.stderr
+    made = json.loads((tmp_path / "tiny.json").read_text())
+    assert set(made["map"]) == {*GAME_TYPES, "suit_pickup"}
+    assert made["map"]["suit_pickup"] == kept["suit"]
+    assert all(made["map"][k] == kept[k] for k in GAME_TYPES if k not in ("suit", "suit_hand"))
+    assert made["map_made"]["by"].endswith("--keep played_suit_knn7 --after-pickup")
+    refused = refit(tmp_path, *keep, "--types", "suit_hand")
+    assert refused.returncode != 0 and "--after-pickup needs" in refused.stderr
+    assert json.loads((tmp_path / "tiny.json").read_text()) == made
 
 
 def test_a_malformed_run_is_refused(tmp_path: Path) -> None:

@@ -92,7 +92,7 @@ CALIBRATIONS: dict[str, dict[str, tuple[float, ...]]] = {
 """The win-chance calibrations by the declarer's card play (``KnnParams.calibration``)."""
 TYPED_CALIBRATIONS = ("strong", "defended", "played", "played_null", "played_infer",
                       "played_grand_hand", "played_pickup", "played_put", "played_null_knn6",
-                      "played_suit_knn7", "played_suit_knn10")
+                      "played_suit_knn7", "played_suit_knn10", "played_put_knn10")
 """Calibrations with weights per stage and game type, shipped as data
 (``spielwerk/data/skat_calibration/NAME.json`` with how they were made): ``strong`` - the
 knn declarer and both defenders play by PIMC (:func:`typed_calibration`); ``defended`` -
@@ -113,7 +113,10 @@ only (the bidding keeps ``played_grand_hand``'s chances: ``suit_pickup`` the ide
 ``played_null_knn6`` with the suit and suit hand maps refitted on ``knn7``'s own games against
 its own defence; ``played_suit_knn10`` - ``played_suit_knn7`` with the suit, suit hand and
 grand hand maps refitted on ``knn10``'s own games against its own defence (the defenders
-breaking their ties by the declarer's margin, ``suit_margin``). A calibration
+breaking their ties by the declarer's margin, ``suit_margin``); ``played_put_knn10`` -
+``played_suit_knn7`` with ``played_suit_knn10``'s suit and suit hand maps, the suit map after
+the skat is seen only (the bidding keeps ``played_suit_knn7``'s suit chance as its
+``suit_pickup`` map). A calibration
 may also carry the type ``ouvert`` (null ouvert, fitted on forced null ouvert games of its
 own: ``skat_kb_calibrate.py --modes nullhand,nullouvert,nullouverthand``); then
 ``decision=score`` offers null ouvert by those win chances."""
