@@ -140,10 +140,11 @@ def summarize(path: Path) -> None:
     a, b = header["specs"]
     print(f"A {a}\nB {b}\nseed {header['seed']}: {len(rows)} deals, {len(changed)} "
           f"declared otherwise ({len(changed) / max(1, len(rows)):.1%})")
-    moves: dict[str, int] = {}
+    kinds: dict[str, list[dict[str, Any]]] = {}
     for r in changed:
-        moves[move(r)] = moves.get(move(r), 0) + 1
-    print("  " + ", ".join(f"{k} {n}" for k, n in sorted(moves.items(), key=lambda x: -x[1])))
+        kinds.setdefault(move(r), []).append(r)
+    print("  " + ", ".join(f"{k} {len(v)}" for k, v in sorted(kinds.items(),
+                                                               key=lambda x: -len(x[1]))))
     if not changed:
         return
     print(f"{'defence':<8} {'won A':>6} {'won B':>6} {'SF B-A per game':>22} "
@@ -160,7 +161,7 @@ def summarize(path: Path) -> None:
               f"{sf[0]:+7.1f} ({sf[1]:+.1f}..{sf[2]:+.1f}) "
               f"{rel[0]:+8.1f} ({rel[1]:+.1f}..{rel[2]:+.1f}) "
               f"{per36[0]:+7.1f} ({per36[1]:+.1f}..{per36[2]:+.1f})")
-    by_move(changed, [*DEFENCES, *header.get("defences", [])])
+    by_move(kinds, [*DEFENCES, *header.get("defences", [])])
 
 
 def move(row: dict[str, Any]) -> str:
@@ -168,14 +169,12 @@ def move(row: dict[str, Any]) -> str:
     return f"{row['a'].get('type', 'passed')} -> {row['b'].get('type', 'passed')}"
 
 
-def by_move(changed: list[dict[str, Any]], names: list[str]) -> None:
-    """Per change (:func:`move`, the most frequent first): the deals, the share A won against
-    our defence, and per defence the relative score B - A per deal with its sum over them."""
+def by_move(kinds: dict[str, list[dict[str, Any]]], names: list[str]) -> None:
+    """Per change (``kinds``: the changed deals by :func:`move`; the most frequent first): the
+    deals, the share A won against our defence, and per defence the relative score B - A per
+    deal with its sum over them."""
     print("by change: relative B-A per deal (sum)")
     print(f"{'change':<26} {'deals':>5} {'A won':>6}" + "".join(f" {n:>18}" for n in names))
-    kinds: dict[str, list[dict[str, Any]]] = {}
-    for r in changed:
-        kinds.setdefault(move(r), []).append(r)
     for key, rows in sorted(kinds.items(), key=lambda x: (-len(x[1]), x[0])):
         won = sum(1 for r in rows if r["a"].get("ours", {}).get("won")) / len(rows)
         cells = ""
