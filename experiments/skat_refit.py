@@ -3,7 +3,8 @@ the file and the calibration table.
 
 Per ``--run SEED:DEALS`` it plays ``spielwerk skat calibration --agent A --defence D`` into
 ``FOLDER/calib-A-SEED.jsonl`` (a complete file of the same agent, defence, seed and deals is
-reused, so a stopped refit goes on where its last complete run ended), then fits the map on
+reused and a partial one continued with ``--resume``, so a stopped refit goes on where it
+stopped; a file of another run there is overwritten), then fits the map on
 all runs with ``experiments/skat_open_map.py --own NAME`` and writes the calibration file,
 printing per type the games, the chance told, the chance won and the chance after the map.
 With ``--check SEED:DEALS`` it plays a held-out run too and prints the new map's chances
@@ -54,20 +55,33 @@ def complete(path: Path, header: dict[str, Any]) -> bool:
     return found == header and len(lines) == 1 + 3 * int(header["deals"])
 
 
+def same_run(path: Path, header: dict[str, Any]) -> bool:
+    """Whether the first line of ``path`` is ``header`` (a run to continue)."""
+    with path.open() as f:
+        first = f.readline()
+    try:
+        return bool(json.loads(first) == header)
+    except json.JSONDecodeError:
+        return False
+
+
 def played(args: argparse.Namespace, seed: int, deals: int) -> Path:
     """The records of the calibration run ``seed``/``deals``: reused when complete, else
-    played (``spielwerk skat calibration``, its progress on stderr)."""
+    played or continued (``spielwerk skat calibration``, its progress on stderr)."""
     slug = re.sub(r"[^A-Za-z0-9_.=-]+", "_", args.agent)
     path = args.folder / f"calib-{slug}-{seed}.jsonl"
     header = {"agent": args.agent, "defence": args.defence, "deals": deals, "seed": seed}
     if complete(path, header):
         print(f"reused {path}", flush=True)
         return path
-    print(f"playing {path} ({deals} deals)", flush=True)
+    go_on = path.exists() and same_run(path, header)
+    print(f"{'continuing' if go_on else 'playing'} {path} ({deals} deals)", flush=True)
     cmd = [sys.executable, "-c", "from spielwerk.cli.main import main; main()", "skat",
            "calibration", "--agent", args.agent,
            "--defence", args.defence, "--deals", str(deals), "--seed", str(seed),
            "--workers", str(args.workers), "--out", str(path)]
+    if path.exists():
+        cmd.append("--resume" if go_on else "--fresh")
     done = subprocess.run(cmd, stdout=subprocess.DEVNULL)
     if done.returncode != 0 or not complete(path, header):
         raise SystemExit(f"the calibration run {seed}:{deals} did not finish "

@@ -47,11 +47,14 @@ def test_one_command_plays_fits_and_writes(tmp_path: Path) -> None:
     assert again.returncode == 0 and again.stdout.count("reused ") == 2
     assert json.loads((tmp_path / "tiny.json").read_text()) == made
 
-    # a run cut short is played again, and gives the same records
+    # a run cut short (killed while writing a line) is continued from its two finished
+    # seat-games, and gives the same file
     whole = runs[1].read_text()
-    runs[1].write_text("\n".join(whole.splitlines()[:3]) + "\n")
+    cut = whole.splitlines()
+    runs[1].write_text("\n".join(cut[:3]) + "\n" + cut[3][:12])
     third = refit(tmp_path)
-    assert third.returncode == 0 and third.stdout.count("reused ") == 1
+    assert third.returncode == 0 and third.stdout.count("reused ") == 1, third.stderr
+    assert third.stdout.count("continuing ") == 1
     assert runs[1].read_text() == whole
 
     # --after-pickup: the suit map applies after the skat is seen only (the bidding keeps

@@ -16,11 +16,13 @@ from spielwerk.cli.options import file_target, workers_option
 from spielwerk.cli.progress import GamesProgress, stream
 from spielwerk.games.skat_ai.calibration import (
     CalibrationConfig,
+    CalibrationError,
     check_config,
     play_seat,
     summarize,
     table_lines,
 )
+from spielwerk.games.skat_ai.calibration_runs import open_records, pool, read_run, spread_lines
 
 HELP = """Compare the win chances a Skat AGENT expects when it declares with the games it wins.
 
@@ -47,26 +49,51 @@ finishes (a header line first); a declared game's line also holds "decided", the
 chance the agent's decisions compared (below "predicted" where the knn agent's
 caution moves its chances towards the open-hand bound). Progress goes to stderr (with --json too);
 Ctrl-C prints the figures of the games that finished. Same seed, same figures.
+An existing --out file is kept: --resume continues it (the same agent, defence,
+deals and seed; the seat-games in it are not played again), --fresh overwrites it.
+
+--summarize FILE (repeat it for several runs) plays nothing: it prints the
+figures of record files of one agent and defence on different seeds, all their
+games together, and per type how far the runs differ: each run's observed
+minus predicted rate and Cochran's Q with its p-value (a small p: the runs
+differ by more than chance; --json adds "runs", "seeds" and "spread").
 
 Example: spielwerk skat calibration --agent knn --defence open --deals 200 --seed 1 --workers 2
 """
 
 
-def _write_header(out: Path, config: CalibrationConfig) -> Any:
-    file_target("--out", out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fh = out.open("w")
-    fh.write(json.dumps({"agent": config.agent, "defence": config.defence,
-                         "deals": config.deals, "seed": config.seed}) + "\n")
-    fh.flush()
-    return fh
+def _print(summary: dict[str, Any], head: str, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(summary))
+        return
+    print(head)
+    print("\n".join(table_lines(summary)))
+    more = spread_lines(summary) if "spread" in summary else []
+    if more:
+        print()
+        print("\n".join(more))
+
+
+def _summarize(files: list[Path], as_json: bool) -> None:
+    summary = pool([read_run(path) for path in files])
+    incomplete = [f"{r['path']} ({r['seat_games']} of {3 * r['deals']})"
+                  for r in summary["runs"] if not r["complete"]]
+    head = (f"agent {summary['agent']} against {summary['defence']}: {len(files)} run"
+            f"{'s' if len(files) > 1 else ''} (seed{'s' if len(files) > 1 else ''} "
+            f"{', '.join(map(str, summary['seeds']))}), {summary['seat_games']} seat-games of "
+            f"{summary['deals']} deals, {summary['all']['declared']} declared by the agent")
+    _print(summary, head, as_json)
+    if incomplete:
+        Console(stderr=True).print("not complete: " + "; ".join(incomplete), highlight=False)
 
 
 def calibration_command(
-    agent: str = typer.Option(..., "--agent", "-a", help="the agent whose declarations are "
-                              "measured, e.g. knn or 'knn:worlds=16'"),
-    defence: str = typer.Option(..., "--defence", "-d", help="the two other seats: an agent "
-                                "spec, or open (the open-hand defence)"),
+    agent: str | None = typer.Option(None, "--agent", "-a", help="the agent whose declarations "
+                                     "are measured, e.g. knn or 'knn:worlds=16' (needed to "
+                                     "play)"),
+    defence: str | None = typer.Option(None, "--defence", "-d", help="the two other seats: an "
+                                       "agent spec, or open (the open-hand defence; needed to "
+                                       "play)"),
     deals: int = typer.Option(100, "--deals", "-n", help="fresh deals, each played with the "
                               "agent in each of the three seats"),
     seed: int = typer.Option(0, "--seed", "-s", help="run seed: same seed, same deals"),
@@ -74,33 +101,54 @@ def calibration_command(
     as_json: bool = typer.Option(False, "--json", help="print the figures as JSON only"),
     out: Path | None = typer.Option(None, "--out", "-o", help="one JSON line per seat-game "
                                     "(JSON Lines, a header line first)"),
+    resume: bool = typer.Option(False, "--resume", help="continue the run in --out"),
+    fresh: bool = typer.Option(False, "--fresh", help="overwrite --out if it is a record file"),
+    summarize_files: list[Path] | None = typer.Option(
+        None, "--summarize", help="only print the figures of this record file (repeat it to "
+        "pool runs)"),
 ) -> None:
+    if summarize_files:
+        _summarize(summarize_files, as_json)
+        return
+    if agent is None or defence is None:
+        raise CalibrationError("--agent and --defence are needed to play (or --summarize FILE "
+                               "to read record files)")
     config = CalibrationConfig(agent, defence, deals, seed)
     check_config(config)  # one line, before any game
+    if (resume or fresh) and out is None:
+        raise CalibrationError("--resume and --fresh need --out FILE")
     console = Console(stderr=True)
     started = time.perf_counter()
-    fh = _write_header(out, config) if out is not None else None
-    tasks = config.tasks()
+    done: list[dict[str, Any]] = []
+    fh = None
+    if out is not None:
+        file_target("--out", out)
+        fh, done = open_records(out, config, resume, fresh)
+    have = {(r["deal"], r["seat"]) for r in done}
+    tasks = [t for t in config.tasks() if (t[1], t[2]) not in have]
+    total = len(tasks) + len(done)
     progress = GamesProgress(console, "skat calibration")  # stderr: --json keeps stdout
     try:
-        records, interrupted = stream(play_seat, tasks, "local" if workers != 1 else "serial",
-                                      workers, progress, len(tasks), 0, fh)
+        played, interrupted = stream(play_seat, tasks, "local" if workers != 1 else "serial",
+                                     workers, progress, total, len(done), fh)
     finally:
         if fh is not None:
             fh.close()
+    records = done + played
     summary = summarize(config, records)
-    if as_json:
-        print(json.dumps(summary))
-    else:
-        head = (f"agent {agent} against {defence}: {len(records)} of {len(tasks)} seat-games "
-                f"({deals} deals x 3 seats, seed {seed}), "
-                f"{summary['all']['declared']} declared by the agent")
-        print(head)
-        print("\n".join(table_lines(summary)))
-        console.print(f"{time.perf_counter() - started:.1f} s", highlight=False)
+    head = (f"agent {agent} against {defence}: {len(records)} of {total} seat-games "
+            f"({deals} deals x 3 seats, seed {seed}), "
+            f"{summary['all']['declared']} declared by the agent")
+    _print(summary, head, as_json)
+    if not as_json:
+        console.print(f"{time.perf_counter() - started:.1f} s"
+                      + (f" ({len(done)} seat-games read back from {out})" if done else ""),
+                      highlight=False)
     if interrupted:
-        console.print(f"interrupted after {len(records)} of {len(tasks)} seat-games (the "
-                      "figures above are theirs)", highlight=False)
+        hint = (f"; continue with --resume -o {out}" if out is not None else
+                "; add -o FILE to keep them and continue a long run with --resume")
+        console.print(f"interrupted after {len(records)} of {total} seat-games (the "
+                      f"figures above are theirs){hint}", highlight=False)
         raise typer.Exit(130)
 
 
