@@ -179,8 +179,20 @@ def test_summarize_on_the_command_line(two_runs: tuple[Path, Path, dict]) -> Non
     code, stdout, _, _ = _run("--summarize", str(s11), "--summarize", str(s12))
     assert code == 0
     lines = stdout.splitlines()
-    assert lines[0].startswith("agent knn:play=rule against rule: 2 runs (seeds 11, 12), "
-                               "12 seat-games of 4 deals")
+    assert lines[0].startswith("agent knn:play=rule against rule: 2 runs (seeds 11, 12): "
+                               "12 of 12 seat-games (4 deals x 3 seats)")
     assert [x.split()[0] for x in lines[2:2 + len(GAME_TYPES) + 1]] == [*GAME_TYPES, "all"]
     code, _, _, exc = _run("--deals", "2")
     assert isinstance(exc, SpielwerkError) and "--agent and --defence are needed" in str(exc)
+
+
+def test_summarize_tells_a_run_that_is_not_complete(two_runs: tuple[Path, Path, dict],
+                                                     tmp_path: Path) -> None:
+    part = tmp_path / "part.jsonl"
+    part.write_text("\n".join(two_runs[0].read_text().splitlines()[:4]) + "\n")
+    code, stdout, stderr, _ = _run("--summarize", str(part), "--json")
+    assert code == 0
+    summary = json.loads(stdout)
+    assert summary["complete"] is False and summary["seat_games"] == 3
+    assert summary["runs"][0]["complete"] is False
+    assert f"not complete: {part} (3 of 6)" in stderr

@@ -5,6 +5,7 @@ games it wins, per game type (:mod:`spielwerk.games.skat_ai.calibration`).
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -80,9 +81,11 @@ def _summarize(files: list[Path], as_json: bool) -> None:
                   for r in summary["runs"] if not r["complete"]]
     head = (f"agent {summary['agent']} against {summary['defence']}: {len(files)} run"
             f"{'s' if len(files) > 1 else ''} (seed{'s' if len(files) > 1 else ''} "
-            f"{', '.join(map(str, summary['seeds']))}), {summary['seat_games']} seat-games of "
-            f"{summary['deals']} deals, {summary['all']['declared']} declared by the agent")
+            f"{', '.join(map(str, summary['seeds']))}): {summary['seat_games']} of "
+            f"{3 * summary['deals']} seat-games ({summary['deals']} deals x 3 seats), "
+            f"{summary['all']['declared']} declared by the agent")
     _print(summary, head, as_json)
+    sys.stdout.flush()  # the table before the note on stderr
     if incomplete:
         Console(stderr=True).print("not complete: " + "; ".join(incomplete), highlight=False)
 
