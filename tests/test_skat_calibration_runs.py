@@ -196,3 +196,25 @@ def test_summarize_tells_a_run_that_is_not_complete(two_runs: tuple[Path, Path, 
     assert summary["complete"] is False and summary["seat_games"] == 3
     assert summary["runs"][0]["complete"] is False
     assert f"not complete: {part} (3 of 6)" in stderr
+
+
+def test_an_unknown_executor_is_refused_before_any_game(tmp_path: Path) -> None:
+    code, _, _, exc = _play(tmp_path / "x.jsonl", 11, "--executor", "cloud")
+    assert isinstance(exc, SpielwerkError) and "unknown executor 'cloud'" in str(exc)
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+@pytest.mark.slow
+def test_a_dask_cluster_plays_the_same_records(two_runs: tuple[Path, Path, dict],
+                                               tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  protocol="tcp", dashboard_address=None) as cluster:
+        code, stdout, _, exc = _play(tmp_path / "dask.jsonl", 11, "--executor",
+                                     cluster.scheduler_address)
+    assert code == 0, exc
+    assert json.loads(stdout) == two_runs[2]
+    key = lambda r: (r["deal"], r["seat"])  # noqa: E731 - the order games finish in varies
+    mine = read_run(tmp_path / "dask.jsonl")
+    assert mine.header == read_run(two_runs[0]).header
+    assert sorted(mine.records, key=key) == sorted(read_run(two_runs[0]).records, key=key)

@@ -15,6 +15,7 @@ from rich.console import Console
 
 from spielwerk.cli.options import file_target, workers_option
 from spielwerk.cli.progress import GamesProgress, stream
+from spielwerk.core.parallel import check_executor_spec
 from spielwerk.games.skat_ai.calibration import (
     CalibrationConfig,
     CalibrationError,
@@ -59,6 +60,10 @@ games together, and per type how far the runs differ: each run's observed
 minus predicted rate and Cochran's Q with its p-value (a small p: the runs
 differ by more than chance; --json adds "runs", "seeds" and "spread").
 
+--executor dask://HOST:PORT plays the seat-games on a Dask cluster (the
+workers need spielwerk installed); the records and figures are those of a
+local run of the same seed.
+
 Example: spielwerk skat calibration --agent knn --defence open --deals 200 --seed 1 --workers 2
 """
 
@@ -100,7 +105,11 @@ def calibration_command(
     deals: int = typer.Option(100, "--deals", "-n", help="fresh deals, each played with the "
                               "agent in each of the three seats"),
     seed: int = typer.Option(0, "--seed", "-s", help="run seed: same seed, same deals"),
-    workers: int | None = workers_option(help="worker processes (default: all cores)"),
+    executor: str | None = typer.Option(
+        None, "--executor", "-e", help="local (process pool; serial with --workers 1), "
+        "serial or dask://HOST:PORT"),
+    workers: int | None = workers_option(
+        help="worker processes for --executor local (default: all cores)"),
     as_json: bool = typer.Option(False, "--json", help="print the figures as JSON only"),
     out: Path | None = typer.Option(None, "--out", "-o", help="one JSON line per seat-game "
                                     "(JSON Lines, a header line first)"),
@@ -118,6 +127,8 @@ def calibration_command(
                                "to read record files)")
     config = CalibrationConfig(agent, defence, deals, seed)
     check_config(config)  # one line, before any game
+    runner = (check_executor_spec(executor) if executor is not None
+              else "local" if workers != 1 else "serial")
     if (resume or fresh) and out is None:
         raise CalibrationError("--resume and --fresh need --out FILE")
     console = Console(stderr=True)
@@ -132,8 +143,8 @@ def calibration_command(
     total = len(tasks) + len(done)
     progress = GamesProgress(console, "skat calibration")  # stderr: --json keeps stdout
     try:
-        played, interrupted = stream(play_seat, tasks, "local" if workers != 1 else "serial",
-                                     workers, progress, total, len(done), fh)
+        played, interrupted = stream(play_seat, tasks, runner, workers, progress, total,
+                                     len(done), fh)
     finally:
         if fh is not None:
             fh.close()
