@@ -18,7 +18,9 @@ resume:
   the file is left untouched.
 
 While a run writes a file it holds an exclusive ``flock`` on it, so two runs
-cannot append to the same file.
+cannot append to the same file. The opening rules, the reading of complete
+lines and the lock are :mod:`spielwerk.core.append_file`'s, shared with the
+Skat calibration's record files.
 """
 
 from __future__ import annotations
@@ -32,16 +34,12 @@ from pathlib import Path
 from typing import Any
 
 from spielwerk.arena.match import GameResult
+from spielwerk.core.append_file import lock_exclusive, opening_checks, read_lines
 from spielwerk.core.errors import SpielwerkError
 
 FORMAT = "spielwerk-arena-results"
 FLUSH_SECONDS = 0.05
 """Finished games wait at most this long (while the run goes on) before they are written."""
-
-try:  # POSIX only; elsewhere files are not locked
-    import fcntl
-except ImportError:  # pragma: no cover
-    fcntl = None  # type: ignore[assignment]
 
 
 class ResultsFileError(SpielwerkError):
@@ -60,13 +58,8 @@ class ReadBack:
 
 def read_results(path: Path) -> ReadBack:
     """Parse a results file; the unterminated last line (if any) is reported, not parsed."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise ResultsFileError(f"cannot read results file {path}: {exc.strerror}") from exc
-    end = data.rfind(b"\n") + 1  # everything after the last newline is an unfinished line
-    tail = data[end:]
-    lines = data[:end].split(b"\n")[:-1]
+    read = read_lines(path, ResultsFileError, "results file")
+    lines, end, tail = read.lines, read.good_bytes, read.tail
     if not lines:
         return ReadBack(None, [], 0, tail)
     try:
@@ -152,15 +145,7 @@ class ResultsFile:
         fsync: bool = False,
     ) -> ResultsFile:
         """Create, overwrite (``fresh``) or continue (``resume``) the results file at ``path``."""
-        if resume and fresh:
-            raise ResultsFileError("use either --resume or --fresh, not both")
-        exists = path.exists()
-        if exists and not (resume or fresh):
-            raise ResultsFileError(
-                f"{path} already exists: add --resume to continue it or --fresh to overwrite it"
-            )
-        if exists and path.is_dir():
-            raise ResultsFileError(f"{path} is a directory, not a results file")
+        exists = opening_checks(path, resume, fresh, ResultsFileError, "a results file")
         if exists and fresh and not _looks_like_results(path):
             raise ResultsFileError(
                 f"{path} is not a spielwerk arena results file; refusing to overwrite it"
@@ -171,7 +156,7 @@ class ResultsFile:
         except OSError as exc:
             raise ResultsFileError(f"cannot open results file {path}: {exc.strerror}") from exc
         try:
-            cls._lock(fd, path)
+            lock_exclusive(fd, path, ResultsFileError)
             existing: list[GameResult] = []
             discarded = b""
             header = {"format": FORMAT, "config": config, "config_hash": config_hash}
@@ -209,15 +194,6 @@ class ResultsFile:
             os.close(fd)
             raise
         return cls(path, fd, existing, discarded, fsync)
-
-    @staticmethod
-    def _lock(fd: int, path: Path) -> None:
-        if fcntl is None:  # pragma: no cover
-            return
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            raise ResultsFileError(f"{path} is being written by another run") from None
 
     @staticmethod
     def _write(fd: int, record: dict[str, Any]) -> None:

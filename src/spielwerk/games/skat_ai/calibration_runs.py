@@ -7,7 +7,8 @@ per seat-game as it finished (:func:`spielwerk.games.skat_ai.calibration.play_se
 continues one (``resume``): the seat-games already in it are kept, a last line the run did
 not finish (killed mid-write) is cut off, and a file of another run (other agent, defence,
 deals or seed) or with a damaged line is refused with the file left as it was. While a run
-writes a file it holds an exclusive ``flock`` on it.
+writes a file it holds an exclusive ``flock`` on it. The opening rules, the reading of complete
+lines and the lock are :mod:`spielwerk.core.append_file`'s, as for the arena's results files.
 
 :func:`pool` gives the figures of several runs of the same agent and defence on different
 seeds (:func:`spielwerk.games.skat_ai.calibration.summarize`'s, over all their games) and,
@@ -28,17 +29,13 @@ from typing import Any, TextIO
 
 from scipy.stats import chi2
 
+from spielwerk.core.append_file import lock_exclusive, opening_checks, read_lines
 from spielwerk.games.skat_ai.calibration import (
     GAME_TYPES,
     CalibrationConfig,
     CalibrationError,
     type_figures,
 )
-
-try:  # POSIX only; elsewhere files are not locked
-    import fcntl
-except ImportError:  # pragma: no cover
-    fcntl = None  # type: ignore[assignment]
 
 HEADER_KEYS = ("agent", "defence", "deals", "seed")
 
@@ -93,12 +90,8 @@ def _check_record(path: Path, number: int, record: Any, deals: int) -> tuple[int
 def read_run(path: Path) -> Run:
     """A record file's header and records; a damaged line (or a seat-game twice) is an
     error naming the line, and an unfinished last line is reported in ``tail``."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise CalibrationError(f"cannot read {path}: {exc.strerror}") from None
-    end = data.rfind(b"\n") + 1
-    lines = data[:end].split(b"\n")[:-1]
+    read = read_lines(path, CalibrationError, "the record file")
+    lines = read.lines
     if not lines:
         raise CalibrationError(f"{path} holds no header line: not a skat calibration record file")
     try:
@@ -106,7 +99,7 @@ def read_run(path: Path) -> Run:
     except ValueError:
         raise CalibrationError(f"{path} is not a skat calibration record file (its first line "
                                "is not JSON)") from None
-    run = Run(path, header, [], end, data[end:])
+    run = Run(path, header, [], read.good_bytes, read.tail)
     seen: set[tuple[int, int]] = set()
     for number, line in enumerate(lines[1:], start=2):
         try:
@@ -144,30 +137,13 @@ def _differences(old: dict[str, Any], new: dict[str, Any]) -> str:
                      for k in HEADER_KEYS if old.get(k) != new[k])
 
 
-def _lock(handle: TextIO, path: Path) -> None:
-    if fcntl is None:  # pragma: no cover
-        return
-    try:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        handle.close()
-        raise CalibrationError(f"{path} is being written by another run") from None
-
-
 def open_records(path: Path, config: CalibrationConfig, resume: bool = False,
                  fresh: bool = False) -> tuple[TextIO, list[dict[str, Any]]]:
     """The record file of the run ``config`` open for appending, and the records already in
     it (only with ``resume``). A new file gets its header; an existing one is an error
     unless ``resume`` (the same run: continued) or ``fresh`` (a record file: overwritten)."""
-    if resume and fresh:
-        raise CalibrationError("use either --resume or --fresh, not both")
     header = header_of(config)
-    if path.is_dir():
-        raise CalibrationError(f"--out {path} is a directory, not a file")
-    exists = path.exists()
-    if exists and not (resume or fresh):
-        raise CalibrationError(f"{path} already exists: add --resume to continue it or --fresh "
-                               "to overwrite it")
+    exists = opening_checks(path, resume, fresh, CalibrationError, "a record file")
     if not exists and resume:
         raise CalibrationError(f"--resume: {path} does not exist (leave --resume out to start "
                                "the run)")
@@ -187,7 +163,11 @@ def open_records(path: Path, config: CalibrationConfig, resume: bool = False,
         handle = path.open("r+" if exists else "w")
     except OSError as exc:
         raise CalibrationError(f"cannot write {path}: {exc.strerror}") from None
-    _lock(handle, path)
+    try:
+        lock_exclusive(handle.fileno(), path, CalibrationError)
+    except CalibrationError:
+        handle.close()
+        raise
     if resume:
         handle.truncate(good)  # a line the killed run did not finish
         handle.seek(0, os.SEEK_END)
