@@ -32,6 +32,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from spielwerk.games.skat_ai.calibration import CalibrationError
+from spielwerk.games.skat_ai.calibration_runs import read_run
+
 HERE = Path(__file__).resolve().parent
 
 
@@ -44,15 +47,16 @@ def run_spec(text: str) -> tuple[int, int]:
 
 
 def complete(path: Path, header: dict[str, Any]) -> bool:
-    """Whether ``path`` holds a whole calibration run with ``header`` (every seat-game)."""
+    """Whether ``path`` holds a whole calibration run with ``header`` (every seat-game once,
+    read as ``--resume`` reads it; a damaged file is not whole, and ``--resume`` then names
+    the damage)."""
     if not path.exists():
         return False
-    lines = path.read_text().splitlines()
     try:
-        found = json.loads(lines[0]) if lines else {}
-    except json.JSONDecodeError:
+        run = read_run(path)
+    except CalibrationError:
         return False
-    return found == header and len(lines) == 1 + 3 * int(header["deals"])
+    return run.header == header and run.complete
 
 
 def same_run(path: Path, header: dict[str, Any]) -> bool:

@@ -80,3 +80,26 @@ def test_a_malformed_run_is_refused(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "SEED:DEALS" in done.stderr
     assert not (tmp_path / "tiny.json").exists()
+
+
+def test_a_run_is_whole_only_with_every_seat_game_once(tmp_path: Path) -> None:
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("skat_refit", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    header = {"agent": BOT, "defence": BOT, "deals": 1, "seed": 5}
+    path = tmp_path / "run.jsonl"
+    seats = [{"deal": 0, "seat": s, "declared": False} for s in range(3)]
+
+    def write(records: list[dict[str, object]], tail: str = "") -> None:
+        path.write_text("".join(json.dumps(r) + "\n" for r in [header, *records]) + tail)
+
+    assert not module.complete(path, header)  # no file
+    write(seats)
+    assert module.complete(path, header)
+    assert not module.complete(path, {**header, "seed": 6})  # another run
+    write(seats[:2], tail='{"deal": 0, "se')  # killed mid-line: three lines, two games
+    assert not module.complete(path, header)
+    write([seats[0], seats[1], seats[1]])  # as many lines, one seat-game twice
+    assert not module.complete(path, header)
