@@ -21,6 +21,8 @@ from spielwerk.games.skat_ai.calibration import (
     CalibrationError,
     check_config,
     play_seat,
+    reliability,
+    reliability_lines,
     summarize,
     table_lines,
 )
@@ -60,6 +62,12 @@ games together, and per type how far the runs differ: each run's observed
 minus predicted rate and Cochran's Q with its p-value (a small p: the runs
 differ by more than chance; --json adds "runs", "seeds" and "spread").
 
+--bins N adds, per type, the games grouped by the chance told into N equal
+slices of 0-1 (10: 0.0-0.1, ..., 0.9-1.0; the slices with games), each with
+its figures: where the chances miss, not only by how much on average
+(--json: "bins": {TYPE: [{"from", "to", "declared", "predicted", "observed",
+"low", "high", "sf_per_game"}]}). It goes with playing and with --summarize.
+
 --executor dask://HOST:PORT plays the seat-games on a Dask cluster (the
 workers need spielwerk installed); the records and figures are those of a
 local run of the same seed.
@@ -74,14 +82,22 @@ def _print(summary: dict[str, Any], head: str, as_json: bool) -> None:
         return
     print(head)
     print("\n".join(table_lines(summary)))
+    if "bins" in summary:
+        print()
+        print("by the chance told (the slices of 0-1 with games)")
+        print("\n".join(reliability_lines(summary["bins"])))
     more = spread_lines(summary) if "spread" in summary else []
     if more:
         print()
         print("\n".join(more))
 
 
-def _summarize(files: list[Path], as_json: bool) -> None:
-    summary = pool([read_run(path) for path in files])
+def _summarize(files: list[Path], as_json: bool, bins: int) -> None:
+    runs = [read_run(path) for path in files]
+    summary = pool(runs)
+    if bins:
+        summary["bins"] = reliability(
+            [r for run in runs for r in run.records if r["declared"]], bins)
     incomplete = [f"{r['path']} ({r['seat_games']} of {3 * r['deals']})"
                   for r in summary["runs"] if not r["complete"]]
     head = (f"agent {summary['agent']} against {summary['defence']}: {len(files)} run"
@@ -118,9 +134,11 @@ def calibration_command(
     summarize_files: list[Path] | None = typer.Option(
         None, "--summarize", help="only print the figures of this record file (repeat it to "
         "pool runs)"),
+    bins: int = typer.Option(0, "--bins", min=0, max=100, help="also per type by the chance "
+                             "told, in this many equal slices of 0-1 (0: not)"),
 ) -> None:
     if summarize_files:
-        _summarize(summarize_files, as_json)
+        _summarize(summarize_files, as_json, bins)
         return
     if agent is None or defence is None:
         raise CalibrationError("--agent and --defence are needed to play (or --summarize FILE "
@@ -150,6 +168,8 @@ def calibration_command(
             fh.close()
     records = done + played
     summary = summarize(config, records)
+    if bins:
+        summary["bins"] = reliability([r for r in records if r["declared"]], bins)
     head = (f"agent {agent} against {defence}: {len(records)} of {total} seat-games "
             f"({deals} deals x 3 seats, seed {seed}), "
             f"{summary['all']['declared']} declared by the agent")

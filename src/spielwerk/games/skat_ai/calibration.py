@@ -226,6 +226,37 @@ def summarize(config: CalibrationConfig, records: Iterable[dict[str, Any]]) -> d
     }
 
 
+def reliability(declared: Iterable[dict[str, Any]], bins: int) -> dict[str, list[dict[str, Any]]]:
+    """Per game type, the declared games grouped by the chance told (``predicted``) into
+    ``bins`` equal slices of [0, 1] (a chance of 1 in the last): per slice with games, ``from``
+    and ``to`` (its edges) and :func:`type_figures` of its games. Games without a chance told
+    are left out; a type without games has an empty list."""
+    if bins < 1:
+        raise CalibrationError(f"--bins must be at least 1, not {bins}")
+    slices: dict[str, list[list[dict[str, Any]]]] = {t: [[] for _ in range(bins)]
+                                                     for t in GAME_TYPES}
+    for r in declared:
+        chance = r.get("predicted")
+        if chance is not None:
+            slices[r["type"]][min(int(chance * bins), bins - 1)].append(r)
+    return {t: [{"from": round(i / bins, 4), "to": round((i + 1) / bins, 4),
+                 **type_figures(games)} for i, games in enumerate(parts) if games]
+            for t, parts in slices.items()}
+
+
+def reliability_lines(table: dict[str, list[dict[str, Any]]]) -> list[str]:
+    """:func:`reliability`'s slices as a plain text table (the types with games)."""
+    lines = [f"{'type':<12} {'told':<9} {'declared':>8} {'predicted':>9} {'observed':>8}  "
+             f"{'95% interval':<13} {'SF/game':>8}"]
+    for name, parts in table.items():
+        for f in parts:
+            interval = f"{f['low']:.3f}-{f['high']:.3f}"
+            lines.append(f"{name:<12} {f['from']:.2f}-{f['to']:.2f} {f['declared']:>8} "
+                         f"{_cell(f['predicted'], 3):>9} {_cell(f['observed'], 3):>8}  "
+                         f"{interval:<13} {_cell(f['sf_per_game'], 1):>8}")
+    return lines
+
+
 def _cell(value: float | None, digits: int) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
