@@ -73,7 +73,8 @@ def stats_tables(stats: SkatMatchStats, title: str) -> list[Table]:
         )
     kinds = _category_table(
         "Declared games by type and announcement: declared / won, declarer's SF points per "
-        "36 seat-games", stats, short,
+        "36 seat-games (suit, grand and null hold each game once; hand to overbid count some "
+        "of them again)", stats, short,
         lambda n: f"{n.declared}/{n.won} ({_f(n.seeger_per_list, '.0f', True)})")
     mix = _category_table(
         "Declared mix: share of the agent's declared games, win rate, mean value, declarer's "
