@@ -246,14 +246,10 @@ def reliability(declared: Iterable[dict[str, Any]], bins: int) -> dict[str, list
 
 def reliability_lines(table: dict[str, list[dict[str, Any]]]) -> list[str]:
     """:func:`reliability`'s slices as a plain text table (the types with games)."""
-    lines = [f"{'type':<12} {'told':<9} {'declared':>8} {'predicted':>9} {'observed':>8}  "
-             f"{'95% interval':<13} {'SF/game':>8}"]
+    lines = [f"{'type':<12} {'told':<9} {_FIGURES_HEAD}"]
     for name, parts in table.items():
         for f in parts:
-            interval = f"{f['low']:.3f}-{f['high']:.3f}"
-            lines.append(f"{name:<12} {f['from']:.2f}-{f['to']:.2f} {f['declared']:>8} "
-                         f"{_cell(f['predicted'], 3):>9} {_cell(f['observed'], 3):>8}  "
-                         f"{interval:<13} {_cell(f['sf_per_game'], 1):>8}")
+            lines.append(f"{name:<12} {f['from']:.2f}-{f['to']:.2f} {_figure_cells(f)}")
     return lines
 
 
@@ -261,14 +257,20 @@ def _cell(value: float | None, digits: int) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
+_FIGURES_HEAD = (f"{'declared':>8} {'predicted':>9} {'observed':>8}  {'95% interval':<13} "
+                 f"{'SF/game':>8}")
+
+
+def _figure_cells(f: dict[str, Any]) -> str:
+    """One :func:`type_figures` as the text table's cells (under :data:`_FIGURES_HEAD`)."""
+    interval = "-" if f["low"] is None else f"{f['low']:.3f}-{f['high']:.3f}"
+    return (f"{f['declared']:>8} {_cell(f['predicted'], 3):>9} {_cell(f['observed'], 3):>8}  "
+            f"{interval:<13} {_cell(f['sf_per_game'], 1):>8}")
+
+
 def table_lines(summary: dict[str, Any]) -> list[str]:
     """The figures as a plain text table, one line per game type and one for all."""
-    lines = [f"{'type':<12} {'declared':>8} {'predicted':>9} {'observed':>8}  "
-             f"{'95% interval':<13} {'SF/game':>8}"]
+    lines = [f"{'type':<12} {_FIGURES_HEAD}"]
     for name, f in [*summary["types"].items(), ("all", summary["all"])]:
-        interval = ("-" if f["low"] is None else
-                    f"{f['low']:.3f}-{f['high']:.3f}")
-        lines.append(f"{name:<12} {f['declared']:>8} {_cell(f['predicted'], 3):>9} "
-                     f"{_cell(f['observed'], 3):>8}  {interval:<13} "
-                     f"{_cell(f['sf_per_game'], 1):>8}")
+        lines.append(f"{name:<12} {_figure_cells(f)}")
     return lines
