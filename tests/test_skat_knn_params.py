@@ -30,7 +30,7 @@ KNN_SETTINGS: dict[str, Any] = {
     "suit_defence": False, "suit_margin": 10, "put_rules": "seed",
     "choose_by_put": True, "switch_margin": 0.0, "contest_margin": 6.0, "decision": "score",
     "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value", "contest_shift": 1.0,
-    "calibration": "auto", "caution": 0.0, "put_grand_shift": 0.85, "put_null_shift": -0.15,
+    "calibration": "auto", "caution": 0.0, "bid_caution": 0.0, "put_grand_shift": 0.85, "put_null_shift": -0.15,
     "null_model": "features", "null_floor": 0.0,
 }
 KNN_PARAMS: dict[str, Any] = {
@@ -38,6 +38,7 @@ KNN_PARAMS: dict[str, Any] = {
     "extensions": True, "put_rules": "seed", "switch_margin": 0.0, "contest_margin": 6.0,
     "decision": "score", "loss_bonus": 40.0, "ev_margin": 0.0, "contest_shift": 1.0,
     "game_choice": "value", "calibration": "played_suit_knn7", "caution": 0.0,
+    "bid_caution": 0.0,
     "put_grand_shift": 0.85, "put_null_shift": -0.15, "null_model": "features",
     "null_floor": 0.0,
 }
@@ -130,7 +131,7 @@ def test_the_decision_parameters_are_declared_once() -> None:
     from spielwerk.games.skat_ai.params import KnnParams
 
     decision = {f.name for f in fields(KnnParams)}
-    assert len(decision) == 19 and decision < {f.name for f in fields(KnnSettings)}
+    assert len(decision) == 20 and decision < {f.name for f in fields(KnnSettings)}
     assert not decision & set(KnnSettings.__annotations__)  # the agent does not declare them
     # the library's defaults are the shipped agent's decisions: one default, not two
     shipped = make_agent("knn", load_game("skat"), seed=0).params  # type: ignore[attr-defined]

@@ -152,13 +152,13 @@ def _players(config: CalibrationConfig) -> tuple[Game, Agent, list[Any]]:
     return _WORKER[key]
 
 
-def play_seat(task: tuple[CalibrationConfig, int, int]) -> dict[str, Any]:
-    """One deal with the agent in one seat: a record with ``deal``, ``seat`` and
-    ``declared`` (whether the agent declared), and for a declared game ``type``,
-    ``contract``, ``predicted`` and ``decided`` (None when the agent tells no chance),
-    ``won``, ``value``,
-    ``declarer_points`` and ``sf`` (the declarer's Seeger-Fabian points)."""
-    config, deal, me = task
+def seat_declaration(config: CalibrationConfig, deal: int, me: int
+                     ) -> tuple[SkatState | None, list[Any], int, dict[str, Any]]:
+    """The auction of one seat-game of a run: the state once a game is declared (None when
+    passed in), the three seats, the deal's chance seed, and the record so far (``deal``,
+    ``seat``, ``declared`` False; where the agent declared, ``type``, ``bid``, and the
+    chances ``predicted`` and ``decided`` - None when the agent tells none). Card play
+    comes after (:func:`play_seat`); the declared mix needs none."""
     game, agent, defenders = _players(config)
     seats: list[Any] = []
     rest = iter(defenders)
@@ -169,11 +169,28 @@ def play_seat(task: tuple[CalibrationConfig, int, int]) -> dict[str, Any]:
     state = play_to_declaration(game.new_initial_state(), seats, np.random.default_rng(chance))
     record: dict[str, Any] = {"deal": deal, "seat": me, "declared": False}
     if state is None or state.declarer != me:
-        return record
+        return state, seats, chance, record
     assert state.contract is not None
     chance_of = getattr(agent, "declaration_chance", None)
     predicted = chance_of(state.info_state(me)) if callable(chance_of) else None
     decided = chance_of(state.info_state(me), cautious=True) if callable(chance_of) else None
+    record.update(type=game_type(state.contract), bid=int(state.auction.value),
+                  predicted=None if predicted is None else round(float(predicted), 6),
+                  decided=None if decided is None else round(float(decided), 6))
+    return state, seats, chance, record
+
+
+def play_seat(task: tuple[CalibrationConfig, int, int]) -> dict[str, Any]:
+    """One deal with the agent in one seat: a record with ``deal``, ``seat`` and
+    ``declared`` (whether the agent declared), and for a declared game ``type``,
+    ``contract``, ``predicted`` and ``decided`` (None when the agent tells no chance),
+    ``won``, ``value``,
+    ``declarer_points`` and ``sf`` (the declarer's Seeger-Fabian points)."""
+    config, deal, me = task
+    state, seats, chance, record = seat_declaration(config, deal, me)
+    if state is None or "type" not in record:
+        return record
+    agent = seats[me]
     for s in range(3):  # the card play from the declaration, seeded on its own (the
         seats[s].reset(derive_seed(config.seed, 3, deal, me, s))  # agents see it afresh)
     if config.defence.strip() == OPEN:
@@ -181,12 +198,10 @@ def play_seat(task: tuple[CalibrationConfig, int, int]) -> dict[str, Any]:
         seats = [agent if s == me else open_hand for s in range(3)]
     final = play(state, seats, np.random.default_rng(chance)).state
     d = final_details(final)
-    record.update(declared=True, type=game_type(state.contract), contract=d["contract"],
-                  predicted=None if predicted is None else round(float(predicted), 6),
-                  decided=None if decided is None else round(float(decided), 6),
-                  won=bool(d["won"]), value=int(d["value"]),
-                  declarer_points=int(d["declarer_points"]), sf=int(d["seeger"][me]))
-    return record
+    return {"deal": deal, "seat": me, "declared": True, "type": record["type"],
+            "contract": d["contract"], "predicted": record["predicted"],
+            "decided": record["decided"], "won": bool(d["won"]), "value": int(d["value"]),
+            "declarer_points": int(d["declarer_points"]), "sf": int(d["seeger"][me])}
 
 
 def wilson(won: int, n: int) -> tuple[float, float]:

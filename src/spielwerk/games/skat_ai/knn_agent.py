@@ -331,7 +331,7 @@ class SkatKnnAgent(Agent):
             return None
         p, game, position = self.params, contract.game, self.position(info.player)
         if not cautious:
-            p = replace(p, caution=0.0)
+            p = replace(p, caution=0.0, bid_caution=0.0)
         ouvert = contract.ouvert and game == NULL
         if not info.picked_up:
             hand = info.own_dealt
@@ -368,7 +368,8 @@ _KNN2: dict[str, Any] = {
     "contest_shift": 1.0, "calibration": "strong", "null_ties": True, "null_lead": False,
     "deadline": False,
     "infer": "auction", "play_model": "net", "endgame": 0, "null_defence": False,
-    "suit_defence": False, "caution": 0.0, "put_grand_shift": 0.0, "put_null_shift": 0.0,
+    "suit_defence": False, "caution": 0.0, "bid_caution": 0.0, "put_grand_shift": 0.0,
+    "put_null_shift": 0.0,
     "null_model": "knn", "null_floor": 0.0, "suit_margin": 0}
 FROZEN: dict[str, tuple[dict[str, Any], str]] = {
     "knn1": (
@@ -380,7 +381,7 @@ FROZEN: dict[str, tuple[dict[str, Any], str]] = {
          "calibration": "pimc", "null_ties": False, "null_lead": False, "deadline": False,
          "infer": "auction",
          "play_model": "net", "endgame": 0, "null_defence": False, "suit_defence": False,
-         "caution": 0.0, "put_grand_shift": 0.0, "put_null_shift": 0.0,
+         "caution": 0.0, "bid_caution": 0.0, "put_grand_shift": 0.0, "put_null_shift": 0.0,
          "null_model": "knn", "null_floor": 0.0, "suit_margin": 0},
         _SHIPPED_BASE,
     ),

@@ -38,6 +38,7 @@ DEFAULT_EV_MARGIN = 0.0
 DEFAULT_GAME_CHOICE = "value"
 DEFAULT_CONTEST_SHIFT = 1.0
 DEFAULT_CAUTION = 0.0
+DEFAULT_BID_CAUTION = 0.0
 DEFAULT_PUT_GRAND_SHIFT = 0.85
 DEFAULT_PUT_NULL_SHIFT = -0.15
 DEFAULT_NULL_MODEL = "features"
@@ -284,6 +285,15 @@ class KnnParams:
     """The calibrations were fitted against PIMC defenders, who defend nulls and hand games
     badly; a strong defence lies between them and the open-hand bound
     (:func:`open_bound_z`). ``caution`` decides by the chance that far towards the bound."""
+    bid_caution: float = param(DEFAULT_BID_CAUTION, "ev/score: how much further the chances "
+                               "of the bidding decisions (the game bid on, hand or with the "
+                               "skat) move towards the open-hand bound; the game chosen "
+                               "after picking up keeps caution's", (0, 1))
+    """The bid is where the bot takes on a hand the skat may not save: after picking up,
+    every game left may be weak, and the least bad one is the best choice
+    (``docs/evaluations/skat-declared-mix.md``). ``bid_caution`` moves only the chances
+    the bidding compares (stages ``hand`` and ``pickup``), by ``caution + bid_caution``
+    (at most 1)."""
     put_grand_shift: float = param(DEFAULT_PUT_GRAND_SHIFT, "score: log-odds taken off a "
                                    "grand's win chance when "
                                    "choosing the game after picking up (the choice only; "
@@ -317,7 +327,8 @@ class KnnParams:
             if value not in allowed:
                 raise KnowledgeBaseError(f"{name} must be one of {', '.join(allowed)}, "
                                          f"not {value!r}")
-        if self.caution > 0.0 and self.win_chances not in TYPED_CALIBRATIONS:
+        if (self.caution > 0.0 or self.bid_caution > 0.0) and (
+                self.win_chances not in TYPED_CALIBRATIONS):
             raise KnowledgeBaseError(f"caution needs a per-type calibration "
                                      f"({', '.join(TYPED_CALIBRATIONS)}), not "
                                      f"{self.win_chances!r}")
@@ -339,9 +350,12 @@ class KnnParams:
     def chance(self, value: float, stage: str, position: int, count: float = 7.0,
                game: int = 0, shift: float = 0.0, ouvert: bool = False) -> float:
         """The win chance the decisions use (:func:`win_probability` with this setting's
-        calibration and ``caution``)."""
+        calibration and ``caution``; the bidding's stages ``hand`` and ``pickup`` with
+        ``bid_caution`` added)."""
+        caution = self.caution if stage == "put" else min(1.0,
+                                                           self.caution + self.bid_caution)
         return win_probability(value, stage, position, count, game, shift, self.win_chances,
-                               ouvert, self.caution)
+                               ouvert, caution)
 
     def put_shift(self, game: int) -> float:
         """The log-odds the choice of the game after picking up takes off ``game``'s chance."""
