@@ -7,10 +7,9 @@ keeps ``caution``'s; the chance a declaration reports stays the calibration's.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
-from skat_helpers import declared_deals
+from skat_helpers import declared_deals, random_hands
 from spielwerk.core.agent import AgentSpecError, make_agent
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat.cards import GRAND, NULL
@@ -51,20 +50,16 @@ def test_the_bidding_stages_move_and_the_put_stage_keeps_caution(game: int) -> N
 
 
 def test_a_bot_with_bid_caution_bids_only_hands_the_plain_bot_bids() -> None:
+    """Lower chances, lower expected scores: the careful bot's bids are a subset of the plain
+    bot's, at no higher a limit, and some hands the plain bot bids it passes."""
     model = KnnModel.load()
     plain, careful = KnnParams(calibration=CAL), KnnParams(calibration=CAL, bid_caution=0.4)
-    rng = np.random.default_rng(7)
-    both = only_plain = 0
-    for i in range(300):
-        hand = int(sum(1 << int(c) for c in rng.choice(32, 10, replace=False)))
-        p = decide_bid(model, hand, plain, i % 3)
-        c = decide_bid(model, hand, careful, i % 3)
-        if c.game >= 0:
-            assert p.game >= 0, hand
-            both += 1
-        elif p.game >= 0:
-            only_plain += 1
-    assert both > 0 and only_plain > 0
+    decisions = [(decide_bid(model, hand, plain, i % 3), decide_bid(model, hand, careful, i % 3))
+                 for i, hand in enumerate(random_hands(300, 7))]
+    assert all(p.game >= 0 for p, c in decisions if c.game >= 0)
+    assert all(c.max_bid <= p.max_bid for p, c in decisions if c.game >= 0 and c.game != NULL)
+    assert any(c.game >= 0 for _, c in decisions)
+    assert any(p.game >= 0 and c.game < 0 for p, c in decisions)
 
 
 def test_the_declaration_reports_the_calibrations_chance() -> None:

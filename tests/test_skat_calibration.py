@@ -48,7 +48,12 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, list[dict]]:
                            "11", "--workers", "1", "--json", "--out", str(out))
     assert code == 0
     lines = out.read_text().splitlines()
-    assert json.loads(lines[0]) == {"agent": FAST, "defence": "rule", "deals": 2, "seed": 11}
+    head = json.loads(lines[0])
+    settings = head.pop("settings")
+    assert head == {"agent": FAST, "defence": "rule", "deals": 2, "seed": 11}
+    assert settings == {"agent": make_agent(FAST, load_game("skat"), 0).provenance(),  # type: ignore[attr-defined]
+                        "defence": None}  # rule tells no settings: known by its spec
+    assert settings["agent"]["play"] == "rule" and "base" not in settings["agent"]
     return json.loads(stdout), [json.loads(x) for x in lines[1:]]
 
 

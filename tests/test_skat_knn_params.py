@@ -30,7 +30,8 @@ KNN_SETTINGS: dict[str, Any] = {
     "suit_defence": False, "suit_margin": 10, "put_rules": "seed",
     "choose_by_put": True, "switch_margin": 0.0, "contest_margin": 6.0, "decision": "score",
     "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value", "contest_shift": 1.0,
-    "calibration": "auto", "caution": 0.0, "bid_caution": 0.0, "put_grand_shift": 0.85, "put_null_shift": -0.15,
+    "calibration": "auto", "caution": 0.0, "bid_caution": 0.0, "put_grand_shift": 0.85,
+    "put_null_shift": -0.15,
     "null_model": "features", "null_floor": 0.0,
 }
 KNN_PARAMS: dict[str, Any] = {

@@ -55,6 +55,10 @@ caution moves its chances towards the open-hand bound). Progress goes to stderr 
 Ctrl-C prints the figures of the games that finished. Same seed, same figures.
 An existing --out file is kept: --resume continues it (the same agent, defence,
 deals and seed; the seat-games in it are not played again), --fresh overwrites it.
+The header records what the specs meant (the knn family's every setting and its
+base's manifest): --resume refuses a run whose spec now means another bot (the
+default moved), and --summarize pools runs by that, so knn10 and knn pool while
+they are the same bot.
 
 --summarize FILE (repeat it for several runs) plays nothing: it prints the
 figures of record files of one agent and defence on different seeds, all their

@@ -1,8 +1,12 @@
 """The record files of ``spielwerk skat calibration --out`` and the figures of several runs
 together.
 
-A record file is JSON Lines: a header ``{"agent", "defence", "deals", "seed"}``, then one line
-per seat-game as it finished (:func:`spielwerk.games.skat_ai.calibration.play_seat`).
+A record file is JSON Lines: a header ``{"agent", "defence", "deals", "seed", "settings"}``,
+then one line per seat-game as it finished
+(:func:`spielwerk.games.skat_ai.calibration.play_seat`). ``settings`` holds what the agent and
+defence specs meant when the run began (:func:`spec_settings`; files written before it was
+recorded lack it): ``knn`` names another bot once the default moves, so a run is continued,
+and runs pooled, by what their specs meant, not by the names.
 :func:`open_records` creates one, refuses to overwrite one unless asked (``fresh``) and
 continues one (``resume``): the seat-games already in it are kept, a last line the run did
 not finish (killed mid-write) is cut off, and a file of another run (other agent, defence,
@@ -29,21 +33,37 @@ from typing import Any, TextIO
 
 from scipy.stats import chi2
 
+from spielwerk.core.agent import make_agent
 from spielwerk.core.append_file import lock_exclusive, opening_checks, read_lines
+from spielwerk.core.registry import load_game
 from spielwerk.games.skat_ai.calibration import (
     GAME_TYPES,
+    OPEN,
     CalibrationConfig,
     CalibrationError,
     type_figures,
 )
 
 HEADER_KEYS = ("agent", "defence", "deals", "seed")
+SETTINGS = "settings"
+"""The header's key for what the specs meant (``{"agent": ..., "defence": ...}``)."""
+
+
+def spec_settings(spec: str) -> dict[str, Any] | None:
+    """What an agent spec means now: the agent's ``provenance()`` (the ``knn`` family: every
+    setting and its base's manifest), None for the open-hand defence and agents that tell
+    none (they are known by their spec)."""
+    if spec.strip() == OPEN:
+        return None
+    tell = getattr(make_agent(spec, load_game("skat"), 0), "provenance", None)
+    return tell() if callable(tell) else None
 
 
 def header_of(config: CalibrationConfig) -> dict[str, Any]:
     """The first line of a run's record file."""
     return {"agent": config.agent, "defence": config.defence, "deals": config.deals,
-            "seed": config.seed}
+            "seed": config.seed, SETTINGS: {"agent": spec_settings(config.agent),
+                                            "defence": spec_settings(config.defence)}}
 
 
 @dataclass
@@ -63,7 +83,8 @@ class Run:
 
 
 def _check_header(path: Path, header: Any) -> dict[str, Any]:
-    if (not isinstance(header, dict) or set(header) != set(HEADER_KEYS)
+    if (not isinstance(header, dict) or set(header) - {SETTINGS} != set(HEADER_KEYS)
+            or not isinstance(header.get(SETTINGS, {}), dict)
             or not isinstance(header["deals"], int) or header["deals"] < 1
             or not isinstance(header["seed"], int) or header["seed"] < 0
             or not isinstance(header["agent"], str) or not isinstance(header["defence"], str)):
@@ -133,8 +154,38 @@ def _first_line_is_ours(path: Path) -> None:
 
 
 def _differences(old: dict[str, Any], new: dict[str, Any]) -> str:
-    return "; ".join(f"{k}: file has {old.get(k)!r}, now {new[k]!r}"
-                     for k in HEADER_KEYS if old.get(k) != new[k])
+    found = [f"{k}: file has {old.get(k)!r}, now {new[k]!r}"
+             for k in HEADER_KEYS if old.get(k) != new[k]]
+    return "; ".join(found + [f"{who} {old[k]!r} {meaning}" for who, k, meaning
+                              in _meanings(old, new) if old.get(k) == new[k]])
+
+
+def _meanings(a: dict[str, Any], b: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(role, header key, what differs) for the agent and defence whose recorded settings
+    differ between two headers; a header without settings (an older file) is taken at its
+    specs' word."""
+    if SETTINGS not in a or SETTINGS not in b:
+        return []
+    out = []
+    for role, key in (("agent", "agent"), ("defence", "defence")):
+        x, y = a[SETTINGS].get(role), b[SETTINGS].get(role)
+        if x != y:
+            if isinstance(x, dict) and isinstance(y, dict):
+                keys = sorted(k for k in set(x) | set(y) if x.get(k) != y.get(k))
+                what = ", ".join(f"{k} {x.get(k)!r} / {y.get(k)!r}" for k in keys)
+            else:
+                what = f"{x!r} / {y!r}"
+            out.append((role, key, f"meant other settings ({what})"))
+    return out
+
+
+def same_bot(a: dict[str, Any], b: dict[str, Any], role: str) -> bool:
+    """Whether two headers' ``role`` (agent or defence) is the same bot: the same recorded
+    settings where both headers have them and one of them tells any, else the same spec."""
+    if SETTINGS in a and SETTINGS in b and (a[SETTINGS].get(role) is not None
+                                           or b[SETTINGS].get(role) is not None):
+        return bool(a[SETTINGS].get(role) == b[SETTINGS].get(role))
+    return bool(a[role] == b[role])
 
 
 def open_records(path: Path, config: CalibrationConfig, resume: bool = False,
@@ -151,7 +202,8 @@ def open_records(path: Path, config: CalibrationConfig, resume: bool = False,
     good = 0
     if exists and resume:
         run = read_run(path)
-        if run.header != header:
+        if any(run.header[k] != header[k] for k in HEADER_KEYS) or _meanings(run.header,
+                                                                            header):
             raise CalibrationError(f"{path} holds another run "
                                    f"({_differences(run.header, header)}); --fresh "
                                    "overwrites it")
@@ -215,10 +267,12 @@ def pool(runs: list[Run]) -> dict[str, Any]:
     seeds: dict[int, Path] = {}
     for run in runs:
         for key in ("agent", "defence"):
-            if run.header[key] != first[key]:
+            if not same_bot(run.header, first, key):
+                differs = ("" if run.header[key] != first[key] else
+                           " (the same spec, meaning other settings when each ran)")
                 raise CalibrationError(
                     f"{run.path} is a run of {key} {run.header[key]!r}, {runs[0].path} of "
-                    f"{first[key]!r}: pool runs of one agent and defence only")
+                    f"{first[key]!r}{differs}: pool runs of one agent and defence only")
         seed = run.header["seed"]
         if seed in seeds:
             raise CalibrationError(f"{run.path} and {seeds[seed]} are both seed {seed}: the "
@@ -232,8 +286,10 @@ def pool(runs: list[Run]) -> dict[str, Any]:
                          for run, games in zip(runs, declared, strict=True)])
         if found is not None:
             spread[kind] = found
+    names = {key: " = ".join(dict.fromkeys(run.header[key] for run in runs))
+             for key in ("agent", "defence")}
     return {
-        "agent": first["agent"], "defence": first["defence"],
+        "agent": names["agent"], "defence": names["defence"],
         "deals": sum(run.header["deals"] for run in runs),
         "seeds": [run.header["seed"] for run in runs],
         "seat_games": sum(len(run.records) for run in runs),

@@ -19,7 +19,7 @@ seeded like every agent.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -189,6 +189,17 @@ class SkatKnnAgent(Agent):
     def knowledge_base_info(self) -> dict[str, Any]:
         """The base this agent decides with (recorded in a match's results header)."""
         return base_fingerprint(Path(self.base) if self.base else default_base_dir())
+
+    def provenance(self) -> dict[str, Any]:
+        """What this agent is, whatever spec named it: every setting (``auto`` resolved to
+        the calibration it means) and, in place of ``base``'s path, the SHA-256 of that
+        base's manifest. ``knn`` and the frozen bot it equals give the same; a ``knn`` made
+        after the default moved does not."""
+        settings = {f.name: getattr(self.settings, f.name) for f in fields(KnnSettings)
+                    if f.name != "base"}
+        settings["calibration"] = self.params.calibration
+        settings["base_manifest"] = self.knowledge_base_info()["manifest_sha256"]
+        return settings
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
