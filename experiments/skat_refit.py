@@ -56,7 +56,13 @@ def complete(path: Path, header: dict[str, Any]) -> bool:
         run = read_run(path)
     except CalibrationError:
         return False
-    return all(run.header.get(k) == v for k, v in header.items()) and run.complete
+    return _holds(run.header, header) and run.complete
+
+
+def _holds(found: Any, header: dict[str, Any]) -> bool:
+    """Whether a record file's header ``found`` has ``header``'s agent, defence, deals and
+    seed (it may also record the settings the specs meant)."""
+    return isinstance(found, dict) and all(found.get(k) == v for k, v in header.items())
 
 
 def same_run(path: Path, header: dict[str, Any]) -> bool:
@@ -69,7 +75,7 @@ def same_run(path: Path, header: dict[str, Any]) -> bool:
         found = json.loads(first)
     except json.JSONDecodeError:
         return False
-    return isinstance(found, dict) and all(found.get(k) == v for k, v in header.items())
+    return _holds(found, header)
 
 
 def played(args: argparse.Namespace, seed: int, deals: int) -> Path:

@@ -156,9 +156,9 @@ def seat_declaration(config: CalibrationConfig, deal: int, me: int
                      ) -> tuple[SkatState | None, list[Any], int, dict[str, Any]]:
     """The auction of one seat-game of a run: the state once a game is declared (None when
     passed in), the three seats, the deal's chance seed, and the record so far (``deal``,
-    ``seat``, ``declared`` False; where the agent declared, ``type``, ``bid``, and the
-    chances ``predicted`` and ``decided`` - None when the agent tells none). Card play
-    comes after (:func:`play_seat`); the declared mix needs none."""
+    ``seat``, ``declared`` False; where the agent declared, ``type``, ``bid``, the
+    chances ``predicted`` and ``decided`` - None when the agent tells none; ``declared``
+    True). Card play comes after (:func:`play_seat`); the declared mix needs none."""
     game, agent, defenders = _players(config)
     seats: list[Any] = []
     rest = iter(defenders)
@@ -174,7 +174,7 @@ def seat_declaration(config: CalibrationConfig, deal: int, me: int
     chance_of = getattr(agent, "declaration_chance", None)
     predicted = chance_of(state.info_state(me)) if callable(chance_of) else None
     decided = chance_of(state.info_state(me), cautious=True) if callable(chance_of) else None
-    record.update(type=game_type(state.contract), bid=int(state.auction.value),
+    record.update(declared=True, type=game_type(state.contract), bid=int(state.auction.value),
                   predicted=None if predicted is None else round(float(predicted), 6),
                   decided=None if decided is None else round(float(decided), 6))
     return state, seats, chance, record
@@ -188,7 +188,7 @@ def play_seat(task: tuple[CalibrationConfig, int, int]) -> dict[str, Any]:
     ``declarer_points`` and ``sf`` (the declarer's Seeger-Fabian points)."""
     config, deal, me = task
     state, seats, chance, record = seat_declaration(config, deal, me)
-    if state is None or "type" not in record:
+    if state is None or not record["declared"]:
         return record
     agent = seats[me]
     for s in range(3):  # the card play from the declaration, seeded on its own (the

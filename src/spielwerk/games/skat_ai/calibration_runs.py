@@ -156,18 +156,18 @@ def _first_line_is_ours(path: Path) -> None:
 def _differences(old: dict[str, Any], new: dict[str, Any]) -> str:
     found = [f"{k}: file has {old.get(k)!r}, now {new[k]!r}"
              for k in HEADER_KEYS if old.get(k) != new[k]]
-    return "; ".join(found + [f"{who} {old[k]!r} {meaning}" for who, k, meaning
-                              in _meanings(old, new) if old.get(k) == new[k]])
+    return "; ".join(found + [f"{role} {old[role]!r} {meaning}" for role, meaning
+                              in _meanings(old, new) if old.get(role) == new[role]])
 
 
-def _meanings(a: dict[str, Any], b: dict[str, Any]) -> list[tuple[str, str, str]]:
-    """(role, header key, what differs) for the agent and defence whose recorded settings
-    differ between two headers; a header without settings (an older file) is taken at its
-    specs' word."""
+def _meanings(a: dict[str, Any], b: dict[str, Any]) -> list[tuple[str, str]]:
+    """(role, what differs) for the agent and defence whose recorded settings differ
+    between two headers; a header without settings (an older file) is taken at its specs'
+    word."""
     if SETTINGS not in a or SETTINGS not in b:
         return []
     out = []
-    for role, key in (("agent", "agent"), ("defence", "defence")):
+    for role in ("agent", "defence"):
         x, y = a[SETTINGS].get(role), b[SETTINGS].get(role)
         if x != y:
             if isinstance(x, dict) and isinstance(y, dict):
@@ -175,7 +175,7 @@ def _meanings(a: dict[str, Any], b: dict[str, Any]) -> list[tuple[str, str, str]
                 what = ", ".join(f"{k} {x.get(k)!r} / {y.get(k)!r}" for k in keys)
             else:
                 what = f"{x!r} / {y!r}"
-            out.append((role, key, f"meant other settings ({what})"))
+            out.append((role, f"meant other settings ({what})"))
     return out
 
 
