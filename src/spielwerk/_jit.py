@@ -6,7 +6,8 @@ keeps its kernels in the user's cache folder instead:
 ``$NUMBA_CACHE_DIR`` if set, else ``$SPIELWERK_CACHE_DIR/numba``, else
 ``$XDG_CACHE_HOME/spielwerk/numba`` (``~/.cache/spielwerk/numba``). A folder that
 cannot be created leaves numba's own choice in place. :func:`prepare` also
-installs the damaged-cache recovery (:mod:`spielwerk._numba_cache`).
+installs the damaged-cache recovery (:mod:`spielwerk._numba_cache`) and makes a
+Ctrl-C during a kernel's compile or load wait for its end (never lost inside it).
 
 Inside that folder the kernels go to ``src-<digest>``, a digest of the
 package's Python sources. numba checks a cached kernel only against its own
@@ -68,8 +69,8 @@ def kernel_folder() -> Path:
 
 
 def prepare() -> None:
-    """Point numba's kernel cache at :func:`kernel_folder` and install the damaged-cache
-    recovery (once). Before numba is loaded this only arms an import hook that does both as
+    """Point numba's kernel cache at :func:`kernel_folder` and apply :data:`_PATCHES` (the
+    damaged-cache recovery, Ctrl-C held back while compiling; once). Before numba is loaded this only arms an import hook that does both as
     numba loads, so a package that calls it (``spielwerk.games``) stays cheap to import:
     reading a game's plug-in record loads no numba."""
     global _prepared
@@ -78,7 +79,8 @@ def prepare() -> None:
     _prepared = True
     if "numba" in sys.modules:
         _use_kernel_folder()
-        _install_recovery()
+        for patch in _PATCHES.values():
+            patch()
     else:
         sys.meta_path.insert(0, _NumbaLoading())
 
@@ -103,18 +105,57 @@ def _install_recovery() -> None:
     install()
 
 
+def _defer_interrupts_while_compiling() -> None:
+    """Make numba's ``Dispatcher.compile`` (which also loads a kernel from the cache) hold
+    back a Ctrl-C until it is done, then raise it (:func:`~spielwerk.core.process.
+    interrupts_deferred`: only in the main thread under Python's default handler; a nested
+    compile, a callee's, changes nothing).
+
+    numba runs Python code from inside LLVM through ctypes callbacks while it compiles and
+    loads (its object cache hooks), and a ``KeyboardInterrupt`` raised there is printed as
+    "Exception ignored" and dropped: the Ctrl-C was lost (the command went on as if none had
+    come) or numba was left half-way (a ``RuntimeError`` on the next kernel)."""
+    from numba.core import dispatcher
+
+    from spielwerk.core.process import interrupts_deferred
+
+    cls: Any = dispatcher.Dispatcher
+    if getattr(cls, "_spielwerk_deferred", False):
+        return
+    compile_ = cls.compile
+
+    def compile(self: Any, sig: Any) -> Any:
+        with interrupts_deferred():
+            return compile_(self, sig)
+
+    cls.compile = compile
+    cls._spielwerk_deferred = True
+
+
+_PATCHES: dict[str, Callable[[], None]] = {
+    "numba.core.caching": _install_recovery,
+    "numba.core.dispatcher": _defer_interrupts_while_compiling,
+}
+"""What to patch in numba, by the module patched (right after it has loaded)."""
+
+
 class _NumbaLoading:
     """An import hook (first on ``sys.meta_path``, removed once done): as ``numba`` starts to
-    load, the kernel folder is set (numba reads it when its config loads); right after
-    ``numba.core.caching`` has loaded, the recovery patches it."""
+    load, the kernel folder is set (numba reads it when its config loads); right after each
+    module of :data:`_PATCHES` has loaded, its patch is applied."""
+
+    def __init__(self) -> None:
+        self.waiting = set(_PATCHES)
 
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
         if name == "numba":
             _use_kernel_folder()
             return None
-        if name != "numba.core.caching":
+        if name not in self.waiting:
             return None
-        if self in sys.meta_path:
+        self.waiting.discard(name)
+        patch = _PATCHES[name]
+        if not self.waiting and self in sys.meta_path:
             sys.meta_path.remove(self)
         for finder in sys.meta_path:  # the spec the other finders give, run then patched
             find = getattr(finder, "find_spec", None)
@@ -130,7 +171,7 @@ class _NumbaLoading:
 
         def exec_module(module: Any) -> None:
             run(module)
-            _install_recovery()
+            patch()
 
         loader.exec_module = exec_module
         return spec

@@ -195,6 +195,21 @@ def _stay_interrupted() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _interrupt_unsaid(exc: BaseException) -> bool:
+    """Whether exit 130 came from typer itself turning a ``KeyboardInterrupt`` into its
+    ``Exit(130)`` (typer from 0.2x does so, silently, for a Ctrl-C anywhere in a command,
+    its own option parsing included), not from a command that said what the Ctrl-C stopped
+    (those raise ``Exit(130)`` inside their handler, never *from* the interrupt)."""
+    seen: BaseException | None = exc
+    for _ in range(8):  # SystemExit <- click's Exit <- KeyboardInterrupt
+        if seen is None or isinstance(seen, KeyboardInterrupt):
+            return False
+        if isinstance(seen.__cause__, KeyboardInterrupt):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
 def main() -> None:
     """Entry point of the ``spielwerk`` script."""
     from spielwerk.plugins import PluginError
@@ -230,6 +245,8 @@ def _main() -> None:
     except SystemExit as exc:
         if exc.code == 130:  # a command said what finished after a Ctrl-C and ends now
             _stay_interrupted()
+            if _interrupt_unsaid(exc):
+                err_console.print("interrupted")
         raise
     except SpielwerkError as exc:
         text = exc.one_line() if isinstance(exc, IllegalActionError) else str(exc)

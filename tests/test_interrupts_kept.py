@@ -1,0 +1,104 @@
+"""A Ctrl-C is never lost, and never ends a command without a word.
+
+A Ctrl-C while numba compiles or loads a kernel:
+numba calls back into Python from inside LLVM (through ctypes) while it compiles and loads
+kernels; a ``KeyboardInterrupt`` raised in such a callback is printed as "Exception ignored"
+and dropped, so the command went on as if no Ctrl-C had come. The child process below sends
+itself SIGINT from inside that callback, the moment a terminal's Ctrl-C can land in, with no
+timing involved: the interrupt must come out of the call once the kernel is compiled."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import typer
+
+from spielwerk.cli.main import _interrupt_unsaid
+
+CHILD = textwrap.dedent("""
+    import signal
+    import threading
+
+    import spielwerk.games  # noqa: F401 - arms spielwerk's numba patches, as every command does
+    from numba import njit
+    from numba.core import codegen
+
+    hook = codegen.CPUCodeLibrary._object_compiled_hook.__func__
+    sent = []
+
+    def compiled(cls, ll_module, buf):
+        if not sent:
+            sent.append(threading.current_thread() is threading.main_thread())
+            signal.raise_signal(signal.SIGINT)  # Ctrl-C while LLVM calls back into Python
+        return hook(cls, ll_module, buf)
+
+    codegen.CPUCodeLibrary._object_compiled_hook = classmethod(compiled)
+
+    @njit(cache=False)
+    def inner(a):
+        return a * 3
+
+    @njit(cache=False)
+    def outer(a, b):
+        return inner(a) + b
+
+    try:
+        outer(1, 2)
+        print("not interrupted")
+    except KeyboardInterrupt:
+        print("interrupted", sent, len(outer.overloads), len(inner.overloads))
+    print("then", outer(2, 3))
+""")
+
+
+def test_ctrl_c_inside_a_numba_callback_comes_out_once_the_kernel_is_compiled(
+        tmp_path: Path) -> None:
+    run = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True,
+                         timeout=300, env={"NUMBA_CACHE_DIR": str(tmp_path),
+                                           "PATH": "/usr/bin:/bin"})
+    assert run.returncode == 0, run.stdout + run.stderr
+    # the signal came in the main thread, inside the callback; the interrupt is raised after
+    # the compile (both kernels are there), once, and the kernels work afterwards
+    assert run.stdout.splitlines() == ["interrupted [True] 1 1", "then 9"], run.stdout + run.stderr
+    assert "Exception ignored" not in run.stderr, run.stderr
+
+
+def _exit_of(command: Callable[[], None]) -> SystemExit:
+    app = typer.Typer()
+    app.command()(command)
+    with pytest.raises(SystemExit) as ended:
+        app([], standalone_mode=True)
+    return ended.value
+
+
+def test_a_ctrl_c_typer_ends_silently_is_said() -> None:
+    """typer turns a ``KeyboardInterrupt`` anywhere in a command (its own option parsing
+    included) into a silent exit 130; ``spielwerk`` then says "interrupted" (once: a command
+    that said what the Ctrl-C stopped is not told apart by its exit code, only by the cause)."""
+
+    def unhandled() -> None:
+        raise KeyboardInterrupt
+
+    def said() -> None:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            print("interrupted: what finished")
+            raise typer.Exit(130) from None
+
+    def said_in_handler() -> None:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise typer.Exit(130)  # noqa: B904 - as the Kalah commands do
+
+    silent = _exit_of(unhandled)
+    assert silent.code == 130 and _interrupt_unsaid(silent)
+    for command in (said, said_in_handler):
+        ended = _exit_of(command)
+        assert ended.code == 130 and not _interrupt_unsaid(ended)
