@@ -70,9 +70,10 @@ def kernel_folder() -> Path:
 
 def prepare() -> None:
     """Point numba's kernel cache at :func:`kernel_folder` and apply :data:`_PATCHES` (the
-    damaged-cache recovery, Ctrl-C held back while compiling; once). Before numba is loaded this only arms an import hook that does both as
-    numba loads, so a package that calls it (``spielwerk.games``) stays cheap to import:
-    reading a game's plug-in record loads no numba."""
+    damaged-cache recovery, Ctrl-C held back while compiling; once). Before numba is
+    loaded this only arms an import hook that does all that as numba loads, so a package
+    that calls it (``spielwerk.games``) stays cheap to import: reading a game's plug-in
+    record loads no numba."""
     global _prepared
     if _prepared:
         return
