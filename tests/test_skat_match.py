@@ -365,3 +365,53 @@ def test_header_records_the_knowledge_base_and_resume_refuses_another(tmp_path: 
     with pytest.raises(ResultsFileError, match="different tournament"):
         run_skat_match(again, SerialExecutor(), output=out, resume=True)
     assert out.read_bytes() == before
+
+
+def _forged_header(path: Path, config: DuplicateConfig, settings: dict[str, Any] | None) -> None:
+    """A results file holding only the header ``config`` would have had with ``settings``
+    (None: written before settings were recorded), its hash computed as it was then."""
+    d = config.to_dict()
+    d.pop("settings", None)
+    if settings is not None:
+        d["settings"] = settings
+    text = json.dumps(d, sort_keys=True, separators=(",", ":"))
+    import hashlib
+
+    header = {"format": "spielwerk-arena-results", "config": d,
+              "config_hash": hashlib.sha256(text.encode()).hexdigest()}
+    path.write_text(json.dumps(header) + "\n")
+
+
+def test_header_records_what_each_spec_means_and_resume_refuses_another_bot(
+        tmp_path: Path) -> None:
+    """A ``knn`` match resumed after the default moved is the same spec and another bot:
+    refused, naming the setting; a file from before settings were recorded resumes by name."""
+    spec = "knn:play=rule"
+    config = skat_match_config([spec, "rule"], 1, seed=3)
+    told = dict(config.settings)
+    assert list(told) == [spec]  # rule tells none
+    settings = json.loads(told[spec])
+    assert settings["play"] == "rule" and len(settings["base_manifest"]) == 64
+    assert settings["null_floor"] == 0.0 and "calibration" in settings
+    assert DuplicateConfig.from_dict(config.to_dict()) == config  # the header reads back
+
+    moved = tmp_path / "moved.jsonl"  # written when knn's null_floor default was 0.55
+    _forged_header(moved, config, {spec: {**settings, "null_floor": 0.55}})
+    before = moved.read_bytes()
+    with pytest.raises(ResultsFileError, match=r"settings\.knn:play=rule\.null_floor: file has "
+                                               r"0\.55, now 0\.0"):
+        run_skat_match(config, SerialExecutor(), output=moved, resume=True)
+    assert moved.read_bytes() == before
+
+    older = tmp_path / "older.jsonl"  # no settings in its header: resumed by the specs' names
+    _forged_header(older, config, None)
+    run_skat_match(config, SerialExecutor(), output=older, resume=True)
+    back = read_results(older)
+    assert "settings" not in back.header["config"] and len(back.results) == 6
+
+    new = tmp_path / "new.jsonl"
+    run_skat_match(config, SerialExecutor(), output=new)
+    header = json.loads(new.read_text().splitlines()[0])
+    assert header["config"]["settings"] == {spec: settings}
+    assert read_match(new)[0] == config  # the hash checks with the settings in it
+    assert run_skat_match(config, SerialExecutor(), output=new, resume=True).resumed == 6

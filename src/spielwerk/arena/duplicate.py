@@ -99,9 +99,16 @@ class DuplicateConfig(TournamentConfig):
     ``knowledge_bases`` (label, JSON of the base's fingerprint) for every agent that decides
     from a knowledge base (an agent with ``knowledge_base_info()``, e.g. Skat's ``knn``):
     written to the results header, so a file says which base was used, and part of the
-    configuration hash, so ``--resume`` with another base is refused."""
+    configuration hash, so ``--resume`` with another base is refused.
+
+    ``settings`` (label, JSON of what the spec means now) for every agent that tells it (an
+    agent with ``provenance()``, e.g. Skat's ``knn``: every setting, the base's manifest):
+    in the header and the hash too, so resuming a ``knn`` match after the default moved
+    (the same spec, another bot) is refused instead of mixing two bots in one file. Files
+    written before settings were recorded resume as before (:func:`run_duplicate`)."""
 
     knowledge_bases: tuple[tuple[str, str], ...] = ()
+    settings: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def create_match(
@@ -125,12 +132,18 @@ class DuplicateConfig(TournamentConfig):
             raise ArenaError(f"the seed must be a non-negative integer, not {seed}")
         labels = unique_labels(specs)
         bases: list[tuple[str, str]] = []
+        settings: list[tuple[str, str]] = []
         if check_agents:
             for spec, label in zip(specs, labels, strict=True):
-                info = getattr(make_agent(spec, g, seed=0), "knowledge_base_info", None)
+                agent = make_agent(spec, g, seed=0)
+                info = getattr(agent, "knowledge_base_info", None)
                 if info is not None:
                     bases.append((label, json.dumps(info(), sort_keys=True)))
-        return cls(g.spec(), specs, deals * len(orders), seed, mode, labels, tuple(bases))
+                tell = getattr(agent, "provenance", None)
+                if callable(tell):
+                    settings.append((label, json.dumps(tell(), sort_keys=True)))
+        return cls(g.spec(), specs, deals * len(orders), seed, mode, labels, tuple(bases),
+                   tuple(settings))
 
     @property
     def arrangements(self) -> list[tuple[int, ...]]:
@@ -161,6 +174,8 @@ class DuplicateConfig(TournamentConfig):
         if self.knowledge_bases:  # absent in older files: their hash stays valid
             d["knowledge_bases"] = {label: json.loads(info) for label, info in
                                     self.knowledge_bases}
+        if self.settings:  # absent in older files, as above
+            d["settings"] = {label: json.loads(told) for label, told in self.settings}
         return d
 
     @classmethod
@@ -175,8 +190,11 @@ class DuplicateConfig(TournamentConfig):
             str(d["seating"]), check_agents=False,
         )
         bases = d.get("knowledge_bases") or {}
+        told = d.get("settings") or {}
         return replace(config, knowledge_bases=tuple(
-            (str(label), json.dumps(info, sort_keys=True)) for label, info in bases.items()))
+            (str(label), json.dumps(info, sort_keys=True)) for label, info in bases.items()),
+            settings=tuple((str(label), json.dumps(value, sort_keys=True))
+                           for label, value in told.items()))
 
     SEED_BY_GROUP = False  # one group: game seeds derive_seed(seed, 2, deal, seating)
     RECORDS_DETAILS = True
@@ -200,9 +218,29 @@ def run_duplicate(
     on_start: Callable[[int, int], None] | None = None,
     on_result: Callable[[GameResult], None] | None = None,
 ) -> TournamentResult:
-    """Play the match's games not yet in ``output`` (see :func:`run_tournament`)."""
+    """Play the match's games not yet in ``output`` (see :func:`run_tournament`). A file
+    written before agents' settings were recorded is resumed by the specs' names, as it was
+    written (its header, and so its hash, has no ``settings``)."""
+    if resume and output is not None and config.settings:
+        written = _written_config(Path(output))
+        if written is not None and "settings" not in written:
+            config = replace(config, settings=())
     return run_tournament(config, executor, output, resume=resume, fresh=fresh,
                           on_start=on_start, on_result=on_result)
+
+
+def _written_config(path: Path) -> dict[str, Any] | None:
+    """The configuration in the header line of the results file at ``path``; None where
+    there is none to read (no file, no complete first line, not a header: opening the file
+    for the run says why)."""
+    try:
+        with path.open("rb") as f:
+            first = f.readline()
+        header = json.loads(first) if first.endswith(b"\n") else None
+    except (OSError, ValueError):
+        return None
+    config = header.get("config") if isinstance(header, dict) else None
+    return config if isinstance(config, dict) else None
 
 
 def read_duplicate(path: Path, game: str | None = None) -> tuple[DuplicateConfig,

@@ -115,9 +115,22 @@ def _disk_error(path: Path, exc: OSError, action: str) -> ResultsFileError:
 
 
 def _describe_difference(old: dict[str, Any], new: dict[str, Any]) -> str:
-    keys = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
-    parts = [f"{k}: file has {old.get(k)!r}, now {new.get(k)!r}" for k in keys[:4]]
+    """The first four values that differ, nested ones by their dotted path (an agent's
+    settings: ``settings.knn.null_floor``, not the two whole tables)."""
+    parts = [f"{k}: file has {a!r}, now {b!r}" for k, a, b in _differences(old, new)[:4]]
     return "; ".join(parts) or "configuration hash differs"
+
+
+def _differences(old: dict[str, Any], new: dict[str, Any],
+                 prefix: str = "") -> list[tuple[str, Any, Any]]:
+    out: list[tuple[str, Any, Any]] = []
+    for k in sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k)):
+        a, b = old.get(k), new.get(k)
+        if isinstance(a, dict) and isinstance(b, dict):
+            out += _differences(a, b, f"{prefix}{k}.")
+        else:
+            out.append((f"{prefix}{k}", a, b))
+    return out
 
 
 class ResultsFile:
