@@ -17,6 +17,7 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from spielwerk.games.kalah import defaults
@@ -273,3 +274,20 @@ def test_ctrl_c_while_the_command_exits_changes_nothing(command: list[str],
             break
         time.sleep(0.002)
     _ended_once(c, sent)
+
+
+def test_a_ctrl_c_before_the_search_has_a_result_says_nothing_was_proven(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Not the trivial bounds as if the exact search had proven them."""
+    from spielwerk.games.kalah import cli as kalah_cli
+    from spielwerk.games.kalah.solver import Solver
+
+    solver = Solver(3, max_seeds=18, tt_log2=10)
+    kalah_cli._say_interrupted(solver, "South", 0, None)
+    said = capsys.readouterr().out
+    assert "before the search had a result: nothing proven" in said
+    assert "proven by the exact search" not in said
+    solver.value(solver.relative(np.array([3, 3, 3, 0, 3, 3, 3, 0], dtype=np.int64), 0))
+    kalah_cli._say_interrupted(solver, "South", 0, None)
+    said = capsys.readouterr().out
+    assert "value for South in [" in said and "nothing proven" not in said

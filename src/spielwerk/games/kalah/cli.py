@@ -112,6 +112,10 @@ def _say_interrupted(solver: Solver | None, who: str, diff: int, nodes: int | No
     lo, hi = solver.bounds
     depth = solver.testing[1]
     st = solver.stats
+    searched = st.nodes if nodes is None else nodes
+    if searched == 0 and solver.estimate is None:
+        console.print("interrupted (Ctrl-C) before the search had a result: nothing proven")
+        return
     if depth == DEPTH_INF:
         console.print(f"interrupted: value for {who} in [{lo + diff:+d}, {hi + diff:+d}] "
                       f"(proven by the exact search so far)")
@@ -120,7 +124,7 @@ def _say_interrupted(solver: Solver | None, who: str, diff: int, nodes: int | No
     if solver.estimate is not None:
         d, v = solver.estimate
         console.print(f"deepest depth-limited estimate: {v + diff:+d} (depth {d})")
-    console.print(f"nodes: {st.nodes if nodes is None else nodes:,} in {st.seconds:.2f} s")
+    console.print(f"nodes: {searched:,} in {st.seconds:.2f} s")
 
 
 @kalah_app.command()
