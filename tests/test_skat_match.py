@@ -12,6 +12,7 @@ import sys
 import textwrap
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -404,10 +405,19 @@ def test_header_records_what_each_spec_means_and_resume_refuses_another_bot(
     assert moved.read_bytes() == before
 
     older = tmp_path / "older.jsonl"  # no settings in its header: resumed by the specs' names
-    _forged_header(older, config, None)
-    run_skat_match(config, SerialExecutor(), output=older, resume=True)
+    _forged_header(older, config, None)  # (by the command, which runs the arena directly)
+    run = subprocess.run([str(Path(sys.executable).with_name("spielwerk")), "skat", "match",
+                          spec, "rule", "--deals", "1", "--seed", "3", "--workers", "1",
+                          "-o", str(older), "--resume"], capture_output=True, text=True,
+                         timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr
     back = read_results(older)
     assert "settings" not in back.header["config"] and len(back.results) == 6
+    # that file holds no settings: a changed knowledge base is still named, not the tables
+    _forged_header(older, replace(config, knowledge_bases=()), None)
+    with pytest.raises(ResultsFileError) as refused:
+        run_skat_match(config, SerialExecutor(), output=older, resume=True)
+    assert f"knowledge_bases: file has None, now {{{spec}: ...}}" in str(refused.value)
 
     new = tmp_path / "new.jsonl"
     run_skat_match(config, SerialExecutor(), output=new)

@@ -105,7 +105,7 @@ class DuplicateConfig(TournamentConfig):
     agent with ``provenance()``, e.g. Skat's ``knn``: every setting, the base's manifest):
     in the header and the hash too, so resuming a ``knn`` match after the default moved
     (the same spec, another bot) is refused instead of mixing two bots in one file. Files
-    written before settings were recorded resume as before (:func:`run_duplicate`)."""
+    written before settings were recorded resume as before (:meth:`as_written`)."""
 
     knowledge_bases: tuple[tuple[str, str], ...] = ()
     settings: tuple[tuple[str, str], ...] = ()
@@ -196,6 +196,13 @@ class DuplicateConfig(TournamentConfig):
             settings=tuple((str(label), json.dumps(value, sort_keys=True))
                            for label, value in told.items()))
 
+    def as_written(self, written: dict[str, Any] | None) -> DuplicateConfig:
+        """A file written before agents' settings were recorded is resumed by the specs'
+        names, as it was written (its header, and so its hash, has no ``settings``)."""
+        if written is not None and self.settings and "settings" not in written:
+            return replace(self, settings=())
+        return self
+
     SEED_BY_GROUP = False  # one group: game seeds derive_seed(seed, 2, deal, seating)
     RECORDS_DETAILS = True
 
@@ -218,29 +225,9 @@ def run_duplicate(
     on_start: Callable[[int, int], None] | None = None,
     on_result: Callable[[GameResult], None] | None = None,
 ) -> TournamentResult:
-    """Play the match's games not yet in ``output`` (see :func:`run_tournament`). A file
-    written before agents' settings were recorded is resumed by the specs' names, as it was
-    written (its header, and so its hash, has no ``settings``)."""
-    if resume and output is not None and config.settings:
-        written = _written_config(Path(output))
-        if written is not None and "settings" not in written:
-            config = replace(config, settings=())
+    """Play the match's games not yet in ``output`` (see :func:`run_tournament`)."""
     return run_tournament(config, executor, output, resume=resume, fresh=fresh,
                           on_start=on_start, on_result=on_result)
-
-
-def _written_config(path: Path) -> dict[str, Any] | None:
-    """The configuration in the header line of the results file at ``path``; None where
-    there is none to read (no file, no complete first line, not a header: opening the file
-    for the run says why)."""
-    try:
-        with path.open("rb") as f:
-            first = f.readline()
-        header = json.loads(first) if first.endswith(b"\n") else None
-    except (OSError, ValueError):
-        return None
-    config = header.get("config") if isinstance(header, dict) else None
-    return config if isinstance(config, dict) else None
 
 
 def read_duplicate(path: Path, game: str | None = None) -> tuple[DuplicateConfig,

@@ -114,11 +114,33 @@ def _disk_error(path: Path, exc: OSError, action: str) -> ResultsFileError:
     )
 
 
+def written_config(path: Path) -> dict[str, Any] | None:
+    """The configuration in the header line of the results file at ``path``; None where
+    there is none to read (no file, no complete first line, not a header: opening the file
+    says why)."""
+    try:
+        with path.open("rb") as f:
+            first = f.readline()
+        header = json.loads(first) if first.endswith(b"\n") else None
+    except (OSError, ValueError):
+        return None
+    config = header.get("config") if isinstance(header, dict) else None
+    return config if isinstance(config, dict) else None
+
+
 def _describe_difference(old: dict[str, Any], new: dict[str, Any]) -> str:
     """The first four values that differ, nested ones by their dotted path (an agent's
     settings: ``settings.knn.null_floor``, not the two whole tables)."""
-    parts = [f"{k}: file has {a!r}, now {b!r}" for k, a, b in _differences(old, new)[:4]]
+    parts = [f"{k}: file has {_brief(a)}, now {_brief(b)}"
+             for k, a, b in _differences(old, new)[:4]]
     return "; ".join(parts) or "configuration hash differs"
+
+
+def _brief(value: Any) -> str:
+    """A value for the message: a table by its keys, not every entry."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(map(str, sorted(value))) + ": ...}" if value else "{}"
+    return repr(value)
 
 
 def _differences(old: dict[str, Any], new: dict[str, Any],

@@ -28,14 +28,14 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
 from spielwerk.arena.batch import BatchResult, Schedule, run_batch, run_each
 from spielwerk.arena.match import ArenaError, GameResult, GameTask, run_detailed_task
 from spielwerk.arena.plan import ListedGames, Plan, SeededGames
-from spielwerk.arena.results import ResultsFile
+from spielwerk.arena.results import ResultsFile, written_config
 from spielwerk.arena.stats import Standings, standings
 from spielwerk.core.agent import make_agent
 from spielwerk.core.estimate import physical_memory, size
@@ -139,6 +139,12 @@ class TournamentConfig:
             "seed": self.seed,
             "seating": self.seating,
         }
+
+    def as_written(self, written: dict[str, Any] | None) -> Self:
+        """This configuration in the form of the file ``--resume`` continues, whose header
+        holds ``written`` (None: none to read): itself, unless a newer field the file
+        predates is left out (:meth:`DuplicateConfig.as_written`)."""
+        return self
 
     def config_hash(self) -> str:
         """SHA-256 of the canonical JSON of :meth:`to_dict` (identifies a results file)."""
@@ -287,6 +293,8 @@ def run_tournament(
     duplicate match: :mod:`spielwerk.arena.duplicate`) plays its games one by one
     through :func:`~spielwerk.arena.match.run_detailed_task` instead.
     """
+    if resume and output is not None:
+        config = config.as_written(written_config(Path(output)))
     config.check_fits()
     plan = config.lazy_plan()
     done: dict[str, GameResult] = {}
