@@ -109,3 +109,33 @@ def test_another_matchs_file_is_not_resumed(tmp_path) -> None:  # type: ignore[n
                  "-o", str(out))
     assert again.exit_code != 0 and "--resume" in str(again.exception)
     assert out.read_text() == before
+
+
+def test_a_spec_that_now_means_other_settings_is_not_resumed(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The header records what each spec meant; a ``knn`` resumed after the default moved
+    is refused, naming the setting; a file from before settings were recorded resumes."""
+    import json
+
+    out = tmp_path / "open.jsonl"
+    specs = ["knn:worlds=1:play=rule", "rule"]
+    ok = _cli(*specs, "--defence", "open", "--deals", "1", "--workers", "1", "-o", str(out))
+    assert ok.exit_code == 0, ok.output
+    lines = out.read_text().splitlines()
+    header = json.loads(lines[0])
+    assert list(header["settings"]) == [specs[0]]  # rule tells none
+    assert header["settings"][specs[0]]["worlds"] == 1
+    header["settings"][specs[0]]["null_floor"] = 0.55  # as if written under another default
+    out.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    before = out.read_text()
+    moved = _cli(*specs, "--defence", "open", "--deals", "2", "--workers", "1", "-o", str(out),
+                 "--resume")
+    assert moved.exit_code != 0
+    assert "null_floor 0.55 -> 0.0" in str(moved.exception), moved.exception
+    assert out.read_text() == before
+    del header["settings"]  # an older file: taken at its specs' word, and left so
+    out.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    more = _cli(*specs, "--defence", "open", "--deals", "2", "--workers", "1", "-o", str(out),
+                "--resume")
+    assert more.exit_code == 0, more.output
+    lines = out.read_text().splitlines()
+    assert len(lines) == 3 and "settings" not in json.loads(lines[0])

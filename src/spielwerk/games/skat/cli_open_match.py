@@ -1,8 +1,9 @@
 """``spielwerk skat match A B --defence open``: the open-hand duplicate match from the command
 line (:mod:`spielwerk.games.skat_ai.open_match`), with ``skat match``'s tables.
 
-The results file holds a header line (the agents, seed, deals and ``"defence": "open"``)
-and one line per deal; ``--resume`` continues it, ``--summarize`` reads it.
+The results file holds a header line (the agents, seed, deals, ``"defence": "open"`` and
+what each spec meant: the ``knn`` family's settings) and one line per deal; ``--resume``
+continues it (refused where a spec now means other settings), ``--summarize`` reads it.
 """
 
 from __future__ import annotations
@@ -64,6 +65,18 @@ def summarize_open(path: Path, confidence: float, as_json: bool) -> None:
     print_open_figures(header, rows, confidence, as_json)
 
 
+def _settings_differ(old: dict[str, Any], new: dict[str, Any]) -> str:
+    """The settings that differ, per spec: "knn: null_floor 0.55 -> 0.0"."""
+    parts = []
+    for spec in sorted(set(old) | set(new)):
+        a, b = old.get(spec) or {}, new.get(spec) or {}
+        keys = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+        if keys:
+            parts.append(f"{spec}: " + ", ".join(f"{k} {a.get(k)!r} -> {b.get(k)!r}"
+                                                 for k in keys))
+    return "; ".join(parts)
+
+
 def play_open_match(agents: list[str], deals: int, seed: int, executor: str,
                     workers: int | None, output: Path | None, resume: bool, fresh: bool,
                     as_json: bool, confidence: float) -> None:
@@ -74,13 +87,16 @@ def play_open_match(agents: list[str], deals: int, seed: int, executor: str,
         raise ArenaError(f"--defence open runs on this machine (--executor local or serial), "
                          f"not {executor!r}")
     game = load_game("skat")
+    told: dict[str, Any] = {}
     for spec in agents:
         try:
-            make_agent(spec, game, 0)
+            tell = getattr(make_agent(spec, game, 0), "provenance", None)
         except AgentSpecError as exc:
             raise ArenaError(f"agent {spec!r}: {exc}") from None
+        if callable(tell):
+            told[spec] = tell()
     header = {"agents": agents, "seed": seed, "deals": deals, "defence": OPEN,
-              "seatings": [list(o) for o in ORDERS]}
+              "seatings": [list(o) for o in ORDERS], "settings": told}
     rows: list[dict[str, Any]] = []
     if output is not None:
         file_target("--output", output)
@@ -89,6 +105,12 @@ def play_open_match(agents: list[str], deals: int, seed: int, executor: str,
             if (found.get("agents"), found.get("seed")) != (agents, seed):
                 raise ArenaError(f"{output} holds another match ({found.get('agents')}, seed "
                                  f"{found.get('seed')})")
+            if "settings" not in found:  # written before settings were recorded: by name
+                del header["settings"]
+            elif found["settings"] != told:
+                raise ArenaError(f"{output} holds a match of other bots under these specs "
+                                 f"({_settings_differ(found['settings'], told)}); use another "
+                                 f"--output or --fresh to overwrite it")
             rows = [r for r in rows if r["deal"] < deals]
             if found.get("deals") != deals:  # more (or fewer) deals: the header says so
                 tmp = output.with_name(output.name + ".tmp")
