@@ -102,3 +102,30 @@ def test_a_ctrl_c_typer_ends_silently_is_said() -> None:
     for command in (said, said_in_handler):
         ended = _exit_of(command)
         assert ended.code == 130 and not _interrupt_unsaid(ended)
+
+
+def test_a_ctrl_c_while_the_command_loads_comes_out_after_loading() -> None:
+    """Some modules' initialisation clears an exception raised inside it (numpy's compiled
+    modules, as numba loads: a Ctrl-C there was lost and the command ran on). While the
+    command's modules load, ``spielwerk`` holds the Ctrl-C back and raises it once they
+    are loaded; here a 'module' that swallows the interrupt stands in for one."""
+    import signal
+
+    from spielwerk._signals import interrupts_deferred
+
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # as in a terminal
+
+    def swallowing_module() -> None:
+        try:
+            signal.raise_signal(signal.SIGINT)  # the Ctrl-C lands in its initialisation
+        except KeyboardInterrupt:
+            pass
+
+    loaded = []
+    swallowing_module()  # unheld, the Ctrl-C is gone
+    with pytest.raises(KeyboardInterrupt):
+        with interrupts_deferred():
+            swallowing_module()
+            loaded.append("the rest of the modules")
+    assert loaded == ["the rest of the modules"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

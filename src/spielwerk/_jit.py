@@ -108,7 +108,7 @@ def _install_recovery() -> None:
 
 def _defer_interrupts_while_compiling() -> None:
     """Make numba's ``Dispatcher.compile`` (which also loads a kernel from the cache) hold
-    back a Ctrl-C until it is done, then raise it (:func:`~spielwerk.core.process.
+    back a Ctrl-C until it is done, then raise it (:func:`~spielwerk._signals.
     interrupts_deferred`: only in the main thread under Python's default handler; a nested
     compile, a callee's, changes nothing).
 
@@ -118,7 +118,7 @@ def _defer_interrupts_while_compiling() -> None:
     come) or numba was left half-way (a ``RuntimeError`` on the next kernel)."""
     from numba.core import dispatcher
 
-    from spielwerk.core.process import interrupts_deferred
+    from spielwerk._signals import interrupts_deferred
 
     cls: Any = dispatcher.Dispatcher
     if getattr(cls, "_spielwerk_deferred", False):

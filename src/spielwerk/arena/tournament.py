@@ -32,6 +32,7 @@ from typing import Any, Self
 
 import numpy as np
 
+from spielwerk._signals import interrupts_deferred
 from spielwerk.arena.batch import BatchResult, Schedule, run_batch, run_each
 from spielwerk.arena.match import ArenaError, GameResult, GameTask, run_detailed_task
 from spielwerk.arena.plan import ListedGames, Plan, SeededGames
@@ -40,7 +41,6 @@ from spielwerk.arena.stats import Standings, standings
 from spielwerk.core.agent import make_agent
 from spielwerk.core.estimate import physical_memory, size
 from spielwerk.core.parallel import Executor, LocalProcessExecutor
-from spielwerk.core.process import interrupts_deferred
 from spielwerk.core.registry import load_game
 
 SEATINGS = ("rotations", "permutations")

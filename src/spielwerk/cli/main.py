@@ -225,17 +225,23 @@ def _main() -> None:
     if sys.argv[1:] == ["--help"]:  # answered without loading typer or any command
         sys.stdout.write(top_level_help(os.path.basename(sys.argv[0]) or "spielwerk"))
         return
+    from spielwerk._signals import interrupts_deferred
+
     try:  # loading a command's modules (numba kernels from the cache) takes a second or more
-        from rich.markup import escape
+        # a Ctrl-C while they load is held back and raised after: some modules'
+        # initialisation (numpy's compiled ones, as numba loads) clears an exception raised
+        # inside it, and the command would run on as if no Ctrl-C had come
+        with interrupts_deferred():
+            from rich.markup import escape
 
-        from spielwerk.core.errors import IllegalActionError, SpielwerkError
+            from spielwerk.core.errors import IllegalActionError, SpielwerkError
 
-        this = sys.modules[__name__]
-        only = None if "app" in this.__dict__ or sys.argv[1:2] == [] else \
-            _only_module(sys.argv[1])
-        # `spielwerk kalah ...` imports that game's command module, not all of them
-        app = this.app if only is None else _build_app(only=only)
-        err_console = this.err_console
+            this = sys.modules[__name__]
+            only = None if "app" in this.__dict__ or sys.argv[1:2] == [] else \
+                _only_module(sys.argv[1])
+            # `spielwerk kalah ...` imports that game's command module, not all of them
+            app = this.app if only is None else _build_app(only=only)
+            err_console = this.err_console
     except KeyboardInterrupt:
         _stay_interrupted()
         sys.stderr.write("interrupted (Ctrl-C) while starting: nothing done\n")

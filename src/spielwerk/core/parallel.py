@@ -54,12 +54,12 @@ from concurrent.futures import (
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Generic, Protocol, TypeVar
 
+from spielwerk._signals import interrupts_deferred
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.process import (
     REIMPORT_EXIT,
     exit_if_importing_main,
     init_worker,
-    interrupts_deferred,
     interrupts_ignored,
     terminate_pool,
     worker_processes,

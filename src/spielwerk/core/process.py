@@ -13,6 +13,8 @@ import threading
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 
+from spielwerk._signals import on_main_thread_default as _on_main_thread_default
+
 REIMPORT_EXIT = 97
 """Exit code of a worker that found the main script starting a pool while the worker
 imported it (a script without ``if __name__ == "__main__":``)."""
@@ -102,31 +104,6 @@ def exit_if_importing_main() -> None:
     if importing_main_in_worker():
         sys.stdout.flush()
         os._exit(REIMPORT_EXIT)
-
-
-def _on_main_thread_default() -> bool:
-    """Whether this is the main thread and Ctrl-C raises ``KeyboardInterrupt`` (Python's
-    default): the helpers below change nothing for a caller with its own handler."""
-    return (threading.current_thread() is threading.main_thread()
-            and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
-
-
-@contextlib.contextmanager
-def interrupts_deferred() -> Iterator[None]:
-    """Hold back a Ctrl-C until the block is done, then raise it, so a pool never stops
-    half-way through starting a worker (which would then fail to read its start-up data and
-    print a traceback of its own)."""
-    if not _on_main_thread_default():
-        yield
-        return
-    caught: list[int] = []
-    signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-    if caught:
-        raise KeyboardInterrupt
 
 
 def worker_processes(pool: ProcessPoolExecutor) -> list[multiprocessing.process.BaseProcess]:
