@@ -242,6 +242,10 @@ def _main() -> None:
             # `spielwerk kalah ...` imports that game's command module, not all of them
             app = this.app if only is None else _build_app(only=only)
             err_console = this.err_console
+            try:  # typer (0.2x) reads every option through pydantic, loaded at the first
+                importlib.import_module("typer._adapters")  # one: loaded here, held too
+            except ImportError:  # another typer
+                pass
     except KeyboardInterrupt:
         _stay_interrupted()
         sys.stderr.write("interrupted (Ctrl-C) while starting: nothing done\n")
