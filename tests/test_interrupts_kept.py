@@ -66,6 +66,8 @@ def test_ctrl_c_inside_a_numba_callback_comes_out_once_the_kernel_is_compiled(
     # the compile (both kernels are there), once, and the kernels work afterwards
     assert run.stdout.splitlines() == ["interrupted [True] 1 1", "then 9"], run.stdout + run.stderr
     assert "Exception ignored" not in run.stderr, run.stderr
+    assert "Ctrl-C: stopping once numba has compiled the kernel" in run.stderr  # said once
+    assert run.stderr.count("Ctrl-C") == 2, run.stderr  # (the note names it twice)
 
 
 def _exit_of(command: Callable[[], None]) -> SystemExit:
@@ -128,4 +130,22 @@ def test_a_ctrl_c_while_the_command_loads_comes_out_after_loading() -> None:
             swallowing_module()
             loaded.append("the rest of the modules")
     assert loaded == ["the rest of the modules"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_long_hold_says_so_and_a_second_ctrl_c_stops_at_once(
+        capfd: pytest.CaptureFixture[str]) -> None:
+    import signal
+
+    from spielwerk._signals import interrupts_deferred
+
+    reached = []
+    with pytest.raises(KeyboardInterrupt):
+        with interrupts_deferred("held: a second Ctrl-C stops at once"):
+            signal.raise_signal(signal.SIGINT)
+            reached.append("held")
+            signal.raise_signal(signal.SIGINT)
+            reached.append("not reached")
+    assert reached == ["held"]
+    assert capfd.readouterr().err.count("held: a second Ctrl-C stops at once") == 1
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

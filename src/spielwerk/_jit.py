@@ -106,11 +106,18 @@ def _install_recovery() -> None:
     install()
 
 
+COMPILING = ("Ctrl-C: stopping once numba has compiled the kernel it is on (the first run "
+             "after an install or an upgrade; `spielwerk warmup` compiles them ahead); "
+             "Ctrl-C again stops at once")
+"""Said at a Ctrl-C during a compile, which can take seconds with a cold kernel cache."""
+
+
 def _defer_interrupts_while_compiling() -> None:
     """Make numba's ``Dispatcher.compile`` (which also loads a kernel from the cache) hold
     back a Ctrl-C until it is done, then raise it (:func:`~spielwerk._signals.
     interrupts_deferred`: only in the main thread under Python's default handler; a nested
-    compile, a callee's, changes nothing).
+    compile, a callee's, changes nothing), saying so (:data:`COMPILING`); a second Ctrl-C
+    stops at once.
 
     numba runs Python code from inside LLVM through ctypes callbacks while it compiles and
     loads (its object cache hooks), and a ``KeyboardInterrupt`` raised there is printed as
@@ -126,7 +133,7 @@ def _defer_interrupts_while_compiling() -> None:
     compile_ = cls.compile
 
     def compile(self: Any, sig: Any) -> Any:
-        with interrupts_deferred():
+        with interrupts_deferred(COMPILING):
             return compile_(self, sig)
 
     cls.compile = compile

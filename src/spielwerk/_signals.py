@@ -5,6 +5,7 @@ load, :mod:`spielwerk._jit` while numba compiles a kernel)."""
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import threading
 from collections.abc import Iterator
@@ -18,17 +19,28 @@ def on_main_thread_default() -> bool:
 
 
 @contextlib.contextmanager
-def interrupts_deferred() -> Iterator[None]:
+def interrupts_deferred(note: str | None = None) -> Iterator[None]:
     """Hold back a Ctrl-C until the block is done, then raise it: a pool never stops
     half-way through starting a worker (which would then fail to read its start-up data and
     print a traceback of its own), and a ``KeyboardInterrupt`` is never raised inside code
     that clears it (some modules' initialisation, numba's callbacks from LLVM), where it
-    would be lost. A nested block changes nothing (the outer one raises)."""
+    would be lost. A nested block changes nothing (the outer one raises).
+
+    ``note``, for a block that can take long: said on stderr at the first Ctrl-C, and a
+    second Ctrl-C is raised at once (the user insists)."""
     if not on_main_thread_default():
         yield
         return
     caught: list[int] = []
-    signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+
+    def held(signum: int, frame: object) -> None:
+        if caught and note is not None:
+            raise KeyboardInterrupt
+        if not caught and note is not None:
+            os.write(2, f"\n{note}\n".encode())  # unbuffered: safe inside any write
+        caught.append(signum)
+
+    signal.signal(signal.SIGINT, held)
     try:
         yield
     finally:
