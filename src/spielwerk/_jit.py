@@ -109,7 +109,7 @@ def _install_recovery() -> None:
 COMPILING = ("Ctrl-C: stopping once numba has compiled the kernel it is on (the first run "
              "after an install or an upgrade; `spielwerk warmup` compiles them ahead); "
              "Ctrl-C again stops at once")
-"""Said at a Ctrl-C during a compile, which can take seconds with a cold kernel cache."""
+"""Said when a Ctrl-C has waited a second for a compile (seconds with a cold kernel cache)."""
 
 
 def _defer_interrupts_while_compiling() -> None:

@@ -19,25 +19,30 @@ def on_main_thread_default() -> bool:
 
 
 @contextlib.contextmanager
-def interrupts_deferred(note: str | None = None) -> Iterator[None]:
+def interrupts_deferred(note: str | None = None,
+                        note_after: float = 1.0) -> Iterator[None]:
     """Hold back a Ctrl-C until the block is done, then raise it: a pool never stops
     half-way through starting a worker (which would then fail to read its start-up data and
     print a traceback of its own), and a ``KeyboardInterrupt`` is never raised inside code
     that clears it (some modules' initialisation, numba's callbacks from LLVM), where it
     would be lost. A nested block changes nothing (the outer one raises).
 
-    ``note``, for a block that can take long: said on stderr at the first Ctrl-C, and a
-    second Ctrl-C is raised at once (the user insists)."""
+    ``note``, for a block that can take long: said on stderr when the block is still
+    running ``note_after`` seconds after the first Ctrl-C, and a second Ctrl-C is raised
+    at once (the user insists)."""
     if not on_main_thread_default():
         yield
         return
     caught: list[int] = []
+    timers: list[threading.Timer] = []
 
     def held(signum: int, frame: object) -> None:
         if caught and note is not None:
             raise KeyboardInterrupt
-        if not caught and note is not None:
-            os.write(2, f"\n{note}\n".encode())  # unbuffered: safe inside any write
+        if not caught and note is not None:  # os.write: unbuffered, safe beside any write
+            timers.append(threading.Timer(note_after, os.write, (2, f"\n{note}\n".encode())))
+            timers[0].daemon = True
+            timers[0].start()
         caught.append(signum)
 
     signal.signal(signal.SIGINT, held)
@@ -45,5 +50,7 @@ def interrupts_deferred(note: str | None = None) -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        for timer in timers:
+            timer.cancel()
     if caught:
         raise KeyboardInterrupt

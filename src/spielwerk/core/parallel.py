@@ -61,6 +61,7 @@ from spielwerk.core.process import (
     exit_if_importing_main,
     init_worker,
     interrupts_ignored,
+    sigint_blocked,
     terminate_pool,
     worker_processes,
 )
@@ -343,7 +344,9 @@ class LocalProcessExecutor(Executor):
         pool = self._get_pool()
         if len(self._workers) >= self.workers:
             return pool.submit(fn, *args)
-        with interrupts_deferred():  # this submit starts the workers
+        # this submit starts the workers (and the forkserver): they inherit SIGINT blocked
+        # until init_worker ignores it, so a Ctrl-C while they import is theirs to ignore
+        with interrupts_deferred(), sigint_blocked():
             future = pool.submit(fn, *args)
             self._workers = worker_processes(pool)
         return future
