@@ -132,7 +132,7 @@ def _describe_difference(old: dict[str, Any], new: dict[str, Any]) -> str:
     """The first four values that differ, nested ones by their dotted path (an agent's
     settings: ``settings.knn.null_floor``, not the two whole tables)."""
     parts = [f"{k}: file has {_brief(a)}, now {_brief(b)}"
-             for k, a, b in differences(old, new)[:4]]
+             for k, a, b in _differences(old, new)[:4]]
     return "; ".join(parts) or "configuration hash differs"
 
 
@@ -143,15 +143,13 @@ def _brief(value: Any) -> str:
     return repr(value)
 
 
-def differences(old: dict[str, Any], new: dict[str, Any],
-                prefix: str = "") -> list[tuple[str, Any, Any]]:
-    """(key, old value, new value) for every value that differs, in key order; nested
-    tables by their dotted path."""
+def _differences(old: dict[str, Any], new: dict[str, Any],
+                 prefix: str = "") -> list[tuple[str, Any, Any]]:
     out: list[tuple[str, Any, Any]] = []
     for k in sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k)):
         a, b = old.get(k), new.get(k)
         if isinstance(a, dict) and isinstance(b, dict):
-            out += differences(a, b, f"{prefix}{k}.")
+            out += _differences(a, b, f"{prefix}{k}.")
         else:
             out.append((f"{prefix}{k}", a, b))
     return out

@@ -16,7 +16,6 @@ import typer
 from rich.console import Console
 
 from spielwerk.arena.match import ArenaError
-from spielwerk.arena.results import differences
 from spielwerk.cli.options import file_target
 from spielwerk.cli.progress import GamesProgress, stream
 from spielwerk.core.agent import AgentSpecError, make_agent
@@ -70,9 +69,11 @@ def _settings_differ(old: dict[str, Any], new: dict[str, Any]) -> str:
     """The settings that differ, per spec: "knn: null_floor 0.55 -> 0.0"."""
     parts = []
     for spec in sorted(set(old) | set(new)):
-        changed = differences(old.get(spec) or {}, new.get(spec) or {})
-        if changed:
-            parts.append(f"{spec}: " + ", ".join(f"{k} {a!r} -> {b!r}" for k, a, b in changed))
+        a, b = old.get(spec) or {}, new.get(spec) or {}
+        keys = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+        if keys:
+            parts.append(f"{spec}: " + ", ".join(f"{k} {a.get(k)!r} -> {b.get(k)!r}"
+                                                 for k in keys))
     return "; ".join(parts)
 
 
