@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from spielwerk.arena.results import ResultsFileError, read_results
-from spielwerk.core.append_file import lock_exclusive, opening_checks, read_lines
+from spielwerk.core.append_file import differences, lock_exclusive, opening_checks, read_lines
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.games.skat_ai.calibration import CalibrationError
 from spielwerk.games.skat_ai.calibration_runs import read_run
@@ -81,3 +81,13 @@ def test_both_file_kinds_raise_their_own_errors(tmp_path: Path) -> None:
     run = read_run(torn)
     assert len(run.records) == 1 and run.tail == b'{"deal": 0, "se'
     assert run.good_bytes == torn.stat().st_size - len(run.tail)
+
+
+def test_differences_name_nested_settings_by_path_in_key_order() -> None:
+    old = {"seed": 1, "settings": {"knn": {"null_floor": 0.55, "worlds": 32}}, "gone": 1}
+    new = {"seed": 1, "settings": {"knn": {"null_floor": 0.0, "worlds": 32}}, "added": [2]}
+    assert differences(old, new) == [("added", None, [2]), ("gone", 1, None),
+                                     ("settings.knn.null_floor", 0.55, 0.0)]
+    assert differences(old, old) == []
+    # a table against a plain value is one difference, not walked into
+    assert differences({"a": {"b": 1}}, {"a": 3}) == [("a", {"b": 1}, 3)]

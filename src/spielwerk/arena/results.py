@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from spielwerk.arena.match import GameResult
-from spielwerk.core.append_file import lock_exclusive, opening_checks, read_lines
+from spielwerk.core.append_file import differences, lock_exclusive, opening_checks, read_lines
 from spielwerk.core.errors import SpielwerkError
 
 FORMAT = "spielwerk-arena-results"
@@ -132,7 +132,7 @@ def _describe_difference(old: dict[str, Any], new: dict[str, Any]) -> str:
     """The first four values that differ, nested ones by their dotted path (an agent's
     settings: ``settings.knn.null_floor``, not the two whole tables)."""
     parts = [f"{k}: file has {_brief(a)}, now {_brief(b)}"
-             for k, a, b in _differences(old, new)[:4]]
+             for k, a, b in differences(old, new)[:4]]
     return "; ".join(parts) or "configuration hash differs"
 
 
@@ -142,17 +142,6 @@ def _brief(value: Any) -> str:
         return "{" + ", ".join(map(str, sorted(value))) + ": ...}" if value else "{}"
     return repr(value)
 
-
-def _differences(old: dict[str, Any], new: dict[str, Any],
-                 prefix: str = "") -> list[tuple[str, Any, Any]]:
-    out: list[tuple[str, Any, Any]] = []
-    for k in sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k)):
-        a, b = old.get(k), new.get(k)
-        if isinstance(a, dict) and isinstance(b, dict):
-            out += _differences(a, b, f"{prefix}{k}.")
-        else:
-            out.append((f"{prefix}{k}", a, b))
-    return out
 
 
 class ResultsFile:

@@ -13,7 +13,9 @@ the mechanics are the same:
   the complete lines, the length of that valid part (where an appending run truncates the
   file before it writes) and the unfinished tail;
 - two runs cannot append to one file: :func:`lock_exclusive` takes an exclusive ``flock``
-  (released when the file is closed) or refuses at once.
+  (released when the file is closed) or refuses at once;
+- a resumed run must mean what the file's header says: :func:`differences` lists the values
+  that differ between the file's header and the run's, nested settings by dotted path.
 
 The errors are the caller's class, so that each command reports its own kind of error.
 """
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from spielwerk.core.errors import SpielwerkError
 
@@ -77,3 +80,17 @@ def lock_exclusive(fd: int, path: Path, error: type[SpielwerkError]) -> None:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         raise error(f"{path} is being written by another run") from None
+
+
+def differences(old: dict[str, Any], new: dict[str, Any],
+                prefix: str = "") -> list[tuple[str, Any, Any]]:
+    """(key, old value, new value) for every value that differs, in key order; nested
+    tables by their dotted path (``settings.knn.null_floor``)."""
+    out: list[tuple[str, Any, Any]] = []
+    for k in sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k)):
+        a, b = old.get(k), new.get(k)
+        if isinstance(a, dict) and isinstance(b, dict):
+            out += differences(a, b, f"{prefix}{k}.")
+        else:
+            out.append((f"{prefix}{k}", a, b))
+    return out

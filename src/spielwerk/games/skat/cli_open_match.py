@@ -19,6 +19,7 @@ from spielwerk.arena.match import ArenaError
 from spielwerk.cli.options import file_target
 from spielwerk.cli.progress import GamesProgress, stream
 from spielwerk.core.agent import AgentSpecError, make_agent
+from spielwerk.core.append_file import differences
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat_ai.match_report import stats_tables, title
 from spielwerk.games.skat_ai.open_match import ORDERS, match_figures, play_open_deal
@@ -69,11 +70,9 @@ def _settings_differ(old: dict[str, Any], new: dict[str, Any]) -> str:
     """The settings that differ, per spec: "knn: null_floor 0.55 -> 0.0"."""
     parts = []
     for spec in sorted(set(old) | set(new)):
-        a, b = old.get(spec) or {}, new.get(spec) or {}
-        keys = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
-        if keys:
-            parts.append(f"{spec}: " + ", ".join(f"{k} {a.get(k)!r} -> {b.get(k)!r}"
-                                                 for k in keys))
+        changed = differences(old.get(spec) or {}, new.get(spec) or {})
+        if changed:
+            parts.append(f"{spec}: " + ", ".join(f"{k} {a!r} -> {b!r}" for k, a, b in changed))
     return "; ".join(parts)
 
 

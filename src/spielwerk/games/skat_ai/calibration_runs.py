@@ -34,7 +34,7 @@ from typing import Any, TextIO
 from scipy.stats import chi2
 
 from spielwerk.core.agent import make_agent
-from spielwerk.core.append_file import lock_exclusive, opening_checks, read_lines
+from spielwerk.core.append_file import differences, lock_exclusive, opening_checks, read_lines
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat_ai.calibration import (
     GAME_TYPES,
@@ -171,8 +171,7 @@ def _meanings(a: dict[str, Any], b: dict[str, Any]) -> list[tuple[str, str]]:
         x, y = a[SETTINGS].get(role), b[SETTINGS].get(role)
         if x != y:
             if isinstance(x, dict) and isinstance(y, dict):
-                keys = sorted(k for k in set(x) | set(y) if x.get(k) != y.get(k))
-                what = ", ".join(f"{k} {x.get(k)!r} / {y.get(k)!r}" for k in keys)
+                what = ", ".join(f"{k} {u!r} / {v!r}" for k, u, v in differences(x, y))
             else:
                 what = f"{x!r} / {y!r}"
             out.append((role, f"meant other settings ({what})"))
