@@ -65,15 +65,19 @@ def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+def _ignored_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 @dataclass
 class Interrupted:
-    """How a command ended after one Ctrl-C."""
+    """How a command ended after one Ctrl-C (or another signal: :func:`stop`)."""
 
     returncode: int
     stdout: str
     stderr: str
-    seconds: float  # from the Ctrl-C to the end of the command
-    workers: list[int]  # its processes at the Ctrl-C
+    seconds: float  # from the signal to the end of the command
+    workers: list[int]  # its processes at the signal
     left: list[int]  # of those, the ones still running 5 s after it ended
 
     @property
@@ -84,14 +88,25 @@ class Interrupted:
 def ctrl_c(args: list[str], ready: Callable[[int], bool], cwd: Path, *, within: float = 15.0,
            start_timeout: float = 300.0) -> Interrupted:
     """Run ``spielwerk ARGS``, wait until ``ready(pid)`` (its first results are written), then
-    send SIGINT to its whole process group, as a terminal's Ctrl-C does. Waits at most
+    send SIGINT to its whole process group, as a terminal's Ctrl-C does (see :func:`stop`)."""
+    return stop(args, ready, cwd, within=within, start_timeout=start_timeout)
+
+
+def stop(args: list[str], ready: Callable[[int], bool], cwd: Path, *, within: float = 15.0,
+         start_timeout: float = 300.0, signum: int = signal.SIGINT, group: bool = True,
+         sigint_ignored: bool = False) -> Interrupted:
+    """Run ``spielwerk ARGS``, wait until ``ready(pid)``, then send ``signum`` to its whole
+    process group (``group``: a terminal's Ctrl-C) or to the command's process alone (``kill
+    PID``); ``sigint_ignored`` starts it as a shell script's background job (``&``) is
+    started, with SIGINT ignored. Waits at most
     ``within`` seconds for it to end; after that every process of the group gets SIGABRT,
     so Python's fault handler prints each thread's stack (kept in the failure message: a
     rare hang is then diagnosed from the one run that showed it), and the test fails."""
     env = {**os.environ, "PYTHONFAULTHANDLER": "1"}
     proc = subprocess.Popen([str(SPIELWERK), *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=cwd, env=env,
-                            start_new_session=True, preexec_fn=_default_sigint)
+                            start_new_session=True,
+                            preexec_fn=_ignored_sigint if sigint_ignored else _default_sigint)
     try:
         deadline = time.monotonic() + start_timeout
         while not ready(proc.pid):
@@ -99,12 +114,15 @@ def ctrl_c(args: list[str], ready: Callable[[int], bool], cwd: Path, *, within: 
             assert time.monotonic() < deadline, "the command did not get going"
             time.sleep(0.2)
         workers = descendants(proc.pid)
-        os.killpg(proc.pid, signal.SIGINT)
+        if group:
+            os.killpg(proc.pid, signum)
+        else:
+            os.kill(proc.pid, signum)
         sent = time.monotonic()
         try:
             stdout, stderr = proc.communicate(timeout=within)
         except subprocess.TimeoutExpired:
-            raise AssertionError(f"still running {within:g} s after Ctrl-C; the stacks at "
+            raise AssertionError(f"still running {within:g} s after the signal; the stacks at "
                                  f"that point:\n{_stacks(proc)}") from None
         seconds = time.monotonic() - sent
     finally:
@@ -138,12 +156,14 @@ def left_behind(workers: list[int], wait: float = 5.0) -> list[int]:
     return left
 
 
-def assert_stopped_cleanly(run: Interrupted, continue_with: str = "--resume") -> None:
-    """Exit code 130 within the limit, one line saying it was interrupted and how to go on,
-    no traceback, no process left."""
-    assert run.returncode == 130, run.output
+def assert_stopped_cleanly(run: Interrupted, continue_with: str = "--resume",
+                           code: int = 130) -> None:
+    """Exit code ``code`` (130: Ctrl-C, 143: SIGTERM) within the limit, one line saying it
+    was interrupted and how to go on, no traceback or leaked resources, no process left."""
+    assert run.returncode == code, run.output
     assert run.output.count("interrupted") == 1, run.output
     line = run.output[run.output.index("interrupted"):]
     assert continue_with in " ".join(line.split()), run.output
     assert "Traceback" not in run.output and "Exception ignored" not in run.output, run.output
+    assert "leaked" not in run.output, run.output  # multiprocessing's resource tracker
     assert not run.left, f"processes still running after the command ended: {run.left}"

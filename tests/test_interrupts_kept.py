@@ -191,3 +191,39 @@ def test_pool_processes_start_with_ctrl_c_blocked_until_they_ignore_it() -> None
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.splitlines() == ["server True True", "worker False True",
                                        "main False False"], run.stdout + run.stderr
+
+
+SIGTERM_CHILD = textwrap.dedent("""
+    import signal, sys
+    from spielwerk._signals import interrupts_deferred, stop_on_sigterm, terminated
+
+    stop_on_sigterm()
+    done = []
+    try:
+        with interrupts_deferred():
+            signal.raise_signal(signal.SIGTERM)  # held like a Ctrl-C, raised after the block
+            done.append("the block")
+    except KeyboardInterrupt:
+        print("stopped after", done, "terminated:", terminated(), flush=True)
+        signal.raise_signal(signal.SIGTERM)  # a second one: the default action, at once
+        print("still running", flush=True)
+""")
+
+
+@pytest.mark.parametrize("sigint", ["default", "ignored"])
+def test_sigterm_is_answered_as_a_ctrl_c_and_a_second_one_ends_at_once(sigint: str) -> None:
+    """The first SIGTERM takes the path of a Ctrl-C (held back over a block that must not
+    stop half-way, raised after it), also where SIGINT is ignored from the start; the
+    second ends the process by the signal."""
+    import signal
+
+    prefix = "import signal; signal.signal(signal.SIGINT, signal.SIG_IGN)\n" \
+        if sigint == "ignored" else ""
+    child = subprocess.run([sys.executable, "-c", prefix + SIGTERM_CHILD],
+                           capture_output=True, text=True, timeout=60)
+    if sigint == "ignored":  # no Ctrl-C handler to hold it: raised at once, still stopped
+        assert child.stdout.startswith("stopped after [] terminated: True"), child
+    else:
+        assert child.stdout.startswith("stopped after ['the block'] terminated: True"), child
+    assert "still running" not in child.stdout
+    assert child.returncode == -signal.SIGTERM, child

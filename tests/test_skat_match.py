@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from process_helpers import HAVE_PROC, assert_stopped_cleanly, ctrl_c
+from process_helpers import HAVE_PROC, assert_stopped_cleanly, ctrl_c, stop
 from spielwerk.arena import ArenaError, ResultsFileError, SerialExecutor, read_results
 from spielwerk.arena.duplicate import DuplicateConfig, arrangements
 from spielwerk.arena.duplicate import run_duplicate as run_skat_match
@@ -261,6 +261,31 @@ def test_ctrl_c_prints_the_figures_of_what_finished_and_resume_adds_no_duplicate
     kept = read_results(out).results
     assert f"{len(kept)} games played" in run.stdout  # the figures of the finished games
     assert len({r.task_id for r in kept}) == len(kept)
+
+
+@pytest.mark.skipif(not HAVE_PROC, reason="needs /proc and the installed spielwerk script")
+@pytest.mark.parametrize("background", [False, True], ids=["terminal", "background-job"])
+def test_sigterm_stops_like_ctrl_c_and_the_run_resumes(tmp_path: Path, background: bool) -> None:
+    """``kill PID`` (a batch system's end of a job, ``timeout``): the workers stop, the games
+    that finished are kept and said, exit code 143; also for a job started with ``&`` from
+    a script, whose SIGINT is ignored."""
+    out = tmp_path / "m.jsonl"
+
+    def games(pid: int) -> int:
+        return len(out.read_text().splitlines()) if out.exists() else 0
+
+    args = ["skat", "match", "rule", "random", "--deals", "3000", "--workers", "2", "-o",
+            str(out)]
+    run = stop(args, lambda pid: games(pid) > 3, tmp_path, signum=signal.SIGTERM,
+               group=False, sigint_ignored=background)
+    assert_stopped_cleanly(run, code=143)
+    kept = read_results(out).results
+    assert f"{len(kept)} games played" in run.stdout
+    resumed = stop([*args, "--resume"], lambda pid: games(pid) > len(kept) + 3, tmp_path,
+                   signum=signal.SIGTERM, group=False, sigint_ignored=background)
+    assert_stopped_cleanly(resumed, code=143)
+    more = read_results(out).results
+    assert len(more) > len(kept) and len({r.task_id for r in more}) == len(more)
 
 
 def test_foreign_files_are_refused_and_left_untouched(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ import os
 import signal
 import threading
 from collections.abc import Iterator
+from types import FrameType
 
 
 def on_main_thread_default() -> bool:
@@ -54,3 +55,40 @@ def interrupts_deferred(note: str | None = None,
             timer.cancel()
     if caught:
         raise KeyboardInterrupt
+
+
+_TERMINATED: list[int] = []
+_SIGINT_IGNORED_AT_START = False
+
+
+def terminated() -> bool:
+    """Whether a SIGTERM stopped this process (through :func:`stop_on_sigterm`)."""
+    return bool(_TERMINATED)
+
+
+def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+    if _TERMINATED:  # a second SIGTERM: the default action, at once (the sender insists)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+        return
+    _TERMINATED.append(signum)
+    handler = signal.getsignal(signal.SIGINT)
+    if callable(handler):  # whatever a Ctrl-C does now: raise, or be held back and raised
+        handler(signal.SIGINT, frame)
+    elif handler == signal.SIG_IGN and _SIGINT_IGNORED_AT_START:
+        raise KeyboardInterrupt  # a background job (SIGINT ignored from the start)
+    # else SIGINT is ignored because a Ctrl-C is being answered: so is this
+
+
+def stop_on_sigterm() -> None:
+    """Answer a SIGTERM (``kill``, ``timeout``, a batch system's end of a job) as a Ctrl-C:
+    a long run stops its workers, keeps what finished and says how to continue, instead of
+    dying mid-write. Only the first SIGTERM counts; :func:`terminated` tells afterwards.
+    Where SIGINT is ignored from the start (a job started with ``&`` by a shell script) a
+    SIGTERM still stops the process this way. A second SIGTERM ends the process at once, as
+    the default action would. Main thread only; a no-op elsewhere."""
+    global _SIGINT_IGNORED_AT_START
+    if threading.current_thread() is not threading.main_thread():
+        return
+    _SIGINT_IGNORED_AT_START = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    signal.signal(signal.SIGTERM, _on_sigterm)

@@ -195,6 +195,12 @@ def _stay_interrupted() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _interrupted_code(by_sigterm: bool) -> int:
+    """The exit code of a command stopped by a Ctrl-C (130) or a SIGTERM (143): what a
+    shell reports for a process its signal ended."""
+    return 143 if by_sigterm else 130
+
+
 def _interrupt_unsaid(exc: BaseException) -> bool:
     """Whether exit 130 came from typer itself turning a ``KeyboardInterrupt`` into its
     ``Exit(130)`` (typer from 0.2x does so, silently, for a Ctrl-C anywhere in a command,
@@ -225,8 +231,9 @@ def _main() -> None:
     if sys.argv[1:] == ["--help"]:  # answered without loading typer or any command
         sys.stdout.write(top_level_help(os.path.basename(sys.argv[0]) or "spielwerk"))
         return
-    from spielwerk._signals import interrupts_deferred
+    from spielwerk._signals import interrupts_deferred, stop_on_sigterm, terminated
 
+    stop_on_sigterm()  # a SIGTERM stops a command as a Ctrl-C does (exit code 143)
     try:  # loading a command's modules (numba kernels from the cache) takes a second or more
         # a Ctrl-C while they load is held back and raised after: some modules'
         # initialisation (numpy's compiled ones, as numba loads) clears an exception raised
@@ -248,8 +255,9 @@ def _main() -> None:
                 pass
     except KeyboardInterrupt:
         _stay_interrupted()
-        sys.stderr.write("interrupted (Ctrl-C) while starting: nothing done\n")
-        sys.exit(130)
+        how = "SIGTERM" if terminated() else "Ctrl-C"
+        sys.stderr.write(f"interrupted ({how}) while starting: nothing done\n")
+        sys.exit(_interrupted_code(terminated()))
     try:
         app(standalone_mode=True)
     except SystemExit as exc:
@@ -257,6 +265,7 @@ def _main() -> None:
             _stay_interrupted()
             if _interrupt_unsaid(exc):
                 err_console.print("interrupted")
+            sys.exit(_interrupted_code(terminated()))
         raise
     except SpielwerkError as exc:
         text = exc.one_line() if isinstance(exc, IllegalActionError) else str(exc)
@@ -265,7 +274,7 @@ def _main() -> None:
     except KeyboardInterrupt:
         _stay_interrupted()
         err_console.print("interrupted")
-        sys.exit(130)
+        sys.exit(_interrupted_code(terminated()))
     except BrokenPipeError:  # output piped into e.g. head, which has closed: not an error
         sys.stderr.close()
         sys.exit(141)
