@@ -202,10 +202,11 @@ def _interrupted_code(by_sigterm: bool) -> int:
 
 
 def _interrupt_unsaid(exc: BaseException) -> bool:
-    """Whether exit 130 came from typer itself turning a ``KeyboardInterrupt`` into its
+    """Whether the exit came from typer itself turning a ``KeyboardInterrupt`` into its
     ``Exit(130)`` (typer from 0.2x does so, silently, for a Ctrl-C anywhere in a command,
-    its own option parsing included), not from a command that said what the Ctrl-C stopped
-    (those raise ``Exit(130)`` inside their handler, never *from* the interrupt)."""
+    its own option parsing included; older typer, through click, into "Aborted." and exit
+    1), not from a command that said what the Ctrl-C stopped (those raise ``Exit(130)``
+    inside their handler, never *from* the interrupt)."""
     seen: BaseException | None = exc
     for _ in range(8):  # SystemExit <- click's Exit <- KeyboardInterrupt
         if seen is None or isinstance(seen, KeyboardInterrupt):
@@ -261,9 +262,10 @@ def _main() -> None:
     try:
         app(standalone_mode=True)
     except SystemExit as exc:
-        if exc.code == 130:  # a command said what finished after a Ctrl-C and ends now
-            _stay_interrupted()
-            if _interrupt_unsaid(exc):
+        unsaid = _interrupt_unsaid(exc)
+        if exc.code == 130 or (exc.code == 1 and unsaid):  # 1: typer < 0.2x ("Aborted.")
+            _stay_interrupted()  # a command said what finished after a Ctrl-C and ends now
+            if unsaid:
                 err_console.print("interrupted")
             sys.exit(_interrupted_code(terminated()))
         raise
