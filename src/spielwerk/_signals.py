@@ -66,6 +66,11 @@ def terminated() -> bool:
     return bool(_TERMINATED)
 
 
+def interrupt_name() -> str:
+    """What stopped this process, for the line that says so: "SIGTERM" or "Ctrl-C"."""
+    return "SIGTERM" if _TERMINATED else "Ctrl-C"
+
+
 def _on_sigterm(signum: int, frame: FrameType | None) -> None:
     if _TERMINATED:  # a second SIGTERM: the default action, at once (the sender insists)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)

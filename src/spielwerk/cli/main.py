@@ -232,7 +232,12 @@ def _main() -> None:
     if sys.argv[1:] == ["--help"]:  # answered without loading typer or any command
         sys.stdout.write(top_level_help(os.path.basename(sys.argv[0]) or "spielwerk"))
         return
-    from spielwerk._signals import interrupts_deferred, stop_on_sigterm, terminated
+    from spielwerk._signals import (
+        interrupt_name,
+        interrupts_deferred,
+        stop_on_sigterm,
+        terminated,
+    )
 
     stop_on_sigterm()  # a SIGTERM stops a command as a Ctrl-C does (exit code 143)
     try:  # loading a command's modules (numba kernels from the cache) takes a second or more
@@ -256,8 +261,7 @@ def _main() -> None:
                 pass
     except KeyboardInterrupt:
         _stay_interrupted()
-        how = "SIGTERM" if terminated() else "Ctrl-C"
-        sys.stderr.write(f"interrupted ({how}) while starting: nothing done\n")
+        sys.stderr.write(f"interrupted ({interrupt_name()}) while starting: nothing done\n")
         sys.exit(_interrupted_code(terminated()))
     try:
         app(standalone_mode=True)

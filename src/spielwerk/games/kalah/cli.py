@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from spielwerk._signals import interrupt_name
 from spielwerk.cli.options import file_target
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.games.kalah import defaults, egdb_index, kernel
@@ -106,15 +107,16 @@ def _interrupted(solver: Solver | None, who: str, diff: int,
 
 def _say_interrupted(solver: Solver | None, who: str, diff: int, nodes: int | None) -> None:
     if solver is None:
-        console.print("interrupted (Ctrl-C) while setting up the endgame database and the "
-                      "transposition table: no search yet, nothing proven")
+        console.print(f"interrupted ({interrupt_name()}) while setting up the endgame "
+                      "database and the transposition table: no search yet, nothing proven")
         return
     lo, hi = solver.bounds
     depth = solver.testing[1]
     st = solver.stats
     searched = st.nodes if nodes is None else nodes
     if searched == 0 and solver.estimate is None:
-        console.print("interrupted (Ctrl-C) before the search had a result: nothing proven")
+        console.print(f"interrupted ({interrupt_name()}) before the search had a result: "
+                      "nothing proven")
         return
     if depth == DEPTH_INF:
         console.print(f"interrupted: value for {who} in [{lo + diff:+d}, {hi + diff:+d}] "
@@ -180,7 +182,8 @@ def solve(
         pv = solver.principal_variation(rel, value)
     except KeyboardInterrupt:
         if value is not None:  # the value and best move are printed: only the PV is missing
-            console.print("interrupted (Ctrl-C) while following the principal variation")
+            console.print(f"interrupted ({interrupt_name()}) while following the principal "
+                          "variation")
             raise typer.Exit(130) from None
         _interrupted(solver, "South", 0, None if par is None else par.nodes)
     total = time.perf_counter() - t0
@@ -341,7 +344,7 @@ def egdb_cmd(
         db = egdb_mod.open_egdb(pits, max_seeds, empty_capture, kernel.END_EITHER_EMPTY,
                                 egdb_dir, progress=progress, threads=threads)
     except KeyboardInterrupt:  # typer would end it silently
-        err.print(f"interrupted (Ctrl-C): the same command continues from the last "
+        err.print(f"interrupted ({interrupt_name()}): the same command continues from the last "
                   f"checkpoint in {folder}", highlight=False)
         raise typer.Exit(130) from None
     if db.file is None:  # built, but the save failed (disk full, folder removed meanwhile)
@@ -427,7 +430,7 @@ def split_cmd(
     if state.interrupted:  # the bounds above stand; the checkpoint has them
         hint = (f"continue with --checkpoint {checkpoint}" if checkpoint else
                 "add --checkpoint FILE to keep the bounds and continue from them")
-        console.print(f"interrupted (Ctrl-C): {hint}", highlight=False)
+        console.print(f"interrupted ({interrupt_name()}): {hint}", highlight=False)
         raise typer.Exit(130)
 
 
