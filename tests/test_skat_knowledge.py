@@ -212,3 +212,17 @@ def test_dask_local_cluster_builds_the_same_base(tiny_base: Path, tmp_path: Path
     a, b = load_base(tiny_base), load_base(tmp_path / "dask")
     for key in a.hand:
         assert np.array_equal(a.hand[key][:1], b.hand[key])
+
+
+def test_a_folder_with_other_files_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    """--out ~/Documents: a base's shards are not mixed into someone else's folder."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("my notes\n")
+    with pytest.raises(KnowledgeBaseError, match="holds other files and no knowledge base"):
+        build_base(folder, deals=1, seed=3, chunk=1)
+    assert [p.name for p in folder.iterdir()] == ["notes.txt"]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    build_base(empty, deals=1, seed=3, chunk=1)  # an empty folder is fine
+    assert (empty / store.MANIFEST).is_file()

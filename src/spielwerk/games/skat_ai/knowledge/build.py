@@ -372,6 +372,11 @@ def build_base(
                 manifest["stages"][stage]["complete"] = False
     elif directory.exists() and not directory.is_dir():
         raise KnowledgeBaseError(f"--out {directory} is a file, not a directory")
+    elif directory.is_dir() and any(directory.iterdir()):
+        # a base's files among someone else's (--out ~/Documents): its manifest is
+        # written before any shard, so a folder of ours always has one
+        raise KnowledgeBaseError(f"--out {directory} holds other files and no knowledge "
+                                 "base; choose a new or empty folder")
     else:
         est = estimate_build(deals, 0, _workers_of(executor or SerialExecutor()))
         check_feasible(est, directory)
