@@ -291,3 +291,9 @@ def test_a_ctrl_c_before_the_search_has_a_result_says_nothing_was_proven(
     kalah_cli._say_interrupted(solver, "South", 0, None)
     said = capsys.readouterr().out
     assert "value for South in [" in said and "nothing proven" not in said
+    # stopped with the exact search's bounds still the trivial ones (+-18 seeds here)
+    solver.bounds = solver.exact_from = (-18, 18)
+    kalah_cli._say_interrupted(solver, "South", 0, None)
+    said = capsys.readouterr().out
+    assert "as the exact search began: no exact bound yet" in said
+    assert "proven by the exact search" not in said

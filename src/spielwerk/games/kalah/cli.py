@@ -118,7 +118,9 @@ def _say_interrupted(solver: Solver | None, who: str, diff: int, nodes: int | No
         console.print(f"interrupted ({interrupt_name()}) before the search had a result: "
                       "nothing proven")
         return
-    if depth == DEPTH_INF:
+    if depth == DEPTH_INF and solver.bounds == solver.exact_from:
+        console.print("interrupted as the exact search began: no exact bound yet")
+    elif depth == DEPTH_INF:
         console.print(f"interrupted: value for {who} in [{lo + diff:+d}, {hi + diff:+d}] "
                       f"(proven by the exact search so far)")
     else:

@@ -247,6 +247,8 @@ class Solver:
         self._next_report = progress_nodes
         self.bounds = (-self.max_seeds, self.max_seeds)
         """Bounds proven so far by the current MTD(f) (of the position being solved)."""
+        self.exact_from = self.bounds
+        """The bounds the exact MTD(f) started from (nothing proven while they stand)."""
         self.testing = (0, DEPTH_INF)
         self._paused: tuple[list[int], int, int] | None = None
         self.estimate: tuple[int, int] | None = None
@@ -442,7 +444,7 @@ class Solver:
         if s <= self.db_n:
             return int(self.db[rank(rel, m, self.binom)])
         first = self.first_guess(rel, guess, iterative)
-        self.bounds = (-s, s)
+        self.bounds = self.exact_from = (-s, s)
         v = mtdf(self.tester(rel, DEPTH_INF), first, -s, s, step=2)
         self.stats.iterations.append((-1, v, self.stats.nodes))
         return v
