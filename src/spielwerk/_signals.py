@@ -76,13 +76,15 @@ def _on_sigterm(signum: int, frame: FrameType | None) -> None:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         os.kill(os.getpid(), signal.SIGTERM)
         return
-    _TERMINATED.append(signum)
     handler = signal.getsignal(signal.SIGINT)
     if callable(handler):  # whatever a Ctrl-C does now: raise, or be held back and raised
+        _TERMINATED.append(signum)
         handler(signal.SIGINT, frame)
     elif handler == signal.SIG_IGN and _SIGINT_IGNORED_AT_START:
+        _TERMINATED.append(signum)
         raise KeyboardInterrupt  # a background job (SIGINT ignored from the start)
-    # else SIGINT is ignored because a Ctrl-C is being answered: so is this
+    # else SIGINT is ignored because a Ctrl-C is being answered: so is this, and the
+    # Ctrl-C stays what stopped the process
 
 
 def stop_on_sigterm() -> None:
