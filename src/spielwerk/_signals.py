@@ -66,6 +66,12 @@ def terminated() -> bool:
     return bool(_TERMINATED)
 
 
+def interrupted_exit_code() -> int:
+    """The exit code of a command stopped this way: 130 for a Ctrl-C, 143 for a SIGTERM
+    (what a shell reports for a process its signal ended)."""
+    return 143 if _TERMINATED else 130
+
+
 def interrupt_name() -> str:
     """What stopped this process, for the line that says so: "SIGTERM" or "Ctrl-C"."""
     return "SIGTERM" if _TERMINATED else "Ctrl-C"

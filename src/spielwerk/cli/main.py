@@ -195,12 +195,6 @@ def _stay_interrupted() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _interrupted_code(by_sigterm: bool) -> int:
-    """The exit code of a command stopped by a Ctrl-C (130) or a SIGTERM (143): what a
-    shell reports for a process its signal ended."""
-    return 143 if by_sigterm else 130
-
-
 def _interrupt_unsaid(exc: BaseException) -> bool:
     """Whether the exit came from typer itself turning a ``KeyboardInterrupt`` into its
     ``Exit(130)`` (typer from 0.2x does so, silently, for a Ctrl-C anywhere in a command,
@@ -234,9 +228,9 @@ def _main() -> None:
         return
     from spielwerk._signals import (
         interrupt_name,
+        interrupted_exit_code,
         interrupts_deferred,
         stop_on_sigterm,
-        terminated,
     )
 
     stop_on_sigterm()  # a SIGTERM stops a command as a Ctrl-C does (exit code 143)
@@ -262,7 +256,7 @@ def _main() -> None:
     except KeyboardInterrupt:
         _stay_interrupted()
         sys.stderr.write(f"interrupted ({interrupt_name()}) while starting: nothing done\n")
-        sys.exit(_interrupted_code(terminated()))
+        sys.exit(interrupted_exit_code())
     try:
         app(standalone_mode=True)
     except SystemExit as exc:
@@ -271,7 +265,7 @@ def _main() -> None:
             _stay_interrupted()  # a command said what finished after a Ctrl-C and ends now
             if unsaid:
                 err_console.print("interrupted")
-            sys.exit(_interrupted_code(terminated()))
+            sys.exit(interrupted_exit_code())
         raise
     except SpielwerkError as exc:
         text = exc.one_line() if isinstance(exc, IllegalActionError) else str(exc)
@@ -280,7 +274,7 @@ def _main() -> None:
     except KeyboardInterrupt:
         _stay_interrupted()
         err_console.print("interrupted")
-        sys.exit(_interrupted_code(terminated()))
+        sys.exit(interrupted_exit_code())
     except BrokenPipeError:  # output piped into e.g. head, which has closed: not an error
         sys.stderr.close()
         sys.exit(141)
