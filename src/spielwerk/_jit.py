@@ -106,9 +106,9 @@ def _install_recovery() -> None:
     install()
 
 
-COMPILING = ("Ctrl-C: stopping once numba has compiled the kernel it is on (the first run "
+COMPILING = ("{stop}: stopping once numba has compiled the kernel it is on (the first run "
              "after an install or an upgrade; `spielwerk warmup` compiles them ahead); "
-             "Ctrl-C again stops at once")
+             "{stop} again stops at once")
 """Said when a Ctrl-C has waited a second for a compile (seconds with a cold kernel cache)."""
 
 

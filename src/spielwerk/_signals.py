@@ -8,7 +8,7 @@ import contextlib
 import os
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import FrameType
 
 
@@ -30,8 +30,12 @@ def interrupts_deferred(note: str | None = None,
 
     ``note``, for a block that can take long: said on stderr when the block is still
     running ``note_after`` seconds after the first Ctrl-C, and a second Ctrl-C is raised
-    at once (the user insists)."""
-    if not on_main_thread_default():
+    at once (the user insists); ``{stop}`` in it names what came ("Ctrl-C" or "SIGTERM").
+
+    A SIGTERM, answered as a Ctrl-C (:func:`stop_on_sigterm`), is held back the same way,
+    also in a background job where SIGINT is ignored from the start and stays so."""
+    background = _holds_sigterm_alone()
+    if not on_main_thread_default() and not background:
         yield
         return
     caught: list[int] = []
@@ -41,16 +45,23 @@ def interrupts_deferred(note: str | None = None,
         if caught and note is not None:
             raise KeyboardInterrupt
         if not caught and note is not None:  # os.write: unbuffered, safe beside any write
-            timers.append(threading.Timer(note_after, os.write, (2, f"\n{note}\n".encode())))
+            said = note.replace("{stop}", interrupt_name())
+            timers.append(threading.Timer(note_after, os.write, (2, f"\n{said}\n".encode())))
             timers[0].daemon = True
             timers[0].start()
         caught.append(signum)
 
-    signal.signal(signal.SIGINT, held)
+    if background:  # SIGINT stays ignored; a SIGTERM comes to ``held`` (_on_sigterm)
+        _BACKGROUND_HOLD.append(held)
+    else:
+        signal.signal(signal.SIGINT, held)
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        if background:
+            _BACKGROUND_HOLD.clear()
+        else:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         for timer in timers:
             timer.cancel()
     if caught:
@@ -59,6 +70,17 @@ def interrupts_deferred(note: str | None = None,
 
 _TERMINATED: list[int] = []
 _SIGINT_IGNORED_AT_START = False
+_BACKGROUND_HOLD: list[Callable[[int, object], None]] = []
+
+
+def _holds_sigterm_alone() -> bool:
+    """Whether a block is to hold a SIGTERM where no Ctrl-C can come: a background job
+    (SIGINT ignored from the start) with :func:`stop_on_sigterm` installed, on the main
+    thread, outside another such block (a nested block changes nothing)."""
+    return (_SIGINT_IGNORED_AT_START and not _BACKGROUND_HOLD
+            and threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+            and signal.getsignal(signal.SIGTERM) is _on_sigterm)
 
 
 def terminated() -> bool:
@@ -87,8 +109,11 @@ def _on_sigterm(signum: int, frame: FrameType | None) -> None:
         _TERMINATED.append(signum)
         handler(signal.SIGINT, frame)
     elif handler == signal.SIG_IGN and _SIGINT_IGNORED_AT_START:
-        _TERMINATED.append(signum)
-        raise KeyboardInterrupt  # a background job (SIGINT ignored from the start)
+        _TERMINATED.append(signum)  # a background job (SIGINT ignored from the start):
+        if _BACKGROUND_HOLD:  # held back over a block as a Ctrl-C would be, or raised now
+            _BACKGROUND_HOLD[0](signal.SIGINT, frame)
+            return
+        raise KeyboardInterrupt
     # else SIGINT is ignored because a Ctrl-C is being answered: so is this, and the
     # Ctrl-C stays what stopped the process
 
