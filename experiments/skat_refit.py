@@ -25,7 +25,6 @@ can use it.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import subprocess
 import sys
@@ -33,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from spielwerk.games.skat_ai.calibration import CalibrationError
-from spielwerk.games.skat_ai.calibration_runs import read_run
+from spielwerk.games.skat_ai.calibration_runs import read_header, read_run
 
 HERE = Path(__file__).resolve().parent
 
@@ -67,15 +66,12 @@ def _holds(found: Any, header: dict[str, Any]) -> bool:
 
 def same_run(path: Path, header: dict[str, Any]) -> bool:
     """Whether the first line of ``path`` is a header with ``header``'s agent, defence,
-    deals and seed (a run to continue; ``--resume`` refuses it where the specs meant other
-    settings when it began)."""
-    with path.open() as f:
-        first = f.readline()
+    deals and seed (a run to continue, the rest maybe damaged; ``--resume`` refuses it
+    where the specs meant other settings when it began)."""
     try:
-        found = json.loads(first)
-    except json.JSONDecodeError:
+        return _holds(read_header(path), header)
+    except CalibrationError:
         return False
-    return _holds(found, header)
 
 
 def played(args: argparse.Namespace, seed: int, deals: int) -> Path:

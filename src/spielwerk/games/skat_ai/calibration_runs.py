@@ -137,20 +137,32 @@ def read_run(path: Path) -> Run:
     return run
 
 
-def _first_line_is_ours(path: Path) -> None:
-    """Refuse (leaving it alone) a file whose first line is not a record file's header."""
+def read_header(path: Path) -> dict[str, Any] | None:
+    """The header of a record file, read from its first line alone (the rest may be
+    damaged); None where the file is empty, and an error where its first line is not a
+    record file's header or it cannot be read."""
     try:
         with path.open("rb") as f:
             first = f.readline()
     except OSError as exc:
         raise CalibrationError(f"cannot read {path}: {exc.strerror}") from None
-    if not first.strip():  # empty: nothing to lose
-        return
+    if not first.strip():
+        return None
     try:
-        _check_header(path, json.loads(first))
-    except (ValueError, CalibrationError):
-        raise CalibrationError(f"{path} is not a skat calibration record file; refusing to "
-                               "overwrite it (choose another --out)") from None
+        return _check_header(path, json.loads(first))
+    except ValueError:
+        raise CalibrationError(f"{path} is not a skat calibration record file (its first line "
+                               "is not JSON)") from None
+
+
+def _first_line_is_ours(path: Path) -> None:
+    """Refuse (leaving it alone) a file whose first line is not a record file's header (an
+    empty one: nothing to lose)."""
+    try:
+        read_header(path)
+    except CalibrationError as exc:
+        raise CalibrationError(f"{exc}; refusing to overwrite it (choose another --out)") \
+            from None
 
 
 def _differences(old: dict[str, Any], new: dict[str, Any]) -> str:
