@@ -37,6 +37,46 @@ def test_choose_counts_best_worlds_then_totals_then_random() -> None:
         choose([{}], rng)
 
 
+def test_with_slack_prefer_is_asked_about_near_ties_and_the_plain_pick_stays() -> None:
+    # 1 best in three worlds, 2 in two, 3 in one
+    worlds = [{1: 1.0, 2: 1.0, 3: 1.0}, {1: 1.0, 2: 1.0, 3: 0.0}, {1: 1.0, 2: 0.0, 3: 0.0}]
+    asked: list[list[int]] = []
+
+    def prefer(near: list[int]) -> int | None:
+        asked.append(near)
+        return near[-1]
+
+    rng = np.random.default_rng(0)
+    assert choose(worlds, rng, prefer)[0] == 1 and asked == []  # no tie: not asked
+    assert choose(worlds, rng, prefer, slack=1)[0] == 2 and asked == [[1, 2]]
+    assert choose(worlds, rng, prefer, slack=2)[0] == 3 and asked[-1] == [1, 2, 3]
+    # prefer names nothing: the pick is the strict best, as without slack
+    assert choose(worlds, rng, lambda near: None, slack=2)[0] == 1
+    assert choose(worlds, rng, None, slack=2)[0] == 1
+
+
+@pytest.mark.parametrize(("slack", "solves", "last", "action"), [
+    (0, 4, {1, 2, 3}, 1), (2, 6, {1, 2}, 1), (3, 6, {1, 2}, 2), (6, 6, {1, 2, 3}, 3)])
+def test_vote_pruning_keeps_the_actions_within_slack(slack: int, solves: int, last: set[int],
+                                                     action: int) -> None:
+    """Win values: with slack, an action that can still come within the slack of the lead
+    is solved on, one that cannot is dropped; without slack the vote stops once one action
+    is left (``solves`` worlds solved, ``last`` the actions solved in the last of them)."""
+    table = [{1: 1.0, 2: 0.0, 3: 0.0}] * 3 + [{1: 1.0, 2: 1.0, 3: 0.0}] * 3
+    solved: list[set[int]] = []
+    worlds = iter(range(6))
+
+    def solve_some(w: int, acts: frozenset[int] | None) -> dict[int, float]:
+        vals = {a: v for a, v in table[w].items() if acts is None or a in acts}
+        solved.append(set(vals))
+        return vals
+
+    res = pimc_search(lambda rng: next(worlds), lambda w: {}, np.random.default_rng(0),
+                      worlds=6, solve_some=solve_some, slack=slack,
+                      prefer=lambda near: near[-1])
+    assert (len(solved), solved[-1], res.action) == (solves, last, action)
+
+
 def test_enumerated_worlds_are_solved_exactly_once() -> None:
     solved: list[int] = []
 

@@ -27,7 +27,7 @@ KNN_SETTINGS: dict[str, Any] = {
     "hand_threshold": 64.0, "pickup_threshold": 52.0, "null_threshold": 0.8, "scaling": "std",
     "bidding": "knn", "play": "infer", "null_ties": True, "null_lead": False,
     "null_defence": True,
-    "suit_defence": False, "suit_margin": 10, "put_rules": "seed",
+    "suit_defence": False, "suit_margin": 10, "suit_slack": 0, "put_rules": "seed",
     "choose_by_put": True, "switch_margin": 0.0, "contest_margin": 6.0, "decision": "score",
     "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value", "contest_shift": 1.0,
     "calibration": "auto", "caution": 0.0, "bid_caution": 0.0, "put_grand_shift": 0.85,

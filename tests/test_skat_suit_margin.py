@@ -89,6 +89,28 @@ def test_the_card_that_keeps_the_declarer_closest_to_the_goal_is_chosen() -> Non
     assert sorted(pts for _, pts, _ in asked) == [85, 95]
 
 
+def test_a_near_tie_weighs_a_world_beaten_as_two_of_the_margins_credits() -> None:
+    """Among near ties (``suit_slack``) a world in which a card beats the game counts 2,
+    the margin's credit 1: one world beaten outweighs one world of room, not three."""
+    a, b = card(HEARTS, SEVEN), card(SPADES, SEVEN)
+    beaten = DealPosition(GRAND, 0, (1, 2, 4))  # a beats the game here, b does not
+    close = DealPosition(GRAND, 0, (8, 16, 32))  # the declarer wins after both
+
+    def reaches(pos: DealPosition, points: int, cards: int) -> dict[int, bool]:
+        if pos == beaten:  # after a he stays below 51, after b he reaches 71
+            return {c: c == b for c in (a, b) if cards >> c & 1}
+        return {c: c == a for c in (a, b) if cards >> c & 1}  # b holds him below 71
+
+    defended = {beaten: {a: 1.0, b: 0.0}, close: {a: 0.0, b: 0.0}}
+    # a: 2 + 1 in the beaten world; b: 1 per close world
+    assert margin_preference(_info("61"), [a, b], [beaten, close], defended.__getitem__,
+                             reaches, 10) == a
+    assert margin_preference(_info("61"), [a, b], [beaten] + [close] * 3,
+                             defended.__getitem__, reaches, 10) is None  # 3 against 3
+    assert margin_preference(_info("61"), [a, b], [beaten] + [close] * 4,
+                             defended.__getitem__, reaches, 10) == b
+
+
 def test_no_preference_where_it_does_not_apply() -> None:
     a, b = card(HEARTS, SEVEN), card(SPADES, SEVEN)
     w = DealPosition(GRAND, 0, (1, 2, 4))
@@ -130,6 +152,31 @@ def test_the_agent_asks_the_margin_rule_only_with_suit_margin(
         assert calls and calls[-1][1] == margin and action == calls[-1][0][-1]
     else:
         assert calls == []
+
+
+@pytest.mark.parametrize(("margin", "slack", "seat", "passed"), [
+    (10, 2, 0, 2), (0, 2, 0, 0), (10, 0, 0, 0), (10, 2, 1, 0)])
+def test_the_vote_gets_the_slack_only_for_a_suit_defender_with_the_margin(
+        monkeypatch: pytest.MonkeyPatch, margin: int, slack: int, seat: int,
+        passed: int) -> None:
+    """``suit_slack`` widens the margin's ties (the vote's pruning keeps the near ties):
+    for a suit or grand defender with ``suit_margin``, never for the declarer."""
+    asked: list[int] = []
+    search = pimc_agent.pimc_search
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        asked.append(kwargs["slack"])
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr(pimc_agent, "pimc_search", spy)
+    state = _all_jacks_grand()
+    if seat == 1:  # the declarer's card: seat 0 leads first
+        state.apply(SkatPimcAgent(load_game("skat"), seed=1, worlds=4).act(
+            state.info_state(0)))
+    agent = SkatPimcAgent(load_game("skat"), seed=3, worlds=8, suit_margin=margin,
+                          suit_slack=slack)
+    agent.act(state.info_state(seat))
+    assert asked[-1] == passed
 
 
 def test_with_a_deadline_the_margin_searches_keep_to_it() -> None:

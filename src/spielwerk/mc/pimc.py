@@ -51,9 +51,12 @@ class PimcResult:
 def choose(
     per_world: Sequence[dict[int, float]], rng: np.random.Generator,
     prefer: Callable[[list[int]], int | None] | None = None,
+    slack: int = 0,
 ) -> tuple[int, dict[int, int], dict[int, float]]:
     """Most worlds best, then highest total, then ``prefer(tied)`` when it names one of
-    the tied actions, else a seeded random pick."""
+    the tied actions, else a seeded random pick. With ``slack`` > 0, ``prefer`` is asked
+    about every action best in at least the most worlds less ``slack`` (a near tie, which
+    it weighs itself), and the pick without it is as before."""
     counts: dict[int, int] = {}
     totals: dict[int, float] = {}
     for values in per_world:
@@ -71,9 +74,11 @@ def choose(
     cands = [a for a in sorted(counts) if counts[a] == best_count]
     best_total = max(totals[a] for a in cands)
     cands = [a for a in cands if totals[a] == best_total]
-    if len(cands) > 1 and prefer is not None:
-        pick = prefer(cands)
-        if pick is not None and pick in cands:
+    near = [a for a in sorted(counts) if counts[a] >= best_count - slack] if slack > 0 \
+        else cands
+    if len(near) > 1 and prefer is not None:
+        pick = prefer(near)
+        if pick is not None and pick in near:
             return pick, counts, totals
     action = cands[int(rng.integers(len(cands)))] if len(cands) > 1 else cands[0]
     return action, counts, totals
@@ -91,6 +96,7 @@ def pimc_search(
     prefer: Callable[[list[int]], int | None] | None = None,
     deadline: float | None = None,
     clock: Callable[[], float] | None = None,
+    slack: int = 0,
 ) -> PimcResult:
     """PIMC over any world type ``W``.
 
@@ -111,6 +117,8 @@ def pimc_search(
 
     ``prefer(tied)`` breaks a tie between equally good actions (a game's heuristic);
     when it returns None or an action not in the list, the pick is random as without it.
+    With ``slack`` > 0 it is asked about near ties too (:func:`choose`), and pruning keeps
+    every action that can still come within ``slack`` of the most-best count.
 
     ``deadline`` (a time on ``clock``) is a hard stop: the clock is read before each world
     and no world is started once it has passed (not even the first: then no world is
@@ -151,7 +159,7 @@ def pimc_search(
                     counts[a] = counts.get(a, 0) + (v == top)
                 lead = max(counts.values())
                 left = total - i - 1
-                alive = frozenset(a for a, k in counts.items() if k + left >= lead)
+                alive = frozenset(a for a, k in counts.items() if k + left >= lead - slack)
                 if len(alive) == 1:
                     skipped = left
                     stopped = "decided" if left else None
@@ -163,7 +171,7 @@ def pimc_search(
                 break
     if not per_world:
         raise PimcError("PIMC: the deadline passed before a world was solved")
-    action, counts_out, totals = choose(per_world, rng, prefer)
+    action, counts_out, totals = choose(per_world, rng, prefer, slack)
     exhaustive = listed is not None and len(per_world) + skipped == len(listed)
     details: dict[str, Any] = {"planned": total, "stopped": stopped}
     if solve_some:

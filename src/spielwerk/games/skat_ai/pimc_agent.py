@@ -114,6 +114,10 @@ class PimcSettings:
                                 "points (below the goal - this where he fails) in the most "
                                 "worlds (suit_defence.py); 0: off",
                              (0, 60))
+    suit_slack: int = param(0, "suit_margin: the cards within this many worlds of the vote's "
+                               "best count are weighed too, by 2 per world they beat the game "
+                               "plus the margin's credit (suit_defence.py); 0: exact ties only",
+                            (0, 8))
     infer: str = param("none", "worlds drawn uniformly (none) or weighted by the likelihood "
                                "of the auction (auction), of the cards played (play) or both, "
                                "under models of our own bot (inference.py)", INFERENCES)
@@ -253,11 +257,14 @@ class SkatPimcAgent(Agent):
                 return chosen
             if time_limit is not None:  # PIMC's card, in the time left
                 time_limit = max(0.2 * time_limit, time_limit - (self.clock() - t0))
+        slack = self.settings.suit_slack if (
+            self.settings.suit_margin and self.values == "win" and info.game_code != NULL
+            and info.player != info.declarer) else 0
         return pimc_search(
             sample, solve, self.rng, worlds=self.worlds, time_limit=time_limit,
             enumerate_worlds=listed,
             solve_some=solve_some if self.values == "win" and self.prune else None,
-            prefer=prefer, deadline=self._deadline, clock=self.clock,
+            prefer=prefer, deadline=self._deadline, clock=self.clock, slack=slack,
         )
 
     def _suit_preference(self, info: SkatInfoState, tied: list[int], seen: list[DealPosition],
@@ -283,7 +290,12 @@ class SkatPimcAgent(Agent):
                 return None
             if pick is not None:
                 return pick
-        return suit_defender_preference(info, tied, seen) if s.suit_defence else None
+        if not s.suit_defence:
+            return None
+        if s.suit_slack:  # asked about near ties too: the trick's points break exact ones
+            beats = {c: sum(solved.get(pos, {}).get(c) == 1.0 for pos in seen) for c in tied}
+            tied = [c for c in tied if beats[c] == max(beats.values())]
+        return suit_defender_preference(info, tied, seen) if len(tied) > 1 else None
 
     def _endgame(self, info: SkatInfoState, query: str, sample: Callable[[Any], DealPosition],
                  listed: Callable[[int], list[DealPosition] | None],

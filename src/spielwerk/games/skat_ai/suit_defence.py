@@ -72,7 +72,13 @@ def margin_preference(info: SkatInfoState, tied: list[int], worlds: Sequence[Dea
     card with the most wins. ``reaches(world, points, card_mask)`` answers per card whether
     the declarer ends with at least ``points``. None in null, for the declarer, for a goal
     that is not card points (schwarz announced), without worlds, or when the tied cards
-    score alike."""
+    score alike.
+
+    Each card also scores 2 per world in which it beats the game: nothing among cards the
+    vote ties exactly, while among near ties (``suit_slack``) a card counts as 3 thresholds
+    of the declarer's points per world (below goal - margin, below the goal, below goal +
+    margin) - a world won by a card is worth more than the margin's credit, and a card a
+    world behind can still be played where it leaves the declarer far less room."""
     contract = info.contract
     if (info.game_code == NULL or info.player == info.declarer or not worlds or margin <= 0
             or contract is None or not contract.goal().isdigit()):
@@ -85,11 +91,12 @@ def margin_preference(info: SkatInfoState, tied: list[int], worlds: Sequence[Dea
             values = defended(pos)
             won = sum(1 << c for c in tied if values.get(c) == 0.0)
             lost = sum(1 << c for c in tied if values.get(c) == 1.0)
-            held: dict[int, int] = {}
+            held = {c: 2 for c in tied if values.get(c) == 1.0}
             for mask, mark in ((won, goal + margin), (lost, goal - margin)):
                 if mask:
-                    held.update({c: int(not r) for c, r in reaches(pos, mark, mask).items()
-                                 if c in scores})
+                    for c, r in reaches(pos, mark, mask).items():
+                        if c in scores:
+                            held[c] = held.get(c, 0) + int(not r)
             cache[pos] = held
         for c, v in cache[pos].items():
             scores[c] += v
