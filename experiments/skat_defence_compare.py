@@ -11,7 +11,9 @@ card: the bound). Per game type and defence the summary gives the declarer's win
 the **gap**: the share of the games it let through that the open-hand defence beats
 (Wilson 95%). Against the first defence each other one gets the paired difference of the
 gaps (the games one lets through and the other does not), with a 95% interval for
-matched pairs.
+matched pairs. The seconds per game time the whole play-out (the declarer's cards too; the
+defence listed first also carries the declarer's first pass over the deal); the
+defenders' seconds per game time their own decisions, the figure that compares their cost.
 
 Results go to a JSON Lines file (one line per deal), resumed when it exists.
 
@@ -76,10 +78,23 @@ def play_deal(seed: int, deal: int) -> dict[str, Any]:
     for name in [*defences, OPEN]:
         seats = table_seats(declarer, agents, None if name == OPEN else defences[name], seed,
                             deal)
-        t0 = time.perf_counter()
-        final = play(state.clone(), seats, np.random.default_rng(chance)).state
+        clock = {"last": time.perf_counter(), "defence": 0.0}
+
+        def chosen(state: Any, player: int, action: int, clock: dict[str, float] = clock
+                   ) -> None:  # the time since the last action was this player's decision
+            if player in (0, 1, 2) and player != declarer:
+                clock["defence"] += time.perf_counter() - clock["last"]
+
+        def applied(state: Any, player: int, action: int, clock: dict[str, float] = clock
+                    ) -> None:
+            clock["last"] = time.perf_counter()
+
+        t0 = clock["last"]
+        final = play(state.clone(), seats, np.random.default_rng(chance), before=chosen,
+                     after=applied).state
         record[name] = {"won": bool(final_details(final)["won"]),
-                        "seconds": round(time.perf_counter() - t0, 2)}
+                        "seconds": round(time.perf_counter() - t0, 2),
+                        "defence_seconds": round(clock["defence"], 3)}
     return record
 
 
@@ -113,14 +128,17 @@ def summarize(path: Path, also: tuple[Path, ...] = ()) -> None:
         rs = [r for r in played if t == "all" or r.get("type", "null") == t]
         n = len(rs)
         print(f"{t} ({n}):")
-        print(f"  {'defence':<40} {'declarer won':>12} {'gap':>7}  95% interval  {'s/game':>6}")
+        print(f"  {'defence':<40} {'declarer won':>12} {'gap':>7}  95% interval  {'s/game':>6}"
+              f"  {'defenders s/game':>16}")
         for d in [*defences, OPEN]:
             won = sum(r[d]["won"] for r in rs)
             gap = sum(r[d]["won"] and not r[OPEN]["won"] for r in rs)
             lo, hi = wilson_interval(gap, n, 0.95)
             secs = sum(r[d]["seconds"] for r in rs) / n
+            timed = [r[d]["defence_seconds"] for r in rs if "defence_seconds" in r[d]]
+            defending = f"{sum(timed) / len(timed):.2f}" if timed else "-"
             print(f"  {d:<40} {won / n:>12.3f} {gap / n:>7.3f}  {lo:.3f}-{hi:.3f}  "
-                  f"{secs:>6.2f}")
+                  f"{secs:>6.2f}  {defending:>16}")
         for d in defences[1:]:
             mean, lo, hi = paired_gap_difference(rs, defences[0], d)
             print(f"  gap of {d} minus {defences[0]}: {mean:+.3f} ({lo:+.3f} .. {hi:+.3f})")
