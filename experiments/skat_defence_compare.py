@@ -15,12 +15,22 @@ matched pairs. The seconds per game time the whole play-out (the declarer's card
 defence listed first also carries the declarer's first pass over the deal); the
 defenders' seconds per game time their own decisions, the figure that compares their cost.
 
-Results go to a JSON Lines file (one line per deal), resumed when it exists.
+``--types grand,grand_hand`` plays out only those game types (the other declared deals
+are recorded as skipped, at the cost of their auction only). The deals are
+:mod:`spielwerk.games.skat_ai.defence_runs` tasks: ``--executor dask://HOST:PORT`` plays
+them on a Dask cluster (the workers need spielwerk installed), with the records of a local
+run of the same seed.
+
+Results go to a JSON Lines file (one line per deal, in the order they finish), resumed
+when it exists.
 
     python experiments/skat_defence_compare.py --deals 500 --seed 616161 --workers 1 \\
         --defence knn --defence knn:null_defence=true --out results/null-defence.jsonl
     python experiments/skat_defence_compare.py --force none --deals 300 --seed 626262 \\
         --defence knn --defence pimc:worlds=32:values=points --out results/defences.jsonl
+    python experiments/skat_defence_compare.py --force none --types grand,grand_hand \\
+        --deals 4000 --seed 7162 --executor dask://scheduler:8786 --defence knn \\
+        --defence knn:worlds=64 --out results/grand-worlds.jsonl
     python experiments/skat_defence_compare.py --summarize results/null-defence.jsonl
     python experiments/skat_defence_compare.py --summarize a.jsonl --also b.jsonl  # pooled
 """
@@ -28,82 +38,17 @@ Results go to a JSON Lines file (one line per deal), resumed when it exists.
 from __future__ import annotations
 
 import argparse
-import time
 from pathlib import Path
-from typing import Any
 
-import numpy as np
-
-from skat_defence_gap import (  # the same auction, runner and options
+from skat_defence_gap import (  # the same runner and options
     add_run_options,
-    paired_interval,
-    reach_declaration,
     read_results,
-    run_deals,
+    run_defences,
     summarized,
-    table_seats,
 )
 from spielwerk.arena.stats import wilson_interval
-from spielwerk.core.agent import make_agent
-from spielwerk.core.play import play
-from spielwerk.core.registry import load_game
-from spielwerk.games.skat.cards import NULL
-from spielwerk.games.skat.outcome import final_details
-from spielwerk.games.skat_ai.calibration import (
-    GAME_TYPES,
-    game_type,
-)
-
-OPEN = "open"
-_WORKER: dict[str, Any] = {}
-
-
-def _init(agent: str, defences: list[str], force: str) -> None:
-    game = load_game("skat")
-    _WORKER.update(game=game, agents=[make_agent(agent, game, 0) for _ in range(3)],
-                   defences={d: [make_agent(d, game, 0) for _ in range(3)]
-                             for d in defences}, force=force)
-
-
-def play_deal(seed: int, deal: int) -> dict[str, Any]:
-    game, agents, defences = _WORKER["game"], _WORKER["agents"], _WORKER["defences"]
-    force = _WORKER["force"]
-    state, chance = reach_declaration(game, agents, seed, deal, force)
-    if state is None or force == "null" and (state.contract.game != NULL
-                                             or state.auction.value > 23):
-        return {"deal": deal, "passed": True}
-    declarer = state.declarer
-    record: dict[str, Any] = {"deal": deal, "passed": False, "declarer": declarer,
-                              "type": game_type(state.contract)}
-    for name in [*defences, OPEN]:
-        seats = table_seats(declarer, agents, None if name == OPEN else defences[name], seed,
-                            deal)
-        clock = {"last": time.perf_counter(), "defence": 0.0}
-
-        def chosen(state: Any, player: int, action: int, clock: dict[str, float] = clock
-                   ) -> None:  # the time since the last action was this player's decision
-            if player in (0, 1, 2) and player != declarer:
-                clock["defence"] += time.perf_counter() - clock["last"]
-
-        def applied(state: Any, player: int, action: int, clock: dict[str, float] = clock
-                    ) -> None:
-            clock["last"] = time.perf_counter()
-
-        t0 = clock["last"]
-        final = play(state.clone(), seats, np.random.default_rng(chance), before=chosen,
-                     after=applied).state
-        record[name] = {"won": bool(final_details(final)["won"]),
-                        "seconds": round(time.perf_counter() - t0, 2),
-                        "defence_seconds": round(clock["defence"], 3)}
-    return record
-
-
-def paired_gap_difference(rows: list[dict[str, Any]], a: str, b: str) -> tuple[float, float,
-                                                                               float]:
-    """Gap of ``b`` minus gap of ``a`` over the same nulls, with a 95% interval for matched
-    pairs (a null counts for a defence when it let it through and the open hand beat it)."""
-    return paired_interval([int(r[b]["won"] and not r[OPEN]["won"])
-                            - int(r[a]["won"] and not r[OPEN]["won"]) for r in rows])
+from spielwerk.games.skat_ai.calibration import GAME_TYPES
+from spielwerk.games.skat_ai.defence_runs import OPEN, DefenceRun, gap_difference, played
 
 
 def summarize(path: Path, also: tuple[Path, ...] = ()) -> None:
@@ -117,15 +62,18 @@ def summarize(path: Path, also: tuple[Path, ...] = ()) -> None:
             raise SystemExit(f"{other}: another declarer, defences or force than {path}")
         rows += more
         header["seed"] = f"{header['seed']}+{h['seed']}"
-    played = [r for r in rows if not r["passed"]]
+    games = played(rows)
     defences = header["defences"]
     force = header.get("force", "null")
     what = "forced nulls" if force == "null" else "games declared"
+    declared = sum(not r["passed"] for r in rows)
+    kept = (f", {len(games)} of them played out ({', '.join(header['types'])})"
+            if header.get("types") else "")
     print(f"declarer {header['agent']}, seed {header['seed']}: {len(rows)} deals, "
-          f"{len(played)} {what}")
-    types = [t for t in GAME_TYPES if any(r.get("type", "null") == t for r in played)]
+          f"{declared} {what}{kept}")
+    types = [t for t in GAME_TYPES if any(r.get("type", "null") == t for r in games)]
     for t in [*types, "all"] if len(types) > 1 else types:
-        rs = [r for r in played if t == "all" or r.get("type", "null") == t]
+        rs = [r for r in games if t == "all" or r.get("type", "null") == t]
         n = len(rs)
         print(f"{t} ({n}):")
         print(f"  {'defence':<40} {'declarer won':>12} {'gap':>7}  95% interval  {'s/game':>6}"
@@ -140,7 +88,7 @@ def summarize(path: Path, also: tuple[Path, ...] = ()) -> None:
             print(f"  {d:<40} {won / n:>12.3f} {gap / n:>7.3f}  {lo:.3f}-{hi:.3f}  "
                   f"{secs:>6.2f}  {defending:>16}")
         for d in defences[1:]:
-            mean, lo, hi = paired_gap_difference(rs, defences[0], d)
+            mean, lo, hi = gap_difference(rs, defences[0], d)
             print(f"  gap of {d} minus {defences[0]}: {mean:+.3f} ({lo:+.3f} .. {hi:+.3f})")
 
 
@@ -148,30 +96,25 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--agent", default="knn", help="the declarer (and the auction)")
     ap.add_argument("--defence", action="append", dest="defences",
-                    help="a defender spec, played on every null (repeat the option for "
+                    help="a defender spec, played on every game (repeat the option for "
                          "more; the first is the one the others are compared with)")
-    add_run_options(ap, 616161)
+    add_run_options(ap, 616161, executor=True)
     ap.add_argument("--force", choices=("null", "none"), default="null",
                     help="null: the auction's winner declares a plain null; none: AGENT's own "
                          "declarations")
+    ap.add_argument("--types", default="",
+                    help="play out only these game types, comma-separated (e.g. "
+                         "grand,grand_hand); the other declared deals are recorded as skipped")
     ap.add_argument("--also", action="append", type=Path, default=[],
                     help="with --summarize: another result file of the same declarer and "
                          "defences, pooled (repeat for more)")
     args = ap.parse_args()
     if summarized(ap, args, lambda path: summarize(path, tuple(args.also))):
         return
-    defences = [d.strip() for d in args.defences or ["knn"] if d.strip()]
-    if OPEN in defences:
-        ap.error("the open-hand defence is always played: name the others")
-    game = load_game("skat")
-    for spec in [args.agent, *defences]:
-        make_agent(spec, game, 0)  # a bad spec stops here, before any deal
-    run_deals(args.out, {"agent": args.agent, "seed": args.seed, "defences": defences,
-                         "force": args.force},
-              args.deals, args.workers, _init, (args.agent, defences, args.force), play_deal,
-              args.seed, same=lambda h: (h["agent"], h["seed"], h["defences"],
-                                         h.get("force", "null")) == (
-                  args.agent, args.seed, defences, args.force), every=25)
+    defences = tuple(d.strip() for d in args.defences or ["knn"] if d.strip())
+    types = tuple(t.strip() for t in args.types.split(",") if t.strip())
+    run = DefenceRun(args.agent, defences, args.seed, args.force, types)
+    run_defences(args.out, run, args.deals, args.executor, args.workers, every=25)
     summarize(args.out)
 
 

@@ -13,9 +13,12 @@ really declares), unless ``--force null``: then whoever wins the auction picks u
 puts as AGENT does and declares a plain null (a deal whose bid went past the null's 23 is
 left out as not forceable).
 
-Results go to a JSON Lines file (one line per deal), resumed when it exists. Playing to
-the declaration and the game types are :mod:`spielwerk.games.skat_ai.calibration`'s (the
-``spielwerk skat calibration`` command's).
+Results go to a JSON Lines file (one line per deal), resumed when it exists. The deals
+are :mod:`spielwerk.games.skat_ai.defence_runs` tasks (``--executor dask://HOST:PORT``
+plays them on a Dask cluster); playing to the declaration and the game types are
+:mod:`spielwerk.games.skat_ai.calibration`'s (the ``spielwerk skat calibration``
+command's). :func:`run_deals` is the runner of the experiments that play their own deals
+in a local pool.
 
     python experiments/skat_defence_gap.py --deals 300 --seed 4242 --workers 2 \\
         --out results/defence-gap.jsonl
@@ -36,92 +39,17 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from spielwerk.arena.match import derive_seed
 from spielwerk.arena.stats import wilson_interval
-from spielwerk.core.agent import make_agent
-from spielwerk.core.intervals import mean_and_se
-from spielwerk.core.play import play
-from spielwerk.core.registry import load_game
-from spielwerk.games.skat.cards import NULL
-from spielwerk.games.skat.outcome import final_details
-from spielwerk.games.skat_ai.calibration import (
-    GAME_TYPES,
-    forcing_null,
-    game_type,
-    play_to_declaration,
+from spielwerk.core.parallel import ExecutorError, check_executor_spec, make_executor
+from spielwerk.games.skat_ai.calibration import GAME_TYPES
+from spielwerk.games.skat_ai.defence_runs import (
+    OPEN,
+    DefenceRun,
+    DefenceRunError,
+    check_run,
+    play_deal,
+    played,
 )
-from spielwerk.games.skat_ai.open_defence import OpenHandDefence
-
-_WORKER: dict[str, Any] = {}
-
-
-def _init(agent: str, force: str) -> None:
-    game = load_game("skat")
-    _WORKER.update(game=game, agents=[make_agent(agent, game, 0) for _ in range(3)],
-                   force=force)
-
-
-def reach_declaration(game: Any, agents: list[Any], seed: int, deal: int, force: str
-                      ) -> tuple[Any, int]:
-    """The deal's state once a game is declared (None: passed in) and its chance seed:
-    ``agents`` bid in every seat (reset from the deal's seeds), forcing a null where
-    ``force`` is ``"null"``."""
-    chance = derive_seed(seed, 1, deal)
-    for i in range(3):
-        agents[i].reset(derive_seed(seed, 2, deal, i))
-    state = play_to_declaration(game.new_initial_state(),
-                                forcing_null(agents) if force == "null" else agents,
-                                np.random.default_rng(chance))
-    return state, chance
-
-
-def paired_interval(diffs: list[int]) -> tuple[float, float, float]:
-    """The mean of matched-pair differences and its 95% interval (normal)."""
-    mean, se = mean_and_se(diffs)
-    half = 1.96 * (se if se == se else 0.0)  # one pair: no spread
-    return mean, mean - half, mean + half
-
-
-def table_seats(declarer: int, declaring: list[Any], defending: list[Any] | None, seed: int,
-                deal: int) -> dict[int, Any]:
-    """The seats that play a declared game out: the declarer's from ``declaring``, the other
-    two from ``defending`` (each seat's own open-hand defence where it is None); agents are
-    reset from the deal's card-play seeds, the same in every playing of the deal."""
-    seats: dict[int, Any] = {}
-    for s in range(3):
-        who = declaring[s] if s == declarer else defending[s] if defending else None
-        if who is None:
-            seats[s] = OpenHandDefence()
-        else:
-            who.reset(derive_seed(seed, 3, deal, s))
-            seats[s] = who
-    return seats
-
-
-def play_deal(seed: int, deal: int) -> dict[str, Any]:
-    game, agents, force = _WORKER["game"], _WORKER["agents"], _WORKER["force"]
-    state, chance = reach_declaration(game, agents, seed, deal, force)
-    if state is None or state.contract is None:
-        return {"deal": deal, "passed": True}
-    declarer, contract = state.declarer, state.contract
-    if force == "null" and (contract.game != NULL or state.auction.value > 23):
-        return {"deal": deal, "passed": True, "not_forceable": True}
-    record: dict[str, Any] = {"deal": deal, "passed": False, "declarer": declarer,
-                              "contract": contract.iss(), "type": game_type(contract)}
-    for name in ("ours", "open"):
-        open_hand = OpenHandDefence()
-        seats: dict[int, Any] = {}
-        for s in range(3):
-            agents[s].reset(derive_seed(seed, 3, deal, s))
-            seats[s] = agents[s] if s == declarer or name == "ours" else open_hand
-        t0 = time.perf_counter()
-        final = play(state.clone(), seats, np.random.default_rng(chance)).state
-        d = final_details(final)
-        record[name] = {"won": d["won"], "declarer_points": d["declarer_points"],
-                        "seconds": round(time.perf_counter() - t0, 2)}
-    return record
 
 
 def read_results(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -132,41 +60,54 @@ def read_results(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 def summarize(path: Path) -> None:
     header, rows = read_results(path)
-    played = [r for r in rows if not r["passed"]]
+    games = played(rows)
+    ours = "ours" if games and "ours" in games[0] else header["agent"]  # older files: "ours"
     forced = f", forced {header['force']}" if header.get("force") else ""
     print(f"agent {header['agent']}, seed {header['seed']}{forced}: {len(rows)} deals, "
-          f"{len(played)} declared")
+          f"{len(games)} declared")
     print(f"{'type':<12} {'declared':>8} {'won vs ours':>12} {'won vs open':>12} "
           f"{'gap':>7}  95% interval")
     for t in [*GAME_TYPES, "all"]:
-        rs = [r for r in played if t == "all" or r["type"] == t]
+        rs = [r for r in games if t == "all" or r["type"] == t]
         if not rs:
             continue
-        ours = sum(r["ours"]["won"] for r in rs)
-        opn = sum(r["open"]["won"] for r in rs)
-        gap = sum(r["ours"]["won"] and not r["open"]["won"] for r in rs)
+        won = sum(r[ours]["won"] for r in rs)
+        opn = sum(r[OPEN]["won"] for r in rs)
+        gap = sum(r[ours]["won"] and not r[OPEN]["won"] for r in rs)
         lo, hi = wilson_interval(gap, len(rs), 0.95)
-        print(f"{t:<12} {len(rs):>8} {ours / len(rs):>12.3f} {opn / len(rs):>12.3f} "
+        print(f"{t:<12} {len(rs):>8} {won / len(rs):>12.3f} {opn / len(rs):>12.3f} "
               f"{gap / len(rs):>7.3f}  {lo:.3f}-{hi:.3f}")
+
+
+def _results_file(out: Path, header: dict[str, Any], same: Callable[[dict[str, Any]], bool]
+                  ) -> set[int]:
+    """The deals ``out`` already holds (a file of another run, ``same(header)`` false, is
+    refused); a new file gets ``header`` with the machine as its first line."""
+    if out.exists():
+        found, rows = read_results(out)
+        if not same(found):
+            raise SystemExit(f"{out} holds another run ({found})")
+        return {r["deal"] for r in rows}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({**header, "machine": f"{platform.machine()}, "
+                                                    f"{os.cpu_count()} cores"}) + "\n")
+    return set()
+
+
+def _progress(n: int, total: int, t0: float, every: int) -> None:
+    if n % every == 0 or n == total:
+        print(f"{n}/{total} deals, {time.perf_counter() - t0:.0f} s", flush=True)
 
 
 def run_deals(out: Path, header: dict[str, Any], deals: int, workers: int,
               init: Callable[..., None], initargs: tuple[Any, ...],
               play: Callable[[int, int], dict[str, Any]], seed: int,
               same: Callable[[dict[str, Any]], bool], every: int) -> None:
-    """Play deals ``0 .. deals-1`` in a process pool into the JSON Lines file ``out`` (its
-    first line ``header`` with the machine), resuming the deals it holds; a file of another
-    run (``same(header)`` false) is refused."""
-    done: set[int] = set()
-    if out.exists():
-        found, rows = read_results(out)
-        if not same(found):
-            raise SystemExit(f"{out} holds another run ({found})")
-        done = {r["deal"] for r in rows}
-    else:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps({**header, "machine": f"{platform.machine()}, "
-                                                        f"{os.cpu_count()} cores"}) + "\n")
+    """Play deals ``0 .. deals-1`` in a local process pool (``init(*initargs)`` in each
+    worker, ``play(seed, deal)`` per deal) into the JSON Lines file ``out`` (its first line
+    ``header`` with the machine), resuming the deals it holds; a file of another run
+    (``same(header)`` false) is refused."""
+    done = _results_file(out, header, same)
     todo = [d for d in range(deals) if d not in done]
     t0 = time.perf_counter()
     with ProcessPoolExecutor(workers, initializer=init, initargs=initargs) as pool, \
@@ -175,18 +116,59 @@ def run_deals(out: Path, header: dict[str, Any], deals: int, workers: int,
         for n, f in enumerate(futures, 1):
             fh.write(json.dumps(f.result()) + "\n")
             fh.flush()
-            if n % every == 0 or n == len(futures):
-                print(f"{n}/{len(futures)} deals, {time.perf_counter() - t0:.0f} s", flush=True)
+            _progress(n, len(futures), t0, every)
 
 
-def add_run_options(ap: argparse.ArgumentParser, seed: int) -> None:
+def run_defences(out: Path, run: DefenceRun, deals: int, executor: str, workers: int,
+                 every: int) -> None:
+    """Play deals ``0 .. deals-1`` of ``run`` (:func:`defence_runs.play_deal`) on
+    ``executor`` (local, serial or dask://HOST:PORT) into ``out`` as :func:`run_deals`
+    does; the lines come in the order the deals finish. Ctrl-C keeps what finished
+    (run the same command again to go on)."""
+    try:
+        check_run(run)
+    except DefenceRunError as exc:
+        raise SystemExit(str(exc)) from None
+    header = run.header()
+    done = _results_file(out, header, lambda found: {
+        k: v for k, v in found.items() if k != "machine"} == header)
+    todo = [d for d in range(deals) if d not in done]
+    t0 = time.perf_counter()
+    try:
+        with make_executor(executor, workers) as ex, out.open("a") as fh:
+            for n, record in enumerate(ex.map_unordered(play_deal, run.tasks(todo)), 1):
+                fh.write(json.dumps(record) + "\n")
+                fh.flush()
+                _progress(n, len(todo), t0, every)
+    except KeyboardInterrupt:
+        raise SystemExit(f"interrupted: {out} keeps the deals that finished; run the same "
+                         "command again to go on") from None
+
+
+def add_run_options(ap: argparse.ArgumentParser, seed: int, executor: bool = False) -> None:
     """The options of a resumable run of deals: --deals, --seed, --workers, --out and
-    --summarize (the experiments that use :func:`run_deals`)."""
+    --summarize (the experiments that use :func:`run_deals`), and --executor for those that
+    use :func:`run_defences`."""
     ap.add_argument("--deals", type=int, default=100)
     ap.add_argument("--seed", type=int, default=seed)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--out", type=Path)
     ap.add_argument("--summarize", type=Path)
+    if executor:
+        ap.add_argument("--executor", default="local", type=_executor_spec,
+                        help="local (process pool of --workers), serial or dask://HOST:PORT "
+                             "(the workers need spielwerk installed)")
+
+
+def _executor_spec(text: str) -> str:
+    try:
+        spec = check_executor_spec(text)
+    except ExecutorError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    if spec == "threads":  # the agents of a worker are shared by its tasks
+        raise argparse.ArgumentTypeError("threads would share one set of agents: use local, "
+                                         "serial or dask://HOST:PORT")
+    return spec
 
 
 def summarized(ap: argparse.ArgumentParser, args: argparse.Namespace,
@@ -203,16 +185,14 @@ def summarized(ap: argparse.ArgumentParser, args: argparse.Namespace,
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--agent", default="knn")
-    add_run_options(ap, 4242)
+    add_run_options(ap, 4242, executor=True)
     ap.add_argument("--force", choices=("none", "null"), default="none",
                     help="null: the auction's winner picks up and declares a plain null")
     args = ap.parse_args()
     if summarized(ap, args, summarize):
         return
-    run_deals(args.out, {"agent": args.agent, "seed": args.seed, "force": args.force},
-              args.deals, args.workers, _init, (args.agent, args.force), play_deal, args.seed,
-              same=lambda h: (h["agent"], h["seed"], h.get("force", "none")) == (
-                  args.agent, args.seed, args.force), every=10)
+    run = DefenceRun(args.agent, (args.agent,), args.seed, args.force)
+    run_defences(args.out, run, args.deals, args.executor, args.workers, every=10)
     summarize(args.out)
 
 
