@@ -44,9 +44,8 @@ from typing import Any
 
 import numpy as np
 
-from skat_defence_gap import (  # the same auction, runner and options
+from skat_defence_gap import (  # the same runner and options
     add_run_options,
-    reach_declaration,
     read_results,
     run_deals,
     summarized,
@@ -58,6 +57,7 @@ from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat.outcome import final_details
 from spielwerk.games.skat_ai.calibration import game_type
+from spielwerk.games.skat_ai.defence_runs import reach_declaration
 from spielwerk.games.skat_ai.open_defence import OpenHandDefence
 
 DEFENCES = ("ours", "open")

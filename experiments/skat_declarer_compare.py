@@ -33,14 +33,11 @@ from typing import Any
 
 import numpy as np
 
-from skat_defence_gap import (  # the same auction, runner and options
+from skat_defence_gap import (  # the same runner and options
     add_run_options,
-    paired_interval,
-    reach_declaration,
     read_results,
     run_deals,
     summarized,
-    table_seats,
 )
 from spielwerk.core.agent import make_agent
 from spielwerk.core.intervals import wilson_interval
@@ -51,6 +48,7 @@ from spielwerk.games.skat.dds import Solver
 from spielwerk.games.skat.outcome import final_details
 from spielwerk.games.skat.position import deal_from_state
 from spielwerk.games.skat_ai.calibration import GAME_TYPES, game_type
+from spielwerk.games.skat_ai.defence_runs import paired_interval, reach_declaration, table_seats
 
 OPEN = "open"
 OWN_NULLS = "own-nulls"

@@ -30,10 +30,10 @@ from typing import Any
 import numpy as np
 from scipy.optimize import minimize
 
-from skat_defence_gap import reach_declaration
 from spielwerk.core.agent import make_agent
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat.cards import NULL
+from spielwerk.games.skat_ai.defence_runs import reach_declaration
 from spielwerk.games.skat_ai.null_model import FEATURES, FORMAT, null_put_features
 
 RIDGE = 0.01
