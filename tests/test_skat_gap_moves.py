@@ -1,0 +1,93 @@
+"""``experiments/skat_gap_moves.py``: the replay gives the recorded game, and the cards it
+calls losing are the ones that turn the solver's verdict (checked against the solver on
+the replayed positions)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from skat_helpers import experiment
+from spielwerk.core.agent import make_agent
+from spielwerk.core.play import play
+from spielwerk.core.registry import load_game
+from spielwerk.games.skat.dds import Solver
+from spielwerk.games.skat.position import deal_from_state
+from spielwerk.games.skat_ai.defence_runs import (
+    OPEN,
+    DefenceRun,
+    play_deal,
+    played,
+    reach_declaration,
+    table_seats,
+)
+
+RUN = DefenceRun("rule", ("rule",), seed=31)  # deals 0 and 4: the rule defence lets through
+
+
+def _verdicts(deal: int) -> list[tuple[int, int, bool, bool]]:
+    """(player, card, declarer wins before, after) for every card of the rule defence's game."""
+    game = load_game("skat")
+    agents = [make_agent("rule", game, 0) for _ in range(3)]
+    defenders = [make_agent("rule", game, 0) for _ in range(3)]
+    state, chance = reach_declaration(game, agents, RUN.seed, deal, "none")
+    goal, declarer = state.contract.goal(), state.declarer
+    seats = table_seats(state.declarer, agents, defenders, RUN.seed, deal)
+    solver = Solver()
+    seen: list[tuple[int, int, bool, bool]] = []
+
+    def chosen(s: Any, player: int, action: int) -> None:
+        if player in (0, 1, 2) and action < 32:
+            values = solver.move_values(deal_from_state(s), goal)  # the declarer still wins
+            wins = any if player == declarer else all  # the side to move chooses
+            seen.append((player, action, wins(values.values()), bool(values[action])))
+
+    play(state.clone(), seats, np.random.default_rng(chance), before=chosen)
+    return seen
+
+
+def test_the_losing_cards_are_those_that_turn_the_verdict(tmp_path: Path) -> None:
+    moves = experiment("skat_gap_moves")
+    game = load_game("skat")
+    agents = [make_agent("rule", game, 0) for _ in range(3)]
+    defenders = [make_agent("rule", game, 0) for _ in range(3)]
+    records = [play_deal((RUN, d)) for d in (0, 4)]
+    gap = [r for r in played(records) if r["rule"]["won"] and not r[OPEN]["won"]]
+    assert len(gap) == 2
+    for r in gap:
+        got = moves.replay(game, agents, defenders, RUN.seed, r["deal"], "none", Solver())
+        assert got["won"] is True  # the recorded game: the declarer won it
+        state, _ = reach_declaration(game, agents, RUN.seed, r["deal"], "none")
+        turns = [(p, before, after) for p, _, before, after in _verdicts(r["deal"])
+                 if before != after]
+        by_defence = [t for t in turns if t[0] != state.declarer]
+        by_declarer = [t for t in turns if t[0] == state.declarer]
+        assert all(not before and after for _, before, after in by_defence)
+        assert all(before and not after for _, before, after in by_declarer)
+        losing = got["losing"]
+        assert sum(c["side"] == "defender" for c in losing) == len(by_defence)
+        assert sum(c["side"] == "declarer" for c in losing) == len(by_declarer)
+        assert all(1 <= c["trick"] <= 10 and c["place"] in moves.PLACES for c in losing)
+        # the declarer won: the last turn, if any, was a defender's card
+        assert not turns or turns[-1][0] != state.declarer
+
+
+def test_the_script_writes_and_summarizes(tmp_path: Path, capsys: Any) -> None:
+    moves = experiment("skat_gap_moves")
+    gap = experiment("skat_defence_gap")
+    results = tmp_path / "cmp.jsonl"
+    gap.run_defences(results, RUN, 5, "serial", 1, every=5)
+    out = tmp_path / "moves.jsonl"
+    import sys
+    argv = sys.argv
+    sys.argv = ["skat_gap_moves.py", str(results), "--out", str(out)]
+    try:
+        moves.main()
+    finally:
+        sys.argv = argv
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert lines[0]["defence"] == "rule" and len(lines) == 3  # deals 0 and 4
+    assert "2 games it let through" in capsys.readouterr().out
