@@ -116,6 +116,7 @@ def terminate_pool(pool: ProcessPoolExecutor) -> None:
     for their running tasks; waits at most :data:`STOP_SECONDS` for them to be gone."""
     workers = worker_processes(pool)
     manager = getattr(pool, "_executor_manager_thread", None)
+    results = getattr(pool, "_result_queue", None)  # shutdown() lets go of it
     for process in workers:
         with contextlib.suppress(OSError, ValueError, AttributeError):
             process.kill()
@@ -124,6 +125,14 @@ def terminate_pool(pool: ProcessPoolExecutor) -> None:
         with contextlib.suppress(OSError, ValueError, AssertionError):
             process.join(STOP_SECONDS)
     if isinstance(manager, threading.Thread) and manager is not threading.current_thread():
+        # A worker killed while it wrote a result leaves the pool's manager thread reading
+        # the rest of that message for ever, and the interpreter's exit joins that thread.
+        # With every worker gone, this process holds the pipe's last write end: closing it
+        # ends the read (the manager takes the pool as broken and stops).
+        writer = getattr(results, "_writer", None)
+        if manager.is_alive() and writer is not None:
+            with contextlib.suppress(OSError):
+                writer.close()
         manager.join(STOP_SECONDS)
 
 
