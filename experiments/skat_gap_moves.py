@@ -64,17 +64,17 @@ def replay(game: Any, agents: list[Any], defenders: list[Any], seed: int, deal: 
         values = solver.move_values(pos, goal)  # card -> the declarer still wins
         if len(values) < 2 or action not in values:
             return
+        where = {"trick": 11 - int(pos.hands[player]).bit_count(),
+                 "place": PLACES[len(pos.trick)]}
         if player == declarer:  # a won game given away
             if any(values.values()) and not values[action]:
-                losing.append({"side": "declarer", "trick": 11 - int(pos.hands[player])
-                               .bit_count(), "place": PLACES[len(pos.trick)]})
+                losing.append({"side": "declarer", **where})
             return
         if all(values.values()) or not values[action]:
             return  # nothing to lose, or the card keeps the game beaten
         keep = [c for c, won in values.items() if not won]
-        record: dict[str, Any] = {"side": "defender", "trick": 11 - int(
-            pos.hands[player]).bit_count(), "place": PLACES[len(pos.trick)],
-            "cards": len(values), "keep": len(keep)}
+        record: dict[str, Any] = {"side": "defender", **where, "cards": len(values),
+                                  "keep": len(keep)}
         vote = _vote(seats[player])
         if vote is not None and vote.action == action:
             counts = vote.best_counts
@@ -88,8 +88,8 @@ def replay(game: Any, agents: list[Any], defenders: list[Any], seed: int, deal: 
 
 
 def summarize(path: Path) -> None:
-    rows = [json.loads(x) for x in path.read_text().splitlines()[1:] if x.strip()]
-    head = json.loads(path.read_text().splitlines()[0])
+    lines = path.read_text().splitlines()
+    head, rows = json.loads(lines[0]), [json.loads(x) for x in lines[1:] if x.strip()]
     print(f"{head['source']}: defence {head['defence']}, {len(rows)} games it let through "
           "that the open-hand defence beat")
     for t in [*GAME_TYPES, "all"]:
@@ -133,8 +133,10 @@ def main() -> None:
         ap.error("RESULTS and --out are needed (or --summarize FILE)")
     header, rows = read_results(args.results)
     defence = args.defence or (header.get("defences") or ["ours"])[0]
-    key = defence if defence != header["agent"] or "ours" not in rows[0] else "ours"
-    gap = [r for r in played(rows) if r[key]["won"] and not r[OPEN]["won"]]
+    games = played(rows)
+    key = "ours" if games and "ours" in games[0] and defence in ("ours", header["agent"]) \
+        else defence  # older gap files name the agent's own defence "ours"
+    gap = [r for r in games if r[key]["won"] and not r[OPEN]["won"]]
     game = load_game("skat")
     agents = [make_agent(header["agent"], game, 0) for _ in range(3)]
     spec = header["agent"] if key == "ours" else defence
