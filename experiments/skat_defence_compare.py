@@ -33,12 +33,14 @@ when it exists.
         --defence knn:worlds=64 --out results/grand-worlds.jsonl
     python experiments/skat_defence_compare.py --summarize results/null-defence.jsonl
     python experiments/skat_defence_compare.py --summarize a.jsonl --also b.jsonl  # pooled
+    python experiments/skat_defence_compare.py --summarize a.jsonl --beside a2.jsonl  # joined
 """
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from skat_defence_gap import (  # the same runner and options
     add_run_options,
@@ -51,12 +53,41 @@ from spielwerk.games.skat_ai.calibration import GAME_TYPES
 from spielwerk.games.skat_ai.defence_runs import OPEN, DefenceRun, gap_difference, played
 
 
-def summarize(path: Path, also: tuple[Path, ...] = ()) -> None:
-    """The summary of ``path``, pooled with the files ``also`` (the same declarer, defences
-    and force; other seeds)."""
+def joined(path: Path, beside: tuple[Path, ...]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The results of ``path`` with the defences of the files ``beside`` (runs of the same
+    declarer, seed, force and types with other defences) joined to them deal by deal, over
+    the deals every file holds; the open-hand games must agree, deal by deal."""
     header, rows = read_results(path)
-    for other in also:
+    for other in beside:
         h, more = read_results(other)
+        if any(h.get(k) != header.get(k) for k in ("agent", "seed", "force", "types")):
+            raise SystemExit(f"{other}: another declarer, seed, force or types than {path}")
+        if set(h["defences"]) & set(header["defences"]):
+            raise SystemExit(f"{other}: a defence of {path} again")
+        by_deal = {r["deal"]: r for r in more}
+        out = []
+        for r in rows:
+            m = by_deal.get(r["deal"])
+            if m is None:
+                continue
+            if r["passed"] or "skipped" in r:
+                out.append(r)
+                continue
+            if "skipped" in m or any(m[OPEN][k] != r[OPEN][k]
+                                     for k in ("won", "declarer_points")):
+                raise SystemExit(f"{other}: deal {r['deal']} is not the game of {path}")
+            out.append({**r, **{d: m[d] for d in h["defences"]}})
+        rows = out
+        header = {**header, "defences": [*header["defences"], *h["defences"]]}
+    return header, rows
+
+
+def summarize(path: Path, also: tuple[Path, ...] = (), beside: tuple[Path, ...] = ()) -> None:
+    """The summary of ``path``, pooled with the files ``also`` (the same declarer, defences
+    and force; other seeds), with the defences of the files ``beside`` joined by deal."""
+    header, rows = joined(path, beside)
+    for other in also:
+        h, more = joined(other, beside)
         if (h["agent"], h["defences"], h.get("force", "null")) != (
                 header["agent"], header["defences"], header.get("force", "null")):
             raise SystemExit(f"{other}: another declarer, defences or force than {path}")
@@ -108,8 +139,12 @@ def main() -> None:
     ap.add_argument("--also", action="append", type=Path, default=[],
                     help="with --summarize: another result file of the same declarer and "
                          "defences, pooled (repeat for more)")
+    ap.add_argument("--beside", action="append", type=Path, default=[],
+                    help="with --summarize: a run of the same declarer, seed and types with "
+                         "other defences, joined deal by deal (repeat for more)")
     args = ap.parse_args()
-    if summarized(ap, args, lambda path: summarize(path, tuple(args.also))):
+    if summarized(ap, args, lambda path: summarize(path, tuple(args.also),
+                                                  tuple(args.beside))):
         return
     defences = tuple(d.strip() for d in args.defences or ["knn"] if d.strip())
     types = tuple(t.strip() for t in args.types.split(",") if t.strip())

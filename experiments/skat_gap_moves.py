@@ -25,6 +25,7 @@ import argparse
 import json
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -49,8 +50,12 @@ def _vote(agent: Any) -> Any:
 
 
 def replay(game: Any, agents: list[Any], defenders: list[Any], seed: int, deal: int,
-           force: str, solver: Solver) -> dict[str, Any]:
-    """The deal's game against ``defenders`` again, with every card a side lost it by."""
+           force: str, solver: Solver,
+           probe: Callable[[Any, int, Any, dict[str, Any], list[int]], dict[str, Any]]
+           | None = None) -> dict[str, Any]:
+    """The deal's game against ``defenders`` again, with every card a side lost it by.
+    ``probe(state, player, defender, record, keep)``, where given, is asked about each
+    losing defender card before it is played; what it returns joins the card's record."""
     state, chance = reach_declaration(game, agents, seed, deal, force)
     declarer = state.declarer
     goal = state.contract.goal()
@@ -74,13 +79,15 @@ def replay(game: Any, agents: list[Any], defenders: list[Any], seed: int, deal: 
             return  # nothing to lose, or the card keeps the game beaten
         keep = [c for c, won in values.items() if not won]
         record: dict[str, Any] = {"side": "defender", **where, "cards": len(values),
-                                  "keep": len(keep)}
+                                  "keep": len(keep), "card": action, "keep_cards": keep}
         vote = _vote(seats[player])
         if vote is not None and vote.action == action:
             counts = vote.best_counts
             record.update(worlds=vote.worlds, chosen=counts.get(action, 0),
                           best_keep=max(counts.get(c, 0) for c in keep),
                           top=max(counts.values()))
+        if probe is not None:
+            record.update(probe(state, player, seats[player], record, keep))
         losing.append(record)
 
     final = play(state.clone(), seats, np.random.default_rng(chance), before=chosen).state
@@ -118,21 +125,13 @@ def summarize(path: Path) -> None:
         print("  by place: " + ", ".join(f"{p}: {places[p]}" for p in PLACES))
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("results", nargs="?", type=Path)
-    ap.add_argument("--defence", default=None, help="the defence whose gap games are replayed "
-                    "(default: the file's first)")
-    ap.add_argument("--out", type=Path)
-    ap.add_argument("--summarize", type=Path)
-    args = ap.parse_args()
-    if args.summarize:
-        summarize(args.summarize)
-        return
-    if args.results is None or args.out is None:
-        ap.error("RESULTS and --out are needed (or --summarize FILE)")
-    header, rows = read_results(args.results)
-    defence = args.defence or (header.get("defences") or ["ours"])[0]
+def replay_gap(results: Path, defence: str | None, out: Path, probe: Any = None,
+               every: int = 20) -> None:
+    """Every game of ``results`` that ``defence`` (default: the file's first) let through and
+    the open-hand defence beat, replayed into ``out`` with its losing cards (``probe`` as
+    for :func:`replay`)."""
+    header, rows = read_results(results)
+    defence = defence or (header.get("defences") or ["ours"])[0]
     games = played(rows)
     key = "ours" if games and "ours" in games[0] and defence in ("ours", header["agent"]) \
         else defence  # older gap files name the agent's own defence "ours"
@@ -143,18 +142,44 @@ def main() -> None:
     defenders = [make_agent(spec, game, 0) for _ in range(3)]
     solver = Solver()
     t0 = time.perf_counter()
-    with args.out.open("w") as fh:
-        fh.write(json.dumps({"source": str(args.results), "defence": defence,
+    with out.open("w") as fh:
+        fh.write(json.dumps({"source": str(results), "defence": defence,
                              "seed": header["seed"]}) + "\n")
         for n, r in enumerate(gap, 1):
             got = replay(game, agents, defenders, header["seed"], r["deal"],
-                         header.get("force", "none"), solver)
+                         header.get("force", "none"), solver, probe=probe)
             if got["won"] != r[key]["won"]:
                 raise SystemExit(f"deal {r['deal']}: the replay did not give the recorded game")
             fh.write(json.dumps({**got, "type": r["type"]}) + "\n")
             fh.flush()
-            if n % 20 == 0 or n == len(gap):
+            if n % every == 0 or n == len(gap):
                 print(f"{n}/{len(gap)} games, {time.perf_counter() - t0:.0f} s", flush=True)
+
+
+def gap_arguments(ap: argparse.ArgumentParser,
+                  show: Callable[[Path], None]) -> argparse.Namespace | None:
+    """RESULTS, ``--defence``, ``--out`` and ``--summarize`` added to ``ap`` and parsed; None
+    where ``--summarize FILE`` was shown (``show``)."""
+    ap.add_argument("results", nargs="?", type=Path)
+    ap.add_argument("--defence", default=None, help="the defence whose gap games are replayed "
+                    "(default: the file's first)")
+    ap.add_argument("--out", type=Path)
+    ap.add_argument("--summarize", type=Path)
+    args = ap.parse_args()
+    if args.summarize:
+        show(args.summarize)
+        return None
+    if args.results is None or args.out is None:
+        ap.error("RESULTS and --out are needed (or --summarize FILE)")
+    return args
+
+
+def main() -> None:
+    args = gap_arguments(argparse.ArgumentParser(description=__doc__.split("\n\n")[0]),
+                         summarize)
+    if args is None:
+        return
+    replay_gap(args.results, args.defence, args.out)
     summarize(args.out)
 
 

@@ -145,3 +145,37 @@ def test_the_compare_runner_resumes_and_refuses_another_run(
     with pytest.raises(SystemExit, match="holds another run"):
         gap.run_defences(out, other, 5, "serial", 1, every=1)
     assert len(out.read_text().splitlines()) == 6  # the file is left as it was
+
+
+def test_a_run_beside_with_other_defences_is_joined_deal_by_deal(tmp_path: Path) -> None:
+    """``--beside``: the second run's defences join the first's over the deals both hold;
+    the same seed with the same defence again, another seed, or a game that differs are
+    refused."""
+    compare = experiment("skat_defence_compare")
+    gap = experiment("skat_defence_gap")
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    gap.run_defences(first, DefenceRun("rule", ("rule",), seed=31), 4, "serial", 1, every=9)
+    gap.run_defences(second, DefenceRun("rule", ("pimc:worlds=2",), seed=31), 3, "serial", 1,
+                     every=9)
+    header, rows = compare.joined(first, (second,))
+    assert header["defences"] == ["rule", "pimc:worlds=2"]
+    assert sorted(r["deal"] for r in rows) == [0, 1, 2]
+    _, alone = compare.read_results(second)
+    by_deal = {r["deal"]: r for r in alone}
+    for r in played(rows):
+        assert r["pimc:worlds=2"] == by_deal[r["deal"]]["pimc:worlds=2"]
+    assert played(rows), "no deal played out"
+    with pytest.raises(SystemExit, match="a defence of"):
+        compare.joined(first, (first,))
+    other = tmp_path / "c.jsonl"
+    gap.run_defences(other, DefenceRun("rule", ("pimc:worlds=2",), seed=32), 2, "serial", 1,
+                     every=9)
+    with pytest.raises(SystemExit, match="another declarer, seed"):
+        compare.joined(first, (other,))
+    lines = second.read_text().splitlines()
+    row = json.loads(next(x for x in lines[1:] if not json.loads(x)["passed"]))
+    row[OPEN]["declarer_points"] += 1
+    second.write_text("\n".join([*(x if json.loads(x).get("deal") != row["deal"]
+                                   else json.dumps(row) for x in lines)]) + "\n")
+    with pytest.raises(SystemExit, match="is not the game of"):
+        compare.joined(first, (second,))

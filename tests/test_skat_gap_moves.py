@@ -58,8 +58,23 @@ def test_the_losing_cards_are_those_that_turn_the_verdict(tmp_path: Path) -> Non
     gap = [r for r in played(records) if r["rule"]["won"] and not r[OPEN]["won"]]
     assert len(gap) == 2
     for r in gap:
-        got = moves.replay(game, agents, defenders, RUN.seed, r["deal"], "none", Solver())
+        asked: list[tuple[int, int, list[int]]] = []
+
+        def probe(s: Any, player: int, defender: Any, record: dict[str, Any],
+                  keep: list[int], asked: list[tuple[int, int, list[int]]] = asked
+                  ) -> dict[str, Any]:
+            assert defender is not None and record["card"] in s.legal_actions()
+            asked.append((player, record["card"], keep))
+            return {"probed": len(asked)}
+
+        got = moves.replay(game, agents, defenders, RUN.seed, r["deal"], "none", Solver(),
+                           probe=probe)
         assert got["won"] is True  # the recorded game: the declarer won it
+        mine = [c for c in got["losing"] if c["side"] == "defender"]
+        # the probe is asked about each losing defender card, before it is played
+        assert [(c["card"], c["keep_cards"]) for c in mine] == [(a, k) for _, a, k in asked]
+        assert [c["probed"] for c in mine] == list(range(1, len(mine) + 1))
+        assert all(c["keep_cards"] and c["card"] not in c["keep_cards"] for c in mine)
         state, _ = reach_declaration(game, agents, RUN.seed, r["deal"], "none")
         turns = [(p, before, after) for p, _, before, after in _verdicts(r["deal"])
                  if before != after]
@@ -91,3 +106,14 @@ def test_the_script_writes_and_summarizes(tmp_path: Path, capsys: Any) -> None:
     lines = [json.loads(x) for x in out.read_text().splitlines()]
     assert lines[0]["defence"] == "rule" and len(lines) == 3  # deals 0 and 4
     assert "2 games it let through" in capsys.readouterr().out
+
+
+def test_the_declarers_strength_counts_trumps_jacks_aces_tens_and_points() -> None:
+    from spielwerk.games.skat.cards import CLUBS, GRAND, mask_of, string_to_card
+    from spielwerk.games.skat.dds import DealPosition
+    from spielwerk.games.skat_ai.suit_defence import declarer_strength
+    strong = mask_of(string_to_card(c) for c in "CJ SJ HJ DJ CA CT CK SA ST SK".split())
+    # grand: 4 trumps (8) + 4 jacks + 2 side aces + 2 side tens (1)
+    assert declarer_strength(DealPosition(GRAND, 1, (0, strong, 0))) == 15
+    # clubs: 7 trumps (14) + 4 jacks + the spade ace + the spade ten (0.5); 22 points: 2
+    assert declarer_strength(DealPosition(CLUBS, 1, (0, strong, 0), declarer_points=22)) == 21.5
