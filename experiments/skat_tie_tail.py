@@ -27,10 +27,24 @@ import numpy as np
 
 from skat_defence_gap import read_results
 from skat_gap_moves import gap_arguments, replay_gap
+from spielwerk.games.skat import kernel
+from spielwerk.games.skat.cards import ACE, JACKS_MASK, RANK_MASKS, TEN
+from spielwerk.games.skat.dds import DealPosition
 from spielwerk.games.skat.position import deal_from_state
 from spielwerk.games.skat_ai.inference import weighted_deals
 from spielwerk.games.skat_ai.pimc_agent import goal_query
-from spielwerk.games.skat_ai.suit_defence import declarer_strength
+
+
+def declarer_strength(pos: DealPosition) -> float:
+    """A rough measure of the declarer's strength in world ``pos``: two per trump, one more
+    per jack, one per side ace, a half per side ten, and the card points he holds (the skat
+    and his tricks) in elevenths."""
+    hand = pos.hands[pos.declarer]
+    trumps = hand & kernel.trump_mask(pos.game)
+    side = hand & ~trumps
+    return (2 * trumps.bit_count() + (hand & JACKS_MASK).bit_count()
+            + (side & RANK_MASKS[ACE]).bit_count() + 0.5 * (side & RANK_MASKS[TEN]).bit_count()
+            + pos.declarer_points / 11)
 
 
 def make_probe(draw: int, solve: int, seed: int) -> Any:

@@ -111,7 +111,7 @@ def test_the_script_writes_and_summarizes(tmp_path: Path, capsys: Any) -> None:
 def test_the_declarers_strength_counts_trumps_jacks_aces_tens_and_points() -> None:
     from spielwerk.games.skat.cards import CLUBS, GRAND, mask_of, string_to_card
     from spielwerk.games.skat.dds import DealPosition
-    from spielwerk.games.skat_ai.suit_defence import declarer_strength
+    declarer_strength = experiment("skat_tie_tail").declarer_strength
     strong = mask_of(string_to_card(c) for c in "CJ SJ HJ DJ CA CT CK SA ST SK".split())
     # grand: 4 trumps (8) + 4 jacks + 2 side aces + 2 side tens (1)
     assert declarer_strength(DealPosition(GRAND, 1, (0, strong, 0))) == 15

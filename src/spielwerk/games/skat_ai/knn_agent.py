@@ -144,10 +144,6 @@ class KnnSettings(KnnParams):
     suit_slack: int = param(0, "suit_margin: also weigh the cards within this many worlds of "
                                "the vote's best count (pimc's suit_slack; 0: exact ties only)",
                             (0, 8))
-    suit_tail: int = param(0, "pimc play as suit or grand defender: of the cards the worlds' "
-                              "vote ties, those that beat the game in the most of this many "
-                              "further worlds in which the declarer is strongest, before "
-                              "suit_margin (pimc's suit_tail; 0: off)", (0, 64))
     choose_by_put: bool = param(True, "after picking up, compare the games by the values of "
                                       "the refined put of each (putting=refined)")
 
@@ -179,7 +175,6 @@ class SkatKnnAgent(Agent):
                           null_lead=s.null_lead,
                           null_defence=s.null_defence, suit_defence=s.suit_defence,
                           suit_margin=s.suit_margin, suit_slack=s.suit_slack,
-                          suit_tail=s.suit_tail,
                           infer=s.infer if s.play == "infer" else "none", deadline=s.deadline,
                           endgame=s.endgame, play_model=s.play_model)
             if s.play != "rule" else SkatRuleAgent(game, seed))
@@ -389,8 +384,7 @@ _KNN2: dict[str, Any] = {
     "infer": "auction", "play_model": "net", "endgame": 0, "null_defence": False,
     "suit_defence": False, "caution": 0.0, "bid_caution": 0.0, "put_grand_shift": 0.0,
     "put_null_shift": 0.0,
-    "null_model": "knn", "null_floor": 0.0, "suit_margin": 0, "suit_slack": 0,
-    "suit_tail": 0}
+    "null_model": "knn", "null_floor": 0.0, "suit_margin": 0, "suit_slack": 0}
 FROZEN: dict[str, tuple[dict[str, Any], str]] = {
     "knn1": (
         {"k": 12, "extensions": True, "putting": "refined",
@@ -402,8 +396,7 @@ FROZEN: dict[str, tuple[dict[str, Any], str]] = {
          "infer": "auction",
          "play_model": "net", "endgame": 0, "null_defence": False, "suit_defence": False,
          "caution": 0.0, "bid_caution": 0.0, "put_grand_shift": 0.0, "put_null_shift": 0.0,
-         "null_model": "knn", "null_floor": 0.0, "suit_margin": 0, "suit_slack": 0,
-    "suit_tail": 0},
+         "null_model": "knn", "null_floor": 0.0, "suit_margin": 0, "suit_slack": 0},
         _SHIPPED_BASE,
     ),
     "knn2": (_KNN2, _SHIPPED_BASE),

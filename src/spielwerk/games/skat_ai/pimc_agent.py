@@ -62,11 +62,7 @@ from spielwerk.games.skat_ai.null_play import (
     null_declarer_preference,
     null_defender_preference,
 )
-from spielwerk.games.skat_ai.suit_defence import (
-    margin_preference,
-    suit_defender_preference,
-    tail_preference,
-)
+from spielwerk.games.skat_ai.suit_defence import margin_preference, suit_defender_preference
 from spielwerk.mc.pimc import PimcError, PimcResult, pimc_search
 
 _T = TypeVar("_T")
@@ -77,7 +73,6 @@ class _OutOfTime(Exception):
 
 
 INFER_BATCH = 8
-TAIL_DRAW = 8  # suit_tail: worlds drawn per world kept
 """Weighted worlds are drawn this many at a time (from ``candidates`` times as many uniform
 ones), so that a decision stopped by its time limit drew few more than it solved."""
 
@@ -123,10 +118,6 @@ class PimcSettings:
                                "best count are weighed too, by 2 per world they beat the game "
                                "plus the margin's credit (suit_defence.py); 0: exact ties only",
                             (0, 8))
-    suit_tail: int = param(0, "suit and grand defender: of the cards the vote ties, those that "
-                              "beat the game in the most of this many further worlds in "
-                              "which the declarer is strongest, of 8 times as many drawn "
-                              "(suit_defence.py), before suit_margin; 0: off", (0, 64))
     infer: str = param("none", "worlds drawn uniformly (none) or weighted by the likelihood "
                                "of the auction (auction), of the cards played (play) or both, "
                                "under models of our own bot (inference.py)", INFERENCES)
@@ -255,15 +246,8 @@ class SkatPimcAgent(Agent):
             if self.settings.null_defence:
                 prefer = lambda tied: null_defender_preference(info, tied, seen)  # noqa: E731
         elif info.player != info.declarer and (self.settings.suit_defence
-                                               or self.settings.suit_margin
-                                               or self.settings.suit_tail):
-            def draw(count: int) -> list[DealPosition]:
-                if inference is None:
-                    return [deal_from_state(info.sample_world(self.rng)) for _ in range(count)]
-                return weighted_deals(info, self.rng, count, inference)
-
-            prefer = lambda tied: self._suit_preference(  # noqa: E731
-                info, tied, seen, solved, query, draw)
+                                               or self.settings.suit_margin):
+            prefer = lambda tied: self._suit_preference(info, tied, seen, solved, query)  # noqa: E731
         time_limit = self.time_limit
         if (self.settings.endgame and self.values == "win"
                 and int(info.hand).bit_count() <= self.settings.endgame):
@@ -285,27 +269,12 @@ class SkatPimcAgent(Agent):
 
     def _suit_preference(self, info: SkatInfoState, tied: list[int], seen: list[DealPosition],
                          solved: dict[DealPosition, dict[int, float]],
-                         query: str,
-                         draw: Callable[[int], list[DealPosition]] | None = None) -> int | None:
-        """A suit or grand defender's card among ``tied``: those that beat the game in the
-        most of the worlds in which the declarer is strongest (``suit_tail``), of them by
-        the declarer's margin (``suit_margin``; with a deadline their searches are sliced as
-        the vote's, and none is chosen when the time runs out), else by the current trick's
-        points (``suit_defence``), else None (a seeded random pick). ``draw(n)`` draws ``n``
-        further worlds for ``suit_tail``."""
+                         query: str) -> int | None:
+        """A suit or grand defender's card among ``tied``: by the declarer's margin
+        (``suit_margin``; with a deadline its searches are sliced as the vote's, and none is
+        chosen when the time runs out), else by the current trick's points
+        (``suit_defence``), else None (a seeded random pick)."""
         s = self.settings
-        if s.suit_tail and self.values == "win" and draw is not None:
-            def beaten(pos: DealPosition, mask: int) -> dict[int, bool] | None:
-                values = self.card_values(pos, query, False, mask)
-                return {c: v == 1.0 for c, v in values.items()} if values else None
-
-            found = tail_preference(info, tied, draw(TAIL_DRAW * s.suit_tail), s.suit_tail,
-                                    beaten)
-            if found is None and self._deadline is not None:
-                return None  # the deadline passed: the seeded random pick
-            if found is not None and len(found) == 1:
-                return found[0]
-            tied = found or tied
 
         def reaches(pos: DealPosition, points: int, mask: int) -> dict[int, bool]:
             found = self._sliced(lambda: self.solver.move_reaches(pos, points, mask))

@@ -14,12 +14,6 @@ search found equally good.
 (``suit_margin``): double-dummy play decides most worlds whatever the defender's card, but
 the declarer does not see the cards, and a card after which the declarer reaches the goal
 only just leaves him more room to go wrong than one after which he reaches it easily.
-
-:func:`tail_preference` looks where the sampled worlds cannot: when every card the vote
-ties beats the game in the same worlds, the cards can differ only in worlds the sample
-rarely holds, those in which the declarer is strong enough to win. It draws further worlds,
-keeps those in which the declarer's hand is strongest (:func:`declarer_strength`) and
-counts the worlds each tied card beats there.
 """
 
 from __future__ import annotations
@@ -27,15 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from spielwerk.games.skat import kernel
-from spielwerk.games.skat.cards import (
-    ACE,
-    JACKS_MASK,
-    NULL,
-    POINTS_BY_CARD,
-    RANK_MASKS,
-    TEN,
-    cards_of,
-)
+from spielwerk.games.skat.cards import NULL, POINTS_BY_CARD, cards_of
 from spielwerk.games.skat.dds import DealPosition
 from spielwerk.games.skat.info import SkatInfoState
 from spielwerk.games.skat_ai.null_play import trick_totals
@@ -118,38 +104,3 @@ def margin_preference(info: SkatInfoState, tied: list[int], worlds: Sequence[Dea
     if min(scores.values()) == best:
         return None
     return next(c for c in tied if scores[c] == best)
-
-
-def declarer_strength(pos: DealPosition) -> float:
-    """A rough measure of the declarer's strength in world ``pos``: two per trump, one more
-    per jack, one per side ace, a half per side ten, and the card points he holds (the skat
-    and his tricks) in elevenths."""
-    hand = pos.hands[pos.declarer]
-    trumps = hand & kernel.trump_mask(pos.game)
-    side = hand & ~trumps
-    return (2 * trumps.bit_count() + (hand & JACKS_MASK).bit_count()
-            + (side & RANK_MASKS[ACE]).bit_count() + 0.5 * (side & RANK_MASKS[TEN]).bit_count()
-            + pos.declarer_points / 11)
-
-
-def tail_preference(info: SkatInfoState, tied: list[int], drawn: Sequence[DealPosition],
-                    keep: int, beats: Callable[[DealPosition, int], dict[int, bool] | None],
-                    ) -> list[int] | None:
-    """The tied suit or grand defender's cards that beat the game in the most of the
-    ``keep`` distinct worlds of ``drawn`` in which the declarer is strongest
-    (:func:`declarer_strength`; ``beats(world, card_mask)`` answers per card whether it
-    beats the game there, None when the time ran out). None in null, for the declarer,
-    without worlds, or when the time ran out; all of ``tied`` when they beat alike."""
-    if info.game_code == NULL or info.player == info.declarer or not drawn or keep <= 0:
-        return None
-    strongest = sorted(dict.fromkeys(drawn), key=declarer_strength, reverse=True)[:keep]
-    mask = sum(1 << c for c in tied)
-    counts = dict.fromkeys(tied, 0)
-    for pos in strongest:
-        found = beats(pos, mask)
-        if found is None:
-            return None
-        for c in tied:
-            counts[c] += int(found.get(c, False))
-    best = max(counts.values())
-    return [c for c in tied if counts[c] == best]
