@@ -25,7 +25,9 @@ announcements; not the card play), their auctions are the same and the same seat
 so this is the difference a match between them would measure. A change to the bidding
 moves the auction: then it compares a table of A with a table of B, not A against B.
 
-Results go to a JSON Lines file (one line per deal), resumed when it exists.
+Results go to a JSON Lines file (one line per deal), resumed when it exists. The deals
+are :mod:`spielwerk.games.skat_ai.declaration_runs` tasks (``--executor dask://HOST:PORT``
+plays them on a Dask cluster).
 
     python experiments/skat_declaration_diff.py knn:calibration=played_grand_hand:worlds=4 \\
         knn:calibration=played_put:worlds=4 --deals 6000 --seed 545454 --workers 2 \\
@@ -38,87 +40,18 @@ Results go to a JSON Lines file (one line per deal), resumed when it exists.
 from __future__ import annotations
 
 import argparse
-import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from skat_defence_gap import (  # the same runner and options
     add_run_options,
+    checked,
     read_results,
-    run_deals,
+    run_tasks,
     summarized,
 )
-from spielwerk.arena.match import derive_seed
-from spielwerk.core.agent import make_agent
 from spielwerk.core.intervals import mean_and_se, z_value
-from spielwerk.core.play import play
-from spielwerk.core.registry import load_game
-from spielwerk.games.skat.outcome import final_details
-from spielwerk.games.skat_ai.calibration import game_type
-from spielwerk.games.skat_ai.defence_runs import reach_declaration
-from spielwerk.games.skat_ai.open_defence import OpenHandDefence
-
-DEFENCES = ("ours", "open")
-_WORKER: dict[str, Any] = {}
-
-
-def _init(specs: list[str], defences: list[str]) -> None:
-    game = load_game("skat")
-    _WORKER.update(game=game, agents=[[make_agent(s, game, 0) for _ in range(3)]
-                                      for s in specs],
-                   defences={d: [make_agent(d, game, 0) for _ in range(3)] for d in defences})
-
-
-def defenders(name: str, agents: list[Any]) -> list[Any]:
-    """The three seats' players of defence ``name`` (the declarer's seat is not used)."""
-    if name == "ours":
-        return agents
-    if name == "open":
-        return [OpenHandDefence() for _ in range(3)]
-    return _WORKER["defences"][name]
-
-
-def declaration(state: Any) -> list[Any] | None:
-    """What a declared state's declarer chose: seat, contract (game, hand, announcements)
-    and the skat put as a card mask (None: passed in)."""
-    if state is None or state.contract is None:
-        return None
-    return [state.declarer, state.contract.iss(), int(state.skat)]
-
-
-def play_deal(seed: int, deal: int) -> dict[str, Any]:
-    game = _WORKER["game"]
-    states = [reach_declaration(game, agents, seed, deal, "none")
-              for agents in _WORKER["agents"]]
-    chosen = [declaration(state) for state, _ in states]
-    record: dict[str, Any] = {"deal": deal, "same": chosen[0] == chosen[1]}
-    if record["same"]:
-        return record
-    for side, (agents, (state, chance), decl) in enumerate(
-            zip(_WORKER["agents"], states, chosen, strict=True)):
-        out: dict[str, Any] = {"declaration": decl}
-        if state is not None and state.contract is not None:
-            out["type"] = game_type(state.contract)
-            for name in [*DEFENCES, *_WORKER["defences"]]:
-                others = defenders(name, agents)
-                seats: dict[int, Any] = {}
-                for s in range(3):
-                    player = agents[s] if s == state.declarer else others[s]
-                    if hasattr(player, "reset"):
-                        player.reset(derive_seed(seed, 3, deal, s))
-                    seats[s] = player
-                t0 = time.perf_counter()
-                final = play(state.clone(), seats, np.random.default_rng(chance)).state
-                d = final_details(final)
-                sf = d["seeger"]
-                rest = [sf[s] for s in range(3) if s != state.declarer]
-                out[name] = {"won": d["won"], "sf": sf[state.declarer],
-                             "relative": sf[state.declarer] - sum(rest) / 2,
-                             "seconds": round(time.perf_counter() - t0, 2)}
-        record["ab"[side]] = out
-    return record
+from spielwerk.games.skat_ai.declaration_runs import DIFF_DEFENCES, DiffRun, play_diff
 
 
 def score(side: dict[str, Any], name: str, key: str) -> float:
@@ -149,7 +82,7 @@ def summarize(path: Path) -> None:
         return
     print(f"{'defence':<8} {'won A':>6} {'won B':>6} {'SF B-A per game':>22} "
           f"{'relative B-A per game':>24} {'per 36 seat-games':>22}")
-    for name in [*DEFENCES, *header.get("defences", [])]:
+    for name in [*DIFF_DEFENCES, *header.get("defences", [])]:
         won = [sum(1 for r in changed if r[s].get(name, {}).get("won")) / len(changed)
                for s in "ab"]
         sf = mean_interval([score(r["b"], name, "sf") - score(r["a"], name, "sf")
@@ -161,7 +94,7 @@ def summarize(path: Path) -> None:
               f"{sf[0]:+7.1f} ({sf[1]:+.1f}..{sf[2]:+.1f}) "
               f"{rel[0]:+8.1f} ({rel[1]:+.1f}..{rel[2]:+.1f}) "
               f"{per36[0]:+7.1f} ({per36[1]:+.1f}..{per36[2]:+.1f})")
-    by_move(kinds, [*DEFENCES, *header.get("defences", [])])
+    by_move(kinds, [*DIFF_DEFENCES, *header.get("defences", [])])
 
 
 def move(row: dict[str, Any]) -> str:
@@ -191,18 +124,18 @@ def main() -> None:
     ap.add_argument("specs", nargs="*", metavar="SPEC", help="the two agent specs, A and B")
     ap.add_argument("--defence", action="append", default=[], metavar="SPEC",
                     help="also play each changed game against two defenders of SPEC")
-    add_run_options(ap, seed=1)
+    add_run_options(ap, seed=1, executor=True)
     args = ap.parse_args()
     if summarized(ap, args, summarize):
         return
     if len(args.specs) != 2:
         ap.error("give two agent specs, A and B")
-    header = {"specs": args.specs, "deals": args.deals, "seed": args.seed,
-              "defences": args.defence}
-    run_deals(args.out, header, args.deals, args.workers, _init, (args.specs, args.defence),
-              play_deal, args.seed,
+    run = DiffRun((args.specs[0], args.specs[1]), args.seed, tuple(args.defence))
+    checked(run)
+    run_tasks(args.out, run.header(),
               lambda h: (h.get("specs"), h.get("seed"), h.get("defences", [])) == (
-                  args.specs, args.seed, args.defence), every=200)
+                  args.specs, args.seed, args.defence),
+              run.tasks(range(args.deals)), play_diff, args.executor, args.workers, every=200)
     summarize(args.out)
 
 

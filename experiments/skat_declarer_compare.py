@@ -17,7 +17,9 @@ contract's goal against best defence when there is one; in a game lost against b
 defence it plays AGENT's card (playing on for the defenders' mistakes). Against our
 defence it bounds what better card play could win where the cards allow it.
 
-Results go to a JSON Lines file (one line per deal), resumed when it exists.
+Results go to a JSON Lines file (one line per deal), resumed when it exists. The deals
+are :mod:`spielwerk.games.skat_ai.declaration_runs` tasks (``--executor dask://HOST:PORT``
+plays them on a Dask cluster).
 
     python experiments/skat_declarer_compare.py --deals 2000 --seed 7103 --workers 2 \\
         --declarer knn --declarer knn:worlds=64 --out results/null-declarer.jsonl
@@ -27,96 +29,25 @@ Results go to a JSON Lines file (one line per deal), resumed when it exists.
 from __future__ import annotations
 
 import argparse
-import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from skat_defence_gap import (  # the same runner and options
     add_run_options,
+    checked,
     read_results,
-    run_deals,
+    run_tasks,
     summarized,
 )
-from spielwerk.core.agent import make_agent
 from spielwerk.core.intervals import wilson_interval
-from spielwerk.core.play import play
-from spielwerk.core.registry import load_game
-from spielwerk.games.skat.cards import DISPLAY_ORDER, NULL
-from spielwerk.games.skat.dds import Solver
-from spielwerk.games.skat.outcome import final_details
-from spielwerk.games.skat.position import deal_from_state
-from spielwerk.games.skat_ai.calibration import GAME_TYPES, game_type
-from spielwerk.games.skat_ai.defence_runs import paired_interval, reach_declaration, table_seats
-
-OPEN = "open"
-OWN_NULLS = "own-nulls"
-_WORKER: dict[str, Any] = {}
-_RANK = {c: i for i, c in enumerate(DISPLAY_ORDER)}
-
-
-class OpenHandDeclarer:
-    """``chooser(state, seat)`` for the declarer's seat: where a card still reaches the
-    contract's goal against the double-dummy defence, the first such card (display order);
-    where none does (a game lost against best defence), the card of ``fallback`` (an agent
-    that sees its own seat only: it plays on for the defenders' mistakes). It wins every game
-    that can be won double-dummy, and the others as the fallback does."""
-
-    def __init__(self, fallback: Any) -> None:
-        self.solver = Solver()
-        self.fallback = fallback
-
-    def reset(self, seed: int | None = None) -> None:
-        self.fallback.reset(seed)
-
-    def __call__(self, state: Any, seat: int) -> int:
-        legal = [a for a in state.legal_actions() if a < 32]
-        if len(legal) == 1:
-            return int(legal[0])
-        wins = self.solver.move_values(deal_from_state(state), state.contract.goal())
-        winning = [c for c in legal if wins.get(c, False)]
-        if not winning:
-            return int(self.fallback.act(state.info_state(seat)))
-        return int(min(winning, key=lambda c: _RANK.get(c, 99)))
-
-
-def _init(agent: str, declarers: list[str], defence: str, force: str) -> None:
-    game = load_game("skat")
-    _WORKER.update(game=game, agents=[make_agent(agent, game, 0) for _ in range(3)],
-                   declarers={d: [OpenHandDeclarer(make_agent(agent, game, 0)) if d == OPEN
-                                  else make_agent(d, game, 0) for _ in range(3)]
-                              for d in declarers},
-                   defence=[make_agent(defence, game, 0) for _ in range(3)], force=force)
-
-
-def play_deal(seed: int, deal: int) -> dict[str, Any]:
-    game, agents, force = _WORKER["game"], _WORKER["agents"], _WORKER["force"]
-    state, chance = reach_declaration(game, agents, seed, deal,
-                                      "none" if force == OWN_NULLS else force)
-    if state is None or force == "null" and (state.contract.game != NULL
-                                             or state.auction.value > 23):
-        return {"deal": deal, "passed": True}
-    if force == OWN_NULLS and state.contract.game != NULL:
-        return {"deal": deal, "passed": True, "type": game_type(state.contract)}
-    declarer = state.declarer
-    record: dict[str, Any] = {"deal": deal, "passed": False, "declarer": declarer,
-                              "type": game_type(state.contract)}
-    chance_of = getattr(agents[declarer], "declaration_chance", None)
-    if force != "null" and callable(chance_of):  # what AGENT expected of its declaration
-        info = state.info_state(declarer)
-        record["predicted"] = round(float(chance_of(info) or 0.0), 6)
-        record["decided"] = round(float(chance_of(info, cautious=True) or 0.0), 6)
-    for name, players in _WORKER["declarers"].items():
-        record[name] = {}
-        for against in ("ours", OPEN):
-            seats = table_seats(declarer, players,
-                                None if against == OPEN else _WORKER["defence"], seed, deal)
-            t0 = time.perf_counter()
-            final = play(state.clone(), seats, np.random.default_rng(chance)).state
-            record[name][against] = {"won": bool(final_details(final)["won"]),
-                                     "seconds": round(time.perf_counter() - t0, 2)}
-    return record
+from spielwerk.games.skat_ai.calibration import GAME_TYPES
+from spielwerk.games.skat_ai.declaration_runs import (
+    OPEN,
+    OWN_NULLS,
+    DeclarerRun,
+    play_declarers,
+)
+from spielwerk.games.skat_ai.defence_runs import paired_interval
 
 
 def paired_difference(rows: list[dict[str, Any]], a: str, b: str, against: str
@@ -191,7 +122,7 @@ def main() -> None:
                     help="a declarer spec for the card play (repeat the option; the first "
                          "is the one the others are compared with; default: AGENT)")
     ap.add_argument("--defence", default="knn", help="the defenders' spec")
-    add_run_options(ap, 7103)
+    add_run_options(ap, 7103, executor=True)
     ap.add_argument("--force", choices=("null", "none", OWN_NULLS), default="null",
                     help="null: the auction's winner declares a plain null; none: AGENT's own "
                          "declarations; own-nulls: AGENT's own declarations, only its nulls "
@@ -202,14 +133,12 @@ def main() -> None:
     declarers = [d.strip() for d in args.declarers or [args.agent] if d.strip()]
     if len(set(declarers)) != len(declarers):
         ap.error("each --declarer once")
-    game = load_game("skat")
-    for spec in [args.agent, *[d for d in declarers if d != OPEN], args.defence]:
-        make_agent(spec, game, 0)  # a bad spec stops here, before any deal
-    header = {"agent": args.agent, "seed": args.seed, "declarers": declarers,
-              "defence": args.defence, "force": args.force}
-    run_deals(args.out, header, args.deals, args.workers, _init,
-              (args.agent, declarers, args.defence, args.force), play_deal, args.seed,
-              same=lambda h: all(h.get(k) == v for k, v in header.items()), every=25)
+    run = DeclarerRun(args.agent, tuple(declarers), args.defence, args.force, args.seed)
+    checked(run)  # a bad spec stops here, before any deal
+    header = run.header()
+    run_tasks(args.out, header, lambda h: all(h.get(k) == v for k, v in header.items()),
+              run.tasks(range(args.deals)), play_declarers, args.executor, args.workers,
+              every=25)
     summarize(args.out)
 
 

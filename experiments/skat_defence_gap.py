@@ -17,8 +17,8 @@ Results go to a JSON Lines file (one line per deal), resumed when it exists. The
 are :mod:`spielwerk.games.skat_ai.defence_runs` tasks (``--executor dask://HOST:PORT``
 plays them on a Dask cluster); playing to the declaration and the game types are
 :mod:`spielwerk.games.skat_ai.calibration`'s (the ``spielwerk skat calibration``
-command's). :func:`run_deals` is the runner of the experiments that play their own deals
-in a local pool.
+command's). :func:`run_tasks` is the runner of every experiment that plays deals as
+library tasks (:mod:`spielwerk.games.skat_ai.declaration_runs` holds the others).
 
     python experiments/skat_defence_gap.py --deals 300 --seed 4242 --workers 2 \\
         --out results/defence-gap.jsonl
@@ -35,7 +35,6 @@ import os
 import platform
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -99,44 +98,20 @@ def _progress(n: int, total: int, t0: float, every: int) -> None:
         print(f"{n}/{total} deals, {time.perf_counter() - t0:.0f} s", flush=True)
 
 
-def run_deals(out: Path, header: dict[str, Any], deals: int, workers: int,
-              init: Callable[..., None], initargs: tuple[Any, ...],
-              play: Callable[[int, int], dict[str, Any]], seed: int,
-              same: Callable[[dict[str, Any]], bool], every: int) -> None:
-    """Play deals ``0 .. deals-1`` in a local process pool (``init(*initargs)`` in each
-    worker, ``play(seed, deal)`` per deal) into the JSON Lines file ``out`` (its first line
-    ``header`` with the machine), resuming the deals it holds; a file of another run
-    (``same(header)`` false) is refused."""
+def run_tasks(out: Path, header: dict[str, Any], same: Callable[[dict[str, Any]], bool],
+              tasks: list[Any], task: Callable[[Any], dict[str, Any]], executor: str,
+              workers: int, every: int) -> None:
+    """Play ``task(t)`` for each of ``tasks`` (plain data, each ``(run, deal)``, the deals
+    the file does not hold yet) on ``executor`` (local, serial or dask://HOST:PORT) into
+    the JSON Lines file ``out`` (its first line ``header`` with the machine), in the order
+    they finish; a file of another run (``same(header)`` false) is refused. Ctrl-C keeps
+    what finished (run the same command again to go on)."""
     done = _results_file(out, header, same)
-    todo = [d for d in range(deals) if d not in done]
-    t0 = time.perf_counter()
-    with ProcessPoolExecutor(workers, initializer=init, initargs=initargs) as pool, \
-            out.open("a") as fh:
-        futures = [pool.submit(play, seed, d) for d in todo]
-        for n, f in enumerate(futures, 1):
-            fh.write(json.dumps(f.result()) + "\n")
-            fh.flush()
-            _progress(n, len(futures), t0, every)
-
-
-def run_defences(out: Path, run: DefenceRun, deals: int, executor: str, workers: int,
-                 every: int) -> None:
-    """Play deals ``0 .. deals-1`` of ``run`` (:func:`defence_runs.play_deal`) on
-    ``executor`` (local, serial or dask://HOST:PORT) into ``out`` as :func:`run_deals`
-    does; the lines come in the order the deals finish. Ctrl-C keeps what finished
-    (run the same command again to go on)."""
-    try:
-        check_run(run)
-    except DefenceRunError as exc:
-        raise SystemExit(str(exc)) from None
-    header = run.header()
-    done = _results_file(out, header, lambda found: {
-        k: v for k, v in found.items() if k != "machine"} == header)
-    todo = [d for d in range(deals) if d not in done]
+    todo = [t for t in tasks if t[1] not in done]
     t0 = time.perf_counter()
     try:
         with make_executor(executor, workers) as ex, out.open("a") as fh:
-            for n, record in enumerate(ex.map_unordered(play_deal, run.tasks(todo)), 1):
+            for n, record in enumerate(ex.map_unordered(task, todo), 1):
                 fh.write(json.dumps(record) + "\n")
                 fh.flush()
                 _progress(n, len(todo), t0, every)
@@ -145,10 +120,29 @@ def run_defences(out: Path, run: DefenceRun, deals: int, executor: str, workers:
                          "command again to go on") from None
 
 
+def checked(run: Any) -> None:
+    """``run.check()`` (or :func:`check_run` for a :class:`DefenceRun`), its refusal as
+    the command's one-line error."""
+    try:
+        check_run(run) if isinstance(run, DefenceRun) else run.check()
+    except DefenceRunError as exc:
+        raise SystemExit(str(exc)) from None
+
+
+def run_defences(out: Path, run: DefenceRun, deals: int, executor: str, workers: int,
+                 every: int) -> None:
+    """Play deals ``0 .. deals-1`` of ``run`` (:func:`defence_runs.play_deal`) with
+    :func:`run_tasks`; a resumed file must hold the same run."""
+    checked(run)
+    header = run.header()
+    run_tasks(out, header, lambda found: {
+        k: v for k, v in found.items() if k != "machine"} == header,
+        run.tasks(range(deals)), play_deal, executor, workers, every)
+
+
 def add_run_options(ap: argparse.ArgumentParser, seed: int, executor: bool = False) -> None:
     """The options of a resumable run of deals: --deals, --seed, --workers, --out and
-    --summarize (the experiments that use :func:`run_deals`), and --executor for those that
-    use :func:`run_defences`."""
+    --summarize, and --executor for those that run library tasks (:func:`run_tasks`)."""
     ap.add_argument("--deals", type=int, default=100)
     ap.add_argument("--seed", type=int, default=seed)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
