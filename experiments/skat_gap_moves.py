@@ -35,6 +35,7 @@ from skat_defence_gap import read_results
 from spielwerk.core.agent import make_agent
 from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
+from spielwerk.games.skat import kernel
 from spielwerk.games.skat.dds import Solver
 from spielwerk.games.skat.outcome import final_details
 from spielwerk.games.skat.position import deal_from_state
@@ -47,6 +48,26 @@ PLACES = ("lead", "second", "third")
 def _vote(agent: Any) -> Any:
     """The defender's last PIMC result (the knn agent's card play, or a pimc agent)."""
     return getattr(getattr(agent, "player", agent), "last", None)
+
+
+def lead_facts(pos: Any, player: int, card: int) -> dict[str, Any]:
+    """A lead's facts in the real deal: a trump (``trump``), else whether the declarer is
+    void in its suit (``void``); the declarer sits next (``short_way``) or last; of the
+    leader's side suits, how many the declarer is void in (``void_suits`` of
+    ``side_suits``)."""
+    trumps = kernel.trump_mask(pos.game)
+    suits = [int(pos.hands[s]) & ~trumps for s in range(3)]
+
+    def void(suit: int) -> bool:
+        return not suits[pos.declarer] >> 8 * suit & 0xFF
+
+    mine = [t for t in range(4) if suits[player] >> 8 * t & 0xFF]
+    facts: dict[str, Any] = {"trump": bool(trumps >> card & 1),
+                             "short_way": (player + 1) % 3 == pos.declarer,
+                             "void_suits": sum(void(t) for t in mine), "side_suits": len(mine)}
+    if not facts["trump"]:
+        facts["void"] = void(card >> 3)
+    return facts
 
 
 def replay(game: Any, agents: list[Any], defenders: list[Any], seed: int, deal: int,
@@ -86,6 +107,8 @@ def replay(game: Any, agents: list[Any], defenders: list[Any], seed: int, deal: 
             record.update(worlds=vote.worlds, chosen=counts.get(action, 0),
                           best_keep=max(counts.get(c, 0) for c in keep),
                           top=max(counts.values()))
+        if not pos.trick:
+            record["lead"] = lead_facts(pos, player, action)
         if probe is not None:
             record.update(probe(state, player, seats[player], record, keep))
         losing.append(record)
@@ -123,6 +146,15 @@ def summarize(path: Path) -> None:
                   f"{keeping:.2f} of the worlds, the losing card in {losing:.2f}")
         print("  by trick: " + ", ".join(f"{k}: {tricks[k]}" for k in sorted(tricks)))
         print("  by place: " + ", ".join(f"{p}: {places[p]}" for p in PLACES))
+        leads = [c["lead"] for c in cards if "lead" in c]
+        side = [x for x in leads if not x["trump"]]
+        if side:
+            base = sum(x["void_suits"] for x in side) / sum(x["side_suits"] for x in side)
+            short = sum(x["short_way"] for x in leads)
+            print(f"  leads: {len(leads) - len(side)} trumps; {len(side)} in a side suit, "
+                  f"{sum(x['void'] for x in side)} of them into the declarer's void (of the "
+                  f"leaders' side suits {base:.2f} were); the declarer next {short}, last "
+                  f"{len(leads) - short}")
 
 
 def replay_gap(results: Path, defence: str | None, out: Path, probe: Any = None,

@@ -117,3 +117,26 @@ def test_the_declarers_strength_counts_trumps_jacks_aces_tens_and_points() -> No
     assert declarer_strength(DealPosition(GRAND, 1, (0, strong, 0))) == 15
     # clubs: 7 trumps (14) + 4 jacks + the spade ace + the spade ten (0.5); 22 points: 2
     assert declarer_strength(DealPosition(CLUBS, 1, (0, strong, 0), declarer_points=22)) == 21.5
+
+
+def test_a_leads_facts_are_those_of_the_real_deal() -> None:
+    from spielwerk.games.skat.cards import CLUBS, mask_of, string_to_card
+    from spielwerk.games.skat.dds import DealPosition
+
+    moves = experiment("skat_gap_moves")
+
+    def hand(text: str) -> int:
+        return mask_of(string_to_card(c) for c in text.split())
+
+    # clubs game of seat 2; seat 1 leads (the declarer plays next: the short way)
+    leader, declarer = hand("HA HT H7 S7 D8 CJ"), hand("CA CT C9 SA SK ST")
+    pos = DealPosition(CLUBS, 2, (hand("DA DT DK H9 S8 C7"), leader, declarer), (), 1)
+    # hearts: the declarer holds none; spades he holds; diamonds none
+    assert moves.lead_facts(pos, 1, string_to_card("HA")) == {
+        "trump": False, "void": True, "short_way": True, "void_suits": 2, "side_suits": 3}
+    assert moves.lead_facts(pos, 1, string_to_card("S7"))["void"] is False
+    jack = moves.lead_facts(pos, 1, string_to_card("CJ"))
+    assert jack["trump"] and "void" not in jack
+    # seat 0 leads against seat 2: the declarer plays last (the long way)
+    long = DealPosition(CLUBS, 2, (leader, hand("DA DT DK H9 S8 C7"), declarer), (), 0)
+    assert moves.lead_facts(long, 0, string_to_card("HA"))["short_way"] is False
