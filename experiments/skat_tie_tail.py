@@ -48,6 +48,12 @@ def declarer_strength(pos: DealPosition) -> float:
 
 
 def make_probe(draw: int, solve: int, seed: int) -> Any:
+    """The probe :func:`skat_gap_moves.replay` asks at each losing defender card: at a tie
+    of the vote with a keeping card, the worlds beaten by the losing card and by the best
+    tied keeping card in the ``solve`` strongest distinct of ``draw`` further worlds
+    (``tail``) and in the first ``solve`` of them (``random``), and the real declarer's
+    strength percentile among them; nothing for the other losing cards."""
+
     def probe(state: Any, player: int, defender: Any, record: dict[str, Any],
               keep: list[int]) -> dict[str, Any]:
         top = record.get("top")
