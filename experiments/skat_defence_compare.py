@@ -87,7 +87,7 @@ def summarize(path: Path, also: tuple[Path, ...] = (), beside: tuple[Path, ...] 
     and force; other seeds), with the defences of the files ``beside`` joined by deal."""
     header, rows = joined(path, beside)
     for other in also:
-        h, more = joined(other, beside)
+        h, more = read_results(other)
         if (h["agent"], h["defences"], h.get("force", "null")) != (
                 header["agent"], header["defences"], header.get("force", "null")):
             raise SystemExit(f"{other}: another declarer, defences or force than {path}")

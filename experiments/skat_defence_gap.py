@@ -45,7 +45,6 @@ from spielwerk.games.skat_ai.defence_runs import (
     OPEN,
     DefenceRun,
     DefenceRunError,
-    check_run,
     play_deal,
     played,
 )
@@ -121,10 +120,9 @@ def run_tasks(out: Path, header: dict[str, Any], same: Callable[[dict[str, Any]]
 
 
 def checked(run: Any) -> None:
-    """``run.check()`` (or :func:`check_run` for a :class:`DefenceRun`), its refusal as
-    the command's one-line error."""
+    """``run.check()``, its refusal as the command's one-line error."""
     try:
-        check_run(run) if isinstance(run, DefenceRun) else run.check()
+        run.check()
     except DefenceRunError as exc:
         raise SystemExit(str(exc)) from None
 

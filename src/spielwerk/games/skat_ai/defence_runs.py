@@ -76,6 +76,10 @@ class DefenceRun:
             head["types"] = list(self.types)
         return head
 
+    def check(self) -> None:
+        """:func:`check_run` of this run."""
+        check_run(self)
+
 
 def check_run(run: DefenceRun) -> None:
     """Refuse, in one line and before any deal, a run that cannot be played."""
