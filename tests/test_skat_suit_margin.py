@@ -16,7 +16,7 @@ from spielwerk.games.skat.dds import DealPosition, Solver
 from spielwerk.games.skat.staging import stage_play
 from spielwerk.games.skat_ai import pimc_agent
 from spielwerk.games.skat_ai.pimc_agent import SkatPimcAgent
-from spielwerk.games.skat_ai.suit_defence import margin_preference
+from spielwerk.games.skat_ai.suit_defence import margin_preference, margin_scores
 from test_skat_null_defence import ACE, CLUBS, HEARTS, JACK, KING, SEVEN, SPADES, TEN, card, mask
 
 
@@ -107,6 +107,8 @@ def test_a_near_tie_weighs_a_world_beaten_as_two_of_the_margins_credits() -> Non
                              reaches, 10) == a
     assert margin_preference(_info("61"), [a, b], [beaten] + [close] * 3,
                              defended.__getitem__, reaches, 10) is None  # 3 against 3
+    assert margin_scores(_info("61"), [a, b], [beaten] + [close] * 3, defended.__getitem__,
+                         reaches, 10) == {a: 3, b: 3}
     assert margin_preference(_info("61"), [a, b], [beaten] + [close] * 4,
                              defended.__getitem__, reaches, 10) == b
 

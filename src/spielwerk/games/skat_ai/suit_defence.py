@@ -53,26 +53,43 @@ def suit_defender_preference(info: SkatInfoState, tied: list[int],
     in null, for the declarer, without worlds, or when the tied cards score alike."""
     if info.game_code == NULL or info.player == info.declarer or not worlds:
         return None
-    totals = trick_totals(tied, worlds, lambda trick, pos, hands: trick_balance(
-        trick, pos.leader, hands, pos.declarer, pos.game))
-    best = max(totals.values())
-    if min(totals.values()) == best:
+    return first_best(tied, trick_totals(tied, worlds, lambda trick, pos, hands: trick_balance(
+        trick, pos.leader, hands, pos.declarer, pos.game)))
+
+
+def first_best(tied: list[int], scores: dict[int, int] | dict[int, float] | None
+               ) -> int | None:
+    """The first card of ``tied`` with the best score; None without scores or where the
+    cards score alike."""
+    if not scores:
         return None
-    return next(c for c in tied if totals[c] == best)
+    best = max(scores.values())
+    if min(scores.values()) == best:
+        return None
+    return next(c for c in tied if scores[c] == best)
 
 
 def margin_preference(info: SkatInfoState, tied: list[int], worlds: Sequence[DealPosition],
                       defended: Callable[[DealPosition], dict[int, float]],
                       reaches: Callable[[DealPosition, int, int], dict[int, bool]],
                       margin: int) -> int | None:
-    """The suit or grand defender's card among ``tied`` by the declarer's margin: per world
+    """The first of the cards in ``tied`` with the best :func:`margin_scores`; None where
+    they are not scored or score alike."""
+    return first_best(tied, margin_scores(info, tied, worlds, defended, reaches, margin))
+
+
+def margin_scores(info: SkatInfoState, tied: list[int], worlds: Sequence[DealPosition],
+                  defended: Callable[[DealPosition], dict[int, float]],
+                  reaches: Callable[[DealPosition, int, int], dict[int, bool]],
+                  margin: int) -> dict[int, int] | None:
+    """The suit or grand defender's cards in ``tied`` scored by the declarer's margin: per world
     the vote solved (each counted as often as the vote counted it), a tied card scores 1
     where it holds the declarer below ``goal + margin`` in a world he wins
     (``defended(world)[card] == 0``), or below ``goal - margin`` in a world he loses; the
-    card with the most wins. ``reaches(world, points, card_mask)`` answers per card whether
-    the declarer ends with at least ``points``. None in null, for the declarer, for a goal
-    that is not card points (schwarz announced), without worlds, or when the tied cards
-    score alike.
+    total over the worlds; the card with the most is preferred. ``reaches(world, points,
+    card_mask)`` answers per card whether the declarer ends with at least ``points``. None
+    in null, for the declarer, for a goal that is not card points (schwarz announced), or
+    without worlds.
 
     Each card also scores 2 per world in which it beats the game: nothing among cards the
     vote ties exactly, while among near ties (``suit_slack``) a card counts as 3 thresholds
@@ -100,7 +117,4 @@ def margin_preference(info: SkatInfoState, tied: list[int], worlds: Sequence[Dea
             cache[pos] = held
         for c, v in cache[pos].items():
             scores[c] += v
-    best = max(scores.values())
-    if min(scores.values()) == best:
-        return None
-    return next(c for c in tied if scores[c] == best)
+    return scores
