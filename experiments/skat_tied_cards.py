@@ -209,24 +209,48 @@ def summarize(paths: list[Path]) -> None:
             print(f"  {name:<34} {v:.3f}  {w:.3f}")
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def shard(text: str) -> tuple[int, int]:
+    """``K/N`` (0 <= K < N): every Nth game from the Kth."""
+    try:
+        k, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"K/N, not {text!r}") from None
+    if not 0 <= k < n:
+        raise argparse.ArgumentTypeError(f"K/N with 0 <= K < N, not {text!r}")
+    return k, n
+
+
+def game_arguments(ap: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """RESULTS, ``--types``, ``--shard``, ``--out`` and ``--summarize FILE...`` added to
+    ``ap``: the arguments of a probe over the played games of a results file."""
     ap.add_argument("results", nargs="?", type=Path)
-    ap.add_argument("--defence", default="knn")
-    ap.add_argument("--types", default="suit", help="comma-separated game types replayed")
-    ap.add_argument("--shard", default="0/1", help="K/N: every Nth game from the Kth")
+    ap.add_argument("--types", default="suit", help="comma-separated game types")
+    ap.add_argument("--shard", type=shard, default=(0, 1), help="K/N: every Nth game from "
+                    "the Kth")
     ap.add_argument("--out", type=Path)
     ap.add_argument("--summarize", type=Path, nargs="+")
+    return ap
+
+
+def sharded_games(args: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The results file's header and its played games of ``--types`` in ``--shard``."""
+    header, rows = read_results(args.results)
+    types = set(args.types.split(","))
+    k, n = args.shard
+    return header, [r for r in played(rows) if r["type"] in types][k::n]
+
+
+def main() -> None:
+    ap = game_arguments(argparse.ArgumentParser(description=__doc__.split("\n\n")[0]))
+    ap.add_argument("--defence", default="knn")
     args = ap.parse_args()
     if args.summarize:
         summarize(args.summarize)
         return
     if args.results is None or args.out is None:
         ap.error("RESULTS and --out are needed (or --summarize FILE...)")
-    k, n = (int(x) for x in args.shard.split("/"))
-    header, rows = read_results(args.results)
+    header, games = sharded_games(args)
     types = set(args.types.split(","))
-    games = [r for r in played(rows) if r["type"] in types][k::n]
     game = load_game("skat")
     agents = [make_agent(header["agent"], game, 0) for _ in range(3)]
     defenders = [make_agent(args.defence, game, 0) for _ in range(3)]
@@ -237,7 +261,7 @@ def main() -> None:
     else:
         args.out.write_text(json.dumps({"source": str(args.results), "defence": args.defence,
                                         "seed": header["seed"], "types": sorted(types),
-                                        "shard": args.shard}) + "\n")
+                                        "shard": "/".join(map(str, args.shard))}) + "\n")
     t0 = time.perf_counter()
     with args.out.open("a") as fh:
         for i, r in enumerate(games, 1):

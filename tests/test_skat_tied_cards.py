@@ -124,3 +124,14 @@ def test_the_script_writes_resumes_and_summarizes(tmp_path: Path, capsys: Any) -
     assert sorted(r["deal"] for r in lines[1:]) == [0, 2, 3, 4, 6, 7, 8]
     printed = capsys.readouterr().out
     assert "7 games," in printed and "with tied cards that differ" in printed
+
+
+def test_a_shard_is_k_of_n_or_refused() -> None:
+    import argparse
+
+    import pytest
+    tied = experiment("skat_tied_cards")
+    assert tied.shard("1/4") == (1, 4)
+    for bad in ("4/4", "-1/2", "x", "1/2/3"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            tied.shard(bad)
