@@ -200,13 +200,23 @@ def summarize(paths: list[Path]) -> None:
             told = [d for d in marked if d["margin"] and len(set(d["margin"].values())) > 1]
             print(f"  the margin scored {sum(bool(d['margin']) for d in marked)} of "
                   f"{len(marked)} and told the cards apart in {len(told)}")
+        own = [keep_chance(d, [str(d["chosen"])]) for d in marked]
+        print(f"  a perfect tie-break would keep the game beaten in "
+              f"{sum(1 - x for x in own):.0f} more")
         scores = sorted(((np.mean([keep_chance(d, rule_pick(d, r)) for d in ds]),
-                          np.mean([keep_chance(d, margin_first(d, r)) for d in marked])
-                          if marked else float("nan"), name)
-                         for name, r in RULES.items()), reverse=True)
-        print(f"  {'rule':<34} alone  after the margin")
-        for v, w, name in scores:
-            print(f"  {name:<34} {v:.3f}  {w:.3f}")
+                          [keep_chance(d, margin_first(d, r)) - x
+                           for d, x in zip(marked, own, strict=True)],
+                          name) for name, r in RULES.items()),
+                        key=lambda t: (t[0], t[2]), reverse=True)
+        print(f"  {'rule':<34} alone  after the margin, change against the defence (95%), "
+              "decisions changed")
+        for v, diff, name in scores:
+            line = f"  {name:<34} {v:.3f}"
+            if len(diff) > 1:
+                mean, half = np.mean(diff), 1.96 * np.std(diff, ddof=1) / np.sqrt(len(diff))
+                line += (f"  {np.mean(own) + mean:.3f}  {mean:+.3f} ({mean - half:+.3f} .. "
+                         f"{mean + half:+.3f}), {sum(x != 0 for x in diff)}")
+            print(line)
 
 
 def shard(text: str) -> tuple[int, int]:
