@@ -10,6 +10,9 @@ games are won is the calibration's and the match's to measure.
 
     python experiments/skat_declared_mix.py --spec knn10 --spec knn10:bid_caution=0.2 \\
         --deals 2000 --seed 7151 --workers 2
+
+The seat-games are :func:`spielwerk.games.skat_ai.calibration.declare_seat` tasks:
+``--executor dask://HOST:PORT`` plays them on a Dask cluster.
 """
 
 from __future__ import annotations
@@ -17,25 +20,21 @@ from __future__ import annotations
 import argparse
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from itertools import pairwise
 from typing import Any
 
+from skat_defence_gap import add_run_options
+from spielwerk.core.parallel import make_executor
 from spielwerk.games.skat_ai.calibration import (
     GAME_TYPES,
     CalibrationConfig,
+    CalibrationError,
     check_config,
-    seat_declaration,
+    declare_seat,
 )
 
 BINS = (0.0, 0.6, 0.7, 0.8, 0.9, 1.01)
 """The edges of the chance-told slices of the plain nulls."""
-
-
-def declared(task: tuple[CalibrationConfig, int, int]) -> dict[str, Any]:
-    """One seat-game's record up to the declaration (:func:`seat_declaration`)."""
-    config, deal, me = task
-    return seat_declaration(config, deal, me)[3]
 
 
 def mix(records: list[dict[str, Any]]) -> dict[str, Any]:
@@ -61,16 +60,19 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--spec", action="append", required=True,
                     help="an agent spec, in every seat (repeat to compare)")
-    ap.add_argument("--deals", type=int, default=2000)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--workers", type=int, default=1)
+    add_run_options(ap, 0, executor=True, files=False)
+    ap.set_defaults(deals=2000, workers=1)
     args = ap.parse_args()
-    for spec in args.spec:
-        config = CalibrationConfig(spec, spec, args.deals, args.seed)
-        check_config(config)
+    configs = [CalibrationConfig(spec, spec, args.deals, args.seed) for spec in args.spec]
+    try:
+        for config in configs:
+            check_config(config)
+    except CalibrationError as exc:  # the calibration's message names its own option
+        raise SystemExit(str(exc).replace("--agent ", "--spec ", 1)) from None
+    for spec, config in zip(args.spec, configs, strict=True):
         start = time.monotonic()
-        with ProcessPoolExecutor(args.workers) as pool:
-            records = list(pool.map(declared, config.tasks(), chunksize=64))
+        with make_executor(args.executor, args.workers) as ex:
+            records = list(ex.map_unordered(declare_seat, config.tasks()))
         m = mix(records)
         print(f"{spec}: {m['declared']} of {m['seat_games']} seat-games declared "
               f"({m['declared'] / m['seat_games']:.1%}); grand {m['grand']:.1%}, "

@@ -80,8 +80,13 @@ def summarize(path: Path) -> None:
 def _results_file(out: Path, header: dict[str, Any], same: Callable[[dict[str, Any]], bool]
                   ) -> set[int]:
     """The deals ``out`` already holds (a file of another run, ``same(header)`` false, is
-    refused); a new file gets ``header`` with the machine as its first line."""
-    if out.exists():
+    refused); a new file gets ``header`` with the machine as its first line. A last line
+    left half-written by a killed run is cut (that deal is played again)."""
+    data = out.read_bytes() if out.exists() else b""
+    if data and not data.endswith(b"\n"):
+        data = data[: data.rfind(b"\n") + 1]
+        out.write_bytes(data)
+    if data:
         found, rows = read_results(out)
         if not same(found):
             raise SystemExit(f"{out} holds another run ({found})")
@@ -138,28 +143,32 @@ def run_defences(out: Path, run: DefenceRun, deals: int, executor: str, workers:
         run.tasks(range(deals)), play_deal, executor, workers, every)
 
 
-def add_run_options(ap: argparse.ArgumentParser, seed: int, executor: bool = False) -> None:
+def add_run_options(ap: argparse.ArgumentParser, seed: int, executor: bool = False,
+                    files: bool = True) -> None:
     """The options of a resumable run of deals: --deals, --seed, --workers, --out and
-    --summarize, and --executor for those that run library tasks (:func:`run_tasks`)."""
+    --summarize (without ``files``: a run that only prints), and --executor for those
+    that run library tasks (:func:`run_tasks`)."""
     ap.add_argument("--deals", type=int, default=100)
     ap.add_argument("--seed", type=int, default=seed)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--out", type=Path)
-    ap.add_argument("--summarize", type=Path)
+    if files:
+        ap.add_argument("--out", type=Path)
+        ap.add_argument("--summarize", type=Path)
     if executor:
-        ap.add_argument("--executor", default="local", type=_executor_spec,
+        ap.add_argument("--executor", default="local", type=executor_spec,
                         help="local (process pool of --workers), serial or dask://HOST:PORT "
                              "(the workers need spielwerk installed)")
 
 
-def _executor_spec(text: str) -> str:
+def executor_spec(text: str) -> str:
+    """``--executor``'s check: local, serial or dask://HOST:PORT, in one line."""
     try:
         spec = check_executor_spec(text)
     except ExecutorError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     if spec == "threads":  # the agents of a worker are shared by its tasks
-        raise argparse.ArgumentTypeError("threads would share one set of agents: use local, "
-                                         "serial or dask://HOST:PORT")
+        raise argparse.ArgumentTypeError("threads would share one process's agents and "
+                                         "solver: use local, serial or dask://HOST:PORT")
     return spec
 
 

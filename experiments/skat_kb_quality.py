@@ -16,7 +16,8 @@ Two kinds of held-out evaluation (docs/skat-bidding.md, "Prediction quality"):
 * ``tune``: k and thresholds by the declaring score on held-out deals (see
   the docs for the score proxy).
 
-    python experiments/skat_kb_quality.py label --deals 10000 --seed 2 --out heldout [--workers 2]
+    python experiments/skat_kb_quality.py label --deals 10000 --seed 2 --out heldout \\
+        [--workers 2 | --executor dask://HOST:PORT]
     python experiments/skat_kb_quality.py evaluate --base src/spielwerk/data/skat_kb \
         --heldout heldout --sizes 100,200,400,725,all --k 8 --scaling std --pickup 2000
     python experiments/skat_kb_quality.py          # no arguments: the leave-one-out table
@@ -32,11 +33,13 @@ from pathlib import Path
 
 import numpy as np
 
+from skat_defence_gap import executor_spec
+from spielwerk.core.parallel import make_executor
 from spielwerk.games.skat.cards import GAME_NAMES, points_of
 from spielwerk.games.skat.dds import DealPosition
 from spielwerk.games.skat.scoring import suit_game_value
 from spielwerk.games.skat_ai.knn import KnnModel
-from spielwerk.games.skat_ai.knowledge.deals import _solver, make_deal
+from spielwerk.games.skat_ai.knowledge.deals import _solver, label_wins
 from spielwerk.games.skat_ai.knowledge.store import BaseData, load_base
 
 
@@ -47,70 +50,41 @@ def machine() -> str:
 
 
 # ----- held-out labels --------------------------------------------------------------------
-def label_chunk(seed: int, first: int, count: int) -> dict[str, np.ndarray]:
-    s = _solver()
-    hands, skats, pos, win, null = [], [], [], [], []
-    for i in range(first, first + count):
-        position, h, skat = make_deal(seed, i)
-        sp = points_of(skat)
-        win.append([bool(s.query(DealPosition(g, position, h, declarer_points=sp), "61"))
-                    for g in range(5)])
-        null.append(bool(s.query(DealPosition(5, position, h), "null")))
-        hands.append(h)
-        skats.append(skat)
-        pos.append(position)
-    return {"deal_id": np.arange(first, first + count), "position": np.array(pos),
-            "hands": np.array(hands, dtype=np.uint32), "skat": np.array(skats, dtype=np.uint32),
-            "win": np.array(win), "null": np.array(null)}
-
-
-def _label_to_file(task: tuple[int, int, int, str]) -> tuple[int, float]:
-    """Worker: label one chunk and write it (temporary name, then renamed); (deals, CPU s)."""
-    seed, first, n, name = task
-    path = Path(name)
-    t0 = time.process_time()
-    arrays = label_chunk(seed, first, n)
-    cpu = time.process_time() - t0
-    tmp = path.with_name(path.name + f".tmp{os.getpid()}.npz")
-    np.savez_compressed(tmp, **arrays)
-    os.replace(tmp, path)
-    return n, cpu
-
-
 def label(args: argparse.Namespace) -> None:
-    """Resumable: chunks already written are skipped; ``--workers`` processes."""
+    """Resumable: chunks already written are skipped; the chunks are
+    :func:`~spielwerk.games.skat_ai.knowledge.deals.label_wins` tasks on ``--executor``
+    (``--workers`` processes, or a Dask cluster), each written here as it comes in
+    (temporary name, then renamed)."""
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     print(machine())
     tasks = []
     done = 0
     for first in range(0, args.deals, args.chunk):
-        path = out / f"heldout-{args.seed}-{first:07d}.npz"
         n = min(args.chunk, args.deals - first)
-        if path.exists():
+        if _chunk_path(out, args.seed, first).exists():
             done += n
         else:
-            tasks.append((args.seed, first, n, str(path)))
+            tasks.append((args.seed, first, n))
     cpu = 0.0
     new = 0
     wall = time.perf_counter()
-    if args.workers > 1:
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(args.workers) as pool:
-            results = pool.map(_label_to_file, tasks)
-            for n, c in results:
-                done, new, cpu = done + n, new + n, cpu + c
-                print(f"{done}/{args.deals} deals, {cpu / new:.4f} s CPU per deal (this run)",
-                      flush=True)
-    else:
-        for task in tasks:
-            n, c = _label_to_file(task)
+    with make_executor(args.executor, args.workers) as ex:
+        for arrays, c in ex.map_unordered(label_wins, tasks):
+            path = _chunk_path(out, args.seed, int(arrays["deal_id"][0]))
+            tmp = path.with_name(path.name + ".tmp.npz")
+            np.savez_compressed(tmp, **arrays)
+            os.replace(tmp, path)
+            n = len(arrays["deal_id"])
             done, new, cpu = done + n, new + n, cpu + c
             print(f"{done}/{args.deals} deals, {cpu / new:.4f} s CPU per deal (this run)",
                   flush=True)
     print(f"labelled {new} deals: {cpu:.0f} s CPU, {time.perf_counter() - wall:.0f} s wall, "
-          f"{args.workers} worker(s)")
+          f"{args.executor} executor, {args.workers} worker(s)")
+
+
+def _chunk_path(out: Path, seed: int, first: int) -> Path:
+    return out / f"heldout-{seed}-{first:07d}.npz"
 
 
 def load_heldout(directory: Path, limit: int | None = None) -> dict[str, np.ndarray]:
@@ -360,6 +334,8 @@ def main() -> None:
     a.add_argument("--chunk", type=int, default=250)
     a.add_argument("--out", required=True)
     a.add_argument("--workers", type=int, default=1)
+    a.add_argument("--executor", default="local", type=executor_spec,
+                   help="local (process pool of --workers), serial or dask://HOST:PORT")
     e = sub.add_parser("evaluate")
     t = sub.add_parser("tune")
     for p in (e, t):

@@ -8,7 +8,9 @@
 ``data`` plays self-play deals of the ``knn`` bot (PIMC card play, ``--worlds`` worlds a
 decision, no time limit: the records do not depend on the machine's load) and records every
 card decision with more than one legal card: the mover's hand, the cards every seat has
-played, the trick so far, the game and the card chosen (50 deals a chunk, resumable).
+played, the trick so far, the game and the card chosen (50 deals a chunk, resumable; the
+chunks are :func:`~spielwerk.games.skat_ai.inference.record_card_decisions` tasks, so
+``--executor dask://HOST:PORT`` records them on a Dask cluster).
 ``fit`` trains :class:`~spielwerk.games.skat_ai.inference.PlayModel` on all chunks but the
 last, reports its log-loss and accuracy on the held-out chunk next to a model that picks
 uniformly among the legal cards, and writes it with a manifest to
@@ -21,49 +23,41 @@ import argparse
 import os
 import platform
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from common import load_chunks, write_model
-from spielwerk.arena.match import derive_seed
-from spielwerk.core.agent import make_agent
-from spielwerk.core.play import play
-from spielwerk.core.registry import load_game
-from spielwerk.games.skat.rules import PLAY
+from skat_defence_gap import executor_spec
+from spielwerk.core.parallel import make_executor
 from spielwerk.games.skat_ai.infer_models import CANON, PlayModel, fit_play_model, play_features
-from spielwerk.games.skat_ai.inference import decision_record
+from spielwerk.games.skat_ai.inference import record_card_decisions
 
 CHUNK = 50
 
 
-def make_chunk(out: Path, chunk: int, seed: int, worlds: int) -> str:
-    path = out / f"chunk{chunk:03d}.npz"
-    if path.exists():
-        return f"chunk {chunk} exists"
-    game = load_game("skat")
-    agents = [make_agent(f"knn:worlds={worlds}", game, 0) for _ in range(3)]
-    rows: list[tuple[int, ...]] = []
-
-    def record(state: Any, player: int, action: int) -> None:
-        if player < 0 or state.phase != PLAY or state.contract is None or action >= 32:
-            return
-        legal = [a for a in state.legal_actions() if a < 32]
-        if len(legal) > 1:
-            rows.append(decision_record(state, player, action))
-
+def write_chunks(out: Path, games: int, seed: int, worlds: int, executor: str,
+                 workers: int) -> None:
+    """Record the chunks of ``games`` deals (rounded up to whole chunks of :data:`CHUNK`)
+    not yet in ``out`` (resumable): each chunk a
+    :func:`~spielwerk.games.skat_ai.inference.record_card_decisions` task on ``executor``,
+    written here as it comes in (temporary name, then renamed)."""
+    out.mkdir(parents=True, exist_ok=True)
+    tasks = []
+    for chunk in range((games + CHUNK - 1) // CHUNK):
+        if (out / f"chunk{chunk:03d}.npz").exists():
+            print(f"chunk {chunk} exists")
+        else:
+            tasks.append((seed, chunk * CHUNK, CHUNK, worlds))
     t0 = time.perf_counter()
-    for deal in range(chunk * CHUNK, (chunk + 1) * CHUNK):
-        for i, a in enumerate(agents):
-            a.reset(derive_seed(seed, deal, i))
-        play(game.new_initial_state(), agents,
-             np.random.default_rng(derive_seed(seed, deal, 9)), before=record)
-    tmp = out / f"chunk{chunk:03d}.tmp.npz"
-    np.savez(tmp, rows=np.array(rows, dtype=np.int64))
-    tmp.replace(path)
-    return f"chunk {chunk}: {len(rows)} decisions in {time.perf_counter() - t0:.0f} s"
+    with make_executor(executor, workers) as ex:
+        for n, (first, rows) in enumerate(ex.map_unordered(record_card_decisions, tasks), 1):
+            chunk = first // CHUNK
+            tmp = out / f"chunk{chunk:03d}.tmp.npz"
+            np.savez(tmp, rows=rows)
+            tmp.replace(out / f"chunk{chunk:03d}.npz")
+            print(f"chunk {chunk}: {len(rows)} decisions ({n}/{len(tasks)} chunks, "
+                  f"{time.perf_counter() - t0:.0f} s)", flush=True)
 
 
 def fit(data: Path, model_path: Path, hidden: int, epochs: int, l2: float, seed: int
@@ -106,6 +100,8 @@ def main() -> None:
     d.add_argument("--seed", type=int, default=7101)
     d.add_argument("--worlds", type=int, default=16)
     d.add_argument("--workers", type=int, default=1)
+    d.add_argument("--executor", default="local", type=executor_spec,
+                   help="local (process pool of --workers), serial or dask://HOST:PORT")
     f = sub.add_parser("fit", help="fit the model, report held-out scores, write it")
     f.add_argument("--data", type=Path, required=True)
     f.add_argument("--model", type=Path, default=PlayModel.FILE, help="where to write it")
@@ -116,12 +112,7 @@ def main() -> None:
     args = ap.parse_args()
     print(f"machine: {platform.platform()}, {os.cpu_count()} CPUs")
     if args.cmd == "data":
-        args.out.mkdir(parents=True, exist_ok=True)
-        chunks = range((args.games + CHUNK - 1) // CHUNK)
-        with ProcessPoolExecutor(args.workers) as pool:
-            for msg in pool.map(make_chunk, [args.out] * len(chunks), chunks,
-                                [args.seed] * len(chunks), [args.worlds] * len(chunks)):
-                print(msg, flush=True)
+        write_chunks(args.out, args.games, args.seed, args.worlds, args.executor, args.workers)
     else:
         fit(args.data, args.model, args.hidden, args.epochs, args.l2, args.seed)
 

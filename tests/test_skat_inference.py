@@ -38,6 +38,7 @@ from spielwerk.games.skat_ai.inference import (
     candidate_worlds,
     decision_record,
     past_decisions,
+    record_card_decisions,
     resample,
     weighted_deals,
 )
@@ -210,6 +211,19 @@ def test_decision_records_in_the_models_order() -> None:
     for g in range(6):  # a permutation of the cards that keeps the jacks
         assert sorted(CANON[g].tolist()) == list(range(32))
         assert all(CANON[g, c] == c for c in range(7, 32, 8))
+
+
+def test_recorded_self_play_holds_every_card_choice_with_a_choice() -> None:
+    first, rows = record_card_decisions((7101, 2, 2, 2))
+    assert first == 2 and rows.dtype == np.int64 and rows.shape[1] == 15
+    again = record_card_decisions((7101, 2, 2, 2))[1]
+    assert np.array_equal(rows, again)  # seeded per deal
+    one = record_card_decisions((7101, 3, 1, 2))[1]
+    assert np.array_equal(rows[len(rows) - len(one):], one)  # deal 3 alone, the same rows
+    hand, legal, card = rows[:, 5], rows[:, 13], rows[:, 14]
+    assert ((legal >> card) & 1).all() and ((hand >> card) & 1).all()
+    assert all(bin(int(m)).count("1") > 1 for m in legal)  # only real choices
+    assert 10 <= len(rows) <= 2 * 30  # at most ten cards a seat and deal
 
 
 def test_fit_bid_model_learns_a_simple_rule(tmp_path: Path) -> None:

@@ -14,7 +14,13 @@ from spielwerk.games.skat.cards import mask_of, points_of, string_to_card
 from spielwerk.games.skat.dds import DealPosition, Solver
 from spielwerk.games.skat_ai.knowledge import store
 from spielwerk.games.skat_ai.knowledge.build import build_base
-from spielwerk.games.skat_ai.knowledge.deals import WEAK_ACCEPT, biddable, label_hand, make_deal
+from spielwerk.games.skat_ai.knowledge.deals import (
+    WEAK_ACCEPT,
+    biddable,
+    label_hand,
+    label_wins,
+    make_deal,
+)
 from spielwerk.games.skat_ai.knowledge.features import null_features, suit_features
 from spielwerk.games.skat_ai.knowledge.store import KnowledgeBaseError, load_base
 
@@ -103,6 +109,22 @@ def test_hand_labels_agree_with_the_solver() -> None:
         assert row["points"][g] == exact
     assert row["null"] == solver.query(DealPosition(5, position, hands), "null")
     assert all(not s for p, s in zip(row["points"], row["schwarz"], strict=True) if p < 120)
+
+
+def test_held_out_win_labels_are_the_exact_points_over_61() -> None:
+    arrays, cpu = label_wins((27, 3, 4))
+    assert cpu >= 0.0
+    assert arrays["deal_id"].tolist() == [3, 4, 5, 6]
+    solver = Solver()
+    for i, deal in enumerate(range(3, 7)):
+        position, hands, skat = make_deal(27, deal)  # every strength: nothing left out
+        assert int(arrays["position"][i]) == position and int(arrays["skat"][i]) == skat
+        assert tuple(int(h) for h in arrays["hands"][i]) == hands
+        for g in range(5):  # the threshold query against the exact card points
+            exact = solver.exact(DealPosition(g, position, hands,
+                                              declarer_points=points_of(skat)))
+            assert bool(arrays["win"][i, g]) == (exact >= 61)
+        assert bool(arrays["null"][i]) == label_hand(27, deal, 1.0)["null"]
 
 
 # ----- building, the format, resuming ------------------------------------------------------

@@ -180,6 +180,13 @@ def seat_declaration(config: CalibrationConfig, deal: int, me: int
     return state, seats, chance, record
 
 
+def declare_seat(task: tuple[CalibrationConfig, int, int]) -> dict[str, Any]:
+    """One seat-game of a run played only to its declaration: :func:`seat_declaration`'s
+    record (a task of plain data, as :func:`play_seat`'s, for the declared mix)."""
+    config, deal, me = task
+    return seat_declaration(config, deal, me)[3]
+
+
 def play_seat(task: tuple[CalibrationConfig, int, int]) -> dict[str, Any]:
     """One deal with the agent in one seat: a record with ``deal``, ``seat`` and
     ``declared`` (whether the agent declared), and for a declared game ``type``,

@@ -37,6 +37,7 @@ from spielwerk.games.skat.position import deal_position
 from spielwerk.games.skat.rules import PLAY
 from spielwerk.games.skat_ai.infer_models import (
     BID_CLASSES,
+    RECORD_FIELDS,
     BidModel,
     HeuristicPlayModel,
     InferenceError,
@@ -283,6 +284,38 @@ def decision_record(state: Any, player: int, card: int) -> tuple[int, ...]:
             *(state.played[by_role[r]] & ~on_table for r in range(3)),
             role[state.leader], len(state.trick_history), points_of(state.won[d]),
             sum(points_of(state.won[s]) for s in defenders), legal, card)
+
+
+def record_card_decisions(task: tuple[int, int, int, int]) -> tuple[int, np.ndarray]:
+    """The play model's training data: the deals ``first .. first+count-1`` of ``seed``
+    (``task`` is ``(seed, first, count, worlds)``) played by ``knn:worlds=WORLDS`` in all
+    three seats, PIMC card play with no time limit (the records do not depend on the
+    machine's load), and every card decision with more than one legal card as a
+    :func:`decision_record` row: ``first`` and the rows (int64). Seeded per deal (the agents
+    from ``(seed, deal, seat)``, the chance from ``(seed, deal, 9)``); a task of plain data,
+    for a process pool or a Dask cluster."""
+    from spielwerk.core.agent import make_agent
+    from spielwerk.core.play import play
+    from spielwerk.core.registry import load_game
+    from spielwerk.core.seeds import derive_seed
+
+    seed, first, count, worlds = task
+    game = load_game("skat")
+    agents = [make_agent(f"knn:worlds={worlds}", game, 0) for _ in range(3)]
+    rows: list[tuple[int, ...]] = []
+
+    def record(state: Any, player: int, action: int) -> None:
+        if player < 0 or state.phase != PLAY or state.contract is None or action >= 32:
+            return
+        if sum(1 for a in state.legal_actions() if a < 32) > 1:
+            rows.append(decision_record(state, player, action))
+
+    for deal in range(first, first + count):
+        for i, a in enumerate(agents):
+            a.reset(derive_seed(seed, deal, i))
+        play(game.new_initial_state(), agents,
+             np.random.default_rng(derive_seed(seed, deal, 9)), before=record)
+    return first, np.array(rows, dtype=np.int64).reshape(-1, len(RECORD_FIELDS))
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ Labels (all by :mod:`spielwerk.games.skat.dds`, forehand leads):
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
@@ -135,3 +136,31 @@ def label_pickup(
     h = list(hands)
     h[position] = twelve & ~puts[NULL]
     return {"deal_id": deal_id, "points": pts, "null": solve_null(position, (h[0], h[1], h[2]))}
+
+
+def label_wins(task: tuple[int, int, int]) -> tuple[dict[str, np.ndarray], float]:
+    """Held-out labels of the deals ``first .. first+count-1`` of ``seed`` (``task`` is
+    ``(seed, first, count)``, deals of every strength: ``weak_accept`` 1) by the cheap
+    threshold queries: per deal whether the declarer reaches 61 with the ten dealt cards
+    in each suit and grand (the skat counts for him) and wins null. The arrays
+    ``deal_id``, ``position``, ``hands``, ``skat``, ``win`` (deals x 5) and ``null``,
+    and the CPU seconds spent (a task of plain data, for a process pool or a Dask
+    cluster)."""
+    seed, first, count = task
+    start = time.process_time()
+    s = _solver()
+    hands, skats, pos, win, null = [], [], [], [], []
+    for i in range(first, first + count):
+        position, h, skat = make_deal(seed, i)
+        sp = points_of(skat)
+        win.append([bool(s.query(DealPosition(g, position, h, declarer_points=sp), "61"))
+                    for g in range(5)])
+        null.append(bool(s.query(DealPosition(NULL, position, h), "null")))
+        hands.append(h)
+        skats.append(skat)
+        pos.append(position)
+    arrays = {"deal_id": np.arange(first, first + count), "position": np.array(pos),
+              "hands": np.array(hands, dtype=np.uint32),
+              "skat": np.array(skats, dtype=np.uint32), "win": np.array(win),
+              "null": np.array(null)}
+    return arrays, time.process_time() - start
