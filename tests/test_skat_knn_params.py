@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from spielwerk.core.agent import list_agents, make_agent
+from spielwerk.core.agent import AgentSpecError, list_agents, make_agent
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat_ai.knn_agent import FROZEN, SkatKnnAgent
 
@@ -32,7 +32,7 @@ KNN_SETTINGS: dict[str, Any] = {
     "loss_bonus": 40.0, "ev_margin": 0.0, "game_choice": "value", "contest_shift": 1.0,
     "calibration": "auto", "caution": 0.0, "bid_caution": 0.0, "put_grand_shift": 0.85,
     "put_null_shift": -0.15,
-    "null_model": "features", "null_floor": 0.0,
+    "null_model": "features", "null_floor": 0.0, "candidates": 4, "power": 1.0,
 }
 KNN_PARAMS: dict[str, Any] = {
     "k": 12, "hand_threshold": 64.0, "pickup_threshold": 52.0, "null_threshold": 0.8,
@@ -159,3 +159,18 @@ def test_a_frozen_bot_pins_values_checked_against_the_declaration() -> None:
     with pytest.raises(AgentSpecError, match="'null_threshold' must be in 0..1"):
         pinned("x", {**pins, "null_threshold": 2.0})
     assert pinned("x", {**pins, "hand_threshold": 64})["hand_threshold"] == 64  # int for float
+
+
+def test_the_worlds_weights_reach_the_card_play() -> None:
+    game = load_game("skat")
+    default = make_agent("knn", game, seed=0).player.inference  # type: ignore[attr-defined]
+    assert (default.settings.candidates, default.settings.power) == (4, 1.0)
+    tuned = make_agent("knn:candidates=16:power=2", game, seed=0)
+    settings = tuned.player.inference.settings  # type: ignore[attr-defined]
+    assert (settings.candidates, settings.power) == (16, 2.0)
+    # the rest of the inference is the default's
+    assert {k: v for k, v in vars(settings).items() if k not in ("candidates", "power")} == \
+        {k: v for k, v in vars(default.settings).items() if k not in ("candidates", "power")}
+    for spec in ("knn:candidates=0", "knn:power=5"):
+        with pytest.raises(AgentSpecError, match="candidates|power"):
+            make_agent(spec, game, seed=0)

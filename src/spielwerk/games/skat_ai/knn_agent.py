@@ -112,6 +112,10 @@ class KnnSettings(KnnParams):
                               "put), the cards played, or both", INFER_KINDS)
     play_model: str = param(InferenceSettings.play_model, "infer=play/both: the play's "
                             "likelihood, net or heuristic (pimc's play_model)", PLAY_MODELS)
+    candidates: int = param(InferenceSettings.candidates, "play=infer: uniform candidates "
+                            "drawn per weighted world (pimc's candidates)", (1, 64))
+    power: float = param(InferenceSettings.power, "play=infer: exponent of the auction's "
+                         "likelihood (pimc's power)", (0, 4))
     endgame: int = param(0, "pimc/infer play: with this many tricks left or fewer, choose "
                             "the card by alpha-mu search over the worlds (pimc's endgame; 0: "
                             "off)", (0, 4))
@@ -176,7 +180,8 @@ class SkatKnnAgent(Agent):
                           null_defence=s.null_defence, suit_defence=s.suit_defence,
                           suit_margin=s.suit_margin, suit_slack=s.suit_slack,
                           infer=s.infer if s.play == "infer" else "none", deadline=s.deadline,
-                          endgame=s.endgame, play_model=s.play_model)
+                          endgame=s.endgame, play_model=s.play_model,
+                          candidates=s.candidates, power=s.power)
             if s.play != "rule" else SkatRuleAgent(game, seed))
         self._bid_cache: dict[tuple[int, int], BidDecision] = {}
         self._put: PutDecision | None = None
@@ -384,7 +389,8 @@ _KNN2: dict[str, Any] = {
     "infer": "auction", "play_model": "net", "endgame": 0, "null_defence": False,
     "suit_defence": False, "caution": 0.0, "bid_caution": 0.0, "put_grand_shift": 0.0,
     "put_null_shift": 0.0,
-    "null_model": "knn", "null_floor": 0.0, "suit_margin": 0, "suit_slack": 0}
+    "null_model": "knn", "null_floor": 0.0, "suit_margin": 0, "suit_slack": 0,
+    "candidates": 4, "power": 1.0}
 FROZEN: dict[str, tuple[dict[str, Any], str]] = {
     "knn1": (
         {"k": 12, "extensions": True, "putting": "refined",
@@ -396,7 +402,8 @@ FROZEN: dict[str, tuple[dict[str, Any], str]] = {
          "infer": "auction",
          "play_model": "net", "endgame": 0, "null_defence": False, "suit_defence": False,
          "caution": 0.0, "bid_caution": 0.0, "put_grand_shift": 0.0, "put_null_shift": 0.0,
-         "null_model": "knn", "null_floor": 0.0, "suit_margin": 0, "suit_slack": 0},
+         "null_model": "knn", "null_floor": 0.0, "suit_margin": 0, "suit_slack": 0,
+         "candidates": 4, "power": 1.0},
         _SHIPPED_BASE,
     ),
     "knn2": (_KNN2, _SHIPPED_BASE),
