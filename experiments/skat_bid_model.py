@@ -6,17 +6,25 @@ Two steps, both resumable:
     python experiments/skat_bid_model.py fit --data results/bidmodel
 
 ``data`` deals random ten-card hands at random positions and records what the ``knn`` bot's
-bidding (:func:`decide_bid`, default settings, the shipped knowledge base) decides for each:
+bidding (:func:`decide_bid`; ``--bidder SPEC``, default ``knn``, e.g. a frozen bot) decides
+for each:
 the highest bid, the game, hand or pick-up (5,000 hands a chunk, about 11 s a chunk on one
 core). ``fit`` trains the model on all chunks but the last, reports its log-loss and accuracy
 on the last (held out) next to a model that knows only the class frequencies, and writes it
-with a manifest to ``src/spielwerk/data/skat_bid_model`` (``--model`` elsewhere).
-Refit whenever the bidding or its knowledge base changes.
+with a manifest to ``src/spielwerk/data/skat_bid_model`` (``--model`` elsewhere; the shipped
+models by bidder are ``infer_models.BID_MODELS``, chosen by ``knn``'s and ``pimc``'s
+``bid_model``). Refit whenever the bidding or its knowledge base changes:
+
+    python experiments/skat_bid_model.py data --bidder knn10 --out results/bidmodel-knn10 \\
+        --chunks 40 --seed 7301
+    python experiments/skat_bid_model.py fit --data results/bidmodel-knn10 --hidden 128 \\
+        --epochs 60 --model src/spielwerk/data/skat_bid_model_knn10/bid_model.npz
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import time
@@ -25,14 +33,19 @@ from pathlib import Path
 import numpy as np
 
 from common import load_chunks, write_model
+from spielwerk.core.agent import AgentSpecError, make_agent
+from spielwerk.core.errors import SpielwerkError
+from spielwerk.core.registry import load_game
 from spielwerk.games.skat_ai.bidding import decide_bid
 from spielwerk.games.skat_ai.infer_models import (
     BID_CLASSES,
+    BID_MODELS,
     DECLARATIONS,
     BidModel,
     bid_class,
     declaration_class,
     fit_bid_model,
+    shared_bid_model,
 )
 from spielwerk.games.skat_ai.knn_agent import KnnSettings, shared_model
 from spielwerk.games.skat_ai.knowledge.store import base_fingerprint, default_base_dir
@@ -40,11 +53,31 @@ from spielwerk.games.skat_ai.knowledge.store import base_fingerprint, default_ba
 CHUNK = 5000
 
 
-def make_data(out: Path, chunks: int, seed: int) -> None:
-    settings = KnnSettings()
-    params = settings.decision_params()
-    model = shared_model("", params.k, settings.scaling)
+BIDDER_FILE = "bidder.json"
+"""In the data folder: the spec whose bidding the chunks record."""
+
+
+def bidder_of(data: Path) -> str:
+    """The bidder spec a data folder records (folders from before the option: ``knn``)."""
+    path = data / BIDDER_FILE
+    return str(json.loads(path.read_text())["bidder"]) if path.exists() else "knn"
+
+
+def make_data(out: Path, chunks: int, seed: int, bidder: str = "knn") -> None:
     out.mkdir(parents=True, exist_ok=True)
+    if any(out.glob("chunk*.npz")) and bidder_of(out) != bidder:
+        raise SystemExit(f"{out} holds the bidding of {bidder_of(out)!r}, not {bidder!r}: "
+                         "use another --out")
+    try:
+        agent = make_agent(bidder, load_game("skat"), 0)
+    except (AgentSpecError, SpielwerkError) as exc:
+        raise SystemExit(f"--bidder {bidder!r}: {exc}") from None
+    settings = getattr(agent, "settings", None)
+    if not isinstance(settings, KnnSettings):
+        raise SystemExit(f"--bidder {bidder!r} is not a knn bot")
+    params = settings.decision_params()
+    model = shared_model(settings.base, params.k, settings.scaling)
+    (out / BIDDER_FILE).write_text(json.dumps({"bidder": bidder}) + "\n")
     for c in range(chunks):
         path = out / f"chunk{c:03d}.npz"
         if path.exists():
@@ -102,13 +135,34 @@ def fit(data: Path, model_path: Path, hidden: int, epochs: int, seed: int) -> No
     meta = {
         "training_hands": int(len(h)), "held_out_hands": int(len(hh)), "hidden": hidden,
         "epochs": epochs, "seed": seed, "held_out": held_scores, "frequencies_only": prior,
-        "bidder": "knn (default settings)",
+        "bidder": bidder_of(data),
         "knowledge_base_manifest_sha256": base_fingerprint(default_base_dir())[
             "manifest_sha256"],
-        "data_command": f"python experiments/skat_bid_model.py data ({len(chunks)} chunks)",
+        "data_command": f"python experiments/skat_bid_model.py data --bidder "
+                        f"{bidder_of(data)} ({len(chunks)} chunks)",
     }
     write_model(model.net, model_path, meta,
                 "python experiments/skat_bid_model.py fit --data DIR")
+
+
+def evaluate(data: Path, names: list[str]) -> None:
+    """Each named shipped model (:data:`BID_MODELS`) on every chunk of ``data``: the scores
+    of :func:`scores`, and the share of hands that bid at all, recorded against predicted."""
+    chunks = load_chunks(data)
+    hands = np.concatenate([c["hands"] for c in chunks])
+    pos = np.concatenate([c["pos"] for c in chunks])
+    res = np.concatenate([c["res"] for c in chunks])
+    yb, yd = bid_class(res[:, 0]), declaration_class(res[:, 1], res[:, 2])
+    print(f"{data}: {len(hands)} hands bid by {bidder_of(data)}; {(res[:, 0] > 0).mean():.3f} "
+          "of them bid")
+    print(f"{'model':<8} {'bid log-loss':>12} {'bid accuracy':>12} {'decl. log-loss':>14} "
+          f"{'decl. accuracy':>14} {'bidding':>8}")
+    for name in names:
+        pb, pd = shared_bid_model(name).predict(hands, pos)
+        sc = scores(pb, pd, yb, yd)
+        print(f"{name:<8} {sc['bid_logloss']:>12.3f} {sc['bid_accuracy']:>12.3f} "
+              f"{sc['declaration_logloss']:>14.3f} {sc['declaration_accuracy']:>14.3f} "
+              f"{1 - pb[:, 0].mean():>8.3f}")
 
 
 def main() -> None:
@@ -119,16 +173,24 @@ def main() -> None:
     d.add_argument("--out", type=Path, required=True)
     d.add_argument("--chunks", type=int, default=16)
     d.add_argument("--seed", type=int, default=7001)
+    d.add_argument("--bidder", default="knn", help="the knn spec whose bidding is recorded "
+                   "(e.g. knn10, a frozen bot)")
     f = sub.add_parser("fit", help="fit the model, report held-out scores, write it")
     f.add_argument("--data", type=Path, required=True)
     f.add_argument("--model", type=Path, default=BidModel.FILE, help="where to write it")
     f.add_argument("--hidden", type=int, default=64)
     f.add_argument("--epochs", type=int, default=30)
     f.add_argument("--seed", type=int, default=0)
+    e = sub.add_parser("evaluate", help="score the shipped models on recorded bidding")
+    e.add_argument("--data", type=Path, required=True)
+    e.add_argument("--model", action="append", choices=list(BID_MODELS),
+                   help="a shipped model by its bidder (repeat; default: all)")
     args = ap.parse_args()
     print(f"machine: {platform.platform()}, {os.cpu_count()} CPUs")
-    if args.cmd == "data":
-        make_data(args.out, args.chunks, args.seed)
+    if args.cmd == "evaluate":
+        evaluate(args.data, args.model or list(BID_MODELS))
+    elif args.cmd == "data":
+        make_data(args.out, args.chunks, args.seed, args.bidder)
     else:
         fit(args.data, args.model, args.hidden, args.epochs, args.seed)
 

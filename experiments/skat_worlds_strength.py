@@ -34,12 +34,13 @@ from spielwerk.core.agent import make_agent
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat.position import deal_from_state
 from spielwerk.games.skat_ai.defence_runs import reach_declaration
+from spielwerk.games.skat_ai.infer_models import BID_MODELS
 from spielwerk.games.skat_ai.inference import Inference, InferenceSettings, weighted_deals
 
 
 def parse_setting(text: str) -> tuple[str, InferenceSettings]:
     """``NAME=key=value,key=value``: a named :class:`InferenceSettings` (floats but
-    ``candidates``)."""
+    ``candidates``, and ``bid_model`` one of ``infer_models.BID_MODELS``)."""
     name, _, rest = text.partition("=")
     if not name or not rest:
         raise argparse.ArgumentTypeError(f"NAME=key=value[,key=value], not {text!r}")
@@ -48,6 +49,12 @@ def parse_setting(text: str) -> tuple[str, InferenceSettings]:
         key, _, value = part.partition("=")
         if key not in InferenceSettings.__dataclass_fields__ or key == "play_model":
             raise argparse.ArgumentTypeError(f"no inference setting {key!r}")
+        if key == "bid_model":
+            if value not in BID_MODELS:
+                raise argparse.ArgumentTypeError(
+                    f"bid_model: one of {', '.join(BID_MODELS)}, not {value!r}")
+            fields[key] = value
+            continue
         try:
             fields[key] = int(value) if key == "candidates" else float(value)
         except ValueError:

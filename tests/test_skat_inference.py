@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import time
 from pathlib import Path
@@ -10,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from spielwerk.core.agent import make_agent
+from spielwerk.core.agent import AgentSpecError, make_agent
 from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
 from spielwerk.games.skat.cards import GRAND, string_to_card
@@ -20,6 +22,7 @@ from spielwerk.games.skat.rules import PLAY
 from spielwerk.games.skat_ai.bidding import decide_bid
 from spielwerk.games.skat_ai.infer_models import (
     BID_CLASSES,
+    BID_MODELS,
     CANON,
     BidModel,
     HeuristicPlayModel,
@@ -29,6 +32,7 @@ from spielwerk.games.skat_ai.infer_models import (
     bid_class,
     fit_bid_model,
     fit_put_model,
+    shared_bid_model,
 )
 from spielwerk.games.skat_ai.inference import (
     PLAY_MODELS,
@@ -279,6 +283,43 @@ def test_unreadable_models_are_refused(tmp_path: Path) -> None:
         PlayModel.load(BidModel.FILE)
     with pytest.raises(InferenceError):
         Inference.of("everything")
+
+
+def test_each_shipped_bid_model_fits_its_own_bidder_best() -> None:
+    """The named bid models (``bid_model``) are those of the bidders they are named for: on
+    fresh hands each gives its own bidder's highest bids a lower log-loss than the other
+    model does, and its file is the one its manifest describes."""
+    game = load_game("skat")
+    rng = np.random.default_rng(7303)
+    hands = np.array([int(sum(1 << int(c) for c in rng.choice(32, 10, replace=False)))
+                      for _ in range(400)], dtype=np.int64)
+    positions = rng.integers(0, 3, len(hands))
+    losses = {}
+    for bidder in BID_MODELS:
+        agent = make_agent(bidder, game, seed=0)
+        params = agent.params  # type: ignore[attr-defined]
+        model = shared_model(agent.settings.base, params.k,  # type: ignore[attr-defined]
+                             agent.settings.scaling)  # type: ignore[attr-defined]
+        truth = bid_class(np.array([decide_bid(model, int(h), params, int(p)).max_bid
+                                    for h, p in zip(hands, positions, strict=True)]))
+        for name in BID_MODELS:
+            pb, _ = shared_bid_model(name).predict(hands, positions)
+            losses[bidder, name] = float(-np.log(pb[np.arange(len(hands)), truth]).mean())
+        manifest = json.loads((BID_MODELS[bidder].parent / "manifest.json").read_text())
+        assert manifest["sha256"] == hashlib.sha256(BID_MODELS[bidder].read_bytes()).hexdigest()
+    for bidder in BID_MODELS:
+        for other in BID_MODELS:
+            if other != bidder:
+                assert losses[bidder, bidder] < losses[bidder, other], losses
+    with pytest.raises(InferenceError, match="bid model is one of"):
+        shared_bid_model("knn99")
+    default = make_agent("knn", game, seed=0).player.inference  # type: ignore[attr-defined]
+    assert default.bid_model is shared_bid_model("knn2")
+    refit = make_agent("knn:bid_model=knn10", game,
+                       seed=0).player.inference  # type: ignore[attr-defined]
+    assert refit.bid_model is shared_bid_model("knn10")
+    with pytest.raises(AgentSpecError, match="bid_model"):
+        make_agent("pimc:infer=auction:bid_model=knn3", game, seed=0)
 
 
 def test_infer_card_play_keeps_the_bidding() -> None:

@@ -33,6 +33,7 @@ KNN_SETTINGS: dict[str, Any] = {
     "calibration": "auto", "caution": 0.0, "bid_caution": 0.0, "put_grand_shift": 0.85,
     "put_null_shift": -0.15,
     "null_model": "features", "null_floor": 0.0, "candidates": 4, "power": 1.0,
+    "bid_model": "knn2",
 }
 KNN_PARAMS: dict[str, Any] = {
     "k": 12, "hand_threshold": 64.0, "pickup_threshold": 52.0, "null_threshold": 0.8,

@@ -21,7 +21,11 @@ def test_settings_are_parsed_or_refused() -> None:
     ws = experiment("skat_worlds_strength")
     name, s = ws.parse_setting("sharp=candidates=16,power=2")
     assert name == "sharp" and s.candidates == 16 and s.power == 2.0 and s.floor == 0.05
-    for bad in ("sharp", "=candidates=4", "x=colour=2", "x=power=high", "x=play_model=net"):
+    name, s = ws.parse_setting("refit=bid_model=knn10,power=1")
+    assert name == "refit" and s.bid_model == "knn10" and s.power == 1.0
+    assert ws.parse_setting("plain=power=1")[1].bid_model == "knn2"
+    for bad in ("sharp", "=candidates=4", "x=colour=2", "x=power=high", "x=play_model=net",
+                "x=bid_model=knn3"):
         with pytest.raises(argparse.ArgumentTypeError):
             ws.parse_setting(bad)
 

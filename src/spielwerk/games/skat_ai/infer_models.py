@@ -262,10 +262,20 @@ def fit_bid_model(hands: np.ndarray, positions: np.ndarray, max_bid: np.ndarray,
     return BidModel(net)
 
 
+BID_MODELS = {"knn2": BidModel.FILE,
+              "knn10": DATA_DIR / "skat_bid_model_knn10" / "bid_model.npz"}
+"""The shipped bid models by the bidder they model: ``knn2``'s bidding (fitted when it was
+the default; the frozen bots and the default weigh their worlds with it) and ``knn10``'s
+(refitted on the default's bidding once its chances had moved)."""
+DEFAULT_BID_MODEL = "knn2"
+
+
 @cache
-def shared_bid_model() -> BidModel:
-    """The shipped model, loaded once per process."""
-    return BidModel.load()
+def shared_bid_model(name: str = DEFAULT_BID_MODEL) -> BidModel:
+    """The shipped model of :data:`BID_MODELS` ``name``, loaded once per process."""
+    if name not in BID_MODELS:
+        raise InferenceError(f"the bid model is one of {', '.join(BID_MODELS)}, not {name!r}")
+    return BidModel.load(BID_MODELS[name])
 
 
 # ----- the put -------------------------------------------------------------------------------

@@ -37,6 +37,7 @@ from spielwerk.games.skat.position import deal_position
 from spielwerk.games.skat.rules import PLAY
 from spielwerk.games.skat_ai.infer_models import (
     BID_CLASSES,
+    DEFAULT_BID_MODEL,
     RECORD_FIELDS,
     BidModel,
     HeuristicPlayModel,
@@ -117,6 +118,9 @@ class InferenceSettings:
     play_model: str = "net"
     """The play's likelihood: ``net`` (:class:`PlayModel`, fitted to our bot's self-play) or
     ``heuristic`` (:class:`HeuristicPlayModel`, the table's rule of thumb)."""
+    bid_model: str = DEFAULT_BID_MODEL
+    """The auction's likelihood: the model of that bidder's bidding
+    (``infer_models.BID_MODELS``)."""
 
 
 def seat_likelihood(obs: SeatAuction, pb: np.ndarray, pd: np.ndarray,
@@ -457,7 +461,7 @@ class Inference:
         if kind in ("play", "both"):
             play_model = (shared_play_model() if settings.play_model == "net"
                           else HeuristicPlayModel())
-        return Inference(shared_bid_model() if auction else None, play_model,
+        return Inference(shared_bid_model(settings.bid_model) if auction else None, play_model,
                          shared_put_model() if auction else None, settings)
 
     def log_likelihood(self, info: SkatInfoState, candidates: list[Candidate]) -> np.ndarray:

@@ -51,6 +51,7 @@ from spielwerk.games.skat.rules import (
 from spielwerk.games.skat.scoring import NULL_VALUES, Contract, suit_game_value
 from spielwerk.games.skat_ai.baseline import SkatRuleAgent, rule_put
 from spielwerk.games.skat_ai.bidding import BidDecision, apply_strength_bidding, decide_bid
+from spielwerk.games.skat_ai.infer_models import BID_MODELS
 from spielwerk.games.skat_ai.inference import PLAY_MODELS, InferenceSettings
 from spielwerk.games.skat_ai.knn import KnnModel
 from spielwerk.games.skat_ai.knowledge.features import hand_count, null_count
@@ -116,6 +117,9 @@ class KnnSettings(KnnParams):
                             "drawn per weighted world (pimc's candidates)", (1, 64))
     power: float = param(InferenceSettings.power, "play=infer: exponent of the auction's "
                          "likelihood (pimc's power)", (0, 4))
+    bid_model: str = param(InferenceSettings.bid_model, "play=infer: the bids' likelihood, "
+                           "the model of knn2's or knn10's bidding (pimc's bid_model)",
+                           tuple(BID_MODELS))
     endgame: int = param(0, "pimc/infer play: with this many tricks left or fewer, choose "
                             "the card by alpha-mu search over the worlds (pimc's endgame; 0: "
                             "off)", (0, 4))
@@ -181,7 +185,7 @@ class SkatKnnAgent(Agent):
                           suit_margin=s.suit_margin, suit_slack=s.suit_slack,
                           infer=s.infer if s.play == "infer" else "none", deadline=s.deadline,
                           endgame=s.endgame, play_model=s.play_model,
-                          candidates=s.candidates, power=s.power)
+                          candidates=s.candidates, power=s.power, bid_model=s.bid_model)
             if s.play != "rule" else SkatRuleAgent(game, seed))
         self._bid_cache: dict[tuple[int, int], BidDecision] = {}
         self._put: PutDecision | None = None
@@ -390,7 +394,7 @@ _KNN2: dict[str, Any] = {
     "suit_defence": False, "caution": 0.0, "bid_caution": 0.0, "put_grand_shift": 0.0,
     "put_null_shift": 0.0,
     "null_model": "knn", "null_floor": 0.0, "suit_margin": 0, "suit_slack": 0,
-    "candidates": 4, "power": 1.0}
+    "candidates": 4, "power": 1.0, "bid_model": "knn2"}
 FROZEN: dict[str, tuple[dict[str, Any], str]] = {
     "knn1": (
         {"k": 12, "extensions": True, "putting": "refined",
@@ -403,7 +407,7 @@ FROZEN: dict[str, tuple[dict[str, Any], str]] = {
          "play_model": "net", "endgame": 0, "null_defence": False, "suit_defence": False,
          "caution": 0.0, "bid_caution": 0.0, "put_grand_shift": 0.0, "put_null_shift": 0.0,
          "null_model": "knn", "null_floor": 0.0, "suit_margin": 0, "suit_slack": 0,
-         "candidates": 4, "power": 1.0},
+         "candidates": 4, "power": 1.0, "bid_model": "knn2"},
         _SHIPPED_BASE,
     ),
     "knn2": (_KNN2, _SHIPPED_BASE),

@@ -50,6 +50,7 @@ from spielwerk.games.skat.position import deal_from_state, deal_position
 from spielwerk.games.skat.rules import PLAY, PLAY_ON
 from spielwerk.games.skat_ai.alphamu import AlphaMuLimit, alphamu_card
 from spielwerk.games.skat_ai.baseline import SkatRuleAgent
+from spielwerk.games.skat_ai.infer_models import BID_MODELS
 from spielwerk.games.skat_ai.inference import (
     INFERENCES,
     PLAY_MODELS,
@@ -133,6 +134,10 @@ class PimcSettings:
                             "likelihood from the network fitted to our bot's cards (net) or "
                             "the table's rule of thumb (heuristic: points onto the own side's "
                             "tricks)", PLAY_MODELS)
+    bid_model: str = param(InferenceSettings.bid_model, "infer=auction/both: the bids' "
+                           "likelihood from the network fitted to this bidder's bidding: knn2 "
+                           "(the frozen bots' and the default's) or knn10 (refitted on the "
+                           "default's own bidding)", tuple(BID_MODELS))
     endgame: int = param(0, "win values: with this many tricks left or fewer, choose the card "
                             "by alpha-mu search over the same worlds (one card for all the "
                             "worlds the player cannot tell apart: less strategy fusion; "
@@ -154,7 +159,7 @@ class SkatPimcAgent(Agent):
         self.prune = s.prune
         self.inference = Inference.of(s.infer, InferenceSettings(
             floor=s.floor, candidates=s.candidates, power=s.power, play_power=s.play_power,
-            play_model=s.play_model))
+            play_model=s.play_model, bid_model=s.bid_model))
         # a search cut by the deadline keeps its table: the next slice goes on from there
         self.solver = Solver(SolverConfig(tt_log2=20, keep_table_on_abort=True))
         self.node_rate = INITIAL_NODE_RATE  # nodes a second, measured over this agent's solves
