@@ -242,10 +242,15 @@ def game_arguments(ap: argparse.ArgumentParser) -> argparse.ArgumentParser:
     return ap
 
 
+def game_types(args: argparse.Namespace) -> set[str]:
+    """The game types ``--types`` names."""
+    return {t.strip() for t in args.types.split(",") if t.strip()}
+
+
 def sharded_games(args: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The results file's header and its played games of ``--types`` in ``--shard``."""
     header, rows = read_results(args.results)
-    types = set(args.types.split(","))
+    types = game_types(args)
     k, n = args.shard
     return header, [r for r in played(rows) if r["type"] in types][k::n]
 
@@ -260,7 +265,6 @@ def main() -> None:
     if args.results is None or args.out is None:
         ap.error("RESULTS and --out are needed (or --summarize FILE...)")
     header, games = sharded_games(args)
-    types = set(args.types.split(","))
     game = load_game("skat")
     agents = [make_agent(header["agent"], game, 0) for _ in range(3)]
     defenders = [make_agent(args.defence, game, 0) for _ in range(3)]
@@ -270,7 +274,7 @@ def main() -> None:
         done = {json.loads(x)["deal"] for x in args.out.read_text().splitlines()[1:] if x.strip()}
     else:
         args.out.write_text(json.dumps({"source": str(args.results), "defence": args.defence,
-                                        "seed": header["seed"], "types": sorted(types),
+                                        "seed": header["seed"], "types": sorted(game_types(args)),
                                         "shard": "/".join(map(str, args.shard))}) + "\n")
     t0 = time.perf_counter()
     with args.out.open("a") as fh:
