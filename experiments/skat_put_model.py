@@ -4,17 +4,20 @@ two of its twelve cards the ``knn`` bot puts into the skat for the game it then 
     python experiments/skat_put_model.py data --out results/putmodel --deals 20000 --seed 7201
     python experiments/skat_put_model.py fit --data results/putmodel
 
-``data`` deals seeded cards, lets three ``knn`` bots bid, pick up, put and declare (their
-decisions before the first card, as in play) and records every pick-up: the twelve cards,
-the game declared and the two cards put (1,000 deals a chunk, resumable). ``fit`` trains
-:class:`~spielwerk.games.skat_ai.inference.PutModel` on all chunks but the last, reports the
-held-out log-loss of the put pair next to uniform (1 in 66) and writes the model with a
-manifest to ``src/spielwerk/data/skat_put_model`` (``--model`` elsewhere).
+``data`` deals seeded cards, lets three ``knn`` bots (``--player SPEC``) bid, pick up, put
+and declare (their decisions before the first card, as in play) and records every pick-up:
+the twelve cards, the game declared and the two cards put (1,000 deals a chunk,
+resumable). ``fit`` trains :class:`~spielwerk.games.skat_ai.inference.PutModel` on all
+chunks but the last, reports the held-out log-loss of the put pair next to uniform (1 in
+66) and writes the model with a manifest to ``src/spielwerk/data/skat_put_model``
+(``--model`` elsewhere). ``evaluate`` scores the shipped model on recorded puts (another
+player's, say).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import time
@@ -25,11 +28,13 @@ import numpy as np
 
 from common import load_chunks, write_model
 from spielwerk.arena.match import derive_seed
-from spielwerk.core.agent import make_agent
+from spielwerk.core.agent import AgentSpecError, make_agent
+from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
+from spielwerk.games.skat.cards import GRAND, NULL
 from spielwerk.games.skat.rules import PLAY
-from spielwerk.games.skat_ai.infer_models import PutModel, fit_put_model
+from spielwerk.games.skat_ai.infer_models import PutModel, fit_put_model, shared_put_model
 
 CHUNK = 1000
 
@@ -38,10 +43,29 @@ class _Declared(Exception):
     pass
 
 
-def make_data(out: Path, deals: int, seed: int) -> None:
+PLAYER = "knn:play=rule:calibration=strong"
+"""The default player: the default's decisions before the first card (no card is played)."""
+PLAYER_FILE = "player.json"
+"""In the data folder: the spec whose puts the chunks record."""
+
+
+def player_of(data: Path) -> str:
+    """The player spec a data folder records (folders from before the option: the default)."""
+    path = data / PLAYER_FILE
+    return str(json.loads(path.read_text())["player"]) if path.exists() else PLAYER
+
+
+def make_data(out: Path, deals: int, seed: int, player: str = PLAYER) -> None:
     game = load_game("skat")
-    agents = [make_agent("knn:play=rule:calibration=strong", game, 0) for _ in range(3)]
     out.mkdir(parents=True, exist_ok=True)
+    if any(out.glob("chunk*.npz")) and player_of(out) != player:
+        raise SystemExit(f"{out} holds the puts of {player_of(out)!r}, not {player!r}: use "
+                         "another --out")
+    try:
+        agents = [make_agent(player, game, 0) for _ in range(3)]
+    except (AgentSpecError, SpielwerkError) as exc:
+        raise SystemExit(f"--player {player!r}: {exc}") from None
+    (out / PLAYER_FILE).write_text(json.dumps({"player": player}) + "\n")
 
     def stop(s: Any, player: int, action: int) -> None:
         if s.phase == PLAY and s.contract is not None:
@@ -85,11 +109,25 @@ def fit(data: Path, model_path: Path, hidden: int, epochs: int, seed: int) -> No
           f"{scores['pair_probability_mean']:.3f} (uniform {1 / 66:.3f})")
     meta = {"training_puts": int(len(train)), "held_out_puts": int(len(held)),
             "hidden": hidden, "epochs": epochs, "seed": seed, "held_out": scores,
-            "player": "knn (default settings)",
+            "player": player_of(data),
             "data_command": f"python experiments/skat_put_model.py data ({len(chunks)} chunks "
                             f"of {CHUNK} deals)"}
     write_model(model.net, model_path, meta,
                 "python experiments/skat_put_model.py fit --data DIR")
+
+
+def evaluate(data: Path) -> None:
+    """The shipped model on every chunk of ``data``: the log-loss of the pair put, over all
+    pick-ups and per game kind (suit, grand, null), next to uniform (1 in 66)."""
+    rows = np.concatenate([c["rows"] for c in load_chunks(data)])
+    logp = shared_put_model().pair_log_probability(rows[:, 0], rows[:, 1], rows[:, 2])
+    print(f"{data}: {len(rows)} pick-ups put by {player_of(data)}; uniform log-loss "
+          f"{np.log(66):.3f}")
+    kinds = {"all": rows[:, 1] >= 0, "suit": rows[:, 1] < GRAND, "grand": rows[:, 1] == GRAND,
+             "null": rows[:, 1] == NULL}
+    for name, keep in kinds.items():
+        if keep.any():
+            print(f"  {name:<6} {int(keep.sum()):>6} pick-ups, log-loss {-logp[keep].mean():.3f}")
 
 
 def main() -> None:
@@ -100,16 +138,22 @@ def main() -> None:
     d.add_argument("--out", type=Path, required=True)
     d.add_argument("--deals", type=int, default=20000)
     d.add_argument("--seed", type=int, default=7201)
+    d.add_argument("--player", default=PLAYER, help="the spec whose puts are recorded "
+                   "(e.g. knn2:worlds=1, a frozen bot; no card is played)")
     f = sub.add_parser("fit", help="fit the model, report held-out scores, write it")
     f.add_argument("--data", type=Path, required=True)
     f.add_argument("--model", type=Path, default=PutModel.FILE, help="where to write it")
     f.add_argument("--hidden", type=int, default=64)
     f.add_argument("--epochs", type=int, default=20)
     f.add_argument("--seed", type=int, default=0)
+    e = sub.add_parser("evaluate", help="score the shipped model on recorded puts")
+    e.add_argument("--data", type=Path, required=True)
     args = ap.parse_args()
     print(f"machine: {platform.platform()}, {os.cpu_count()} CPUs")
-    if args.cmd == "data":
-        make_data(args.out, args.deals, args.seed)
+    if args.cmd == "evaluate":
+        evaluate(args.data)
+    elif args.cmd == "data":
+        make_data(args.out, args.deals, args.seed, args.player)
     else:
         fit(args.data, args.model, args.hidden, args.epochs, args.seed)
 

@@ -42,3 +42,23 @@ def test_the_data_is_the_bidders_and_a_folder_holds_one_bidder(
     assert set(rows) == {"knn2", "knn10"}
     # the model of knn2's bidding fits knn2's bids better than the model of knn10's
     assert float(rows["knn2"][0]) < float(rows["knn10"][0])
+
+
+def test_put_data_records_the_players_puts_and_evaluate_scores_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    script = experiment("skat_put_model")
+    monkeypatch.setattr(script, "CHUNK", 12)
+    script.make_data(tmp_path, 24, 13, "knn10:worlds=1")
+    assert script.player_of(tmp_path) == "knn10:worlds=1"
+    rows = np.concatenate([np.load(p)["rows"] for p in sorted(tmp_path.glob("chunk*.npz"))])
+    assert len(rows) >= 4  # a pick-up in most deals
+    for twelve, game, put in rows:
+        assert bin(int(twelve)).count("1") == 12 and bin(int(put)).count("1") == 2
+        assert int(put) & int(twelve) == int(put) and 0 <= game <= 5
+    with pytest.raises(SystemExit, match="holds the puts of"):
+        script.make_data(tmp_path, 36, 13, "knn2:worlds=1")
+    script.evaluate(tmp_path)
+    out = capsys.readouterr().out
+    assert f"{len(rows)} pick-ups put by knn10:worlds=1" in out
+    assert "  all " in out and "log-loss" in out
