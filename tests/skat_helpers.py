@@ -47,3 +47,23 @@ def random_hands(n: int, seed: int, size: int = 10) -> list[int]:
     rng = np.random.default_rng(seed)
     return [int(sum(1 << int(c) for c in rng.choice(32, size, replace=False)))
             for _ in range(n)]
+
+
+class WorkClock:
+    """``perf_counter`` of a machine that searches ``rate(t)`` nodes a second at time t."""
+
+    def __init__(self, solver: Any, rates: list[tuple[float, float]]) -> None:
+        self.solver, self.rates = solver, rates  # (from this time on, nodes a second)
+        self.t, self.nodes = 0.0, 0
+
+    def perf_counter(self) -> float:
+        new = self.solver.nodes - self.nodes
+        self.nodes = self.solver.nodes
+        while new > 0:  # spend the new nodes at the rate of each period
+            rate = [r for since, r in self.rates if since <= self.t][-1]
+            later = [since for since, _ in self.rates if since > self.t]
+            room = (later[0] - self.t) * rate if later else float("inf")
+            done = min(new, room)
+            self.t += done / rate + (1e-9 if done == room else 0.0)
+            new -= done
+        return self.t

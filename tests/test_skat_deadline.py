@@ -13,31 +13,12 @@ from typing import Any
 
 import pytest
 
+from skat_helpers import WorkClock
 from spielwerk.core.agent import make_agent
 from spielwerk.games.skat import rules as R
 from web_helpers import rule_deal
 
 BUDGET = 2.0
-
-
-class WorkClock:
-    """``perf_counter`` of a machine that searches ``rate(t)`` nodes a second at time t."""
-
-    def __init__(self, solver: Any, rates: list[tuple[float, float]]) -> None:
-        self.solver, self.rates = solver, rates  # (from this time on, nodes a second)
-        self.t, self.nodes = 0.0, 0
-
-    def perf_counter(self) -> float:
-        new = self.solver.nodes - self.nodes
-        self.nodes = self.solver.nodes
-        while new > 0:  # spend the new nodes at the rate of each period
-            rate = [r for since, r in self.rates if since <= self.t][-1]
-            later = [since for since, _ in self.rates if since > self.t]
-            room = (later[0] - self.t) * rate if later else float("inf")
-            done = min(new, room)
-            self.t += done / rate + (1e-9 if done == room else 0.0)
-            new -= done
-        return self.t
 
 
 def _timed_decision(monkeypatch: pytest.MonkeyPatch, spec: str, seed: int,

@@ -5,13 +5,13 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
+from skat_helpers import WorkClock
 from spielwerk.core.agent import AgentSpecError, make_agent
 from spielwerk.core.play import play
 from spielwerk.core.registry import load_game
@@ -340,22 +340,34 @@ def test_infer_card_play_keeps_the_bidding() -> None:
 
 
 
-def test_deadline_keeps_an_early_decision_short() -> None:
+def test_deadline_keeps_an_early_decision_short(monkeypatch: pytest.MonkeyPatch) -> None:
     """With ``deadline``, a decision whose first world cannot be solved in time stops that
-    search and still plays a legal card (the rule agent's when no world finished)."""
+    search after one slice and still plays a legal card (the rule agent's when no world
+    finished). The clock is the solver's work at a slow machine's rate (50,000 nodes a
+    second; :class:`skat_helpers.WorkClock`), so no machine is too slow or too fast for it."""
+    import spielwerk.games.skat_ai.pimc_agent as pimc_agent
+    import spielwerk.mc.pimc as pimc
+
     state = declared_state(2)
     assert state is not None
     p = state.current_player
     info = state.info_view(p)
-    agent = make_agent("pimc:worlds=64:time=0.002:deadline=true", GAME, seed=1)
-    t0 = time.perf_counter()
+    agent: Any = make_agent("pimc:worlds=64:time=0.002:deadline=true", GAME, seed=1)
+    clock = WorkClock(agent.solver, [(0.0, 50_000.0)])
+    monkeypatch.setattr(pimc_agent, "time", clock)
+    monkeypatch.setattr(pimc, "time", clock)
+    agent.clock = clock.perf_counter
     card = agent.act(info)
-    spent = time.perf_counter() - t0
     assert card in info.legal_actions()
-    assert spent < 0.5
-    free = make_agent("pimc:worlds=64:time=0.002", GAME, seed=1)  # no deadline: a whole world
+    first_slice = max(pimc_agent.MIN_SLICE_NODES, int(0.002 * pimc_agent.INITIAL_NODE_RATE))
+    # one slice (its node limit checked every few nodes), not a second, not a whole world
+    assert agent.solver.nodes < 2 * first_slice
+    assert agent.last is None  # no world finished: the rule agent's card
+    monkeypatch.undo()
+    free: Any = make_agent("pimc:worlds=64:time=0.002", GAME, seed=1)  # no deadline
     assert free.act(info) in info.legal_actions()
-    assert free.last is not None and free.last.worlds >= 1
+    assert free.last is not None and free.last.worlds >= 1  # a whole world at least
+    assert free.solver.nodes > 2 * first_slice
 
 
 def _row(game: int, role: int, pos: int, trick: list[str], hand: list[str], leader_role: int,
