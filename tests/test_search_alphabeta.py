@@ -4,8 +4,6 @@ timed search equal to the untimed one with ample time, dropping what the clock c
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 
@@ -144,25 +142,37 @@ def test_timed_with_ample_time_is_the_untimed_search() -> None:
         assert timed.values == plain
 
 
-def test_timed_drops_the_search_the_clock_cut() -> None:
-    """A slow evaluation: depth 1 of the first world always finishes, the deeper search
-    is cut by the clock and dropped, so the values are exactly depth 1's."""
+def test_timed_drops_the_search_the_clock_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A slow evaluation (10 ms a leaf on the search's clock, which only the evaluation
+    moves, so the machine's speed does not matter): depth 1 of the first world always
+    finishes, the deeper search is cut by the clock and dropped, so the values are exactly
+    depth 1's."""
+    import spielwerk.search.alphabeta as alphabeta
+
+    class Clock:
+        now = 100.0
+
+        def perf_counter(self) -> float:
+            return self.now
+
+    clock = Clock()
+    monkeypatch.setattr(alphabeta, "time", clock)
     calls = []
 
     def slow(state: State, player: int) -> float:
         calls.append(1)
-        time.sleep(0.01)
+        clock.now += 0.01
         return store_difference(state, player)
 
     s = random_positions("kalah", 1, 2)[0]
     info = s.info_state(s.current_player)
-    t0 = time.perf_counter()
+    t0 = clock.perf_counter()
     timed = determinized_alphabeta_timed(info, worlds=5, depth=4, seconds=0.001, evaluate=slow)
-    spent = time.perf_counter() - t0
+    spent = clock.perf_counter() - t0
     assert (timed.depth, timed.worlds) == (1, 1)
     assert timed.values == root_values(s, 1, store_difference)
     assert len(calls) == len(s.legal_actions())  # depth 2 stopped before its first leaf
-    assert spent < 1.0
+    assert spent == pytest.approx(0.01 * len(calls))
     # a budget for depth 1 and part of depth 2: still depth 1's values
     calls.clear()
     timed = determinized_alphabeta_timed(info, worlds=5, depth=4, seconds=0.2, evaluate=slow)
