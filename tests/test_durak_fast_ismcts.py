@@ -74,19 +74,18 @@ def test_same_seed_same_search_and_threads_share_iterations() -> None:
     assert two.iterations == 3001 == sum(two.visits.values())
 
 
-def test_time_budget_is_kept() -> None:
+def test_a_time_budget_alone_ends_the_search() -> None:
+    """With only ``time_limit`` the real clock ends the search, alone and on two threads,
+    with every iteration in the visits. How close to the budget it ends is checked on a
+    stand-in clock in test_durak_time_budget.py, so no figure here depends on this
+    machine's speed."""
     info = POSITIONS[1]
     ismcts_durak(info, iterations=10, rng=np.random.default_rng(0))  # compiled already
     for threads in (1, 2):
-        start = time.perf_counter()
         res = ismcts_durak(info, time_limit=0.05, rng=np.random.default_rng(1),
-                           threads=threads, start=start)
-        spent = time.perf_counter() - start
-        assert res.iterations > 50
-        # a loose wall-clock bound (a loaded machine may deschedule the process); that the
-        # clock is what stops the search is checked on a stand-in clock in
-        # test_durak_time_budget.py
-        assert spent < 0.05 + 0.5, spent
+                           threads=threads, start=time.perf_counter())
+        assert res.iterations >= threads  # each thread runs at least one batch
+        assert sum(res.visits.values()) == res.iterations
 
 
 def test_tree_grows_past_its_first_size() -> None:
