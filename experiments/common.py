@@ -236,3 +236,25 @@ def write_model(net: Net, path: Path, meta: dict[str, object], command: str) -> 
     (path.parent / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True)
                                                + "\n")
     print(f"wrote {path} ({path.stat().st_size} bytes) and its manifest")
+
+
+def data_spec(data: Path, role: str, default: str) -> str:
+    """The agent spec a data folder's chunks were recorded with (``ROLE.json``; folders
+    from before it was written: ``default``)."""
+    path = data / f"{role}.json"
+    return str(json.loads(path.read_text())[role]) if path.exists() else default
+
+
+def check_data_spec(out: Path, role: str, spec: str, default: str, what: str) -> None:
+    """Refuse to add chunks of ``spec`` to a folder that holds ``what`` of another spec."""
+    out.mkdir(parents=True, exist_ok=True)
+    found = data_spec(out, role, default)
+    if any(out.glob("chunk*.npz")) and found != spec:
+        raise SystemExit(f"{out} holds the {what} of {found!r}, not {spec!r}: use another "
+                         "--out")
+
+
+def write_data_spec(out: Path, role: str, spec: str) -> None:
+    """Record ``spec`` as the folder's ``role`` (see :func:`data_spec`)."""
+    (out / f"{role}.json").write_text(json.dumps({role: spec}) + "\n")
+

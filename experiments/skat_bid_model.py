@@ -24,7 +24,6 @@ models by bidder are ``infer_models.BID_MODELS``, chosen by ``knn``'s and ``pimc
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import time
@@ -32,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from common import load_chunks, write_model
+from common import check_data_spec, data_spec, load_chunks, write_data_spec, write_model
 from spielwerk.core.agent import AgentSpecError, make_agent
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.registry import load_game
@@ -53,21 +52,13 @@ from spielwerk.games.skat_ai.knowledge.store import base_fingerprint, default_ba
 CHUNK = 5000
 
 
-BIDDER_FILE = "bidder.json"
-"""In the data folder: the spec whose bidding the chunks record."""
-
-
 def bidder_of(data: Path) -> str:
     """The bidder spec a data folder records (folders from before the option: ``knn``)."""
-    path = data / BIDDER_FILE
-    return str(json.loads(path.read_text())["bidder"]) if path.exists() else "knn"
+    return data_spec(data, "bidder", "knn")
 
 
 def make_data(out: Path, chunks: int, seed: int, bidder: str = "knn") -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    if any(out.glob("chunk*.npz")) and bidder_of(out) != bidder:
-        raise SystemExit(f"{out} holds the bidding of {bidder_of(out)!r}, not {bidder!r}: "
-                         "use another --out")
+    check_data_spec(out, "bidder", bidder, "knn", "bidding")
     try:
         agent = make_agent(bidder, load_game("skat"), 0)
     except (AgentSpecError, SpielwerkError) as exc:
@@ -77,7 +68,7 @@ def make_data(out: Path, chunks: int, seed: int, bidder: str = "knn") -> None:
         raise SystemExit(f"--bidder {bidder!r} is not a knn bot")
     params = settings.decision_params()
     model = shared_model(settings.base, params.k, settings.scaling)
-    (out / BIDDER_FILE).write_text(json.dumps({"bidder": bidder}) + "\n")
+    write_data_spec(out, "bidder", bidder)
     for c in range(chunks):
         path = out / f"chunk{c:03d}.npz"
         if path.exists():

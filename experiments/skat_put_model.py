@@ -17,7 +17,6 @@ player's, say).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import time
@@ -26,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from common import load_chunks, write_model
+from common import check_data_spec, data_spec, load_chunks, write_data_spec, write_model
 from spielwerk.arena.match import derive_seed
 from spielwerk.core.agent import AgentSpecError, make_agent
 from spielwerk.core.errors import SpielwerkError
@@ -45,27 +44,19 @@ class _Declared(Exception):
 
 PLAYER = "knn:play=rule:calibration=strong"
 """The default player: the default's decisions before the first card (no card is played)."""
-PLAYER_FILE = "player.json"
-"""In the data folder: the spec whose puts the chunks record."""
-
-
 def player_of(data: Path) -> str:
     """The player spec a data folder records (folders from before the option: the default)."""
-    path = data / PLAYER_FILE
-    return str(json.loads(path.read_text())["player"]) if path.exists() else PLAYER
+    return data_spec(data, "player", PLAYER)
 
 
 def make_data(out: Path, deals: int, seed: int, player: str = PLAYER) -> None:
     game = load_game("skat")
-    out.mkdir(parents=True, exist_ok=True)
-    if any(out.glob("chunk*.npz")) and player_of(out) != player:
-        raise SystemExit(f"{out} holds the puts of {player_of(out)!r}, not {player!r}: use "
-                         "another --out")
+    check_data_spec(out, "player", player, PLAYER, "puts")
     try:
         agents = [make_agent(player, game, 0) for _ in range(3)]
     except (AgentSpecError, SpielwerkError) as exc:
         raise SystemExit(f"--player {player!r}: {exc}") from None
-    (out / PLAYER_FILE).write_text(json.dumps({"player": player}) + "\n")
+    write_data_spec(out, "player", player)
 
     def stop(s: Any, player: int, action: int) -> None:
         if s.phase == PLAY and s.contract is not None:
