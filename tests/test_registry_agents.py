@@ -141,6 +141,15 @@ def test_list_agents_per_game() -> None:
     assert {e.name for e in list_agents(load_game("kalah"))} == kalah_agents
 
 
+def test_agents_are_listed_in_natural_order_of_their_names() -> None:
+    """The lobby and ``spielwerk games`` list knn2 before knn10, not after knn1."""
+    names = [e.name for e in list_agents("skat")]
+    assert names.index("knn1") < names.index("knn2") < names.index("knn9") < names.index(
+        "knn10") < names.index("mcts")
+    assert sorted(["b10", "a", "b2", "b", "b1x"], key=agent_module.natural_key) == [
+        "a", "b", "b1x", "b2", "b10"]
+
+
 class _Fixed(Agent):
     def __init__(self, game: Any, seed: int | None = None, move: int = 0,
                  loud: bool = False, temperature: float = 1.0, tag: str = "") -> None:

@@ -175,3 +175,14 @@ def test_the_worlds_weights_reach_the_card_play() -> None:
     for spec in ("knn:candidates=0", "knn:power=5"):
         with pytest.raises(AgentSpecError, match="candidates|power"):
             make_agent(spec, game, seed=0)
+
+
+def test_each_frozen_bot_says_what_it_is_in_the_agent_lists() -> None:
+    from spielwerk.games.skat_ai.knn_agent import FROZEN_NOTES
+
+    assert set(FROZEN_NOTES) == set(FROZEN)
+    described = {e.name: e.description for e in list_agents("skat") if e.name in FROZEN}
+    assert set(described) == set(FROZEN)
+    assert len(set(described.values())) == len(FROZEN)  # no two alike
+    for name, text in described.items():
+        assert FROZEN_NOTES[name] in text and "pinned" in text, (name, text)

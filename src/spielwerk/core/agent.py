@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import importlib
 import math
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields, is_dataclass
@@ -161,14 +162,22 @@ def register_agent(
         _AGENTS[(g, name)] = entry
 
 
+def natural_key(name: str) -> tuple[tuple[int, int | str], ...]:
+    """Sort key reading a name's digit runs as numbers: ``knn2`` before ``knn10``."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part)
+                 for part in re.split(r"(\d+)", name) if part)
+
+
 def list_agents(game: str | Game | None = None) -> list[AgentEntry]:
-    """Agents usable for ``game`` (all agents when ``game`` is None)."""
+    """Agents usable for ``game`` (all agents when ``game`` is None), in natural order of
+    their names."""
     from spielwerk.core.registry import load_builtin_games
 
     load_builtin_games()  # the built-in games' agents register when their games load
     gname = game.name if isinstance(game, Game) else game
     seen: dict[str, AgentEntry] = {}
-    for (g, name), entry in sorted(_AGENTS.items(), key=lambda kv: (kv[0][1], kv[0][0] or "")):
+    for (g, name), entry in sorted(_AGENTS.items(),
+                                   key=lambda kv: (natural_key(kv[0][1]), kv[0][0] or "")):
         if gname is None or g is None or g == gname:
             if gname is not None and g is None and (gname, name) in _AGENTS:
                 continue

@@ -454,6 +454,23 @@ ties broken by the declarer's margin (``suit_margin=10``), the default
 (``docs/evaluations/skat-suit-margin.md``)."""
 
 
+FROZEN_NOTES: dict[str, str] = {
+    "knn1": "knn before expected-score decisions",
+    "knn2": "the expected-score bot, win chances fitted against its own PIMC defence; the "
+            "baseline the later bots are measured against",
+    "knn3": "knn2 whose defence reads a null declaration",
+    "knn4": "knn3 with inference in the card play and refitted grand-hand chances",
+    "knn5": "knn4 choosing grand more readily after picking up",
+    "knn6": "knn5 choosing null less readily after picking up",
+    "knn7": "knn6 with the null chances refitted on its own nulls",
+    "knn8": "knn7 with the suit chances refitted on its own games",
+    "knn9": "knn8 with a plain null's chance after picking up read from the cards",
+    "knn10": "knn9 whose suit and grand defenders break ties by the declarer's margin",
+}
+"""What each frozen bot is, in a line for the agent lists (the lobby, ``spielwerk games``);
+:data:`FROZEN`'s notes say it with the evaluations."""
+
+
 def pinned(name: str, pins: dict[str, Any]) -> dict[str, Any]:
     """``pins`` checked against the declaration of :class:`KnnSettings`: a value for every
     parameter but :data:`FROZEN_FREE` (a parameter added later cannot change a frozen bot
@@ -497,8 +514,8 @@ def _register_frozen() -> None:
     for name in FROZEN:
         register_agent(
             name, _frozen(name), {k: defaults[k] for k in FROZEN_FREE},
-            "a frozen knn bot (decisions and knowledge base pinned) to measure against; its "
-            "base is refused unless its manifest is the pinned one",
+            f"frozen: {FROZEN_NOTES[name]} (decisions and knowledge base pinned, to measure "
+            "against; a base whose manifest is not the pinned one is refused)",
             games=("skat",), parameter_help={k: helps[k] for k in FROZEN_FREE},
             limits={k: limits[k] for k in FROZEN_FREE if k in limits},
         )
