@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 import urllib.request
 from pathlib import Path
@@ -185,7 +186,8 @@ def test_skat_deal_from_bidding_to_score_with_reload(server: ServerProcess, brow
     text = page.inner_text("#result")
     assert "passed in" in text or "won" in text or "lost" in text
     if "passed in" not in text:
-        assert reloaded and "game value" in text
+        assert reloaded and "value" in text and "points in" in text
+        assert "game value" not in text  # said once, by the result itself
         assert page.locator("#series").count() == 1  # the Seeger-Fabian list
     if SHOTS:
         page.screenshot(path=str(DOCS / "web-skat-score.png"), full_page=True)
@@ -304,6 +306,9 @@ def test_skat_deal_against_the_default_opponents(server: ServerProcess, browser)
             page.click("#showtricks")
         if page.locator("#lasttrick .played").count():
             assert page.locator("#lasttrick .played").count() == 3
+        felt = page.inner_text("#felt")
+        assert not re.search(r"\b1 (cards|tricks)\b", felt), felt  # "1 trick", "1 card"
+        state["one"] = state.get("one") or bool(re.search(r"\b1 (card|trick)\b", felt))
         if SHOTS and not state.get("shot") and page.locator("#trick .card").count() == 2:
             page.screenshot(path=str(DOCS / "web-skat.png"))
             state["shot"] = True
@@ -312,15 +317,19 @@ def test_skat_deal_against_the_default_opponents(server: ServerProcess, browser)
         assert moves < 80
     page.wait_for_selector("#result")
     assert state.get("undone") and state.get("declared") and state.get("hinted"), state
+    assert state.get("one"), "no seat was seen with one card or one trick"
     text = page.inner_text("#result")
     assert "Grand" in text or "grand" in text, text
     assert page.locator("#revealskat").count() == 1
     assert "put away by the declarer" in page.inner_text("#revealskat")
+    assert "you (seat 0) were dealt" in text and "(seat 1) was dealt" in text, text
     series = page.inner_text("#series")
     assert "you" in series and ("Grand" in series or "grand" in series)
     # the header's points agree with the result (the skat counted)
     points = page.inner_text("#points")
-    assert "skat" in points and f"declarer {text.split('card points ')[1].split()[0]}" in points
+    declarer = re.search(r"declarer (\d+) points in", text)
+    assert declarer, text
+    assert "skat" in points and f"declarer {declarer.group(1)}" in points
     if SHOTS:
         page.screenshot(path=str(DOCS / "web-skat-score.png"), full_page=True)
     page.click("#analyselink")  # one click: the review opens and the analysis starts

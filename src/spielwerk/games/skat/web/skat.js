@@ -11,7 +11,7 @@ function renderSkat(felt, v, m) {
     if (s === v.seat) continue;
     const box = h("div", { class: "seatbox" + (v.to_move === s ? " tomove" : ""), "data-seat": s },
       h("div", { text: seatName(v, s, m) + " — " + v.positions[s] + (v.declarer === s ? " — declarer" : "") }),
-      h("div", { class: "label", text: v.hand_sizes[s] + " cards, " + v.tricks[s] + " tricks" }));
+      h("div", { class: "label", text: v.hand_sizes[s] + (v.hand_sizes[s] === 1 ? " card, " : " cards, ") + v.tricks[s] + (v.tricks[s] === 1 ? " trick" : " tricks") }));
     if (v.declarer === s && v.declarer_cards) {
       const row = h("div", { class: "row" });
       for (const c of v.declarer_cards) row.append(cardEl(c, { small: true }));
@@ -280,8 +280,7 @@ function analysisText(r, mistakes) {
 }
 
 function resultText(v, m) {
-  let text = v.result ? v.result.text : "game over";
-  if (v.result && !v.result.passed) text += " — game value " + v.result.value + ", card points " + v.result.declarer_points;
+  let text = v.result ? v.result.text : "game over";  // the deal's value and card points
   if (v.ramsch_result) {
     const r = v.ramsch_result;
     const pts = Object.entries(r.points).map(([s, p]) => seatShort(v, Number(s), m) + " " + p).join(", ");
@@ -296,11 +295,11 @@ function renderReveal(v, m) {
   if (!v.reveal || !v.reveal.dealt) return [];
   const rows = [];
   for (let s = 0; s < v.reveal.dealt.length; s++) {
-    const row = h("div", { class: "row" }, h("span", { class: "label", text: seatShort(v, s, m) + " (seat " + s + ") was dealt: " }));
+    const row = h("div", { class: "row" }, h("span", { class: "label dealt", text: seatShort(v, s, m) + " (seat " + s + (s === v.seat ? ") were dealt: " : ") was dealt: ") }));
     for (const c of v.reveal.dealt[s]) row.append(cardEl(c, { small: true }));
     rows.push(row);
   }
-  const row = h("div", { class: "row", id: "revealskat" }, h("span", { class: "label", text: "skat: " }));
+  const row = h("div", { class: "row", id: "revealskat" }, h("span", { class: "label dealt", text: "skat: " }));
   for (const c of v.reveal.skat) row.append(cardEl(c, { small: true }));
   if (v.reveal.put) {
     row.append(h("span", { class: "label", text: " put away by the declarer: " }));
