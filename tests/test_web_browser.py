@@ -93,6 +93,17 @@ def click_something(page) -> None:  # type: ignore[no-untyped-def]
         arg=ply, timeout=30_000)
 
 
+def ask_hint(page, best: str, column: str) -> None:  # type: ignore[no-untyped-def]
+    """Kalah's and Durak's hint: the button on the person's turn, the answer's table of
+    moves, the best of them marked on the table."""
+    page.click("#hintbtn")
+    page.wait_for_selector("#hint #hinttable", timeout=60_000)
+    assert column in page.inner_text("#hinttable")
+    assert page.locator("#hinttable tr").count() >= 2
+    assert page.locator(best).count() >= 1
+    assert page.locator("#hintbtn").is_disabled()  # one hint a position
+
+
 def play_out(page, limit: int = 400) -> int:  # type: ignore[no-untyped-def]
     moves = 0
     while wait_turn(page) == "me":
@@ -112,6 +123,7 @@ def test_kalah_game_against_the_default_opponent(server: ServerProcess, browser)
     page = open_page(browser, server, tid, errors, frames)
     assert page.locator(".storelabel").all_inner_texts() == ["opponent's store", "your store"]
     wait_turn(page)
+    ask_hint(page, "button.pit.legal.hintbest", "final margin")
     # keyboard play: "2" selects the second legal pit, Enter plays it
     ply = page.get_attribute("#felt", "data-ply")
     page.keyboard.press("2")
@@ -216,7 +228,11 @@ def test_durak_game_against_the_default_opponent(server: ServerProcess, browser)
     shot = False
     moves = 0
     covered = 0
+    hinted = False
     while wait_turn(page) == "me":
+        if not hinted:  # the engine's search over the hands not seen, best moves marked
+            ask_hint(page, ".legal.hintbest, button.act.hintbest", "chosen in")
+            hinted = True
         # a defending card lies over the attack card it beats
         for pair in page.locator("#attack .pair[data-defence]").all():
             assert pair.locator(".card.cover").count() == 1

@@ -1,5 +1,6 @@
 """Hints at the Skat table: from the seat's info state only (another world with the same
-info state gives the same hint), the engine's numbers, and the websocket protocol."""
+info state gives the same hint), the engine's numbers, and the websocket protocol (Kalah's
+and Durak's hints too: ``test_game_hints.py`` checks their numbers)."""
 
 from __future__ import annotations
 
@@ -121,12 +122,42 @@ def test_hint_over_the_websocket(client: TestClient) -> None:
             if msg["type"] == "hint":
                 break
         assert msg["ply"] == ply and msg["hint"]["kind"] == "bid"
+
+
+@pytest.mark.parametrize("game", ["kalah", "durak"])
+def test_kalah_and_durak_hints_over_the_websocket(client: TestClient, game: str) -> None:
+    """The person moves first (Kalah's South, Durak's seat 0 after the deal): the hint's
+    best moves are legal ones, its table one row a move."""
+    tid = client.post("/api/tables", json={"game": game, "opponents": ["random"],
+                                            "seed": 3, "time": 0.05}).json()["id"]
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        while True:
+            msg = ws.receive_json()
+            if (msg["type"] == "view" and msg["view"]["to_move"] == 0 and not msg["thinking"]
+                    and msg["table"]["hints"]):
+                break
+        legal = {a["id"] for a in msg["view"]["legal"]}
+        ws.send_text(json.dumps({"type": "hint"}))
+        while (msg := ws.receive_json())["type"] != "hint":
+            assert msg["type"] != "error", msg
+    hint = msg["hint"]
+    assert hint["kind"] == "moves" and set(hint["best"]) <= legal and hint["best"]
+    assert len(hint["rows"]) == len(legal) or len(legal) == 1
+
+
+def test_a_game_without_hints_refuses_one(client: TestClient,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    import spielwerk.core.table_face as tf
+    import spielwerk.games.kalah.table_face  # noqa: F401 - its advice registered first
+
+    monkeypatch.setitem(tf._ADVICE, "kalah", {})
     kalah = client.post("/api/tables", json={"game": "kalah", "seat": 1}).json()["id"]
     with client.websocket_connect(f"/ws/{kalah}") as ws:
         ws.send_text(json.dumps({"type": "hint"}))
         while (msg := ws.receive_json())["type"] != "error":
-            pass
-        assert "Skat" in msg["message"]
+            assert not msg["table"]["hints"] if msg["type"] == "view" else True
+        assert "hints exist for" in msg["message"] and "Skat" in msg["message"]
+        assert "Kalah" not in msg["message"], msg
 
 
 class SteppedClock:

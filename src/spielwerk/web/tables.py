@@ -322,6 +322,7 @@ class Table:
                 "deal_no": self.deal_no, "series": self.series, "totals": totals,
                 "game_id": self.finished_game_id, "iss": self.has_iss_record(),
                 "can_undo": not public and self.can_undo(seat),
+                "hints": not public and table_face(self.state.game).has_hints,
             },
             "view": view,
             "last": last,

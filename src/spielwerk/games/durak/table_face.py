@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from spielwerk.core.game import Game, InfoState, State
-from spielwerk.core.table_face import LobbyField, TableFace
+from spielwerk.core.table_face import LobbyField, TableFace, register_advice
+from spielwerk.games.durak import hints as durak_hints
 from spielwerk.games.durak import kernel as K
 from spielwerk.games.durak import table as durak_table
 from spielwerk.games.durak.plugin import PLUGIN
@@ -69,6 +70,9 @@ class DurakTable(TableFace):
 
     def review(self, spec: str, history: list[int]) -> list[dict[str, Any]]:
         return durak_table.review(spec, history)
+
+
+register_advice("durak", hint=durak_hints.hint)  # from the person's info state
 
 
 def table_face(game: Game) -> TableFace:

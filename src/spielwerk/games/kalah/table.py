@@ -22,40 +22,81 @@ ESTIMATE_SECONDS = 0.25
 ``kalah analyze --time``), exact where the search finishes within it."""
 
 
+def _solver(game: Any) -> Any:
+    from spielwerk.games.kalah.solver import Solver
+
+    return Solver(game.pits, game.empty_capture, game.end_rule,
+                  max_seeds=2 * game.pits * game.seeds, egdb_seeds=0, tt_log2=20)
+
+
+def move_values(game: Any, solver: Any, state: Any, seconds: float) -> tuple[dict[str, int], int]:
+    """The value of each legal move of ``state`` (final margin for the mover, pits named
+    1..m) and the search depth: -1 (exact) with at most ``MAX_SEEDS_IN_PLAY`` seeds in the
+    pits, else the deepest estimate found in ``seconds``."""
+    from spielwerk.games.kalah.perfect import analyze_within
+
+    board, mover, m = state.board, state.current_player, game.pits
+    in_pits = int(board.sum()) - int(board[m]) - int(board[2 * m + 1])
+    rel = solver.relative(board, mover)
+    if in_pits <= MAX_SEEDS_IN_PLAY:
+        values, depth = solver.analyze(rel).move_values, -1
+    else:
+        timed = analyze_within(solver, rel, seconds)
+        values, depth = timed.move_values, timed.depth
+    diff = int(board[m] - board[2 * m + 1]) * (1 if mover == 0 else -1)
+    return {str(p + 1): int(v) + diff for p, v in sorted(values.items())}, depth
+
+
 def review(spec: str, history: list[int]) -> list[dict[str, Any]]:
     """Value of each legal move (final margin for the mover, as ``kalah analyze``) for
     every position of the game: exact with few enough seeds left in the pits, else the
     deepest estimate found in ``ESTIMATE_SECONDS`` (``exact`` false, ``depth``)."""
     from spielwerk.games.kalah import kernel
-    from spielwerk.games.kalah.perfect import analyze_within
-    from spielwerk.games.kalah.solver import Solver
 
     game: Any = load_game(spec)
     state: Any = game.new_initial_state()
-    m = game.pits
-    solver = Solver(m, game.empty_capture, game.end_rule, max_seeds=2 * m * game.seeds,
-                    egdb_seeds=0, tt_log2=20)
+    solver = _solver(game)
     out = []
     for ply, action in enumerate(history):
-        board = state.board
-        mover = state.current_player
-        in_pits = int(board.sum()) - int(board[m]) - int(board[2 * m + 1])
         if game.end_rule == kernel.END_EITHER_EMPTY:
-            rel = solver.relative(board, mover)
-            if in_pits <= MAX_SEEDS_IN_PLAY:
-                move_values, depth = solver.analyze(rel).move_values, -1
-            else:
-                timed = analyze_within(solver, rel, ESTIMATE_SECONDS)
-                move_values, depth = timed.move_values, timed.depth
-            diff = int(board[m] - board[2 * m + 1]) * (1 if mover == 0 else -1)
-            values = {str(p + 1): int(v) + diff for p, v in sorted(move_values.items())}
+            values, depth = move_values(game, solver, state, ESTIMATE_SECONDS)
             best = max(values.values())
-            out.append({"ply": ply, "mover": mover, "move": str(action + 1), "values": values,
-                        "best": best, "played": values.get(str(action + 1)),
+            out.append({"ply": ply, "mover": state.current_player, "move": str(action + 1),
+                        "values": values, "best": best, "played": values.get(str(action + 1)),
                         "mistake": values.get(str(action + 1)) != best,
                         "exact": depth == -1, "depth": depth})
         state.apply(action)
     return out
+
+
+def hint(info: Any, seed: int, time_s: float) -> dict[str, Any]:
+    """The hint for the player to move (Kalah hides nothing): each legal pit's final margin
+    under best play, exact with at most ``MAX_SEEDS_IN_PLAY`` seeds in the pits, else the
+    deepest estimate found in ``time_s`` seconds (the table's engine time, at least the
+    server's hint minimum). ``seed`` is unused: the values are the solver's."""
+    from spielwerk.games.kalah import kernel
+
+    state: Any = info.state
+    game: Any = state.game
+    if game.end_rule != kernel.END_EITHER_EMPTY:
+        return {"kind": "none", "text": "no hint: the solver plays only the standard end rule"}
+    values, depth = move_values(game, _solver(game), state, time_s)
+    best = max(values.values())
+    order = sorted(values, key=lambda p: (-values[p], int(p)))
+    how = "exact" if depth == -1 else (
+        f"estimated by a search {depth} moves deep, not exact" if depth > 0 else
+        "the immediate store gains only (no search finished), not exact")
+    outcome = (f"you finish {abs(best)} {'ahead' if best > 0 else 'behind'}" if best else
+               "the game is drawn")
+    pits = " or ".join(p for p in order if values[p] == best)
+    return {
+        "kind": "moves",
+        "text": f"best: pit {pits}; with best play on both sides {outcome} ({how})",
+        "columns": ["move", "final margin with best play"],
+        "rows": [[f"pit {p}", f"{values[p]:+d}"] for p in order],
+        "best": [int(p) - 1 for p in order if values[p] == best],
+        "exact": depth == -1,
+    }
 
 
 def _plays_seeds(name: str, agent: str, pits: int, seeds: int) -> bool:

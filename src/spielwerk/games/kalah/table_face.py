@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from spielwerk.core.game import Game, InfoState, PerfectInfoState, State
-from spielwerk.core.table_face import LobbyField, TableFace
+from spielwerk.core.table_face import LobbyField, TableFace, register_advice
 from spielwerk.games.kalah import table as kalah_table
 from spielwerk.games.kalah.plugin import PLUGIN
 from spielwerk.games.kalah.rules import KalahState
@@ -73,6 +73,9 @@ def board(state: State) -> dict[str, Any]:
         "north": st.pits_of(1),
         "stores": [st.store(0), st.store(1)],
     }
+
+
+register_advice("kalah", hint=kalah_table.hint)  # from the person's info state
 
 
 def table_face(game: Game) -> TableFace:

@@ -12,6 +12,7 @@
 //                                     the review: button, empty analysis, summary, notes
 //   applyLimits(limits)   keep the lobby's fields within the chosen opponent's limits
 //   renderPublic(felt, view, message)   a spectator's table from the public view (optional)
+//   ownHints   true where renderTable draws the hint itself (else: movesHint below it)
 "use strict";
 
 const main = document.getElementById("main");
@@ -350,8 +351,33 @@ function render() {
   felt.dataset.ply = v.ply;
   felt.dataset.turn = v.over ? "over" : (v.to_move === v.seat && m.thinking == null ? "me" : "other");
   drawTable(felt, v, m);
+  const face = games[v.game];
+  const hintRow = face && !face.ownHints ? movesHint(v, m) : null;
   const last = m.last ? h("div", { class: "label", id: "last", text: "last: " + (m.last.seat === v.seat ? "you" : playerName(m, m.last.seat)) + " — " + m.last.label }) : null;
-  main.replaceChildren(head, renderSeats(m), felt, last || "", renderOver(m));
+  main.replaceChildren(head, renderSeats(m), felt, hintRow || "", last || "", renderOver(m));
+}
+
+// The hint of a game whose page code does not draw its own (face.ownHints): a button on the
+// person's turn; the answer's text and its table of moves ({text, columns, rows, best}),
+// the best moves marked on the table.
+function movesHint(v, m) {
+  const myTurn = !v.over && v.to_move === v.seat && m.thinking == null && v.legal && v.legal.length;
+  if (!myTurn || !m.table.hints) return null;
+  const row = h("div", { id: "hintrow" });
+  const hb = h("button", { id: "hintbtn", text: hintWaiting ? "working out a hint…" : "hint" });
+  hb.disabled = hintWaiting || (hint != null && hint.ply === v.ply);
+  hb.addEventListener("click", () => { hb.disabled = true; hb.textContent = "working out a hint…"; Spielwerk.askHint(); });
+  row.append(h("div", { class: "row center" }, hb));
+  if (hint == null || hint.ply !== v.ply) return row;
+  const x = hint.hint, box = h("div", { class: "hint", id: "hint" }, h("div", { id: "hinttext", text: x.text }));
+  if (x.rows && x.rows.length) {
+    const t = h("table", { class: "list", id: "hinttable" }, h("tr", {}, ...x.columns.map((c) => h("th", { text: c }))));
+    for (const r of x.rows) t.append(h("tr", {}, ...r.map((c, j) => h("td", { text: c, style: j ? "" : "text-align:left" }))));
+    box.append(t);
+  }
+  for (const c of choices) if ((x.best || []).includes(c.id)) c.el.classList.add("hintbest");
+  row.append(box);
+  return row;
 }
 
 // Where a person of the table is: joined, away (an engine may play for them), not joined yet.

@@ -310,6 +310,7 @@ function renderReveal(v, m) {
 }
 
 Spielwerk.registerGame("skat", {
+  ownHints: true,  // drawn in its table (renderHint)
   renderTable: renderSkat,
   renderPublic,
   resultText,
