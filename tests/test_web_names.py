@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from spielwerk.games.skat import rules as R
@@ -57,6 +58,7 @@ def test_review_steps_say_what_the_table_said(app: Any, client: TestClient) -> N
     assert "pass" in labels and "pick up the skat" in labels, labels
     assert not {"y", "p", "s"} & set(labels), labels
     assert review["players"] == table.names
+    assert review["heading"] == "Skat" and review["spec"].startswith("skat(")
 
 
 def test_your_tables_can_be_told_apart(app: Any, client: TestClient) -> None:
@@ -78,3 +80,26 @@ def test_your_tables_can_be_told_apart(app: Any, client: TestClient) -> None:
     assert b["status"] == ("your turn" if cur == 2 else f"{second.names[cur]} to move")
     assert a["status"] in ("your turn", f"{first.names[first.state.current_player]} to move")
     assert all("history" not in r and "config" not in r for r in rows.values())
+
+
+@pytest.mark.parametrize("game,params,heading", [
+    ("skat", {}, "Skat"),
+    ("skat", {"ramsch": True}, "Skat: Ramsch when all pass"),
+    ("kalah", {"pits": 4, "seeds": 3, "empty_capture": True},
+     "Kalah: 4 pits, 3 seeds, empty capture"),
+    ("durak", {"preset": "perevodnoy", "players": 3},
+     "Durak: perevodnoy (transfers), 3 players, 36 cards"),
+])
+def test_a_table_names_its_game_in_words(client: TestClient, game: str, params: dict[str, Any],
+                                         heading: str) -> None:
+    """The header, "your tables" and the review say the game in words; the spec stays in
+    the view (its exact name, the header's tooltip)."""
+    r = client.post("/api/tables", json={"game": game, "params": params,
+                                         "opponents": ["random"] * (2 if game == "skat" else (
+                                             params.get("players", 2) - 1)), "seed": 1})
+    assert r.status_code == 200, r.text
+    tid = r.json()["id"]
+    view = client.get(f"/api/tables/{tid}").json()["view"]
+    assert view["heading"] == heading and view["spec"].startswith(game + "(")
+    row = next(r for r in client.get("/api/tables").json()["tables"] if r["id"] == tid)
+    assert row["heading"] == heading

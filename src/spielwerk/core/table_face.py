@@ -129,6 +129,11 @@ class TableFace:
         """Whether the action now due in ``state`` is hidden from the other seats."""
         return False
 
+    def heading(self) -> str:
+        """The game for people, in words (the table's header, "your tables"); the spec
+        stays its exact name beside it."""
+        return self.title or self.game.name
+
     # ----- a table and its series
     def deal_spec(self, deal_no: int) -> str:
         """The spec of the ``deal_no``-th game of a series at one table (0: the first)."""

@@ -176,7 +176,8 @@ def records_router(server: Server) -> APIRouter:
     @router.get("/api/games/{game_id}/review")
     async def review(game_id: int) -> Any:
         row, final = load_record(game_id)
-        return {"id": game_id, "spec": row["spec"], "seat": row["seat"],
+        return {"id": game_id, "spec": row["spec"], "heading": table_face(final.game).heading(),
+                "seat": row["seat"],
                 "players": row["players"], "summary": row["summary"],
                 "steps": review_steps(final, row["seat"])}
 

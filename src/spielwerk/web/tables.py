@@ -343,6 +343,7 @@ def lobby_entry(row: dict[str, Any], joined: list[int] | None = None) -> dict[st
     except (SpielwerkError, KeyError, TypeError, ValueError):
         return {**entry, "names": None, "seat": None, "finished": None, "status": "damaged"}
     st = table.state
+    entry["heading"] = table_face(st.game).heading()
     cur = st.current_player
     if st.is_terminal():
         status = "over"

@@ -20,7 +20,8 @@ from spielwerk.core.table_face import table_face
 def common_fields(state: State, cur: int) -> dict[str, Any]:
     """The fields every view has (``cur``: the player to move as the viewer knows it)."""
     game = state.game
-    return {"game": game.name, "spec": game.spec(), "players": game.num_players,
+    return {"game": game.name, "spec": game.spec(), "heading": table_face(game).heading(),
+            "players": game.num_players,
             "to_move": cur if cur >= 0 else None, "over": cur == TERMINAL,
             "ply": len(state.history)}
 

@@ -34,6 +34,14 @@ class DurakTable(TableFace):
     web_scripts = ("durak.js",)
     web_styles = ("durak.css",)
 
+    def heading(self) -> str:
+        params = self.game.params
+        preset = dict(self.lobby_fields[0].choices).get(params["preset"], params["preset"])
+        rules = [str(preset), f"{params['players']} players", f"{params['deck']} cards"]
+        if params["open"]:
+            rules.append("open hands")
+        return f"{self.title}: " + ", ".join(rules)
+
     def table_view(self, info: InfoState) -> dict[str, Any]:
         assert isinstance(info, DurakInfoState)
         return durak_table.view(info)

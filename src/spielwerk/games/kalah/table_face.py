@@ -36,6 +36,15 @@ class KalahTable(TableFace):
         """The whole board: Kalah hides nothing (a spectator gets no legal moves)."""
         return board(state)
 
+    def heading(self) -> str:
+        g: Any = self.game
+        rules = [f"{g.pits} pits", f"{g.seeds} seeds"]
+        if g.empty_capture:
+            rules.append("empty capture")
+        if g.params["end_rule"] != "either_empty":
+            rules.append("ends when the mover's pits are empty")
+        return f"{self.title}: " + ", ".join(rules)
+
     def action_label(self, state: State, action: int) -> str:
         return f"pit {action + 1}"
 

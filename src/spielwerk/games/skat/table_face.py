@@ -32,6 +32,13 @@ class SkatTable(TableFace):
     web_scripts = ("skat.js",)
     web_styles = ("skat.css",)
 
+    def heading(self) -> str:
+        params = self.game.params
+        rules = [] if params["players"] == 3 else [f"{params['players']} at the table"]
+        if params["ramsch"]:
+            rules.append("Ramsch when all pass")
+        return self.title + (": " + ", ".join(rules) if rules else "")
+
     def table_view(self, info: InfoState) -> dict[str, Any]:
         assert isinstance(info, SkatInfoState)
         return skat_table.view(info)

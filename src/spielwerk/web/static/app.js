@@ -156,7 +156,7 @@ function tableEntryText(row) {
   const finished = row.finished != null ? row.finished + " finished" : null;
   const joined = row.persons && row.persons.length > 1 && row.names ?
     "joined: " + (row.joined.length ? row.joined.map((s) => row.names[s]).join(", ") : "nobody") : null;
-  return [row.spec, who, created, finished, row.status, joined].filter(Boolean).join(" — ");
+  return [row.heading || row.spec, who, created, finished, row.status, joined].filter(Boolean).join(" — ");
 }
 
 function numInput(id, value, min, max) {
@@ -342,7 +342,7 @@ function render() {
   choices = []; selected = -1;
   if (m.table.spectator) return renderPublic(m);
   const head = h("div", { class: "info" },
-    h("strong", { text: v.game + " — " + v.spec }),
+    h("strong", { text: v.heading || v.game, title: v.spec }),
     myName(m) ? h("span", { id: "me", text: "you are " + myName(m) }) : null,
     h("span", { id: "thinking", class: m.thinking != null ? "thinking" : "",
                 text: m.thinking != null ? playerName(m, m.thinking) + " is thinking…" :
@@ -432,7 +432,7 @@ function renderPublic(m) {
     felt.dataset.ply = v.ply; felt.dataset.turn = v.over ? "over" : "watch";
     try { face.renderPublic(felt, v, m); } catch (e) { felt = ""; }
   }
-  main.replaceChildren(h("div", { class: "info" }, h("strong", { text: v.game + " — " + v.spec }),
+  main.replaceChildren(h("div", { class: "info" }, h("strong", { text: v.heading || v.game, title: v.spec }),
     h("span", { text: "watching" }), h("span", { id: "thinking", text: state })),
     h("div", { class: "label", id: "players", text: "players: " + names.join(", ") }), felt,
     m.last ? h("div", { class: "label", id: "last", text: "last: " + playerName(m, m.last.seat) + " — " + m.last.label }) : "",
@@ -598,7 +598,7 @@ async function openReview(id, autoAnalyse) {
     if (note) noteEl.append(face.describeNote ? face.describeNote(note) : h("div", { text: JSON.stringify(note) }));
     pane.replaceChildren(noteEl, felt, extra);
   }
-  main.replaceChildren(h("h3", { text: "Review #" + id + ": " + data.spec + " — " + data.summary }), nav, out, pane);
+  main.replaceChildren(h("h3", { text: "Review #" + id + ": " + (data.heading || data.spec) + " — " + data.summary, title: data.spec }), nav, out, pane);
   draw();
   if (autoAnalyse) analyse.click();
   document.onkeydown = (ev) => {
