@@ -59,6 +59,8 @@ def test_games_lists_registered_agents(client: TestClient) -> None:
     assert set(games) == {"skat", "durak", "kalah"}
     for name, info in games.items():
         assert {a["name"] for a in info["agents"]} == {e.name for e in list_agents(name)}
+        assert len(info["seat_labels"]) == info["players"]  # the lobby's seat choice
+    assert games["kalah"]["seat_labels"] == ["South (moves first)", "North"]
     assert client.get("/").status_code == 200
     assert client.get("/static/app.js").status_code == 200
 

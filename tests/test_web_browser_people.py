@@ -110,3 +110,37 @@ def test_a_spectator_sees_the_skat_table_without_a_hand(server: ServerProcess) -
         assert page.locator(".seatbox").count() == 3
         browser.close()
     assert not errors, errors
+
+
+def test_the_lobby_names_the_seats(server: ServerProcess) -> None:
+    """The person's seat is chosen by name (Kalah's South or North, Skat's forehand ...),
+    numbered where the seat count is a field (Durak's players), and the table seats them
+    there."""
+    errors: list[str] = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server.base + "/")
+        page.wait_for_selector("#game")
+        page.select_option("#game", "skat")
+        page.wait_for_selector("#opt-seat")
+        assert page.locator("#opt-seat option").all_inner_texts() == [
+            "seat 0: forehand", "seat 1: middlehand", "seat 2: rearhand"]
+        page.select_option("#game", "durak")
+        page.wait_for_selector("#opt-players")
+        page.fill("#opt-players", "4")
+        page.dispatch_event("#opt-players", "change")
+        assert page.locator("#opt-seat option").count() == 4
+        assert page.locator("select.opp").count() == 3
+        page.select_option("#game", "kalah")
+        page.wait_for_selector("#opt-seat")
+        assert page.locator("#opt-seat option").all_inner_texts() == [
+            "South (moves first)", "North"]
+        page.select_option("#opt-seat", "1")
+        page.click("#create")
+        page.wait_for_selector("#felt")
+        assert "seat=1" in page.url
+        assert "you (North)" in page.inner_text("#felt")
+        browser.close()
+    assert not errors

@@ -129,6 +129,11 @@ class TableFace:
         """Whether the action now due in ``state`` is hidden from the other seats."""
         return False
 
+    def seat_labels(self) -> list[str]:
+        """The lobby's choice of the person's seat, one label a seat of this game (a game
+        whose seat count is a lobby field, ``seats_param``, gets numbered seats)."""
+        return [f"seat {s}" for s in range(self.game.num_players)]
+
     def heading(self) -> str:
         """The game for people, in words (the table's header, "your tables"); the spec
         stays its exact name beside it."""

@@ -188,6 +188,7 @@ def tables_router(server: Server) -> APIRouter:
                 "lobby": [f.web(entry.defaults) for f in face.lobby_fields],
                 "players": face.game.num_players,
                 "seats_param": face.seats_param,
+                "seat_labels": face.seat_labels(),
                 "spec_example": face.spec_example,
                 "defaults": entry.defaults,
                 "help": entry.parameter_help,

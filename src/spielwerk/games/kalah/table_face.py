@@ -36,6 +36,9 @@ class KalahTable(TableFace):
         """The whole board: Kalah hides nothing (a spectator gets no legal moves)."""
         return board(state)
 
+    def seat_labels(self) -> list[str]:
+        return ["South (moves first)", "North"]
+
     def heading(self) -> str:
         g: Any = self.game
         rules = [f"{g.pits} pits", f"{g.seeds} seeds"]

@@ -32,6 +32,14 @@ class SkatTable(TableFace):
     web_scripts = ("skat.js",)
     web_styles = ("skat.css",)
 
+    def seat_labels(self) -> list[str]:
+        """Forehand, middlehand, rearhand of the first deal (the dealer's left leads); at
+        four, the dealer sits the deal out."""
+        game: Any = self.game
+        where = dict(zip(game.positions, ("forehand", "middlehand", "rearhand"), strict=True))
+        return [f"seat {s}: " + where.get(s, "dealer, sits the first deal out")
+                for s in range(game.num_players)]
+
     def heading(self) -> str:
         params = self.game.params
         rules = [] if params["players"] == 3 else [f"{params['players']} at the table"]

@@ -190,13 +190,22 @@ function fieldValue(f) {
 function renderGameOptions(box, game) {
   const info = gamesInfo[game];
   const parts = info.lobby.map(lobbyField);
+  // the person's seat by name (forehand, South, ...); numbered where the seat count is a field
+  const seatSel = h("select", { id: "opt-seat" });
+  const drawSeats = (n) => {
+    const keep = Number(seatSel.value) || 0;
+    const label = (s) => n === info.players && info.seat_labels[s] ? info.seat_labels[s] : "seat " + s;
+    seatSel.replaceChildren(...Array.from({ length: n }, (_, s) => h("option", { value: String(s), text: label(s) })));
+    seatSel.value = String(Math.min(keep, n - 1));
+  };
   parts.push(h("label", {}, "your name ", h("input", { id: "opt-name", maxlength: 24, placeholder: "you", style: "width:8em" })),
-             h("label", {}, "your seat ", numInput("opt-seat", 0, 0, 5)),
+             h("label", {}, "your seat ", seatSel),
              h("label", {}, "seconds per engine move ", numInput("opt-time", 2, 0.05, 60)));
   const opp = h("div", { id: "opponents" });
   const seats = () => info.seats_param ? document.getElementById("opt-" + info.seats_param) : null;
   const drawOpp = () => {
     const n = seats() ? Number(seats().value) || info.players : info.players;
+    drawSeats(n);
     opp.replaceChildren(h("span", { text: "opponents: " }));
     for (let i = 0; i < n - 1; i++) {
       const s = h("select", { class: "opp", id: "opp-" + i });
