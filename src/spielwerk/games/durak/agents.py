@@ -92,6 +92,28 @@ def make_rollout(policy: str, eps: float = 0.0) -> Rollout:
     return rollout
 
 
+def endgame_seats(info: DurakInfoState) -> list[int]:
+    """The seats still in play once the stock is empty (none before, or at the deal): those
+    with cards, and mid-bout the attacker and defender (an attacker may have just played
+    its last card)."""
+    P = info.public
+    if info.stock != 0 or P[K.PHASE] == K.PH_DEAL:
+        return []
+    return sorted({q for q in range(info.dgame.players) if info.hand_sizes[q] > 0}
+                  | {int(P[K.ATTACKER]), int(P[K.DEFENDER])})
+
+
+def known_endgame(info: DurakInfoState, rng: np.random.Generator) -> np.ndarray | None:
+    """The whole position as a 2-player state once two seats are left in play with the
+    stock empty (the other then holds exactly the cards ``info``'s player has not seen),
+    else None."""
+    seats = endgame_seats(info)
+    if len(seats) != 2:
+        return None
+    world = info.sample_world(rng)  # unique: the opponent holds exactly the unseen cards
+    return world.S if info.dgame.players == 2 else two_seat_state(world.S, (seats[0], seats[1]))
+
+
 def endgame_counted(info: DurakInfoState, rng: np.random.Generator, nodes: int,
                     tt_bits: int = 20, worlds: int = 0) -> tuple[int | None, int]:
     """The exact best action once everything is known (stock empty, two seats with cards),
@@ -104,21 +126,16 @@ def endgame_counted(info: DurakInfoState, rng: np.random.Generator, nodes: int,
     many sampled deals of the unseen cards."""
     if worlds < 0:
         raise SpielwerkError(f"endgame worlds must not be negative, not {worlds}")
-    if info.stock != 0 or info.public[K.PHASE] == K.PH_DEAL:
-        return None, 0
-    P = info.public
-    # the seats still in play: those with cards, and mid-bout the attacker and defender
-    # (an attacker may have just played its last card)
-    seats = sorted({q for q in range(info.dgame.players) if info.hand_sizes[q] > 0}
-                   | {int(P[K.ATTACKER]), int(P[K.DEFENDER])})
+    seats = endgame_seats(info)
     if len(seats) > 2:
         if worlds == 0:
             return None, 0
         action, used = paranoid_best([info.sample_world(rng).S for _ in range(worlds)],
                                      nodes, tt_bits)
         return action, used
-    world = info.sample_world(rng)  # unique: the opponent holds exactly the unseen cards
-    S = world.S if info.dgame.players == 2 else two_seat_state(world.S, (seats[0], seats[1]))
+    S = known_endgame(info, rng)
+    if S is None:
+        return None, 0
     (action, value), used = solve_best_counted(S, nodes, tt_bits)
     if value == BUDGET_EXHAUSTED:
         return None, used

@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 
 from spielwerk.core.agent import make_agent
-from spielwerk.games.durak import kernel as K
 from spielwerk.games.durak.rules import DurakInfoState, describe_action
 
 HINT_ITERATIONS = 20_000
@@ -37,17 +36,12 @@ def _result_range(players: int) -> str:
 
 def _known_endgame(info: DurakInfoState, seed: int) -> dict[str, Any] | None:
     """Exact values of every legal move once the other seat's cards are known."""
-    from spielwerk.games.durak.endgame import BUDGET_EXHAUSTED, solve_root, two_seat_state
+    from spielwerk.games.durak.agents import known_endgame
+    from spielwerk.games.durak.endgame import BUDGET_EXHAUSTED, solve_root
 
-    P = info.public
-    if info.stock != 0 or P[K.PHASE] == K.PH_DEAL:
+    S = known_endgame(info, np.random.default_rng(seed))
+    if S is None:
         return None
-    seats = sorted({q for q in range(info.dgame.players) if info.hand_sizes[q] > 0}
-                   | {int(P[K.ATTACKER]), int(P[K.DEFENDER])})
-    if len(seats) != 2:
-        return None
-    world = info.sample_world(np.random.default_rng(seed))  # unique: the unseen cards
-    S = world.S if info.dgame.players == 2 else two_seat_state(world.S, (seats[0], seats[1]))
     rows = solve_root(S, HINT_SOLVER_NODES, 20)
     if len(rows) == 0 or int(rows[0][1]) == BUDGET_EXHAUSTED:
         return None
