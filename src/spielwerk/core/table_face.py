@@ -72,8 +72,7 @@ class TableFace:
     title: str = ""
     """The game's name for people (messages)."""
     default_opponents: tuple[str, ...] = ()
-    """Preferred default opponents at the table and in ``spielwerk play`` (the strongest
-    measured first): the first registered one plays."""
+    """Default opponents at the table and in ``spielwerk play``, strongest measured first."""
     undo_refusal: str = "nothing to take back"
     """The answer to an undo the table refuses (:meth:`can_undo` false)."""
     warm_stages: tuple[str, ...] = ("start",)
@@ -87,8 +86,7 @@ class TableFace:
     spec_example: str = ""
     """An agent spec the lobby shows as an example (e.g. ``"mcts:worlds=20"``)."""
     web_scripts: tuple[str, ...] = ()
-    """The game's page code: JavaScript files in the ``web/`` folder of the game's package
-    that draw its table and register it with ``Spielwerk.registerGame``."""
+    """The page code: scripts in the package's ``web/`` (``Spielwerk.registerGame``)."""
     web_styles: tuple[str, ...] = ()
     """Style sheets in the same folder, loaded after the page's own."""
 
@@ -121,8 +119,7 @@ class TableFace:
         return state.action_to_string(action)
 
     def refused_name(self, state: State, seat: int, action: int) -> str:
-        """Name of an action ``seat`` sent that is not legal, revealing nothing the seat
-        does not know."""
+        """Name of an illegal action ``seat`` sent, revealing nothing the seat does not know."""
         return f"action {action}"
 
     def hides_action(self, state: State) -> bool:
@@ -130,13 +127,11 @@ class TableFace:
         return False
 
     def seat_labels(self) -> list[str]:
-        """The lobby's choice of the person's seat, one label a seat of this game (a game
-        whose seat count is a lobby field, ``seats_param``, gets numbered seats)."""
+        """A label for each seat, for the lobby's choice of the person's seat."""
         return [f"seat {s}" for s in range(self.game.num_players)]
 
     def heading(self) -> str:
-        """The game for people, in words (the table's header, "your tables"); the spec
-        stays its exact name beside it."""
+        """The game in words for people (the table's header; the spec stays beside it)."""
         return self.title or self.game.name
 
     # ----- a table and its series
