@@ -369,14 +369,18 @@ function render() {
 // The hint of a game whose page code does not draw its own (face.ownHints): a button on the
 // person's turn; the answer's text and its table of moves ({text, columns, rows, best}),
 // the best moves marked on the table.
+// The hint button (every game's): asks once a position, says so while the hint is worked out.
+function hintButton(v) {
+  const hb = h("button", { id: "hintbtn", text: hintWaiting ? "working out a hint…" : "hint" });
+  hb.disabled = hintWaiting || (hint != null && hint.ply === v.ply);
+  hb.addEventListener("click", () => { hb.disabled = true; hb.textContent = "working out a hint…"; Spielwerk.askHint(); });
+  return hb;
+}
 function movesHint(v, m) {
   const myTurn = !v.over && v.to_move === v.seat && m.thinking == null && v.legal && v.legal.length;
   if (!myTurn || !m.table.hints) return null;
   const row = h("div", { id: "hintrow" });
-  const hb = h("button", { id: "hintbtn", text: hintWaiting ? "working out a hint…" : "hint" });
-  hb.disabled = hintWaiting || (hint != null && hint.ply === v.ply);
-  hb.addEventListener("click", () => { hb.disabled = true; hb.textContent = "working out a hint…"; Spielwerk.askHint(); });
-  row.append(h("div", { class: "row center" }, hb));
+  row.append(h("div", { class: "row center" }, hintButton(v)));
   if (hint == null || hint.ply !== v.ply) return row;
   const x = hint.hint, box = h("div", { class: "hint", id: "hint" }, h("div", { id: "hinttext", text: x.text }));
   if (x.rows && x.rows.length) {
@@ -629,7 +633,7 @@ const Spielwerk = {
   registerGame(name, face) { games[name] = face; },
   h, act, send, sendMove, addChoice, render, seatName, seatShort, playerName, pct, sleep, cardEl, cardBack,
   SUIT_SYMBOL,
-  hintState: () => ({ hint, waiting: hintWaiting }),
+  hintState: () => ({ hint, waiting: hintWaiting }), hintButton,
   askHint() { hintWaiting = true; send({ type: "hint" }); },
 };
 window.Spielwerk = Spielwerk;

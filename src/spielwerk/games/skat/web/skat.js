@@ -83,13 +83,8 @@ function renderSkat(felt, v, m) {
     controls.append(g);
   }
   const myTurn = !v.over && v.to_move === v.seat && m.thinking == null && v.legal.length;
-  const { hint, waiting: hintWaiting } = Spielwerk.hintState();
-  if (myTurn && m.table && m.table.id) {
-    const hb = h("button", { id: "hintbtn", text: hintWaiting ? "working out a hint…" : "hint" });
-    hb.disabled = hintWaiting || (hint && hint.ply === v.ply);
-    hb.addEventListener("click", () => { hb.disabled = true; hb.textContent = "working out a hint…"; Spielwerk.askHint(); });
-    controls.append(hb);
-  }
+  const { hint } = Spielwerk.hintState();
+  if (myTurn && m.table && m.table.id) controls.append(Spielwerk.hintButton(v));
   if (m.table.can_undo) {
     const undo = h("button", { id: "undo", class: "act", text: "take back the last put card", onclick: () => sendMove({ type: "undo" }) });
     controls.append(h("div", { class: "group" }, undo));
